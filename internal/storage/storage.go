@@ -1,0 +1,72 @@
+// Package storage is the key-value contract every part of miti99bot stores its
+// state through, and the validation that keeps the contract identical on every
+// backend (memory, DynamoDB, MongoDB).
+//
+// Backends implement the small [Backend] interface per namespace; [Wrap] turns a
+// Backend into a [KVStore] that validates keys, values and prefixes, adds the JSON
+// helpers and wraps every error with its operation and key. Because validation
+// lives here and not in each backend, a key accepted by one backend is accepted by
+// all of them, which is what lets data move between them unchanged.
+package storage
+
+import (
+	"context"
+	"iter"
+)
+
+// KVStore is one module's isolated namespace.
+type KVStore interface {
+	// Get returns the stored bytes, or ErrNotFound.
+	Get(ctx context.Context, key string) ([]byte, error)
+	// GetJSON decodes the stored value into dst, or returns ErrNotFound.
+	GetJSON(ctx context.Context, key string, dst any) error
+	// Put stores val under key, replacing any previous value.
+	Put(ctx context.Context, key string, val []byte) error
+	// PutJSON stores the JSON encoding of v.
+	PutJSON(ctx context.Context, key string, v any) error
+	// Delete removes key; deleting an absent key is not an error.
+	Delete(ctx context.Context, key string) error
+	// List returns the keys starting with prefix, byte-wise sorted; "" lists
+	// every key of the namespace. An empty result is a non-nil empty slice.
+	List(ctx context.Context, prefix string) ([]string, error)
+	// CompareAndSwap stores val only if the current value equals expected;
+	// expected == nil means the key must be absent. A mismatch, or losing a
+	// race, returns ErrConflict and writes nothing.
+	CompareAndSwap(ctx context.Context, key string, expected, val []byte) error
+}
+
+// KVProvider hands out one isolated KVStore per module and owns the connection.
+type KVProvider interface {
+	// For returns the namespace of module. An invalid module name yields a
+	// store whose every call fails with ErrInvalidModule (fail closed).
+	For(module string) KVStore
+	// Namespaces lists the namespaces that hold at least one item, sorted.
+	Namespaces(ctx context.Context) ([]string, error)
+	// Items streams every item of one namespace in key order with its raw
+	// value and update time, without loading the namespace into memory.
+	// Iteration stops at the first error, which is yielded with a zero Item.
+	Items(ctx context.Context, namespace string) iter.Seq2[Item, error]
+	// Close releases the provider's connections.
+	Close(ctx context.Context) error
+}
+
+// Item is one stored entry as tools (the migrator) see it.
+type Item struct {
+	Namespace string
+	Key       string
+	Value     []byte
+	// UpdatedAt is the time of the last write in Unix nanoseconds.
+	UpdatedAt int64
+}
+
+// Backend is the primitive set a provider implements for one namespace. Wrap
+// validates every argument before a Backend sees it, so implementations only
+// translate to their server and map its errors to ErrNotFound and ErrConflict.
+type Backend interface {
+	Get(ctx context.Context, key string) ([]byte, error)
+	Put(ctx context.Context, key string, val []byte) error
+	Delete(ctx context.Context, key string) error
+	// List returns the matching keys sorted; nil is fine, Wrap normalises it.
+	List(ctx context.Context, prefix string) ([]string, error)
+	CompareAndSwap(ctx context.Context, key string, expected, val []byte) error
+}

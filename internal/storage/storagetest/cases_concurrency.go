@@ -1,0 +1,85 @@
+package storagetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+const racers = 32
+
+func concurrencyCases(cfg config) []testCase {
+	return []testCase{
+		{"32 racing nil-expected inserts have exactly one winner", func(ctx context.Context, t *testing.T, p storage.KVProvider) {
+			s := p.For("mod")
+			winners := race(ctx, t, func(i int) error {
+				return s.CompareAndSwap(ctx, "k", nil, []byte(fmt.Sprint("writer-", i)))
+			})
+			checkOneWinner(ctx, t, s, winners)
+		}},
+		{"32 racing updates from one expected value have exactly one winner", func(ctx context.Context, t *testing.T, p storage.KVProvider) {
+			if cfg.staleRaceSkip != "" {
+				t.Skip(cfg.staleRaceSkip)
+			}
+			s := p.For("mod")
+			mustPut(ctx, t, s, "k", []byte("v0"))
+			winners := race(ctx, t, func(i int) error {
+				return s.CompareAndSwap(ctx, "k", []byte("v0"), []byte(fmt.Sprint("writer-", i)))
+			})
+			checkOneWinner(ctx, t, s, winners)
+		}},
+		{"a concurrent history of get, put and CAS is linearizable", func(ctx context.Context, t *testing.T, p storage.KVProvider) {
+			if cfg.staleRaceSkip != "" {
+				// The history contains racing value-matched CAS, the case the
+				// server cannot do atomically; the insert race above still ran.
+				t.Skip(cfg.staleRaceSkip)
+			}
+			history, err := Record(ctx, p.For("mod"), cfg.workload)
+			if err != nil {
+				t.Fatalf("recording the history: %v", err)
+			}
+			RequireLinearizable(t, history)
+		}},
+	}
+}
+
+// race starts racers goroutines on a shared barrier and returns which
+// succeeded. Any error other than ErrConflict fails the test.
+func race(ctx context.Context, t *testing.T, op func(i int) error) []int {
+	t.Helper()
+	start := make(chan struct{})
+	errs := make([]error, racers)
+	var wg sync.WaitGroup
+	for i := range racers {
+		wg.Go(func() {
+			<-start
+			errs[i] = op(i)
+		})
+	}
+	close(start)
+	wg.Wait()
+	var winners []int
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			winners = append(winners, i)
+		case !errors.Is(err, storage.ErrConflict):
+			t.Errorf("racer %d: %v, want nil or ErrConflict", i, err)
+		}
+	}
+	return winners
+}
+
+func checkOneWinner(ctx context.Context, t *testing.T, s storage.KVStore, winners []int) {
+	t.Helper()
+	if len(winners) != 1 {
+		t.Fatalf("%d winners %v, want exactly 1", len(winners), winners)
+	}
+	if got, want := string(mustGet(ctx, t, s, "k")), fmt.Sprint("writer-", winners[0]); got != want {
+		t.Fatalf("stored %q, but the winner wrote %q", got, want)
+	}
+}
