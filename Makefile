@@ -1,16 +1,43 @@
 # miti99bot: one bot, two runtimes (AWS Lambda, container), one key-value store.
 GO ?= go
+NPM ?= npm
 
-.PHONY: test vet unit bench
-## test: vet, then every test with the race detector
-test: vet unit
+# Test servers, built from pinned sources: FerretDB v1.24.2 (tools/ferretdb/go.mod)
+# and dynalite 4.0.0 (tools/dynalite/package-lock.json).
+FERRETDB_BIN := .testservers/bin/ferretdb
+DYNALITE_DIR := tools/dynalite/node_modules/dynalite
+
+.PHONY: test vet unit testservers test-mongo bench
+
+## test: vet, then every test with the race detector against real test servers
+test: vet testservers
+	scripts/with-testservers $(GO) test -race -count=1 ./...
 
 vet:
 	$(GO) vet ./...
 
+## unit: the tests that need no server (integration tests skip under -short)
 unit:
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -short ./...
 
-## bench: the storage benchmarks, with allocations
-bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./internal/storage/...
+## testservers: build FerretDB and install dynalite (make test does this)
+testservers: $(FERRETDB_BIN) $(DYNALITE_DIR)
+
+$(FERRETDB_BIN): tools/ferretdb/main.go tools/ferretdb/go.mod tools/ferretdb/go.sum
+	cd tools/ferretdb && $(GO) build -trimpath -o ../../$(FERRETDB_BIN) .
+
+$(DYNALITE_DIR): tools/dynalite/package.json tools/dynalite/package-lock.json
+	$(NPM) ci --prefix tools/dynalite --no-audit --no-fund
+	touch $(DYNALITE_DIR)
+
+## test-mongo: the MongoDB tests against a real MongoDB, which FerretDB is not
+## in one respect (atomic filtered updates). On a machine with Docker:
+##   docker run -d --rm -p 27017:27017 mongo:7
+##   make test-mongo MONGODB_TEST_URL=mongodb://127.0.0.1:27017
+test-mongo: testservers
+	@test -n "$(MONGODB_TEST_URL)" || { echo "set MONGODB_TEST_URL to a real MongoDB (see the comment above)"; exit 1; }
+	MONGODB_TEST_URL=$(MONGODB_TEST_URL) scripts/with-testservers $(GO) test -race -count=1 ./internal/storage/mongodb/
+
+## bench: the storage benchmarks with allocations, each provider next to its raw driver
+bench: testservers
+	scripts/with-testservers $(GO) test -run '^$$' -bench . -benchmem ./internal/storage/...

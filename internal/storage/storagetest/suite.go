@@ -23,8 +23,9 @@ type config struct {
 	workload      Workload
 }
 
-// SkipStaleCASRace skips only the racing stale-update CAS case, printing why.
-// It exists for servers whose filtered update is not atomic under concurrency
+// SkipStaleCASRace skips only the racing stale-update CAS case, printing why,
+// and limits the linearizability workload's CAS to inserts (nil expected). It
+// exists for servers whose filtered update is not atomic under concurrency
 // (FerretDB v1); every other case, including the racing insert, still runs.
 func SkipStaleCASRace(reason string) Option {
 	return func(c *config) { c.staleRaceSkip = reason }

@@ -1,0 +1,76 @@
+// Package redact keeps credentials out of error strings. Drivers sometimes
+// echo what they were given (a connection string, a host with userinfo) into
+// their errors; wrapping such an error with Error removes every secret from
+// its message while errors.Is and errors.As still see the original chain.
+package redact
+
+import (
+	"net/url"
+	"sort"
+	"strings"
+)
+
+// Mask replaces each secret in messages.
+const Mask = "[REDACTED]"
+
+// Error returns err with every secret removed from its message. Secrets
+// shorter than 3 bytes are ignored: masking them would shred ordinary text and
+// they protect nothing.
+func Error(err error, secrets ...string) error {
+	if err == nil {
+		return nil
+	}
+	return &redacted{msg: String(err.Error(), secrets...), err: err}
+}
+
+// String removes every secret from s, longest first so that a secret that
+// contains another is masked whole.
+func String(s string, secrets ...string) string {
+	ss := make([]string, 0, len(secrets))
+	for _, sec := range secrets {
+		if len(sec) >= 3 {
+			ss = append(ss, sec)
+		}
+	}
+	sort.Slice(ss, func(i, j int) bool { return len(ss[i]) > len(ss[j]) })
+	for _, sec := range ss {
+		s = strings.ReplaceAll(s, sec, Mask)
+	}
+	return s
+}
+
+type redacted struct {
+	msg string
+	err error
+}
+
+func (r *redacted) Error() string { return r.msg }
+func (r *redacted) Unwrap() error { return r.err }
+
+// URLSecrets returns the parts of a connection string that must never be
+// shown: the whole string, its userinfo, and the password both as written and
+// percent-decoded. It parses by hand because multi-host MongoDB URLs
+// ("mongodb://u:p@h1:1,h2:2/db") are not valid net/url URLs.
+func URLSecrets(raw string) []string {
+	out := []string{raw}
+	rest := raw
+	if i := strings.Index(rest, "://"); i >= 0 {
+		rest = rest[i+3:]
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	at := strings.LastIndex(rest, "@")
+	if at < 0 {
+		return out
+	}
+	userinfo := rest[:at]
+	out = append(out, userinfo)
+	if _, pass, ok := strings.Cut(userinfo, ":"); ok {
+		out = append(out, pass)
+		if dec, err := url.PathUnescape(pass); err == nil && dec != pass {
+			out = append(out, dec)
+		}
+	}
+	return out
+}
