@@ -1,0 +1,134 @@
+package dynamodb_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	ddb "github.com/miti99bot/miti99bot/internal/storage/dynamodb"
+	"github.com/miti99bot/miti99bot/internal/testenv"
+)
+
+func TestOpenRequiresATableName(t *testing.T) {
+	_, err := ddb.Open(t.Context(), ddb.Config{})
+	if err == nil || !strings.Contains(err.Error(), "DYNAMODB_TABLE") {
+		t.Fatalf("Open(no table) = %v, want an error naming DYNAMODB_TABLE", err)
+	}
+}
+
+func endpoint(url string) ddb.Option {
+	return ddb.WithClientOptions(func(o *dynamodb.Options) { o.BaseEndpoint = &url })
+}
+
+func TestUnreachableEndpointFailsWithinTheInitBound(t *testing.T) {
+	testenv.Require(t, "AWS_ENDPOINT_URL_DYNAMODB") // credentials and region come with it
+	hole, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hole.Close()
+	go func() { // accept and never answer
+		for {
+			c, err := hole.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	targets := map[string]string{
+		"connection refused":   "http://" + testenv.FreePort(t),
+		"server never answers": "http://" + hole.Addr().String(),
+	}
+	for name, url := range targets {
+		t.Run(name, func(t *testing.T) {
+			_, err := ddb.Open(t.Context(), ddb.Config{Table: "bot"}, endpoint(url),
+				ddb.WithInitTimeout(500*time.Millisecond), ddb.WithLogger(quiet))
+			if err == nil || !strings.Contains(err.Error(), `table "bot"`) {
+				t.Fatalf("Open = %v, want an error naming the table", err)
+			}
+			t.Logf("Open: %v", err)
+		})
+	}
+	t.Run("a missing table", func(t *testing.T) {
+		_, err := ddb.Open(t.Context(), ddb.Config{Table: "no-such-table"}, ddb.WithLogger(quiet))
+		if err == nil || !strings.Contains(err.Error(), "no-such-table") {
+			t.Fatalf("Open = %v, want an error naming the table", err)
+		}
+	})
+}
+
+func TestStartupLogNamesOnlyBackendAndTable(t *testing.T) {
+	var logs bytes.Buffer
+	p := openFresh(t, ddb.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))))
+	var line map[string]any
+	if err := json.Unmarshal(logs.Bytes(), &line); err != nil {
+		t.Fatalf("want one JSON log line, got %q", logs.String())
+	}
+	var keys []string
+	for k := range line {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if !slices.Equal(keys, []string{"backend", "level", "msg", "table", "time"}) || line["table"] != p.Table() {
+		t.Fatalf("start-up line = %s", logs.String())
+	}
+}
+
+func TestProviderSurvivesAServerRestart(t *testing.T) {
+	script := testenv.Require(t, "DYNALITE_START")
+	addr := testenv.FreePort(t)
+	_, port, _ := net.SplitHostPort(addr)
+	ctx := t.Context()
+	start := func() *testenv.Server {
+		srv := testenv.StartServer(t, "node", script, testenv.URLFile, port)
+		// dynalite keeps tables in memory: a restarted server needs the table again.
+		client, err := ddb.NewClient(ctx, func(o *dynamodb.Options) { o.BaseEndpoint = &srv.URL })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ddb.CreateTable(ctx, client, "restart"); err != nil {
+			t.Fatal(err)
+		}
+		return srv
+	}
+	srv := start()
+	p, err := ddb.Open(ctx, ddb.Config{Table: "restart"}, endpoint(srv.URL), ddb.WithLogger(quiet))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.For("mod")
+	if err := s.Put(ctx, "k", []byte("before")); err != nil {
+		t.Fatal(err)
+	}
+
+	srv.Kill()
+	callCtx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	_, err = s.Get(callCtx, "k")
+	cancel()
+	if err == nil {
+		t.Fatal("Get succeeded while the server was down")
+	}
+	t.Logf("while down: %v", err)
+
+	start()
+	err = testenv.Eventually(30*time.Second, func() error {
+		callCtx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		return s.Put(callCtx, "k", []byte("after"))
+	})
+	if err != nil {
+		t.Fatalf("the same provider never recovered after the restart: %v", err)
+	}
+	if v, err := s.Get(ctx, "k"); err != nil || string(v) != "after" {
+		t.Fatalf("Get after restart = %q, %v", v, err)
+	}
+}
