@@ -1,0 +1,168 @@
+// Package telegram is miti99bot's Bot API client: go-telegram/bot for the
+// calls, plus what the bot needs around them: flood control (a global rate,
+// a per-chat rate for bulk sends, bounded 429 retries), error classes modules
+// can act on, and a getUpdates call the container's poller drives itself.
+package telegram
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-telegram/bot"
+	"golang.org/x/time/rate"
+
+	"github.com/miti99bot/miti99bot/internal/redact"
+)
+
+// DefaultAPIURL is Telegram's Bot API.
+const DefaultAPIURL = "https://api.telegram.org"
+
+// Client talks to one bot's Bot API. It is safe for concurrent use.
+type Client struct {
+	bot    *bot.Bot
+	token  string
+	apiURL string
+	http   *http.Client
+	log    *slog.Logger
+
+	global  *rate.Limiter
+	perChat rate.Limit
+	mu      sync.Mutex
+	chats   map[int64]*rate.Limiter
+
+	budget time.Duration
+	wait   func(ctx context.Context, d time.Duration) error
+}
+
+// Option configures New.
+type Option func(*Client)
+
+// WithAPIURL points the client at another Bot API server (tests, self-hosted).
+func WithAPIURL(u string) Option {
+	return func(c *Client) { c.apiURL = strings.TrimRight(u, "/") }
+}
+
+// WithHTTPClient replaces the HTTP client. Its timeout must exceed the
+// long-poll timeout used with GetUpdates.
+func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http = h } }
+
+// WithLogger sets the logger for retries and drops.
+func WithLogger(l *slog.Logger) Option { return func(c *Client) { c.log = l } }
+
+// WithRates sets the overall send rate and the per-chat rate of bulk sends
+// (defaults: 30/s and 1/s, Telegram's documented limits).
+func WithRates(global, perChat rate.Limit) Option {
+	return func(c *Client) { c.global = rate.NewLimiter(global, 1); c.perChat = perChat }
+}
+
+// WithRetryBudget bounds the total time one call may spend waiting out 429s
+// (default 30 s); past it the call fails with ErrFlood.
+func WithRetryBudget(d time.Duration) Option { return func(c *Client) { c.budget = d } }
+
+// WithWait replaces how the client waits out retry_after (tests record it).
+func WithWait(f func(ctx context.Context, d time.Duration) error) Option {
+	return func(c *Client) { c.wait = f }
+}
+
+// New builds a client. It makes no network call: no getMe at start-up.
+func New(token string, opts ...Option) (*Client, error) {
+	c := &Client{
+		token:   token,
+		apiURL:  DefaultAPIURL,
+		http:    &http.Client{Timeout: 70 * time.Second},
+		log:     slog.Default(),
+		global:  rate.NewLimiter(30, 1),
+		perChat: 1,
+		chats:   map[int64]*rate.Limiter{},
+		budget:  30 * time.Second,
+		wait:    sleepCtx,
+	}
+	for _, o := range opts {
+		o(c)
+	}
+	b, err := bot.New(token,
+		bot.WithSkipGetMe(),
+		bot.WithServerURL(c.apiURL),
+		bot.WithHTTPClient(c.http.Timeout, c.http),
+		// go-telegram/bot reports some internal errors through this hook;
+		// keep them in our logs, with the token masked.
+		bot.WithErrorsHandler(func(err error) {
+			c.log.Warn("telegram client", "err", redact.String(err.Error(), token))
+		}),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("telegram: %w", err)
+	}
+	c.bot = b
+	return c, nil
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// chatLimiter returns the bulk-send limiter of one chat.
+func (c *Client) chatLimiter(chatID int64) *rate.Limiter {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	l, ok := c.chats[chatID]
+	if !ok {
+		if len(c.chats) > 10_000 { // a broadcast's worth; forget idle chats
+			c.chats = map[int64]*rate.Limiter{}
+		}
+		l = rate.NewLimiter(c.perChat, 1)
+		c.chats[chatID] = l
+	}
+	return l
+}
+
+// call runs one API call under flood control: the global rate always, the
+// per-chat rate for bulk sends, and 429 retry_after honoured within budget.
+func call[T any](ctx context.Context, c *Client, method string, chatID int64, bulk bool, do func(context.Context) (T, error)) (T, error) {
+	var zero T
+	if bulk {
+		if err := c.chatLimiter(chatID).Wait(ctx); err != nil {
+			return zero, fmt.Errorf("telegram: %s: %w", method, err)
+		}
+	}
+	var waited time.Duration
+	for {
+		if err := c.global.Wait(ctx); err != nil {
+			return zero, fmt.Errorf("telegram: %s: %w", method, err)
+		}
+		res, err := do(ctx)
+		secs, limited := retryAfter(err)
+		if !limited {
+			return res, c.scrub(classify(method, err))
+		}
+		d := time.Duration(max(secs, 1)) * time.Second
+		if waited+d > c.budget {
+			return zero, fmt.Errorf("%w: %s asked to wait %s after %s already waited", ErrFlood, method, d, waited)
+		}
+		c.log.Warn("telegram rate limited", "method", method, "chat_id", chatID, "retry_after_s", secs)
+		if err := c.wait(ctx, d); err != nil {
+			return zero, fmt.Errorf("telegram: %s: %w", method, err)
+		}
+		waited += d
+	}
+}
+
+// scrub masks the token in any error that reaches callers and logs.
+func (c *Client) scrub(err error) error {
+	if err == nil {
+		return nil
+	}
+	return redact.Error(err, c.token)
+}

@@ -1,0 +1,99 @@
+package telegram
+
+import (
+	"context"
+
+	"github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+)
+
+// Message is one outgoing text message.
+type Message struct {
+	ChatID int64
+	// ThreadID is the forum topic; 0 for the chat itself.
+	ThreadID  int
+	Text      string
+	ParseMode models.ParseMode
+	// ReplyTo quotes a message of the same chat (0: none). A reply whose
+	// original was deleted is still sent, as a plain message.
+	ReplyTo     int
+	ReplyMarkup models.ReplyMarkup
+	// NoPreview turns link previews off.
+	NoPreview bool
+	// Bulk marks a broadcast send, held to the per-chat rate.
+	Bulk bool
+}
+
+// Send sends a text message.
+func (c *Client) Send(ctx context.Context, m Message) (*models.Message, error) {
+	p := &bot.SendMessageParams{
+		ChatID:          m.ChatID,
+		MessageThreadID: m.ThreadID,
+		Text:            m.Text,
+		ParseMode:       m.ParseMode,
+		ReplyMarkup:     m.ReplyMarkup,
+	}
+	if m.ReplyTo != 0 {
+		p.ReplyParameters = &models.ReplyParameters{MessageID: m.ReplyTo, AllowSendingWithoutReply: true}
+	}
+	if m.NoPreview {
+		p.LinkPreviewOptions = &models.LinkPreviewOptions{IsDisabled: bot.True()}
+	}
+	return call(ctx, c, "sendMessage", m.ChatID, m.Bulk, func(ctx context.Context) (*models.Message, error) {
+		return c.bot.SendMessage(ctx, p)
+	})
+}
+
+// EditText replaces the text (and keyboard) of a message the bot sent.
+func (c *Client) EditText(ctx context.Context, chatID int64, messageID int, text string, parseMode models.ParseMode, markup models.ReplyMarkup) error {
+	_, err := call(ctx, c, "editMessageText", chatID, false, func(ctx context.Context) (*models.Message, error) {
+		return c.bot.EditMessageText(ctx, &bot.EditMessageTextParams{
+			ChatID: chatID, MessageID: messageID, Text: text, ParseMode: parseMode, ReplyMarkup: markup,
+		})
+	})
+	return err
+}
+
+// AnswerCallback acknowledges a callback query, optionally with a toast.
+func (c *Client) AnswerCallback(ctx context.Context, queryID, text string) error {
+	_, err := call(ctx, c, "answerCallbackQuery", 0, false, func(ctx context.Context) (bool, error) {
+		return c.bot.AnswerCallbackQuery(ctx, &bot.AnswerCallbackQueryParams{CallbackQueryID: queryID, Text: text})
+	})
+	return err
+}
+
+// SetCommands publishes the command menu.
+func (c *Client) SetCommands(ctx context.Context, cmds []models.BotCommand) error {
+	_, err := call(ctx, c, "setMyCommands", 0, false, func(ctx context.Context) (bool, error) {
+		return c.bot.SetMyCommands(ctx, &bot.SetMyCommandsParams{Commands: cmds})
+	})
+	return err
+}
+
+// GetMe returns the bot's own user.
+func (c *Client) GetMe(ctx context.Context) (*models.User, error) {
+	return call(ctx, c, "getMe", 0, false, c.bot.GetMe)
+}
+
+// DeleteWebhook removes any webhook so getUpdates can be used; with
+// dropPending false, updates Telegram already holds are kept.
+func (c *Client) DeleteWebhook(ctx context.Context, dropPending bool) error {
+	_, err := call(ctx, c, "deleteWebhook", 0, false, func(ctx context.Context) (bool, error) {
+		return c.bot.DeleteWebhook(ctx, &bot.DeleteWebhookParams{DropPendingUpdates: dropPending})
+	})
+	return err
+}
+
+// SetWebhook points Telegram at url, with the secret it will send back in
+// X-Telegram-Bot-Api-Secret-Token.
+func (c *Client) SetWebhook(ctx context.Context, url, secret string, allowed []string) error {
+	_, err := call(ctx, c, "setWebhook", 0, false, func(ctx context.Context) (bool, error) {
+		return c.bot.SetWebhook(ctx, &bot.SetWebhookParams{URL: url, SecretToken: secret, AllowedUpdates: allowed})
+	})
+	return err
+}
+
+// GetWebhookInfo reports the webhook and Telegram's pending update count.
+func (c *Client) GetWebhookInfo(ctx context.Context) (*models.WebhookInfo, error) {
+	return call(ctx, c, "getWebhookInfo", 0, false, c.bot.GetWebhookInfo)
+}

@@ -1,0 +1,87 @@
+package telegram
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+)
+
+// AllowedUpdates are the update kinds the bot handles.
+var AllowedUpdates = []string{models.AllowedUpdateMessage, models.AllowedUpdateCallbackQuery}
+
+// apiResponse is the Bot API's envelope.
+type apiResponse struct {
+	OK          bool            `json:"ok"`
+	Result      json.RawMessage `json:"result"`
+	ErrorCode   int             `json:"error_code"`
+	Description string          `json:"description"`
+	Parameters  struct {
+		RetryAfter int `json:"retry_after"`
+	} `json:"parameters"`
+}
+
+// UpdatesError is a getUpdates failure with what the poller needs to back off.
+type UpdatesError struct {
+	Code        int // HTTP-style error code from Telegram; 0 for network errors
+	Description string
+	RetryAfter  time.Duration
+	err         error
+}
+
+func (e *UpdatesError) Error() string {
+	if e.err != nil {
+		return "telegram: getUpdates: " + e.err.Error()
+	}
+	return fmt.Sprintf("telegram: getUpdates: %d %s", e.Code, e.Description)
+}
+
+func (e *UpdatesError) Unwrap() error { return e.err }
+
+// Is makes a 409 match ErrConflict and a 401 ErrUnauthorized.
+func (e *UpdatesError) Is(target error) bool {
+	return (target == ErrConflict && e.Code == http.StatusConflict) ||
+		(target == ErrUnauthorized && e.Code == http.StatusUnauthorized)
+}
+
+// GetUpdates long-polls for updates from offset. The poller calls it
+// directly (go-telegram/bot's own loop acknowledges updates before they are
+// handled, which loses them when handling fails).
+func (c *Client) GetUpdates(ctx context.Context, offset int64, timeout time.Duration) ([]*models.Update, error) {
+	body, _ := json.Marshal(map[string]any{
+		"offset":          offset,
+		"timeout":         int(timeout / time.Second),
+		"allowed_updates": AllowedUpdates,
+	})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.apiURL+"/bot"+c.token+"/getUpdates", bytes.NewReader(body))
+	if err != nil {
+		return nil, c.scrub(&UpdatesError{err: err})
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, c.scrub(&UpdatesError{err: err}) // the URL holds the token
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return nil, c.scrub(&UpdatesError{err: err})
+	}
+	var r apiResponse
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, &UpdatesError{Code: resp.StatusCode, Description: "undecodable response", err: err}
+	}
+	if !r.OK {
+		return nil, &UpdatesError{Code: r.ErrorCode, Description: r.Description, RetryAfter: time.Duration(r.Parameters.RetryAfter) * time.Second}
+	}
+	var updates []*models.Update
+	if err := json.Unmarshal(r.Result, &updates); err != nil {
+		return nil, &UpdatesError{Code: resp.StatusCode, Description: "undecodable updates", err: err}
+	}
+	return updates, nil
+}

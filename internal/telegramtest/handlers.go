@@ -1,0 +1,181 @@
+package telegramtest
+
+import (
+	"encoding/json"
+	"math"
+	"net/http"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+)
+
+// sending methods count against the rate limit and per-chat failures.
+var sending = map[string]bool{"sendMessage": true, "editMessageText": true}
+
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	token, method, ok := methodOf(r.URL.Path)
+	if !ok {
+		writeFailure(w, Failure{Code: 404, Description: "Not Found"})
+		return
+	}
+	if token != s.Token {
+		writeFailure(w, Failure{Code: 401, Description: "Unauthorized"})
+		return
+	}
+	params, err := readParams(r)
+	if err != nil {
+		writeFailure(w, badRequest(err.Error()))
+		return
+	}
+
+	s.mu.Lock()
+	s.calls = append(s.calls, Call{Method: method, Params: params, At: time.Now()})
+	s.notify()
+	f, failing := s.scriptedFailure(method, params)
+	s.mu.Unlock()
+
+	if failing {
+		if f.Delay > 0 {
+			select {
+			case <-time.After(f.Delay):
+			case <-r.Context().Done():
+				return
+			}
+		}
+		if f.Code != 0 {
+			writeFailure(w, f)
+			return
+		}
+	}
+
+	switch method {
+	case "getMe":
+		writeOK(w, s.Bot)
+	case "sendMessage":
+		s.sendMessage(w, params)
+	case "editMessageText":
+		s.editMessageText(w, params)
+	case "answerCallbackQuery", "deleteMyCommands":
+		writeOK(w, true)
+	case "setMyCommands":
+		s.setMyCommands(w, params)
+	case "getUpdates":
+		s.getUpdates(w, r, params)
+	case "setWebhook":
+		s.mu.Lock()
+		s.webhookURL, s.webhookSec = params["url"], params["secret_token"]
+		s.notify()
+		s.mu.Unlock()
+		writeOK(w, true)
+	case "deleteWebhook":
+		s.mu.Lock()
+		s.webhookURL, s.webhookSec = "", ""
+		if parseBool(params["drop_pending_updates"]) {
+			s.queue, s.queueIDs = nil, nil
+		}
+		s.notify()
+		s.mu.Unlock()
+		writeOK(w, true)
+	case "getWebhookInfo":
+		s.mu.Lock()
+		info := models.WebhookInfo{URL: s.webhookURL, PendingUpdateCount: len(s.queue)}
+		s.mu.Unlock()
+		writeOK(w, info)
+	default:
+		writeFailure(w, Failure{Code: 404, Description: "Not Found: method not found"})
+	}
+}
+
+// scriptedFailure picks the failure for this call, if any; the caller holds s.mu.
+func (s *Server) scriptedFailure(method string, params map[string]string) (Failure, bool) {
+	if q := s.failNext[method]; len(q) > 0 {
+		s.failNext[method] = q[1:]
+		return q[0], true
+	}
+	if !sending[method] {
+		return Failure{}, false
+	}
+	chat := parseInt(params["chat_id"])
+	if f, ok := s.chatFail[chat]; ok {
+		return f, true
+	}
+	if f, ok := s.threadFail[[2]int64{chat, parseInt(params["message_thread_id"])}]; ok {
+		return f, true
+	}
+	if s.limiter != nil {
+		res := s.limiter.Reserve()
+		if d := res.Delay(); d > 0 {
+			res.Cancel()
+			return tooMany(int(math.Ceil(d.Seconds()))), true
+		}
+	}
+	return Failure{}, false
+}
+
+func (s *Server) message(params map[string]string) (models.Message, bool) {
+	chat := parseInt(params["chat_id"])
+	if chat == 0 {
+		return models.Message{}, false
+	}
+	typ := models.ChatTypePrivate
+	if chat < 0 {
+		typ = models.ChatTypeSupergroup
+	}
+	s.mu.Lock()
+	s.nextMessage++
+	id := s.nextMessage
+	s.mu.Unlock()
+	bot := s.Bot
+	return models.Message{
+		ID:              id,
+		MessageThreadID: int(parseInt(params["message_thread_id"])),
+		From:            &bot,
+		Date:            unix(time.Now()),
+		Chat:            models.Chat{ID: chat, Type: typ},
+		Text:            params["text"],
+	}, true
+}
+
+func (s *Server) sendMessage(w http.ResponseWriter, params map[string]string) {
+	if params["text"] == "" {
+		writeFailure(w, badRequest("message text is empty"))
+		return
+	}
+	if len([]rune(params["text"])) > 4096 {
+		writeFailure(w, badRequest("message is too long"))
+		return
+	}
+	msg, ok := s.message(params)
+	if !ok {
+		writeFailure(w, badRequest("chat not found"))
+		return
+	}
+	writeOK(w, msg)
+}
+
+func (s *Server) editMessageText(w http.ResponseWriter, params map[string]string) {
+	if params["text"] == "" {
+		writeFailure(w, badRequest("message text is empty"))
+		return
+	}
+	msg, ok := s.message(params)
+	if !ok {
+		writeFailure(w, badRequest("chat not found"))
+		return
+	}
+	msg.ID = int(parseInt(params["message_id"]))
+	writeOK(w, msg)
+}
+
+func (s *Server) setMyCommands(w http.ResponseWriter, params map[string]string) {
+	var cmds []models.BotCommand
+	if err := json.Unmarshal([]byte(params["commands"]), &cmds); err != nil {
+		writeFailure(w, badRequest("can't parse commands JSON object"))
+		return
+	}
+	s.mu.Lock()
+	s.commands = cmds
+	s.notify()
+	s.mu.Unlock()
+	writeOK(w, true)
+}

@@ -1,0 +1,242 @@
+// Package telegramtest is a fake Telegram Bot API server: the project's
+// stand-in for Telegram in tests and benchmarks. It speaks the real wire
+// format (POST /bot<token>/<method> with JSON, form or multipart bodies;
+// {"ok":true,"result":...} and {"ok":false,"error_code":..,"description":..,
+// "parameters":{"retry_after":..}}), records every call, can be scripted to
+// fail, enforces a rate limit, and serves getUpdates long polling and the
+// webhook state from a queue.
+package telegramtest
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+	"golang.org/x/time/rate"
+)
+
+// DefaultToken is the token the fake accepts unless WithToken says otherwise.
+const DefaultToken = "123456:TEST-token"
+
+// Call is one recorded request. Params holds every parameter as Telegram
+// received it: scalars as text, objects (reply_markup, entities) as JSON.
+type Call struct {
+	Method string
+	Params map[string]string
+	At     time.Time
+}
+
+// Failure is a scripted error answer.
+type Failure struct {
+	Code        int // 400, 403, 429, 500, ...
+	Description string
+	RetryAfter  int           // seconds, with 429
+	Delay       time.Duration // answer this late (a slow server)
+}
+
+// Server is the fake. Create it with New.
+type Server struct {
+	URL   string
+	Token string
+	Bot   models.User
+
+	mu          sync.Mutex
+	calls       []Call
+	changed     chan struct{} // closed and replaced on every change
+	failNext    map[string][]Failure
+	chatFail    map[int64]Failure
+	threadFail  map[[2]int64]Failure
+	limiter     *rate.Limiter
+	queue       []json.RawMessage // pending updates, in update_id order
+	queueIDs    []int64
+	nextUpdate  int64
+	nextMessage int
+	webhookURL  string
+	webhookSec  string
+	commands    []models.BotCommand
+	poll        *poller // the getUpdates request in flight
+}
+
+type poller struct{ cancel chan struct{} }
+
+// Option configures New.
+type Option func(*Server)
+
+// WithToken sets the accepted token.
+func WithToken(tok string) Option { return func(s *Server) { s.Token = tok } }
+
+// WithRateLimit makes sending methods answer 429 past perSecond messages a
+// second overall (a token bucket, like Telegram's "about 30 per second").
+func WithRateLimit(perSecond int) Option {
+	return func(s *Server) { s.limiter = rate.NewLimiter(rate.Limit(perSecond), perSecond) }
+}
+
+// WithBotUsername sets the bot's username (default miti99bot).
+func WithBotUsername(name string) Option { return func(s *Server) { s.Bot.Username = name } }
+
+// New starts a fake server, closed when the test ends.
+func New(t testing.TB, opts ...Option) *Server {
+	s := &Server{
+		Token:      DefaultToken,
+		Bot:        models.User{ID: 123456, IsBot: true, FirstName: "miti99bot", Username: "miti99bot"},
+		changed:    make(chan struct{}),
+		failNext:   map[string][]Failure{},
+		chatFail:   map[int64]Failure{},
+		threadFail: map[[2]int64]Failure{},
+		nextUpdate: 1000,
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	hs := httptest.NewServer(http.HandlerFunc(s.serveHTTP))
+	s.URL = hs.URL
+	t.Cleanup(func() {
+		s.mu.Lock()
+		if s.poll != nil {
+			close(s.poll.cancel)
+			s.poll = nil
+		}
+		s.mu.Unlock()
+		hs.Close()
+	})
+	return s
+}
+
+// notify wakes waiters; the caller holds s.mu.
+func (s *Server) notify() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// FailNext makes the next calls of method fail, one Failure per call.
+func (s *Server) FailNext(method string, fs ...Failure) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failNext[method] = append(s.failNext[method], fs...)
+}
+
+// Block makes every send to chatID fail as Telegram does when the user
+// blocked the bot (403).
+func (s *Server) Block(chatID int64) {
+	s.FailChat(chatID, Failure{Code: 403, Description: "Forbidden: bot was blocked by the user"})
+}
+
+// FailChat makes every send to chatID fail with f.
+func (s *Server) FailChat(chatID int64, f Failure) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.chatFail[chatID] = f
+}
+
+// DeleteThread makes sends to one forum topic fail as a deleted topic does.
+func (s *Server) DeleteThread(chatID int64, threadID int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.threadFail[[2]int64{chatID, int64(threadID)}] = Failure{Code: 400, Description: "Bad Request: message thread not found"}
+}
+
+// Calls returns a copy of every recorded call, optionally only of methods.
+func (s *Server) Calls(methods ...string) []Call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return filter(s.calls, methods)
+}
+
+func filter(calls []Call, methods []string) []Call {
+	out := []Call{}
+	for _, c := range calls {
+		if len(methods) == 0 || contains(methods, c.Method) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// WaitCalls blocks until at least n calls of method were recorded (any method
+// when method is ""), or ctx ends, and returns them.
+func (s *Server) WaitCalls(ctx context.Context, method string, n int) ([]Call, error) {
+	var methods []string
+	if method != "" {
+		methods = []string{method}
+	}
+	for {
+		s.mu.Lock()
+		got, ch := filter(s.calls, methods), s.changed
+		s.mu.Unlock()
+		if len(got) >= n {
+			return got, nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return got, ctx.Err()
+		}
+	}
+}
+
+// Commands returns the command menu last set with setMyCommands.
+func (s *Server) Commands() []models.BotCommand {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]models.BotCommand(nil), s.commands...)
+}
+
+// SetWebhookState sets the webhook as if setWebhook had been called.
+func (s *Server) SetWebhookState(url string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.webhookURL = url
+}
+
+// Sent is a sendMessage call, decoded.
+type Sent struct {
+	ChatID      int64
+	ThreadID    int
+	Text        string
+	ParseMode   string
+	ReplyMarkup string
+}
+
+// Messages returns every sendMessage call in order, decoded.
+func (s *Server) Messages() []Sent {
+	var out []Sent
+	for _, c := range s.Calls("sendMessage") {
+		out = append(out, decodeSent(c))
+	}
+	return out
+}
+
+func decodeSent(c Call) Sent {
+	return Sent{
+		ChatID:      parseInt(c.Params["chat_id"]),
+		ThreadID:    int(parseInt(c.Params["message_thread_id"])),
+		Text:        c.Params["text"],
+		ParseMode:   c.Params["parse_mode"],
+		ReplyMarkup: c.Params["reply_markup"],
+	}
+}
+
+// methodOf splits /bot<token>/<method>.
+func methodOf(path string) (token, method string, ok bool) {
+	rest, ok := strings.CutPrefix(path, "/bot")
+	if !ok {
+		return "", "", false
+	}
+	token, method, ok = strings.Cut(rest, "/")
+	return token, method, ok && method != ""
+}
