@@ -1,0 +1,197 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// App is the bot: the registry over one storage provider and one Telegram
+// client. It holds no state that matters across updates; that lives in the
+// store, so any number of App instances (Lambda, container) can serve at once.
+type App struct {
+	reg      *Registry
+	provider storage.KVProvider
+	core     storage.KVStore
+	bot      Messenger
+	log      *slog.Logger
+	now      func() time.Time
+	ownerID  int64
+	adminIDs []int64
+
+	userMu   sync.Mutex
+	username string // the bot's @username, for /cmd@Bot; resolved lazily
+}
+
+type options struct {
+	factories []Factory
+	enabled   []string
+	settings  map[string]string
+	logger    *slog.Logger
+	now       func() time.Time
+	http      *http.Client
+	ownerID   int64
+	adminIDs  []int64
+	username  string
+}
+
+// Option configures New.
+type Option func(*options)
+
+// WithModules sets the module catalogue and which of them run, in order
+// (MODULES; empty means all of the catalogue).
+func WithModules(catalogue []Factory, enabled ...string) Option {
+	return func(o *options) { o.factories, o.enabled = catalogue, enabled }
+}
+
+// WithSettings passes module settings (each module sees its declared ones).
+func WithSettings(s map[string]string) Option { return func(o *options) { o.settings = s } }
+
+// WithLogger sets the logger (default: discard).
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+
+// WithClock sets the clock the core and modules use.
+func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
+
+// WithHTTPClient sets the client modules use for third-party APIs.
+func WithHTTPClient(c *http.Client) Option { return func(o *options) { o.http = c } }
+
+// WithOwner sets OWNER_ID and ADMIN_IDS.
+func WithOwner(owner int64, admins ...int64) Option {
+	return func(o *options) { o.ownerID, o.adminIDs = owner, admins }
+}
+
+// WithBotUsername sets the bot's username, saving a getMe on the first
+// /cmd@Bot mention.
+func WithBotUsername(name string) Option {
+	return func(o *options) { o.username = strings.TrimPrefix(name, "@") }
+}
+
+// New builds the registry and every enabled module. It fails with every
+// problem of the module set at once.
+func New(provider storage.KVProvider, bot Messenger, opts ...Option) (*App, error) {
+	o := options{
+		logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		now:    time.Now,
+		http:   &http.Client{Timeout: 15 * time.Second},
+	}
+	for _, f := range opts {
+		f(&o)
+	}
+	a := &App{
+		reg:      &Registry{},
+		provider: provider,
+		core:     provider.For(CoreNamespace),
+		bot:      bot,
+		log:      o.logger,
+		now:      o.now,
+		ownerID:  o.ownerID,
+		adminIDs: o.adminIDs,
+		username: o.username,
+	}
+	factories, err := selectFactories(o.factories, o.enabled)
+	if err != nil {
+		return nil, err
+	}
+	mods := make([]*Module, 0, len(factories))
+	for _, f := range factories {
+		settings := map[string]string{}
+		for _, s := range f.Settings {
+			v, ok := o.settings[s.Name]
+			if !ok || v == "" {
+				v = s.Default
+			}
+			settings[s.Name] = v
+		}
+		m, err := f.New(Deps{
+			Store:    provider.For(f.Name),
+			Bot:      bot,
+			Now:      o.now,
+			HTTP:     o.http,
+			Settings: settings,
+			Log:      o.logger.With("module", f.Name),
+			Registry: a.reg,
+			OwnerID:  o.ownerID,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("module %q: %w", f.Name, err)
+		}
+		if m.Name != f.Name {
+			return nil, fmt.Errorf("module %q: factory built a module named %q", f.Name, m.Name)
+		}
+		mods = append(mods, m)
+	}
+	if err := a.reg.register(mods); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// Registry returns the enabled modules.
+func (a *App) Registry() *Registry { return a.reg }
+
+// Store returns the provider, for health checks and the cron dispatcher.
+func (a *App) Store() storage.KVProvider { return a.provider }
+
+// CoreStore returns the core's own namespace.
+func (a *App) CoreStore() storage.KVStore { return a.core }
+
+// Logger returns the app's logger.
+func (a *App) Logger() *slog.Logger { return a.log }
+
+// Now is the app's clock.
+func (a *App) Now() time.Time { return a.now() }
+
+// Role is what a user may do.
+type Role int
+
+const (
+	RoleUser Role = iota
+	RoleAdmin
+	RoleOwner
+)
+
+func (a *App) roleOf(userID int64) Role {
+	switch {
+	case userID != 0 && userID == a.ownerID:
+		return RoleOwner
+	case userID != 0 && slices.Contains(a.adminIDs, userID):
+		return RoleAdmin
+	}
+	return RoleUser
+}
+
+// allowed reports whether role may run a command of visibility v.
+func allowed(v Visibility, role Role) bool {
+	switch v {
+	case Public:
+		return true
+	case Protected:
+		return role >= RoleAdmin
+	default:
+		return role == RoleOwner
+	}
+}
+
+// botUsername returns the bot's username, asking Telegram once if needed.
+func (a *App) botUsername(ctx context.Context) (string, error) {
+	a.userMu.Lock()
+	defer a.userMu.Unlock()
+	if a.username != "" {
+		return a.username, nil
+	}
+	me, err := a.bot.GetMe(ctx)
+	if err != nil {
+		return "", fmt.Errorf("resolve the bot's username: %w", err)
+	}
+	a.username = me.Username
+	return a.username, nil
+}

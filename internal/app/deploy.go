@@ -1,0 +1,43 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// deployBudget bounds the whole deploy notice: it must never delay start-up.
+const deployBudget = 3 * time.Second
+
+// NotifyDeploy runs once per new build (git SHA), whichever runtime or
+// instance starts first: it claims the SHA with CAS in the core namespace,
+// publishes the command menu and DMs the owner. Failures are only logged.
+// It returns whether this call did the work.
+func (a *App) NotifyDeploy(ctx context.Context, sha string) bool {
+	if sha == "" || a.ownerID == 0 {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(ctx, deployBudget)
+	defer cancel()
+	log := a.log.With("git_sha", sha)
+	stamp := []byte(strconv.FormatInt(a.now().UnixNano(), 10))
+	err := a.core.CompareAndSwap(ctx, "deploy:"+sha, nil, stamp)
+	switch {
+	case errors.Is(err, storage.ErrConflict):
+		return false // another instance announced this build
+	case err != nil:
+		log.Warn("deploy notice skipped", "err", err)
+		return false
+	}
+	if err := a.SyncCommands(ctx); err != nil {
+		log.Warn("deploy: command menu not updated", "err", err)
+	}
+	if _, err := a.bot.Send(ctx, Message{ChatID: a.ownerID, Text: "miti99bot deployed: " + sha}); err != nil {
+		log.Warn("deploy: owner not notified", "err", err)
+	}
+	log.Info("deploy announced")
+	return true
+}

@@ -1,0 +1,184 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/go-telegram/bot/models"
+)
+
+// Replies the core itself sends.
+const (
+	apologyText = "Sorry, something went wrong while handling that. Please try again later."
+	unknownText = "Unknown command. Send /help to see what I can do."
+)
+
+// HandleUpdate turns one update into its effects. It returns an error when
+// the update could not be handled (storage down, a handler failed), so the
+// runtime can retry it: the poller keeps its offset, the webhook answers 500.
+// A redelivered update that was already handled is skipped.
+func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
+	if u == nil {
+		return nil
+	}
+	act, err := a.plan(ctx, u)
+	if err != nil || act == nil {
+		return err
+	}
+	log := a.log.With("update_id", u.ID, "module", act.module, "action", act.name)
+	res, err := a.claim(ctx, u.ID)
+	if err != nil {
+		return fmt.Errorf("update %d: %w", u.ID, err)
+	}
+	switch res {
+	case claimDuplicate:
+		log.Info("update skipped: already handled")
+		return nil
+	case claimGiveUp:
+		log.Error("update dropped after repeated failures", "attempts", dedupMaxAttempts)
+		if act.chatID != 0 {
+			_, _ = a.bot.Send(ctx, Message{ChatID: act.chatID, ThreadID: act.threadID, Text: apologyText})
+		}
+		return nil
+	}
+	err = act.run(ctx)
+	if ferr := a.finish(ctx, u.ID, err == nil); ferr != nil {
+		// The work is done; at worst a redelivery is handled once more.
+		log.Warn("could not record the update as handled", "err", ferr)
+	}
+	if err != nil {
+		log.Error("update failed", "err", err)
+		return fmt.Errorf("update %d: %s %s: %w", u.ID, act.module, act.name, err)
+	}
+	log.Debug("update handled")
+	return nil
+}
+
+// action is the one thing an update asks for.
+type action struct {
+	module, name string
+	chatID       int64
+	threadID     int
+	run          func(ctx context.Context) error
+}
+
+// plan decides what an update asks for, without side effects (except
+// resolving the bot's username once). nil means nothing to do.
+func (a *App) plan(ctx context.Context, u *models.Update) (*action, error) {
+	switch {
+	case u.Message != nil:
+		return a.planCommand(ctx, u, u.Message)
+	case u.CallbackQuery != nil:
+		return a.planCallback(u.CallbackQuery), nil
+	}
+	return nil, nil
+}
+
+func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Message) (*action, error) {
+	pc, ok := parseCommand(msg)
+	if !ok {
+		return nil, nil
+	}
+	if pc.mention != "" {
+		me, err := a.botUsername(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !strings.EqualFold(pc.mention, me) {
+			return nil, nil // addressed to another bot
+		}
+	}
+	private := msg.Chat.Type == models.ChatTypePrivate
+	var userID int64
+	if msg.From != nil {
+		userID = msg.From.ID
+	}
+	chat, thread := msg.Chat.ID, topicOf(msg)
+	rt, known := a.reg.commands[pc.name]
+	role := a.roleOf(userID)
+	if !known {
+		if !private {
+			return nil, nil // groups hear many commands meant for other bots
+		}
+		return &action{module: CoreNamespace, name: "unknown", chatID: chat, run: func(ctx context.Context) error {
+			_, err := a.bot.Send(ctx, Message{ChatID: chat, Text: unknownText})
+			return err
+		}}, nil
+	}
+	if !allowed(rt.cmd.Visibility, role) {
+		a.log.Debug("command denied", "command", pc.name, "user_id", userID)
+		return nil, nil // no reply: a hidden command stays hidden
+	}
+	req := &Request{
+		Update: u, Message: msg, Module: rt.module.Name, Command: pc.name, Args: pc.args,
+		ChatID: chat, ThreadID: thread, UserID: userID, Private: private, Role: role, bot: a.bot,
+	}
+	return &action{module: rt.module.Name, name: "/" + pc.name, chatID: chat, threadID: thread, run: func(ctx context.Context) error {
+		err := a.safely(ctx, rt.module.Name, "/"+pc.name, chat, thread, func() error { return rt.cmd.Handler(ctx, req) })
+		a.runHooks(ctx, CommandEvent{Module: rt.module.Name, Command: pc.name, ChatID: chat, UserID: userID, At: a.now(), Err: err})
+		return err
+	}}, nil
+}
+
+func (a *App) planCallback(q *models.CallbackQuery) *action {
+	req := &CallbackRequest{Query: q, Data: q.Data, UserID: q.From.ID, Role: a.roleOf(q.From.ID), bot: a.bot}
+	if m := q.Message.Message; m != nil {
+		req.ChatID, req.ThreadID, req.MessageID = m.Chat.ID, topicOf(m), m.ID
+	}
+	cr, ok := a.reg.callbackFor(q.Data)
+	if !ok {
+		// Stop the button's spinner; the keyboard is stale or foreign.
+		return &action{module: CoreNamespace, name: "callback", run: func(ctx context.Context) error {
+			return a.bot.AnswerCallback(ctx, q.ID, "")
+		}}
+	}
+	req.Module = cr.module.Name
+	name := "callback " + cr.cb.Prefix
+	return &action{module: cr.module.Name, name: name, chatID: req.ChatID, threadID: req.ThreadID, run: func(ctx context.Context) error {
+		err := a.safely(ctx, cr.module.Name, name, req.ChatID, req.ThreadID, func() error { return cr.cb.Handler(ctx, req) })
+		if err == nil && !req.answered {
+			err = a.bot.AnswerCallback(ctx, q.ID, "")
+		}
+		return err
+	}}
+}
+
+// safely runs a handler, turning a panic into a log line and an apology. A
+// panic counts as handled: the same input would only panic again.
+func (a *App) safely(ctx context.Context, module, name string, chat int64, thread int, f func() error) (err error) {
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		a.log.Error("handler panicked", "module", module, "action", name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+		if chat != 0 {
+			if _, sendErr := a.bot.Send(ctx, Message{ChatID: chat, ThreadID: thread, Text: apologyText}); sendErr != nil {
+				a.log.Warn("could not apologise", "err", sendErr)
+			}
+		}
+		err = nil
+	}()
+	return f()
+}
+
+// runHooks tells every module's OnCommand hook; hooks never fail the update.
+func (a *App) runHooks(ctx context.Context, ev CommandEvent) {
+	for _, m := range a.reg.modules {
+		if m.OnCommand == nil {
+			continue
+		}
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					a.log.Error("command hook panicked", "module", m.Name, "panic", fmt.Sprint(r))
+				}
+			}()
+			if err := m.OnCommand(ctx, ev); err != nil {
+				a.log.Warn("command hook failed", "module", m.Name, "err", err)
+			}
+		}()
+	}
+}

@@ -1,0 +1,56 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/go-telegram/bot/models"
+)
+
+// HelpText renders the commands role may run, grouped by module, in
+// registry order. It is generated, so it can never list a command that does
+// not exist or hide one that does.
+func (r *Registry) HelpText(role Role) string {
+	var b strings.Builder
+	b.WriteString("<b>Commands</b>\n")
+	for _, m := range r.modules {
+		var lines []string
+		for _, c := range m.Commands {
+			if !allowed(c.Visibility, role) {
+				continue
+			}
+			mark := ""
+			if c.Visibility != Public {
+				mark = " <i>(" + c.Visibility.String() + ")</i>"
+			}
+			lines = append(lines, fmt.Sprintf("/%s - %s%s", c.Name, html.EscapeString(c.Description), mark))
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n<b>%s</b>\n%s\n", html.EscapeString(m.Name), strings.Join(lines, "\n"))
+	}
+	return b.String()
+}
+
+// MenuCommands are the public commands, for Telegram's command menu.
+func (r *Registry) MenuCommands() []models.BotCommand {
+	var out []models.BotCommand
+	for _, mc := range r.Commands() {
+		if mc.Visibility == Public {
+			out = append(out, models.BotCommand{Command: mc.Name, Description: mc.Description})
+		}
+	}
+	return out
+}
+
+// SyncCommands publishes the public commands with setMyCommands, so no
+// hand-maintained command list exists anywhere.
+func (a *App) SyncCommands(ctx context.Context) error {
+	if err := a.bot.SetCommands(ctx, a.reg.MenuCommands()); err != nil {
+		return fmt.Errorf("setMyCommands: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,113 @@
+// Package app is miti99bot's runtime-agnostic core: the module registry,
+// command routing with visibility, update de-duplication and HandleUpdate.
+// Both runtimes (cmd/lambda, cmd/container) wrap it; it imports neither,
+// and no storage backend.
+package app
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/telegram"
+)
+
+// Visibility says who may run a command and see it in /help.
+type Visibility int
+
+const (
+	// Public commands are for everyone and appear in Telegram's menu.
+	Public Visibility = iota
+	// Protected commands are for the owner and the admins.
+	Protected
+	// Private commands are for the owner only.
+	Private
+)
+
+func (v Visibility) String() string {
+	return [...]string{"public", "protected", "private"}[v]
+}
+
+// Command is one slash command of a module.
+type Command struct {
+	Name        string // ^[a-z0-9_]{1,32}$, without the slash
+	Description string // shown in /help and Telegram's menu
+	Visibility  Visibility
+	Handler     func(ctx context.Context, req *Request) error
+}
+
+// Callback handles inline-keyboard presses whose data starts with Prefix.
+type Callback struct {
+	Prefix  string
+	Handler func(ctx context.Context, req *CallbackRequest) error
+}
+
+// Cron is a scheduled job of a module.
+type Cron struct {
+	Name     string // ^[a-z0-9_]{1,32}$, unique across modules
+	Schedule string // 5-field cron expression, UTC
+	Handler  func(ctx context.Context) error
+}
+
+// CommandEvent tells hooks that a command ran.
+type CommandEvent struct {
+	Module, Command string
+	ChatID, UserID  int64
+	At              time.Time
+	Err             error
+}
+
+// Module is what a module declares to the core.
+type Module struct {
+	Name      string
+	Commands  []Command
+	Callbacks []Callback
+	Crons     []Cron
+	// OnCommand, when set, sees every command any module ran (stats). Its
+	// errors are logged, never shown to users.
+	OnCommand func(ctx context.Context, ev CommandEvent) error
+}
+
+// Messenger is the part of the Telegram client the core and modules use.
+type Messenger interface {
+	Send(ctx context.Context, m telegram.Message) (*models.Message, error)
+	EditText(ctx context.Context, chatID int64, messageID int, text string, parseMode models.ParseMode, markup models.ReplyMarkup) error
+	AnswerCallback(ctx context.Context, queryID, text string) error
+	SetCommands(ctx context.Context, cmds []models.BotCommand) error
+	GetMe(ctx context.Context) (*models.User, error)
+}
+
+// Message is an outgoing message; modules use it without importing telegram.
+type Message = telegram.Message
+
+// Setting is a configuration value a module needs. The config package reads
+// it (a secret may come from SSM); the module never reads the environment.
+type Setting struct {
+	Name    string // environment variable, e.g. GEMINI_API_KEY
+	Secret  bool   // never logged; may come from <Name>_PARAMETER_NAME
+	Default string
+}
+
+// Deps is everything the core hands a module.
+type Deps struct {
+	Store    storage.KVStore // the module's own namespace
+	Bot      Messenger
+	Now      func() time.Time
+	HTTP     *http.Client
+	Settings map[string]string // the module's declared settings
+	Log      *slog.Logger
+	// Registry lets /help-like modules read the enabled modules.
+	Registry *Registry
+	OwnerID  int64
+}
+
+// Factory builds a module. The registry calls New once, at start-up.
+type Factory struct {
+	Name     string
+	Settings []Setting
+	New      func(Deps) (*Module, error)
+}

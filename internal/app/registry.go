@@ -1,0 +1,190 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// CoreNamespace is the core's own storage namespace (dedup records, cron
+// slot claims, deploy notices); no module may take its name.
+const CoreNamespace = "core"
+
+var (
+	moduleNameRE  = regexp.MustCompile(`^[a-z0-9_-]{1,32}$`)
+	commandNameRE = regexp.MustCompile(`^[a-z0-9_]{1,32}$`)
+)
+
+// maxDescription is Telegram's limit for a command description.
+const maxDescription = 256
+
+// Registry is the set of enabled modules, checked for conflicts at start-up.
+type Registry struct {
+	modules   []*Module
+	commands  map[string]route
+	callbacks []callbackRoute // prefixes never overlap, so at most one matches
+	crons     []CronJob
+}
+
+type route struct {
+	module *Module
+	cmd    *Command
+}
+
+type callbackRoute struct {
+	module *Module
+	cb     *Callback
+}
+
+// CronJob is a registered cron job with its module.
+type CronJob struct {
+	Module string
+	Cron
+}
+
+// Modules returns the enabled modules in MODULES order.
+func (r *Registry) Modules() []*Module { return r.modules }
+
+// Crons returns every cron job, in registration order.
+func (r *Registry) Crons() []CronJob { return r.crons }
+
+// CronByName finds a cron job.
+func (r *Registry) CronByName(name string) (CronJob, bool) {
+	for _, c := range r.crons {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return CronJob{}, false
+}
+
+// Commands lists every command with its module, in registration order.
+func (r *Registry) Commands() []ModuleCommand {
+	var out []ModuleCommand
+	for _, m := range r.modules {
+		for _, c := range m.Commands {
+			out = append(out, ModuleCommand{Module: m.Name, Command: c})
+		}
+	}
+	return out
+}
+
+// ModuleCommand is a command with the module that owns it.
+type ModuleCommand struct {
+	Module string
+	Command
+}
+
+// selectFactories picks the enabled factories in the order MODULES gives
+// (every factory when enabled is empty).
+func selectFactories(all []Factory, enabled []string) ([]Factory, error) {
+	if len(enabled) == 0 {
+		return all, nil
+	}
+	byName := map[string]Factory{}
+	var known []string
+	for _, f := range all {
+		byName[f.Name] = f
+		known = append(known, f.Name)
+	}
+	var errs []error
+	seen := map[string]bool{}
+	out := make([]Factory, 0, len(enabled))
+	for _, name := range enabled {
+		f, ok := byName[name]
+		switch {
+		case !ok:
+			errs = append(errs, fmt.Errorf("MODULES: unknown module %q (known: %s)", name, strings.Join(known, ", ")))
+		case seen[name]:
+			errs = append(errs, fmt.Errorf("MODULES: module %q listed twice", name))
+		default:
+			seen[name] = true
+			out = append(out, f)
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+// register adds modules, reporting every conflict at once.
+func (r *Registry) register(mods []*Module) error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	r.commands = map[string]route{}
+	seenModule := map[string]bool{}
+	cronOwner := map[string]string{}
+	for _, m := range mods {
+		switch {
+		case !moduleNameRE.MatchString(m.Name):
+			bad("module %q: name must match %s", m.Name, moduleNameRE)
+		case m.Name == CoreNamespace:
+			bad("module %q: the name is reserved for the core", m.Name)
+		case seenModule[m.Name]:
+			bad("module %q: registered twice", m.Name)
+		}
+		seenModule[m.Name] = true
+		for i := range m.Commands {
+			c := &m.Commands[i]
+			where := fmt.Sprintf("module %q command %q", m.Name, c.Name)
+			switch {
+			case !commandNameRE.MatchString(c.Name):
+				bad("%s: name must match %s", where, commandNameRE)
+			case strings.TrimSpace(c.Description) == "":
+				bad("%s: missing description", where)
+			case len(c.Description) > maxDescription:
+				bad("%s: description longer than %d bytes", where, maxDescription)
+			case c.Handler == nil:
+				bad("%s: no handler", where)
+			case c.Visibility < Public || c.Visibility > Private:
+				bad("%s: unknown visibility %d", where, c.Visibility)
+			}
+			if prev, ok := r.commands[c.Name]; ok {
+				bad("%s: /%s is already registered by module %q", where, c.Name, prev.module.Name)
+				continue
+			}
+			r.commands[c.Name] = route{module: m, cmd: c}
+		}
+		for i := range m.Callbacks {
+			cb := &m.Callbacks[i]
+			if cb.Prefix == "" || cb.Handler == nil {
+				bad("module %q: callback with prefix %q needs a prefix and a handler", m.Name, cb.Prefix)
+				continue
+			}
+			for _, prev := range r.callbacks {
+				if strings.HasPrefix(cb.Prefix, prev.cb.Prefix) || strings.HasPrefix(prev.cb.Prefix, cb.Prefix) {
+					bad("module %q: callback prefix %q overlaps %q of module %q", m.Name, cb.Prefix, prev.cb.Prefix, prev.module.Name)
+				}
+			}
+			r.callbacks = append(r.callbacks, callbackRoute{module: m, cb: cb})
+		}
+		for _, c := range m.Crons {
+			where := fmt.Sprintf("module %q cron %q", m.Name, c.Name)
+			switch {
+			case !commandNameRE.MatchString(c.Name):
+				bad("%s: name must match %s", where, commandNameRE)
+			case len(strings.Fields(c.Schedule)) != 5:
+				bad("%s: schedule %q must have 5 fields (minute hour day month weekday, UTC)", where, c.Schedule)
+			case c.Handler == nil:
+				bad("%s: no handler", where)
+			}
+			if owner, ok := cronOwner[c.Name]; ok {
+				bad("%s: already registered by module %q", where, owner)
+				continue
+			}
+			cronOwner[c.Name] = m.Name
+			r.crons = append(r.crons, CronJob{Module: m.Name, Cron: c})
+		}
+		r.modules = append(r.modules, m)
+	}
+	return errors.Join(errs...)
+}
+
+// callbackFor finds the callback whose prefix starts data.
+func (r *Registry) callbackFor(data string) (callbackRoute, bool) {
+	for _, cr := range r.callbacks {
+		if strings.HasPrefix(data, cr.cb.Prefix) {
+			return cr, true
+		}
+	}
+	return callbackRoute{}, false
+}

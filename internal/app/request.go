@@ -1,0 +1,88 @@
+package app
+
+import (
+	"context"
+
+	"github.com/go-telegram/bot/models"
+)
+
+// Request is one command invocation, as a handler sees it.
+type Request struct {
+	Update  *models.Update
+	Message *models.Message
+	Module  string
+	Command string // without "/" or mention
+	Args    string // the text after the command, trimmed
+	ChatID  int64
+	// ThreadID is the forum topic the command came from (0 outside topics);
+	// replies go back to it.
+	ThreadID int
+	UserID   int64
+	Private  bool // a private chat with the bot
+	Role     Role
+
+	bot Messenger
+}
+
+// Reply sends plain text to the chat and topic the command came from.
+func (r *Request) Reply(ctx context.Context, text string) error {
+	return r.send(ctx, Message{Text: text})
+}
+
+// ReplyHTML sends HTML-formatted text (escape user input with html.EscapeString).
+func (r *Request) ReplyHTML(ctx context.Context, text string) error {
+	return r.send(ctx, Message{Text: text, ParseMode: models.ParseModeHTML})
+}
+
+// ReplyMessage sends m to the command's chat and topic (m's ChatID and
+// ThreadID are filled in).
+func (r *Request) ReplyMessage(ctx context.Context, m Message) error {
+	return r.send(ctx, m)
+}
+
+func (r *Request) send(ctx context.Context, m Message) error {
+	m.ChatID, m.ThreadID = r.ChatID, r.ThreadID
+	_, err := r.bot.Send(ctx, m)
+	return err
+}
+
+// CallbackRequest is one inline-keyboard press.
+type CallbackRequest struct {
+	Query     *models.CallbackQuery
+	Module    string
+	Data      string // the whole callback data, prefix included
+	ChatID    int64
+	ThreadID  int
+	MessageID int // the message carrying the keyboard; 0 for inline messages
+	UserID    int64
+	Role      Role
+
+	bot      Messenger
+	answered bool
+}
+
+// Answer shows text as a toast; without a call the core answers silently.
+func (c *CallbackRequest) Answer(ctx context.Context, text string) error {
+	c.answered = true
+	return c.bot.AnswerCallback(ctx, c.Query.ID, text)
+}
+
+// Edit replaces the text and keyboard of the message that carried the button.
+func (c *CallbackRequest) Edit(ctx context.Context, text string, parseMode models.ParseMode, markup models.ReplyMarkup) error {
+	return c.bot.EditText(ctx, c.ChatID, c.MessageID, text, parseMode, markup)
+}
+
+// Reply sends text to the chat and topic of the pressed message.
+func (c *CallbackRequest) Reply(ctx context.Context, text string) error {
+	_, err := c.bot.Send(ctx, Message{ChatID: c.ChatID, ThreadID: c.ThreadID, Text: text})
+	return err
+}
+
+// topicOf is the forum topic of a message: message_thread_id also marks
+// reply threads in ordinary groups, where sending to it fails.
+func topicOf(m *models.Message) int {
+	if m.IsTopicMessage {
+		return m.MessageThreadID
+	}
+	return 0
+}

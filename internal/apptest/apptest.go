@@ -1,0 +1,125 @@
+// Package apptest runs the core for tests: a memory store behind an outage
+// switch, the fake Bot API, a real Telegram client and an App with the
+// modules under test. Module tests drive it with Say and read Replies.
+package apptest
+
+import (
+	"bytes"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/storage/memory"
+	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
+	"github.com/miti99bot/miti99bot/internal/telegram"
+	"github.com/miti99bot/miti99bot/internal/telegramtest"
+)
+
+// Users and chats of the scenarios.
+const (
+	Owner int64 = 1
+	Admin int64 = 2
+	User  int64 = 3
+	// PrivateChat is User's private chat with the bot.
+	PrivateChat int64 = 3
+	Group       int64 = -100
+)
+
+// Logs is a log sink safe for concurrent handlers.
+type Logs struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *Logs) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *Logs) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// Bot is a running core.
+type Bot struct {
+	t      testing.TB
+	Srv    *telegramtest.Server
+	Client *telegram.Client
+	Store  *storagetest.Switch
+	App    *app.App
+	Logs   *Logs
+}
+
+// New starts a core with the given modules; opts come after the defaults
+// (owner 1, admin 2, username miti99bot, JSON logs into Logs).
+func New(t testing.TB, modules []app.Factory, opts ...app.Option) *Bot {
+	t.Helper()
+	srv := telegramtest.New(t)
+	client, err := telegram.New(srv.Token, telegram.WithAPIURL(srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := &Logs{}
+	store := storagetest.NewSwitch(memory.New())
+	base := []app.Option{
+		app.WithModules(modules),
+		app.WithOwner(Owner, Admin),
+		app.WithBotUsername("miti99bot"),
+		app.WithLogger(slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))),
+	}
+	a, err := app.New(store, client, append(base, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Bot{t: t, Srv: srv, Client: client, Store: store, App: a, Logs: logs}
+}
+
+var updateSeq atomic.Int64
+
+// Handle delivers u, giving it a fresh update_id unless it has one.
+func (b *Bot) Handle(u *models.Update) error {
+	b.t.Helper()
+	if u.ID == 0 {
+		u.ID = updateSeq.Add(1)
+	}
+	return b.App.HandleUpdate(b.t.Context(), u)
+}
+
+// Say delivers a text message from userID in chatID.
+func (b *Bot) Say(chatID, userID int64, text string) error {
+	b.t.Helper()
+	return b.Handle(telegramtest.Text(chatID, userID, text))
+}
+
+// MustSay is Say that fails the test on error.
+func (b *Bot) MustSay(chatID, userID int64, text string) {
+	b.t.Helper()
+	if err := b.Say(chatID, userID, text); err != nil {
+		b.t.Fatalf("%q: %v", text, err)
+	}
+}
+
+// Replies returns the texts the bot sent, in order.
+func (b *Bot) Replies() []string {
+	var out []string
+	for _, m := range b.Srv.Messages() {
+		out = append(out, m.Text)
+	}
+	return out
+}
+
+// Last returns the last text the bot sent ("" when none).
+func (b *Bot) Last() string {
+	r := b.Replies()
+	if len(r) == 0 {
+		return ""
+	}
+	return r[len(r)-1]
+}

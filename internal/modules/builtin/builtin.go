@@ -1,0 +1,14 @@
+// Package builtin is the catalogue of modules shipped with the bot, in their
+// default order. The runtimes pass it to the core; MODULES picks from it.
+package builtin
+
+import (
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/modules/misc"
+	"github.com/miti99bot/miti99bot/internal/modules/util"
+)
+
+// Catalogue returns every built-in module factory.
+func Catalogue() []app.Factory {
+	return []app.Factory{util.Factory, misc.Factory}
+}

@@ -1,0 +1,57 @@
+// Package misc holds small commands: /ping, which answers and records when
+// it was last called, and /mstats, which shows that record.
+package misc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// Name is the module's name in MODULES.
+const Name = "misc"
+
+// Factory registers the module.
+var Factory = app.Factory{Name: Name, New: New}
+
+const lastPingKey = "last_ping"
+
+type lastPing struct {
+	At     time.Time `json:"at"`
+	ChatID int64     `json:"chat_id"`
+	UserID int64     `json:"user_id"`
+}
+
+// New builds the module.
+func New(d app.Deps) (*app.Module, error) {
+	return &app.Module{
+		Name: Name,
+		Commands: []app.Command{
+			{Name: "ping", Description: "Check that the bot is alive", Handler: func(ctx context.Context, r *app.Request) error {
+				rec := lastPing{At: d.Now().UTC(), ChatID: r.ChatID, UserID: r.UserID}
+				// Record first: if the store is down the update is retried
+				// rather than answered with a pong that left no trace.
+				if err := d.Store.PutJSON(ctx, lastPingKey, rec); err != nil {
+					return err
+				}
+				return r.Reply(ctx, "pong")
+			}},
+			{Name: "mstats", Description: "Show when /ping was last used", Visibility: app.Protected, Handler: func(ctx context.Context, r *app.Request) error {
+				var rec lastPing
+				err := d.Store.GetJSON(ctx, lastPingKey, &rec)
+				switch {
+				case errors.Is(err, storage.ErrNotFound):
+					return r.Reply(ctx, "No /ping yet.")
+				case err != nil:
+					return err
+				}
+				return r.Reply(ctx, fmt.Sprintf("Last /ping: %s UTC by user %d in chat %d",
+					rec.At.Format("2006-01-02 15:04:05"), rec.UserID, rec.ChatID))
+			}},
+		},
+	}, nil
+}
