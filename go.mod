@@ -7,6 +7,7 @@ require (
 	github.com/aws/aws-sdk-go-v2 v1.48.0
 	github.com/aws/aws-sdk-go-v2/config v1.33.18
 	github.com/aws/aws-sdk-go-v2/service/dynamodb v1.74.0
+	github.com/aws/aws-sdk-go-v2/service/ssm v1.83.0
 	github.com/go-telegram/bot v1.20.0
 	go.mongodb.org/mongo-driver/v2 v2.10.0
 	golang.org/x/time v0.16.0

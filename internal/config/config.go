@@ -1,0 +1,218 @@
+// Package config reads miti99bot's settings from the environment once, with
+// secrets optionally from AWS SSM Parameter Store, and validates everything
+// together so that start-up reports every problem at once.
+package config
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+)
+
+// Storage backends.
+const (
+	BackendMemory   = "memory"
+	BackendDynamoDB = "dynamodb"
+	BackendMongoDB  = "mongodb"
+)
+
+// Config is the validated configuration.
+type Config struct {
+	TelegramToken  Secret
+	WebhookSecret  Secret
+	CronSecret     Secret
+	MongoURL       Secret
+	TelegramAPIURL string
+	BotUsername    string
+	OwnerID        int64
+	AdminIDs       []int64
+	// Modules is MODULES in order; empty means every built-in module.
+	Modules []string
+
+	// Backend is the resolved storage backend; BackendReason says why.
+	Backend       string
+	BackendReason string
+	MongoDatabase string
+	DynamoDBTable string
+
+	LogLevel slog.Level
+	Port     int
+
+	// settings are the modules' declared settings; every value is kept as
+	// a Secret so that printing the config cannot show an API key.
+	settings map[string]Secret
+	secrets  []string
+}
+
+// Secrets returns every secret value, for log redaction.
+func (c *Config) Secrets() []string { return c.secrets }
+
+// ModuleSettings returns the modules' settings, revealed, for the core.
+func (c *Config) ModuleSettings() map[string]string {
+	out := make(map[string]string, len(c.settings))
+	for k, v := range c.settings {
+		out[k] = v.Reveal()
+	}
+	return out
+}
+
+// String summarises the configuration without any secret value.
+func (c *Config) String() string {
+	return fmt.Sprintf("backend=%s (%s) telegram_api=%s owner=%d admins=%v modules=%v log_level=%s port=%d secrets_set=%d",
+		c.Backend, c.BackendReason, c.TelegramAPIURL, c.OwnerID, c.AdminIDs, c.Modules, c.LogLevel, c.Port, len(c.secrets))
+}
+
+// GoString keeps %#v as safe as %v.
+func (c *Config) GoString() string { return c.String() }
+
+// LogValue logs the same summary.
+func (c *Config) LogValue() slog.Value { return slog.StringValue(c.String()) }
+
+// secretNames can come from SSM through <NAME>_PARAMETER_NAME.
+var secretNames = []string{"TELEGRAM_BOT_TOKEN", "TELEGRAM_WEBHOOK_SECRET", "CRON_SHARED_SECRET", "MONGO_URL"}
+
+// Options tell Load where to read and what this runtime needs.
+type Options struct {
+	Getenv func(string) string
+	// Settings are the modules' declared settings (GEMINI_API_KEY, ...).
+	Settings []app.Setting
+	// Require lists variables this runtime cannot start without.
+	Require []string
+	// SSM answers GetParameters; nil builds a client from the standard AWS
+	// configuration, and only when some <NAME>_PARAMETER_NAME is set.
+	SSM ParameterGetter
+}
+
+// Load reads, resolves and validates the configuration.
+func Load(ctx context.Context, o Options) (*Config, error) {
+	env := func(k string) string { return strings.TrimSpace(o.Getenv(k)) }
+	var problems []error
+	bad := func(format string, a ...any) { problems = append(problems, fmt.Errorf(format, a...)) }
+
+	names := append([]string{}, secretNames...)
+	for _, s := range o.Settings {
+		if s.Secret {
+			names = append(names, s.Name)
+		}
+	}
+	secrets, err := resolveSecrets(ctx, env, names, o.SSM)
+	if err != nil {
+		problems = append(problems, err)
+	}
+
+	c := &Config{
+		TelegramToken:  Secret(secrets["TELEGRAM_BOT_TOKEN"]),
+		WebhookSecret:  Secret(secrets["TELEGRAM_WEBHOOK_SECRET"]),
+		CronSecret:     Secret(secrets["CRON_SHARED_SECRET"]),
+		MongoURL:       Secret(secrets["MONGO_URL"]),
+		TelegramAPIURL: orDefault(env("TELEGRAM_API_URL"), "https://api.telegram.org"),
+		BotUsername:    strings.TrimPrefix(env("TELEGRAM_BOT_USERNAME"), "@"),
+		MongoDatabase:  env("MONGO_DATABASE"),
+		DynamoDBTable:  env("DYNAMODB_TABLE"),
+		settings:       map[string]Secret{},
+	}
+	for _, v := range secrets {
+		if v != "" {
+			c.secrets = append(c.secrets, v)
+		}
+	}
+	for _, s := range o.Settings {
+		if s.Secret {
+			c.settings[s.Name] = Secret(secrets[s.Name])
+		} else if v := env(s.Name); v != "" {
+			c.settings[s.Name] = Secret(v)
+		}
+	}
+
+	if u, err := url.Parse(c.TelegramAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		bad("TELEGRAM_API_URL: %q is not an http(s) URL", c.TelegramAPIURL)
+	}
+	if v := env("OWNER_ID"); v != "" {
+		if c.OwnerID, err = strconv.ParseInt(v, 10, 64); err != nil {
+			bad("OWNER_ID: %q is not a Telegram user id", v)
+		}
+	}
+	for _, v := range splitCSV(env("ADMIN_IDS")) {
+		id, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			bad("ADMIN_IDS: %q is not a Telegram user id", v)
+			continue
+		}
+		c.AdminIDs = append(c.AdminIDs, id)
+	}
+	c.Modules = splitCSV(env("MODULES"))
+	if err := c.LogLevel.UnmarshalText([]byte(orDefault(env("LOG_LEVEL"), "info"))); err != nil {
+		bad("LOG_LEVEL: %q is not debug, info, warn or error", env("LOG_LEVEL"))
+	}
+	c.Port = 8080
+	if v := env("PORT"); v != "" {
+		if c.Port, err = strconv.Atoi(v); err != nil || c.Port < 1 || c.Port > 65535 {
+			bad("PORT: %q is not a TCP port", v)
+		}
+	}
+	problems = append(problems, c.resolveBackend(env("KV_PROVIDER"))...)
+	for _, name := range o.Require {
+		if env(name) == "" && secrets[name] == "" {
+			bad("%s is required", name)
+		}
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("configuration: %w", errors.Join(problems...))
+	}
+	return c, nil
+}
+
+// resolveBackend applies KV_PROVIDER, or picks from what is configured.
+func (c *Config) resolveBackend(explicit string) []error {
+	switch {
+	case explicit != "":
+		c.Backend, c.BackendReason = explicit, "KV_PROVIDER="+explicit
+	case c.MongoURL.IsSet():
+		c.Backend, c.BackendReason = BackendMongoDB, "MONGO_URL is set"
+	case c.DynamoDBTable != "":
+		c.Backend, c.BackendReason = BackendDynamoDB, "DYNAMODB_TABLE is set"
+	default:
+		c.Backend, c.BackendReason = BackendMemory, "no backend configured"
+	}
+	var errs []error
+	switch c.Backend {
+	case BackendMemory:
+	case BackendMongoDB:
+		if !c.MongoURL.IsSet() {
+			errs = append(errs, errors.New("MONGO_URL is required for KV_PROVIDER=mongodb"))
+		}
+		if c.MongoDatabase == "" {
+			errs = append(errs, errors.New("MONGO_DATABASE is required for KV_PROVIDER=mongodb"))
+		}
+	case BackendDynamoDB:
+		if c.DynamoDBTable == "" {
+			errs = append(errs, errors.New("DYNAMODB_TABLE is required for KV_PROVIDER=dynamodb"))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("KV_PROVIDER: %q is not memory, dynamodb or mongodb", explicit))
+	}
+	return errs
+}
+
+func splitCSV(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if p := strings.TrimSpace(part); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func orDefault(v, d string) string {
+	if v == "" {
+		return d
+	}
+	return v
+}

@@ -1,0 +1,69 @@
+// Package logging builds the bot's logger: slog JSON lines, with every known
+// secret masked wherever it appears (message, attribute, error text), as a
+// last line of defence behind config.Secret and the redacting errors.
+package logging
+
+import (
+	"context"
+	"io"
+	"log/slog"
+
+	"github.com/miti99bot/miti99bot/internal/redact"
+)
+
+// New returns a JSON logger at level that masks secrets.
+func New(w io.Writer, level slog.Leveler, secrets []string) *slog.Logger {
+	h := slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level})
+	return slog.New(&masking{inner: h, secrets: secrets})
+}
+
+type masking struct {
+	inner   slog.Handler
+	secrets []string
+}
+
+func (m *masking) Enabled(ctx context.Context, l slog.Level) bool { return m.inner.Enabled(ctx, l) }
+
+func (m *masking) Handle(ctx context.Context, r slog.Record) error {
+	out := slog.NewRecord(r.Time, r.Level, redact.String(r.Message, m.secrets...), r.PC)
+	r.Attrs(func(a slog.Attr) bool {
+		out.AddAttrs(m.mask(a))
+		return true
+	})
+	return m.inner.Handle(ctx, out)
+}
+
+func (m *masking) WithAttrs(attrs []slog.Attr) slog.Handler {
+	masked := make([]slog.Attr, len(attrs))
+	for i, a := range attrs {
+		masked[i] = m.mask(a)
+	}
+	return &masking{inner: m.inner.WithAttrs(masked), secrets: m.secrets}
+}
+
+func (m *masking) WithGroup(name string) slog.Handler {
+	return &masking{inner: m.inner.WithGroup(name), secrets: m.secrets}
+}
+
+// mask rewrites an attribute's text when it contains a secret. Values are
+// resolved first, so errors and Stringers are masked by their final text.
+func (m *masking) mask(a slog.Attr) slog.Attr {
+	v := a.Value.Resolve()
+	switch v.Kind() {
+	case slog.KindGroup:
+		attrs := v.Group()
+		masked := make([]any, len(attrs))
+		for i, g := range attrs {
+			masked[i] = m.mask(g)
+		}
+		return slog.Group(a.Key, masked...)
+	case slog.KindString:
+		return slog.String(a.Key, redact.String(v.String(), m.secrets...))
+	case slog.KindAny:
+		if err, ok := v.Any().(error); ok {
+			return slog.String(a.Key, redact.String(err.Error(), m.secrets...))
+		}
+		return slog.String(a.Key, redact.String(v.String(), m.secrets...))
+	}
+	return slog.Attr{Key: a.Key, Value: v}
+}
