@@ -1,0 +1,212 @@
+package cron
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/storage/memory"
+	"github.com/miti99bot/miti99bot/internal/telegram"
+)
+
+// clock is a settable clock shared by the apps of a test.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) add(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.t = c.t.Add(d) }
+
+// jobModule registers one job whose behaviour the test controls.
+func jobModule(schedule string, run func(ctx context.Context) error) app.Factory {
+	return app.Factory{Name: "jobs", New: func(app.Deps) (*app.Module, error) {
+		return &app.Module{Name: "jobs", Crons: []app.Cron{{Name: "job", Schedule: schedule, Handler: run}}}, nil
+	}}
+}
+
+func newApp(t *testing.T, store storage.KVProvider, clk *clock, f app.Factory) *app.App {
+	t.Helper()
+	client, _ := telegram.New("1:x")
+	a, err := app.New(store, client, app.WithModules([]app.Factory{f}), app.WithClock(clk.now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+var slot = time.Date(2026, 11, 29, 1, 0, 0, 0, time.UTC)
+
+func TestASlotRunsToSuccessOnce(t *testing.T) {
+	clk := &clock{t: slot}
+	var runs atomic.Int32
+	d := NewDispatcher(newApp(t, memory.New(), clk, jobModule("0 1 * * *", func(context.Context) error { runs.Add(1); return nil })))
+	ctx := t.Context()
+
+	steps := []struct {
+		name string
+		at   time.Time
+		want Outcome
+	}{
+		{"the first fire runs", slot, Ran},
+		{"a second fire of the slot is skipped", slot, Skipped},
+		{"Scheduler's late retry of the slot is skipped", slot, Skipped},
+		{"the next day's slot runs", slot.Add(24 * time.Hour), Ran},
+	}
+	for _, s := range steps {
+		got, err := d.Dispatch(ctx, "job", s.at)
+		if err != nil || got != s.want {
+			t.Fatalf("%s: Dispatch = %q, %v; want %q", s.name, got, err, s.want)
+		}
+	}
+	if runs.Load() != 2 {
+		t.Fatalf("job ran %d times, want 2", runs.Load())
+	}
+	if _, err := d.Dispatch(ctx, "nope", slot); !errors.Is(err, ErrUnknownJob) {
+		t.Fatalf("unknown job: %v", err)
+	}
+}
+
+func TestAFailedOrCrashedSlotCanBeClaimedAgain(t *testing.T) {
+	clk := &clock{t: slot}
+	var mode atomic.Value
+	mode.Store("fail")
+	block := make(chan struct{})
+	d := NewDispatcher(newApp(t, memory.New(), clk, jobModule("0 1 * * *", func(ctx context.Context) error {
+		switch mode.Load() {
+		case "fail":
+			return errors.New("upstream down")
+		case "panic":
+			panic("bad data")
+		}
+		return nil
+	})))
+	ctx := t.Context()
+	if _, err := d.Dispatch(ctx, "job", slot); err == nil || !strings.Contains(err.Error(), "upstream down") {
+		t.Fatalf("a failing job must report its error (so Scheduler retries): %v", err)
+	}
+	mode.Store("panic")
+	if _, err := d.Dispatch(ctx, "job", slot); err == nil || !strings.Contains(err.Error(), "panic") {
+		t.Fatalf("a panicking job must be recovered and reported: %v", err)
+	}
+	mode.Store("ok")
+	if got, err := d.Dispatch(ctx, "job", slot); got != Ran || err != nil {
+		t.Fatalf("retry after failures = %q, %v; want ran", got, err)
+	}
+	close(block)
+
+	// A crashed run leaves its claim "running"; once stale, it is free.
+	key := slotKey("job", slot.Add(time.Hour))
+	crashed := `{"job":"job","scheduled":` + itoa(slot.Add(time.Hour).Unix()) + `,"state":"running","attempts":1,"at":` + itoa(clk.now().UnixNano()) + `}`
+	if err := d.core.Put(ctx, key, []byte(crashed)); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := d.Dispatch(ctx, "job", slot.Add(time.Hour)); got != Skipped {
+		t.Fatalf("a fresh running claim must be respected, got %q", got)
+	}
+	clk.add(staleAfter + time.Second)
+	if got, err := d.Dispatch(ctx, "job", slot.Add(time.Hour)); got != Ran || err != nil {
+		t.Fatalf("a stale claim must be taken over: %q, %v", got, err)
+	}
+}
+
+func TestRacingFiresFromTwoRuntimesRunTheSlotOnce(t *testing.T) {
+	clk := &clock{t: slot}
+	store := memory.New()
+	var runs atomic.Int32
+	f := jobModule("0 1 * * *", func(context.Context) error { runs.Add(1); return nil })
+	lambda, container := NewDispatcher(newApp(t, store, clk, f)), NewDispatcher(newApp(t, store, clk, f))
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range 16 {
+		d := lambda
+		if i%2 == 1 {
+			d = container
+		}
+		wg.Go(func() {
+			<-start
+			if _, err := d.Dispatch(context.Background(), "job", slot); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	if runs.Load() != 1 {
+		t.Fatalf("job ran %d times across 16 racing fires, want 1", runs.Load())
+	}
+}
+
+func TestEachRunHasItsOwnTimeout(t *testing.T) {
+	clk := &clock{t: slot}
+	var deadline time.Duration
+	d := NewDispatcher(newApp(t, memory.New(), clk, jobModule("0 1 * * *", func(ctx context.Context) error {
+		dl, ok := ctx.Deadline()
+		if !ok {
+			return errors.New("no deadline")
+		}
+		deadline = time.Until(dl)
+		return nil
+	})))
+	if _, err := d.Dispatch(context.Background(), "job", slot); err != nil {
+		t.Fatal(err)
+	}
+	if deadline <= 0 || deadline > JobTimeout {
+		t.Fatalf("job deadline in %v, want within %v", deadline, JobTimeout)
+	}
+}
+
+func TestAnInvalidScheduleFailsStartUpNamingTheJob(t *testing.T) {
+	a := newApp(t, memory.New(), &clock{t: slot}, jobModule("61 * * * *", func(context.Context) error { return nil }))
+	for name, err := range map[string]error{
+		"Validate": Validate(a.Registry()),
+		"Run":      NewScheduler(a, NewDispatcher(a)).Run(t.Context()),
+	} {
+		if err == nil || !strings.Contains(err.Error(), `cron job "job"`) || !strings.Contains(err.Error(), "61 * * * *") {
+			t.Errorf("%s = %v, want an error naming the job and schedule", name, err)
+		}
+	}
+}
+
+func TestTheSchedulerFiresAndStopWaitsForTheJobInFlight(t *testing.T) {
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	var finished atomic.Bool
+	a := newApp(t, memory.New(), &clock{t: slot}, jobModule("* * * * *", func(context.Context) error {
+		select {
+		case started <- struct{}{}:
+		default:
+			return nil // later fires of the test's every-second schedule
+		}
+		<-release
+		finished.Store(true)
+		return nil
+	}))
+	s := NewScheduler(a, NewDispatcher(a), withSecondsForTest())
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx) }()
+
+	<-started // the job is running
+	cancel()
+	select {
+	case <-done:
+		t.Fatal("Run returned while a job was still running")
+	default:
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !finished.Load() {
+		t.Fatal("Run returned before the job finished")
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

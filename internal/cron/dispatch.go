@@ -1,0 +1,180 @@
+// Package cron runs the modules' scheduled jobs. Dispatch is the one entry
+// point for every trigger (the in-process scheduler, an EventBridge Scheduler
+// event in Lambda, the manual HTTP route), and it makes a scheduled slot run
+// to success once, whoever fires it: before running, a fire claims
+// (job, scheduled time) in the core's namespace with CAS.
+package cron
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// JobTimeout bounds one run of a job.
+const JobTimeout = 60 * time.Second
+
+// staleAfter: a claim this old belongs to a run that crashed (the job's own
+// timeout has long passed), so the slot may be claimed again.
+const staleAfter = 2 * JobTimeout
+
+// slotsPerJob bounds the records a job leaves: one per minute of the day.
+// A record for an older scheduled time in the same slot is simply replaced.
+const slotsPerJob = 24 * 60
+
+// ErrUnknownJob is returned for a name no module registered.
+var ErrUnknownJob = errors.New("cron: unknown job")
+
+// Outcome says what a fire did.
+type Outcome string
+
+const (
+	Ran     Outcome = "ran"     // this fire ran the job to success
+	Skipped Outcome = "skipped" // another fire runs or ran this slot
+)
+
+// Dispatcher runs jobs of one registry over the core's store.
+type Dispatcher struct {
+	reg  *app.Registry
+	core storage.KVStore
+	log  *slog.Logger
+	now  func() time.Time
+}
+
+// NewDispatcher dispatches a's cron jobs.
+func NewDispatcher(a *app.App) *Dispatcher {
+	return &Dispatcher{reg: a.Registry(), core: a.CoreStore(), log: a.Logger(), now: a.Now}
+}
+
+type slotRecord struct {
+	Job       string `json:"job"`
+	Scheduled int64  `json:"scheduled"` // unix seconds of the slot
+	State     string `json:"state"`     // running | done | failed
+	Attempts  int    `json:"attempts"`
+	At        int64  `json:"at"` // unix nanos of the last change
+}
+
+func slotKey(job string, scheduled time.Time) string {
+	minuteOfDay := (scheduled.Unix() / 60) % slotsPerJob
+	return fmt.Sprintf("cron:%s:%d", job, minuteOfDay)
+}
+
+// Dispatch claims (name, scheduled) and runs the job if the claim is won.
+// A job error is returned, after the slot is marked failed so that a retry
+// (Scheduler's, or the next manual call) can claim it again.
+func (d *Dispatcher) Dispatch(ctx context.Context, name string, scheduled time.Time) (Outcome, error) {
+	job, ok := d.reg.CronByName(name)
+	if !ok {
+		return "", fmt.Errorf("%w: %q", ErrUnknownJob, name)
+	}
+	scheduled = scheduled.UTC().Truncate(time.Second)
+	log := d.log.With("cron", name, "module", job.Module, "scheduled", scheduled.Format(time.RFC3339))
+	key := slotKey(name, scheduled)
+	won, err := d.claim(ctx, key, name, scheduled)
+	if err != nil {
+		return "", fmt.Errorf("cron %s: claim slot: %w", name, err)
+	}
+	if !won {
+		log.Info("cron skipped: slot already claimed")
+		return Skipped, nil
+	}
+
+	log.Info("cron triggered")
+	start := d.now()
+	runErr := d.run(ctx, job)
+	dur := d.now().Sub(start)
+	state := "done"
+	if runErr != nil {
+		state = "failed"
+		log.Error("cron failed", "duration", dur, "err", runErr)
+	} else {
+		log.Info("cron done", "duration", dur)
+	}
+	// Record the outcome even if the trigger's context is ending.
+	if err := d.settle(context.WithoutCancel(ctx), key, name, scheduled, state); err != nil {
+		log.Warn("cron outcome not recorded", "err", err)
+	}
+	if runErr != nil {
+		return "", fmt.Errorf("cron %s: %w", name, runErr)
+	}
+	return Ran, nil
+}
+
+// run gives the job its own timeout and turns a panic into an error.
+func (d *Dispatcher) run(ctx context.Context, job app.CronJob) (err error) {
+	ctx, cancel := context.WithTimeout(ctx, JobTimeout)
+	defer cancel()
+	defer func() {
+		if r := recover(); r != nil {
+			d.log.Error("cron panicked", "cron", job.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return job.Handler(ctx)
+}
+
+// claim wins the slot when it is free: never claimed, claimed for an older
+// scheduled time, failed, or held by a run that went stale.
+func (d *Dispatcher) claim(ctx context.Context, key, name string, scheduled time.Time) (bool, error) {
+	for range 8 {
+		cur, err := d.core.Get(ctx, key)
+		var rec slotRecord
+		switch {
+		case errors.Is(err, storage.ErrNotFound):
+			cur = nil
+		case err != nil:
+			return false, err
+		default:
+			if json.Unmarshal(cur, &rec) != nil {
+				rec = slotRecord{}
+			}
+		}
+		next := slotRecord{Job: name, Scheduled: scheduled.Unix(), State: "running", Attempts: 1, At: d.now().UnixNano()}
+		if cur != nil && rec.Scheduled == scheduled.Unix() {
+			age := time.Duration(d.now().UnixNano() - rec.At)
+			if rec.State == "done" || (rec.State == "running" && age < staleAfter) {
+				return false, nil
+			}
+			next.Attempts = rec.Attempts + 1
+		} else if cur != nil && rec.Scheduled > scheduled.Unix() {
+			return false, nil // a late fire of a slot long since replaced
+		}
+		data, _ := json.Marshal(next)
+		err = d.core.CompareAndSwap(ctx, key, cur, data)
+		if err == nil {
+			return true, nil
+		}
+		if !errors.Is(err, storage.ErrConflict) {
+			return false, err
+		}
+	}
+	return false, fmt.Errorf("%w: slot kept changing", storage.ErrConflict)
+}
+
+// settle records the run's outcome on the slot it claimed.
+func (d *Dispatcher) settle(ctx context.Context, key, name string, scheduled time.Time, state string) error {
+	for range 8 {
+		cur, err := d.core.Get(ctx, key)
+		if err != nil {
+			return err
+		}
+		var rec slotRecord
+		if json.Unmarshal(cur, &rec) != nil || rec.Scheduled != scheduled.Unix() {
+			return nil // replaced by a newer slot
+		}
+		rec.State, rec.At = state, d.now().UnixNano()
+		data, _ := json.Marshal(rec)
+		err = d.core.CompareAndSwap(ctx, key, cur, data)
+		if !errors.Is(err, storage.ErrConflict) {
+			return err
+		}
+	}
+	return fmt.Errorf("%w: slot kept changing", storage.ErrConflict)
+}
