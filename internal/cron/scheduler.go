@@ -27,11 +27,11 @@ func Validate(reg *app.Registry) error {
 
 // Scheduler fires the registry's jobs in-process, in UTC, through Dispatch.
 type Scheduler struct {
-	d       *Dispatcher
-	reg     *app.Registry
-	log     *slog.Logger
-	parser  robfig.ScheduleParser
-	tick    time.Duration // the schedules' granularity, for the slot time
+	d      *Dispatcher
+	reg    *app.Registry
+	log    *slog.Logger
+	parser robfig.ScheduleParser
+	tick   time.Duration // the schedules' granularity, for the slot time
 }
 
 // SchedulerOption configures NewScheduler.

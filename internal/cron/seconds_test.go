@@ -18,4 +18,3 @@ func withSecondsForTest() SchedulerOption {
 type everySecond struct{ p robfig.Parser }
 
 func (e everySecond) Parse(spec string) (robfig.Schedule, error) { return e.p.Parse("* " + spec) }
-
