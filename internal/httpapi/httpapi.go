@@ -1,0 +1,152 @@
+// Package httpapi is the bot's one HTTP surface, served by the container
+// with net/http and by Lambda through its Function URL adapter, so a test of
+// this handler is a test of both runtimes:
+//
+//	GET  /              200 "miti99bot ok"
+//	GET  /healthz       200 when the store answers a cheap read, else 503
+//	POST /webhook       a Telegram update (X-Telegram-Bot-Api-Secret-Token)
+//	POST /cron/{name}   run a cron job now (X-Cron-Token)
+package httpapi
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/cron"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// MaxWebhookBody caps a webhook request; Telegram's updates are far smaller.
+const MaxWebhookBody = 1 << 20
+
+// healthTimeout bounds the health check's store read.
+const healthTimeout = 2 * time.Second
+
+var cronNameRE = regexp.MustCompile(`^[a-z0-9_]{1,32}$`)
+
+// Config wires the handler.
+type Config struct {
+	App        *app.App
+	Dispatcher *cron.Dispatcher
+	// WebhookSecret enables POST /webhook; empty means 404.
+	WebhookSecret string
+	// CronSecret enables POST /cron/{name}; empty means 404 for every request.
+	CronSecret string
+	Log        *slog.Logger
+}
+
+// NewHandler returns the routes.
+func NewHandler(c Config) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = io.WriteString(w, "miti99bot ok\n")
+	})
+	mux.HandleFunc("GET /healthz", c.healthz)
+	mux.HandleFunc("POST /webhook", c.webhook)
+	mux.HandleFunc("/cron/{name}", c.cron)
+	return mux
+}
+
+func (c Config) healthz(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), healthTimeout)
+	defer cancel()
+	_, err := c.App.CoreStore().Get(ctx, "healthz")
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		c.Log.Warn("health check: store unavailable", "err", err)
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = io.WriteString(w, "store unavailable\n")
+		return
+	}
+	_, _ = io.WriteString(w, "ok\n")
+}
+
+// secretMatches compares in constant time, so the answer's timing tells an
+// attacker nothing about how much of a guess was right.
+func secretMatches(got, want string) bool {
+	return subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
+}
+
+func (c Config) webhook(w http.ResponseWriter, r *http.Request) {
+	if c.WebhookSecret == "" {
+		http.NotFound(w, r)
+		return
+	}
+	if !secretMatches(r.Header.Get("X-Telegram-Bot-Api-Secret-Token"), c.WebhookSecret) {
+		w.WriteHeader(http.StatusUnauthorized)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxWebhookBody))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+		return
+	case err != nil:
+		http.Error(w, "cannot read body", http.StatusBadRequest)
+		return
+	}
+	var u models.Update
+	if err := json.Unmarshal(body, &u); err != nil {
+		http.Error(w, "body is not a Telegram update", http.StatusBadRequest)
+		return
+	}
+	// Handled before answering: Lambda freezes the process after the
+	// response, and a 500 makes Telegram deliver the update again.
+	if err := c.App.HandleUpdate(r.Context(), &u); err != nil {
+		http.Error(w, "update not handled; retry", http.StatusInternalServerError)
+		return
+	}
+	w.WriteHeader(http.StatusOK)
+}
+
+func (c Config) cron(w http.ResponseWriter, r *http.Request) {
+	if c.CronSecret == "" {
+		http.NotFound(w, r)
+		return
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	if !secretMatches(r.Header.Get("X-Cron-Token"), c.CronSecret) {
+		w.WriteHeader(http.StatusUnauthorized)
+		return
+	}
+	name := r.PathValue("name")
+	if !cronNameRE.MatchString(name) {
+		http.NotFound(w, r)
+		return
+	}
+	slot := time.Now().UTC().Truncate(time.Minute)
+	if s := r.URL.Query().Get("scheduled"); s != "" {
+		t, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			http.Error(w, "scheduled must be RFC 3339", http.StatusBadRequest)
+			return
+		}
+		slot = t
+	}
+	out, err := c.Dispatcher.Dispatch(r.Context(), name, slot)
+	switch {
+	case errors.Is(err, cron.ErrUnknownJob):
+		http.NotFound(w, r)
+	case err != nil:
+		http.Error(w, "job failed", http.StatusInternalServerError)
+	default:
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = io.WriteString(w, string(out)+"\n")
+	}
+}

@@ -1,0 +1,195 @@
+package httpapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/cron"
+	"github.com/miti99bot/miti99bot/internal/httpapi"
+	"github.com/miti99bot/miti99bot/internal/modules/builtin"
+	"github.com/miti99bot/miti99bot/internal/telegramtest"
+)
+
+const (
+	webhookSecret = "wh-secret"
+	cronSecret    = "cron-secret"
+)
+
+type fixture struct {
+	bot     *apptest.Bot
+	h       http.Handler
+	jobRuns atomic.Int32
+	jobFail atomic.Bool
+}
+
+func newFixture(t *testing.T, webhook, cronTok string) *fixture {
+	f := &fixture{}
+	jobs := app.Factory{Name: "jobs", New: func(app.Deps) (*app.Module, error) {
+		return &app.Module{Name: "jobs", Crons: []app.Cron{{Name: "testjob", Schedule: "0 1 * * *", Handler: func(context.Context) error {
+			f.jobRuns.Add(1)
+			if f.jobFail.Load() {
+				return errors.New("job failed")
+			}
+			return nil
+		}}}}, nil
+	}}
+	f.bot = apptest.New(t, append(builtin.Catalogue(), jobs))
+	f.h = httpapi.NewHandler(httpapi.Config{
+		App: f.bot.App, Dispatcher: cron.NewDispatcher(f.bot.App),
+		WebhookSecret: webhook, CronSecret: cronTok, Log: f.bot.App.Logger(),
+	})
+	return f
+}
+
+func (f *fixture) do(method, path string, headers map[string]string, body string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	rec := httptest.NewRecorder()
+	f.h.ServeHTTP(rec, req)
+	return rec
+}
+
+func updateJSON(t *testing.T, text string, id int64) string {
+	u := telegramtest.Text(apptest.PrivateChat, apptest.User, text)
+	u.ID = id
+	b, err := json.Marshal(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestHealth(t *testing.T) {
+	f := newFixture(t, webhookSecret, cronSecret)
+	rec := f.do("GET", "/", nil, "")
+	if rec.Code != 200 || rec.Body.String() != "miti99bot ok\n" || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/plain") {
+		t.Fatalf("GET / = %d %q %q", rec.Code, rec.Body, rec.Header().Get("Content-Type"))
+	}
+	if rec := f.do("GET", "/healthz", nil, ""); rec.Code != 200 {
+		t.Fatalf("GET /healthz = %d", rec.Code)
+	}
+	f.bot.Store.SetDown(true)
+	if rec := f.do("GET", "/healthz", nil, ""); rec.Code != 503 {
+		t.Fatalf("GET /healthz with the store down = %d, want 503", rec.Code)
+	}
+	if rec := f.do("GET", "/nope", nil, ""); rec.Code != 404 {
+		t.Fatalf("GET /nope = %d", rec.Code)
+	}
+}
+
+func TestWebhook(t *testing.T) {
+	ok := map[string]string{"X-Telegram-Bot-Api-Secret-Token": webhookSecret}
+	tests := []struct {
+		name     string
+		secret   string // configured
+		headers  map[string]string
+		body     string
+		want     int
+		wantBody string
+	}{
+		{"no secret configured: no webhook", "", ok, `{}`, 404, ""},
+		{"a wrong secret is refused without a body", webhookSecret, map[string]string{"X-Telegram-Bot-Api-Secret-Token": "guess"}, `{}`, 401, "-"},
+		{"a missing secret is refused", webhookSecret, nil, `{}`, 401, "-"},
+		{"a body over 1 MiB is refused", webhookSecret, ok, `{"x":"` + strings.Repeat("a", httpapi.MaxWebhookBody) + `"}`, 413, ""},
+		{"a body that is not JSON is refused", webhookSecret, ok, `{"update_id":`, 400, ""},
+		{"an update is handled", webhookSecret, ok, "", 200, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, tt.secret, cronSecret)
+			body := tt.body
+			if body == "" {
+				body = updateJSON(t, "/ping", 1)
+			}
+			rec := f.do("POST", "/webhook", tt.headers, body)
+			if rec.Code != tt.want {
+				t.Fatalf("status = %d, want %d (%s)", rec.Code, tt.want, rec.Body)
+			}
+			if tt.wantBody == "-" && rec.Body.Len() != 0 {
+				t.Fatalf("a refusal must have no body, got %q", rec.Body)
+			}
+			if tt.want == 200 && f.bot.Last() != "pong" {
+				t.Fatalf("replies = %q", f.bot.Replies())
+			}
+			if tt.want != 200 && len(f.bot.Replies()) != 0 {
+				t.Fatalf("a refused request was handled: %q", f.bot.Replies())
+			}
+		})
+	}
+}
+
+func TestWebhookAnswers500WhileTheStoreIsDownAndHandlesTheRedelivery(t *testing.T) {
+	f := newFixture(t, webhookSecret, cronSecret)
+	h := map[string]string{"X-Telegram-Bot-Api-Secret-Token": webhookSecret}
+	body := updateJSON(t, "/ping", 42)
+	f.bot.Store.SetDown(true)
+	if rec := f.do("POST", "/webhook", h, body); rec.Code != 500 {
+		t.Fatalf("with the store down: %d, want 500 so Telegram redelivers", rec.Code)
+	}
+	f.bot.Store.SetDown(false)
+	for range 2 { // Telegram's redelivery, then a duplicate
+		if rec := f.do("POST", "/webhook", h, body); rec.Code != 200 {
+			t.Fatalf("redelivery: %d", rec.Code)
+		}
+	}
+	if got := f.bot.Replies(); len(got) != 1 || got[0] != "pong" {
+		t.Fatalf("replies = %q, want one pong", got)
+	}
+}
+
+func TestCronRoute(t *testing.T) {
+	tok := map[string]string{"X-Cron-Token": cronSecret}
+	t.Run("every request is 404 while the secret is unset", func(t *testing.T) {
+		f := newFixture(t, webhookSecret, "")
+		for _, m := range []string{"GET", "POST"} {
+			if rec := f.do(m, "/cron/testjob", tok, ""); rec.Code != 404 {
+				t.Fatalf("%s = %d", m, rec.Code)
+			}
+		}
+	})
+	tests := []struct {
+		name    string
+		method  string
+		path    string
+		headers map[string]string
+		fail    bool
+		want    int
+		body    string
+	}{
+		{"a wrong token is refused", "POST", "/cron/testjob", map[string]string{"X-Cron-Token": "guess"}, false, 401, ""},
+		{"an unknown job is 404", "POST", "/cron/nosuch", tok, false, 404, ""},
+		{"a malformed name is 404", "POST", "/cron/Bad-Name", tok, false, 404, ""},
+		{"GET is not allowed", "GET", "/cron/testjob", tok, false, 405, ""},
+		{"a failing job is 500", "POST", "/cron/testjob", tok, true, 500, ""},
+		{"a job runs", "POST", "/cron/testjob?scheduled=2026-11-29T01:00:00Z", tok, false, 200, "ran\n"},
+		{"a bad scheduled time is 400", "POST", "/cron/testjob?scheduled=tomorrow", tok, false, 400, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, webhookSecret, cronSecret)
+			f.jobFail.Store(tt.fail)
+			rec := f.do(tt.method, tt.path, tt.headers, "")
+			if rec.Code != tt.want || (tt.body != "" && rec.Body.String() != tt.body) {
+				t.Fatalf("%s %s = %d %q, want %d %q", tt.method, tt.path, rec.Code, rec.Body, tt.want, tt.body)
+			}
+		})
+	}
+	t.Run("the same slot fired twice runs once", func(t *testing.T) {
+		f := newFixture(t, webhookSecret, cronSecret)
+		path := "/cron/testjob?scheduled=2026-11-29T01:00:00Z"
+		first, second := f.do("POST", path, tok, ""), f.do("POST", path, tok, "")
+		if first.Body.String() != "ran\n" || second.Body.String() != "skipped\n" || f.jobRuns.Load() != 1 {
+			t.Fatalf("first %q second %q runs %d", first.Body, second.Body, f.jobRuns.Load())
+		}
+	})
+}
