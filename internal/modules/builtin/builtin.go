@@ -10,5 +10,5 @@ import (
 
 // Catalogue returns every built-in module factory.
 func Catalogue() []app.Factory {
-	return []app.Factory{util.Factory, misc.Factory}
+	return append([]app.Factory{util.Factory, misc.Factory}, extra...)
 }
