@@ -2,12 +2,34 @@
 GO ?= go
 NPM ?= npm
 
-# Test servers, built from pinned sources: FerretDB v1.24.2 (tools/ferretdb/go.mod)
-# and dynalite 4.0.0 (tools/dynalite/package-lock.json).
+GIT_SHA ?= $(shell git rev-parse --short HEAD 2>/dev/null)
+LDFLAGS := -s -w -X github.com/miti99bot/miti99bot/internal/buildinfo.GitSHA=$(GIT_SHA)
+
+# Test servers, built from pinned sources: FerretDB v1.24.2 (tools/ferretdb/go.mod),
+# dynalite 4.0.0 (tools/dynalite/package-lock.json) and the AWS Lambda Runtime
+# Interface Emulator at the commit below.
 FERRETDB_BIN := .testservers/bin/ferretdb
 DYNALITE_DIR := tools/dynalite/node_modules/dynalite
+RIE_BIN      := .testservers/bin/aws-lambda-rie
+RIE_VERSION  := v0.0.0-20261030222936-bef5c4ba774d
 
-.PHONY: test vet unit testservers test-mongo bench
+.PHONY: run run-polling build build-lambda test vet unit testservers test-mongo bench
+
+## run: chat with the whole bot in this terminal (memory store, no token, no network)
+run:
+	$(GO) run ./cmd/container -console
+
+## run-polling: run the bot against Telegram (needs TELEGRAM_BOT_TOKEN; memory store unless configured)
+run-polling:
+	$(GO) run ./cmd/container
+
+## build: the container binary, into bin/
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/miti99bot ./cmd/container
+
+## build-lambda: the arm64 Lambda bootstrap, into bin/lambda/
+build-lambda:
+	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags "$(LDFLAGS)" -o bin/lambda/bootstrap ./cmd/lambda
 
 ## test: vet, then every test with the race detector against real test servers
 test: vet testservers
@@ -21,7 +43,10 @@ unit:
 	$(GO) test -race -count=1 -short ./...
 
 ## testservers: build FerretDB and install dynalite (make test does this)
-testservers: $(FERRETDB_BIN) $(DYNALITE_DIR)
+testservers: $(FERRETDB_BIN) $(DYNALITE_DIR) $(RIE_BIN)
+
+$(RIE_BIN):
+	GOBIN=$(CURDIR)/.testservers/bin $(GO) install github.com/aws/aws-lambda-runtime-interface-emulator/cmd/aws-lambda-rie@$(RIE_VERSION)
 
 $(FERRETDB_BIN): tools/ferretdb/main.go tools/ferretdb/go.mod tools/ferretdb/go.sum
 	cd tools/ferretdb && $(GO) build -trimpath -o ../../$(FERRETDB_BIN) .

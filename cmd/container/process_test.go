@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/runtimetest"
+	"github.com/miti99bot/miti99bot/internal/telegramtest"
+	"github.com/miti99bot/miti99bot/internal/testenv"
+)
+
+// startContainer runs the built binary against the fake Bot API.
+func startContainer(t *testing.T, srv *telegramtest.Server, extra map[string]string) (*runtimetest.Process, string) {
+	t.Helper()
+	addr := testenv.FreePort(t)
+	port := strings.TrimPrefix(addr, "127.0.0.1:")
+	env := map[string]string{
+		"TELEGRAM_BOT_TOKEN": srv.Token, "TELEGRAM_API_URL": srv.URL, "TELEGRAM_BOT_USERNAME": "miti99bot",
+		"PORT": port, "OWNER_ID": "1",
+	}
+	maps.Copy(env, extra)
+	p := runtimetest.Start(t, env, runtimetest.Build(t, "./cmd/container"))
+	base := "http://" + addr
+	runtimetest.WaitHTTP(t, base+"/")
+	return p, base
+}
+
+func status(t *testing.T, url string) int {
+	resp, err := http.Get(url)
+	if err != nil {
+		return 0
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// repliesByChat groups the bot's texts per chat, in order.
+func repliesByChat(srv *telegramtest.Server) map[int64][]string {
+	out := map[int64][]string{}
+	for _, m := range srv.Messages() {
+		out[m.ChatID] = append(out[m.ChatID], m.Text)
+	}
+	return out
+}
+
+func TestTheContainerProcessKeepsOrderAndLosesNothingInAnOutage(t *testing.T) {
+	store := runtimetest.FerretDB(t, "container")
+	srv := telegramtest.New(t)
+	_, base := startContainer(t, srv, store.Env)
+	ctx := t.Context()
+
+	var want []string
+	for i := range 5 {
+		srv.Push(telegramtest.Text(11, 11, fmt.Sprintf("/tk_echo a%d", i)), telegramtest.Text(22, 22, fmt.Sprintf("/tk_echo b%d", i)))
+		want = append(want, fmt.Sprintf("echo: a%d", i))
+	}
+	if _, err := srv.WaitCalls(ctx, "sendMessage", 10); err != nil {
+		t.Fatalf("replies: %v", err)
+	}
+	got := repliesByChat(srv)
+	if !slices.Equal(got[11], want) || len(got[22]) != 5 || got[22][4] != "echo: b4" {
+		t.Fatalf("replies per chat: %v", got)
+	}
+
+	store.Stop()
+	if err := testenv.Eventually(30*time.Second, func() error {
+		if s := status(t, base+"/healthz"); s != 503 {
+			return fmt.Errorf("healthz %d", s)
+		}
+		return nil
+	}); err != nil {
+		t.Fatalf("/healthz never reported the outage: %v", err)
+	}
+	srv.Push(telegramtest.Text(11, 11, "/tk_echo during the outage"))
+	// The poller fetches it, fails, and keeps the offset: it stays pending.
+	if _, err := srv.WaitCalls(ctx, "getUpdates", len(srv.Calls("getUpdates"))+2); err != nil {
+		t.Fatal(err)
+	}
+	if srv.Pending() == 0 {
+		t.Fatal("an update that could not be handled was acknowledged")
+	}
+
+	store.Restart()
+	if _, err := srv.WaitCalls(ctx, "sendMessage", 11); err != nil {
+		t.Fatalf("the update was lost: %v", err)
+	}
+	if last := srv.Messages()[10]; last.Text != "echo: during the outage" || last.ChatID != 11 {
+		t.Fatalf("after the outage: %+v", last)
+	}
+	if s := status(t, base+"/healthz"); s != 200 {
+		t.Fatalf("/healthz after recovery = %d", s)
+	}
+}
+
+func TestSIGTERMLetsARunningCronJobFinish(t *testing.T) {
+	srv := telegramtest.New(t)
+	p, base := startContainer(t, srv, map[string]string{"CRON_SHARED_SECRET": "tok", "TESTKIT_JOB_DURATION": "1s"})
+	ctx := t.Context()
+
+	type result struct {
+		code int
+		body string
+		err  error
+	}
+	res := make(chan result, 1)
+	go func() {
+		req, _ := http.NewRequestWithContext(ctx, "POST", base+"/cron/testkit_slow", nil)
+		req.Header.Set("X-Cron-Token", "tok")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			res <- result{err: err}
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		res <- result{code: resp.StatusCode, body: string(b)}
+	}()
+	if _, err := srv.WaitCalls(ctx, "sendMessage", 1); err != nil { // "testkit_slow started"
+		t.Fatal(err)
+	}
+	if err := p.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	r := <-res
+	if r.err != nil || r.code != 200 || r.body != "ran\n" {
+		t.Fatalf("the job in flight was cut off: %+v", r)
+	}
+	waitCtx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if err := p.Wait(waitCtx); err != nil {
+		t.Fatalf("exit after SIGTERM: %v\n%s", err, p.Output())
+	}
+	msgs := srv.Messages()
+	if len(msgs) != 2 || msgs[1].Text != "testkit_slow finished" {
+		t.Fatalf("messages %+v", msgs)
+	}
+	if !strings.Contains(p.Output(), `"msg":"stopped"`) {
+		t.Fatalf("no orderly stop in the logs:\n%s", p.Output())
+	}
+}

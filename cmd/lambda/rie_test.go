@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/runtimetest"
+	"github.com/miti99bot/miti99bot/internal/telegramtest"
+)
+
+const (
+	webhookSecret = "wh-secret-value"
+	cronSecret    = "cron-secret-value"
+)
+
+func updateJSON(t *testing.T, id int64, text string) string {
+	u := telegramtest.Text(7, 7, text)
+	u.ID = id
+	b, err := json.Marshal(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestTheBootstrapUnderTheRuntimeInterfaceEmulator drives the real binary the
+// way Lambda does, one invocation at a time (the emulator cannot take two).
+func TestTheBootstrapUnderTheRuntimeInterfaceEmulator(t *testing.T) {
+	store := runtimetest.Dynalite(t, "bot")
+	srv := telegramtest.New(t)
+	env := map[string]string{
+		"TELEGRAM_BOT_TOKEN": srv.Token, "TELEGRAM_API_URL": srv.URL, "TELEGRAM_BOT_USERNAME": "miti99bot",
+		"TELEGRAM_WEBHOOK_SECRET": webhookSecret, "CRON_SHARED_SECRET": cronSecret,
+		"OWNER_ID": "1", "TESTKIT_JOB_DURATION": "10ms",
+	}
+	maps.Copy(env, store.Env)
+	rie := runtimetest.StartRIE(t, runtimetest.Build(t, "./cmd/lambda", "lambda.norpc"), env)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	hook := map[string]string{"X-Telegram-Bot-Api-Secret-Token": webhookSecret, "Content-Type": "application/json"}
+
+	steps := []struct {
+		name     string
+		method   string
+		path     string
+		headers  map[string]string
+		body     string
+		want     int
+		wantBody string
+	}{
+		{"health", "GET", "/", nil, "", 200, "miti99bot ok\n"},
+		{"store health", "GET", "/healthz", nil, "", 200, "ok\n"},
+		{"a webhook update is handled", "POST", "/webhook", hook, updateJSON(t, 1, "/ping"), 200, ""},
+		{"a wrong webhook secret", "POST", "/webhook", map[string]string{"X-Telegram-Bot-Api-Secret-Token": "guess"}, updateJSON(t, 2, "/ping"), 401, ""},
+		{"an oversize body", "POST", "/webhook", hook, `{"x":"` + strings.Repeat("a", 1<<20) + `"}`, 413, ""},
+		{"bad JSON", "POST", "/webhook", hook, `{"update_id":`, 400, ""},
+		{"a cron job by URL", "POST", "/cron/testkit_slow?scheduled=2026-11-29T01:00:00Z", map[string]string{"X-Cron-Token": cronSecret}, "", 200, "ran\n"},
+		{"the same slot again", "POST", "/cron/testkit_slow?scheduled=2026-11-29T01:00:00Z", map[string]string{"X-Cron-Token": cronSecret}, "", 200, "skipped\n"},
+		{"a wrong cron token", "POST", "/cron/testkit_slow", map[string]string{"X-Cron-Token": "guess"}, "", 401, ""},
+	}
+	for _, s := range steps {
+		res, err := rie.InvokeURL(ctx, s.method, s.path, s.headers, s.body)
+		if err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if res.StatusCode != s.want || (s.wantBody != "" && res.Body != s.wantBody) {
+			t.Fatalf("%s: %d %q, want %d %q", s.name, res.StatusCode, res.Body, s.want, s.wantBody)
+		}
+	}
+	if got := srv.Messages(); len(got) == 0 || got[0].Text != "pong" || got[0].ChatID != 7 {
+		t.Fatalf("webhook reply: %+v", got)
+	}
+
+	t.Run("a scheduler event runs its job through the slot claim", func(t *testing.T) {
+		ev := map[string]string{"cron": "testkit_slow", "scheduledTime": "2026-11-30T01:00:00Z"}
+		for range 2 { // Scheduler's retry of a slot that already ran
+			if out, err := rie.Invoke(ctx, ev); err != nil || strings.Contains(string(out), "errorMessage") {
+				t.Fatalf("scheduler event: %s, %v", out, err)
+			}
+		}
+		if out, _ := rie.Invoke(ctx, map[string]string{"cron": "nosuch", "scheduledTime": "2026-11-30T01:00:00Z"}); !strings.Contains(string(out), "unknown job") {
+			t.Fatalf("an unknown job must fail the invocation: %s", out)
+		}
+		var finished int
+		for _, m := range srv.Messages() {
+			if m.Text == "testkit_slow finished" {
+				finished++
+			}
+		}
+		if finished != 2 { // the URL-fired slot and this one, each once
+			t.Fatalf("job finished %d times, want 2", finished)
+		}
+	})
+
+	t.Run("storage down answers 500, the redelivery succeeds", func(t *testing.T) {
+		before := len(srv.Messages())
+		store.Stop()
+		res, err := rie.InvokeURL(ctx, "POST", "/webhook", hook, updateJSON(t, 50, "/ping"))
+		if err != nil || res.StatusCode != 500 {
+			t.Fatalf("with the store down: %d, %v; want 500 so Telegram redelivers", res.StatusCode, err)
+		}
+		store.Restart()
+		res, err = rie.InvokeURL(ctx, "POST", "/webhook", hook, updateJSON(t, 50, "/ping"))
+		if err != nil || res.StatusCode != 200 {
+			t.Fatalf("redelivery: %d, %v", res.StatusCode, err)
+		}
+		if got := srv.Messages()[before:]; len(got) != 1 || got[0].Text != "pong" {
+			t.Fatalf("replies after the outage: %+v", got)
+		}
+	})
+}
