@@ -13,7 +13,7 @@ DYNALITE_DIR := tools/dynalite/node_modules/dynalite
 RIE_BIN      := .testservers/bin/aws-lambda-rie
 RIE_VERSION  := v0.0.0-20261030222936-bef5c4ba774d
 
-.PHONY: run run-polling build build-lambda test vet unit testservers test-mongo bench
+.PHONY: run run-polling build build-lambda test vet unit testservers test-mongo bench bench-coldstart
 
 ## run: chat with the whole bot in this terminal (memory store, no token, no network)
 run:
@@ -65,4 +65,8 @@ test-mongo: testservers
 
 ## bench: the storage benchmarks with allocations, each provider next to its raw driver
 bench: testservers
-	scripts/with-testservers $(GO) test -run '^$$' -bench . -benchmem ./internal/storage/...
+	scripts/with-testservers $(GO) test -run '^$$' -bench . -benchmem ./internal/storage/... ./internal/app/
+
+## bench-coldstart: the Lambda bootstrap's cold first invocation next to a hello-world one, under the emulator
+bench-coldstart: testservers
+	scripts/bench-coldstart

@@ -1,0 +1,194 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/miti99bot/miti99bot/internal/runtimetest"
+	"github.com/miti99bot/miti99bot/internal/storage/mongodb"
+	"github.com/miti99bot/miti99bot/internal/telegramtest"
+	"github.com/miti99bot/miti99bot/internal/testenv"
+)
+
+const (
+	webhookSecret = "wh-secret"
+	cronSecret    = "cron-secret"
+	owner         = 1
+)
+
+func botEnv(t *testing.T, srv *telegramtest.Server, database string) map[string]string {
+	return map[string]string{
+		"TELEGRAM_BOT_TOKEN": srv.Token, "TELEGRAM_API_URL": srv.URL, "TELEGRAM_BOT_USERNAME": "miti99bot",
+		"TELEGRAM_WEBHOOK_SECRET": webhookSecret, "CRON_SHARED_SECRET": cronSecret, "OWNER_ID": "1",
+		"KV_PROVIDER": "mongodb", "MONGO_URL": testenv.Require(t, "MONGODB_TEST_URL"), "MONGO_DATABASE": database,
+		"TESTKIT_JOB_DURATION": "300ms",
+	}
+}
+
+type container struct {
+	*runtimetest.Process
+	base string
+}
+
+func startContainer(t *testing.T, env map[string]string) *container {
+	addr := testenv.FreePort(t)
+	env = maps.Clone(env)
+	env["PORT"] = strings.TrimPrefix(addr, "127.0.0.1:")
+	p := runtimetest.Start(t, env, runtimetest.Build(t, "./cmd/container"))
+	runtimetest.WaitHTTP(t, "http://"+addr+"/")
+	return &container{Process: p, base: "http://" + addr}
+}
+
+func startLambda(t *testing.T, env map[string]string) *runtimetest.RIE {
+	return runtimetest.StartRIE(t, runtimetest.Build(t, "./cmd/lambda", "lambda.norpc"), env)
+}
+
+func webhook(ctx context.Context, t *testing.T, rie *runtimetest.RIE, u *models.Update) {
+	t.Helper()
+	body, _ := json.Marshal(u)
+	res, err := rie.InvokeURL(ctx, "POST", "/webhook", map[string]string{"X-Telegram-Bot-Api-Secret-Token": webhookSecret}, string(body))
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("webhook: %d %v", res.StatusCode, err)
+	}
+}
+
+var timestamp = regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?`)
+
+// normalize hides what legitimately differs between two runs: the time.
+func normalize(s string) string { return timestamp.ReplaceAllString(s, "<time>") }
+
+func texts(srv *telegramtest.Server) []string {
+	var out []string
+	for _, m := range srv.Messages() {
+		out = append(out, normalize(m.Text))
+	}
+	return out
+}
+
+// moduleState dumps every module namespace (not the core's bookkeeping).
+func moduleState(t *testing.T, database string) map[string]string {
+	t.Helper()
+	ctx := t.Context()
+	p, err := mongodb.Open(ctx, mongodb.Config{URL: testenv.Require(t, "MONGODB_TEST_URL"), Database: database})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close(context.Background())
+	state := map[string]string{}
+	names, err := p.Namespaces(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ns := range names {
+		if ns == "core" {
+			continue
+		}
+		for it, err := range p.Items(ctx, ns) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			state[ns+"/"+it.Key] = normalize(string(it.Value))
+		}
+	}
+	return state
+}
+
+func TestBothRuntimesHoldTheSameConversation(t *testing.T) {
+	script := []string{"/start", "/ping", "/help", "/tk_echo hello, world", "/nope", "/info", "/mstats", "/tk_echo ✓ done"}
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	suffix := fmt.Sprint(time.Now().UnixNano() % 1e9)
+
+	// Container: polling.
+	srvC := telegramtest.New(t)
+	startContainer(t, botEnv(t, srvC, "parity_c"+suffix))
+	for _, line := range script {
+		srvC.Push(telegramtest.Text(owner, owner, line))
+	}
+	if _, err := srvC.WaitCalls(ctx, "sendMessage", len(script)); err != nil {
+		t.Fatalf("container replies: %v", err)
+	}
+
+	// Lambda: the webhook, one invocation per update.
+	srvL := telegramtest.New(t)
+	rie := startLambda(t, botEnv(t, srvL, "parity_l"+suffix))
+	for i, line := range script {
+		u := telegramtest.Text(owner, owner, line)
+		u.ID = int64(5000 + i)
+		webhook(ctx, t, rie, u)
+	}
+
+	fromC, fromL := texts(srvC), texts(srvL)
+	if !slices.Equal(fromC, fromL) {
+		t.Fatalf("replies differ:\ncontainer: %q\nlambda:    %q", fromC, fromL)
+	}
+	stateC, stateL := moduleState(t, "parity_c"+suffix), moduleState(t, "parity_l"+suffix)
+	if len(stateC) == 0 || !maps.Equal(stateC, stateL) {
+		t.Fatalf("stored state differs:\ncontainer: %v\nlambda:    %v", stateC, stateL)
+	}
+}
+
+func TestCutoverRehearsalBothRuntimesOverOneStore(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	db := fmt.Sprint("cutover", time.Now().UnixNano()%1e9)
+	srv := telegramtest.New(t) // one Telegram for both
+	env := botEnv(t, srv, db)
+	c := startContainer(t, env)
+	rie := startLambda(t, env)
+
+	// Fire one slot from both runtimes at once, twice (as Scheduler retries).
+	slot := "2026-11-29T01:00:00Z"
+	for range 2 {
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			req, _ := http.NewRequestWithContext(ctx, "POST", c.base+"/cron/testkit_slow?scheduled="+slot, nil)
+			req.Header.Set("X-Cron-Token", cronSecret)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			resp.Body.Close()
+		})
+		wg.Go(func() {
+			if out, err := rie.Invoke(ctx, map[string]string{"cron": "testkit_slow", "scheduledTime": slot}); err != nil {
+				t.Errorf("scheduler event: %s %v", out, err)
+			}
+		})
+		wg.Wait()
+	}
+	var finished int
+	for _, m := range srv.Messages() {
+		if m.Text == "testkit_slow finished" {
+			finished++
+		}
+	}
+	if finished != 1 {
+		t.Fatalf("the slot ran %d times across both runtimes, want 1", finished)
+	}
+
+	// A ping through the container is visible to /mstats through Lambda.
+	sent := len(srv.Messages())
+	srv.Push(telegramtest.Text(owner, owner, "/ping"))
+	if _, err := srv.WaitCalls(ctx, "sendMessage", sent+1); err != nil {
+		t.Fatal(err)
+	}
+	u := telegramtest.Text(owner, owner, "/mstats")
+	u.ID = 9000
+	webhook(ctx, t, rie, u)
+	if last := srv.Messages()[len(srv.Messages())-1].Text; !strings.HasPrefix(last, "Last /ping:") {
+		t.Fatalf("Lambda did not see the container's write: %q", last)
+	}
+}
