@@ -106,6 +106,7 @@ func (s *Server) scriptedFailure(method string, params map[string]string) (Failu
 		res := s.limiter.Reserve()
 		if d := res.Delay(); d > 0 {
 			res.Cancel()
+			s.limited++
 			return tooMany(int(math.Ceil(d.Seconds()))), true
 		}
 	}

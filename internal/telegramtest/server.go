@@ -53,6 +53,7 @@ type Server struct {
 	chatFail    map[int64]Failure
 	threadFail  map[[2]int64]Failure
 	limiter     *rate.Limiter
+	limited     int // 429s answered by the rate limiter
 	queue       []json.RawMessage // pending updates, in update_id order
 	queueIDs    []int64
 	nextUpdate  int64
@@ -187,6 +188,13 @@ func (s *Server) WaitCalls(ctx context.Context, method string, n int) ([]Call, e
 			return got, ctx.Err()
 		}
 	}
+}
+
+// Limited counts the 429 answers the rate limiter gave.
+func (s *Server) Limited() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.limited
 }
 
 // Commands returns the command menu last set with setMyCommands.

@@ -1,0 +1,149 @@
+// Package lolschedule shows the League of Legends esports schedule to
+// Vietnamese users (times in ICT, UTC+7) and pushes today's matches to
+// subscribed chats and forum topics every morning at 08:00 ICT.
+package lolschedule
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// Name is the module's name in MODULES.
+const Name = "lolschedule"
+
+// Settings.
+const (
+	settingURL       = "LOLESPORTS_API_URL"
+	settingKey       = "LOLESPORTS_API_KEY"
+	settingLang      = "LOLESPORTS_LANG"
+	settingPushEmpty = "LOLSCHEDULE_PUSH_EMPTY"
+)
+
+// Factory registers the module.
+var Factory = app.Factory{
+	Name: Name,
+	Settings: []app.Setting{
+		{Name: settingURL, Default: "https://esports-api.lolesports.com/persisted/gw"},
+		{Name: settingKey, Secret: true},
+		{Name: settingLang, Default: "en-US"},
+		{Name: settingPushEmpty, Default: "false"},
+	},
+	New: New,
+}
+
+type module struct {
+	store     storage.KVStore
+	bot       app.Messenger
+	api       *api
+	now       func() time.Time
+	log       *slog.Logger
+	pushEmpty bool
+}
+
+// New builds the module.
+func New(d app.Deps) (*app.Module, error) {
+	pushEmpty, err := strconv.ParseBool(d.Settings[settingPushEmpty])
+	if err != nil {
+		return nil, errors.New(settingPushEmpty + ": want true or false")
+	}
+	m := &module{
+		store: d.Store, bot: d.Bot, now: d.Now, log: d.Log, pushEmpty: pushEmpty,
+		api: &api{base: strings.TrimRight(d.Settings[settingURL], "/"), key: d.Settings[settingKey], lang: d.Settings[settingLang], http: d.HTTP},
+	}
+	return &app.Module{
+		Name: Name,
+		Commands: []app.Command{
+			{Name: "lolschedule", Description: "LoL esports matches of a day: /lolschedule [dd-mm-yyyy]", Handler: m.cmdDay},
+			{Name: "lolschedule_today", Description: "Today's LoL esports matches", Handler: m.cmdToday},
+			{Name: "lolschedule_week", Description: "This week's LoL esports matches (Monday to Sunday)", Handler: m.cmdWeek},
+			{Name: "lolschedule_subscribe", Description: "Get today's matches here every day at 08:00", Handler: m.cmdSubscribe},
+			{Name: "lolschedule_unsubscribe", Description: "Stop the daily matches here", Handler: m.cmdUnsubscribe},
+		},
+		Crons: []app.Cron{{Name: "lolschedule_daily_push", Schedule: "0 1 * * *", Handler: m.dailyPush}},
+	}, nil
+}
+
+func noMatchesText(day time.Time) string {
+	return "No LoL esports matches on " + day.Format("Mon 02/01/2006") + "."
+}
+
+func (m *module) cmdDay(ctx context.Context, r *app.Request) error {
+	day := m.now()
+	if r.Args != "" {
+		d, err := parseDate(r.Args)
+		if err != nil {
+			return r.Reply(ctx, "Invalid date "+strconv.Quote(r.Args)+": "+err.Error()+".")
+		}
+		day = d
+	}
+	return m.replyDay(ctx, r, day)
+}
+
+func (m *module) cmdToday(ctx context.Context, r *app.Request) error { return m.replyDay(ctx, r, m.now()) }
+
+func (m *module) replyDay(ctx context.Context, r *app.Request, t time.Time) error {
+	from, to := dayOf(t)
+	ms, err := m.matches(ctx, from, to)
+	if err != nil {
+		return m.sourceDown(ctx, r, err)
+	}
+	if len(ms) == 0 {
+		return r.Reply(ctx, noMatchesText(from))
+	}
+	return r.ReplyMessage(ctx, app.Message{Text: render("LoL matches, "+from.Format("Mon 02/01/2006")+" (ICT)", ms, false), ParseMode: "HTML", NoPreview: true})
+}
+
+func (m *module) cmdWeek(ctx context.Context, r *app.Request) error {
+	from, to := weekOf(m.now())
+	ms, err := m.matches(ctx, from, to)
+	if err != nil {
+		return m.sourceDown(ctx, r, err)
+	}
+	last := to.AddDate(0, 0, -1)
+	if len(ms) == 0 {
+		return r.Reply(ctx, "No LoL esports matches this week ("+from.Format("02/01")+" to "+last.Format("02/01")+").")
+	}
+	title := "LoL matches this week, " + from.Format("02/01") + " to " + last.Format("02/01/2006") + " (ICT)"
+	return r.ReplyMessage(ctx, app.Message{Text: render(title, ms, true), ParseMode: "HTML", NoPreview: true})
+}
+
+// sourceDown answers when neither the API nor a usable cached copy helped.
+// It is not an update failure: retrying the update would not help either.
+func (m *module) sourceDown(ctx context.Context, r *app.Request, err error) error {
+	var apiErr *apiError
+	if !errors.As(err, &apiErr) {
+		return err // the store failed: let the runtime retry
+	}
+	m.log.Warn("schedule unavailable", "err", err)
+	return r.Reply(ctx, "The LoL esports schedule is unavailable right now. Please try again later.")
+}
+
+func (m *module) cmdSubscribe(ctx context.Context, r *app.Request) error {
+	created, err := m.subscribe(ctx, subscriber{ChatID: r.ChatID, ThreadID: r.ThreadID})
+	switch {
+	case err != nil:
+		return err
+	case !created:
+		return r.Reply(ctx, "Already subscribed: today's matches arrive here every day at 08:00 (ICT).")
+	}
+	return r.Reply(ctx, "Subscribed: today's matches will arrive here every day at 08:00 (ICT).")
+}
+
+func (m *module) cmdUnsubscribe(ctx context.Context, r *app.Request) error {
+	removed, err := m.unsubscribe(ctx, subscriber{ChatID: r.ChatID, ThreadID: r.ThreadID})
+	switch {
+	case err != nil:
+		return err
+	case !removed:
+		return r.Reply(ctx, "Not subscribed here.")
+	}
+	return r.Reply(ctx, "Unsubscribed: no more daily matches here.")
+}
+

@@ -1,0 +1,125 @@
+package lolschedule
+
+import (
+	"cmp"
+	"fmt"
+	"html"
+	"slices"
+	"strings"
+	"time"
+)
+
+// ict is Vietnam's time: UTC+7 all year (no daylight saving), so a fixed
+// zone is exact and needs no tz database in the image.
+var ict = time.FixedZone("ICT", 7*60*60)
+
+type team struct {
+	Name, Code string
+	Outcome    string
+	GameWins   int
+}
+
+type match struct {
+	ID     string
+	Start  time.Time
+	State  string
+	League string
+	Block  string
+	BestOf int
+	Teams  [2]team
+}
+
+// selectMatches keeps the matches starting in [from, to), once each, in
+// start order.
+func selectMatches(events []eventDoc, from, to time.Time) []match {
+	seen := map[string]bool{}
+	var out []match
+	for _, e := range events {
+		if e.Type != "match" || e.Match == nil || len(e.Match.Teams) != 2 {
+			continue
+		}
+		if e.StartTime.Before(from) || !e.StartTime.Before(to) {
+			continue
+		}
+		id := e.Match.ID
+		if id == "" {
+			id = e.StartTime.String() + e.League.Slug
+		}
+		if seen[id] {
+			continue // pages overlap at their edges
+		}
+		seen[id] = true
+		m := match{ID: id, Start: e.StartTime, State: e.State, League: e.League.Name, Block: e.BlockName, BestOf: e.Match.Strategy.Count}
+		for i, t := range e.Match.Teams {
+			m.Teams[i] = team{Name: t.Name, Code: t.Code}
+			if t.Result != nil {
+				m.Teams[i].Outcome, m.Teams[i].GameWins = t.Result.Outcome, t.Result.GameWins
+			}
+		}
+		out = append(out, m)
+	}
+	slices.SortStableFunc(out, func(a, b match) int { return a.Start.Compare(b.Start) })
+	return out
+}
+
+func teamLabel(t team) string {
+	if t.Code != "" && t.Code != "TBD" {
+		return t.Code
+	}
+	if t.Name != "" {
+		return t.Name
+	}
+	return "TBD"
+}
+
+// line renders one match: local time, teams, best-of, state or result.
+func (m match) line(withDate bool) string {
+	when := m.Start.In(ict).Format("15:04")
+	if withDate {
+		when = m.Start.In(ict).Format("Mon 02/01 15:04")
+	}
+	a, b := html.EscapeString(teamLabel(m.Teams[0])), html.EscapeString(teamLabel(m.Teams[1]))
+	var status string
+	switch m.State {
+	case "completed":
+		// The winner in bold: the score alone reads the same both ways.
+		wa, wb := a, b
+		switch {
+		case m.Teams[0].Outcome == "win":
+			wa = "<b>" + a + "</b>"
+		case m.Teams[1].Outcome == "win":
+			wb = "<b>" + b + "</b>"
+		}
+		status = fmt.Sprintf("%s %d-%d %s (final)", wa, m.Teams[0].GameWins, m.Teams[1].GameWins, wb)
+	case "inProgress":
+		status = fmt.Sprintf("%s vs %s (live, %d-%d)", a, b, m.Teams[0].GameWins, m.Teams[1].GameWins)
+	default:
+		status = a + " vs " + b
+	}
+	bo := ""
+	if m.BestOf > 0 {
+		bo = fmt.Sprintf(" · Bo%d", m.BestOf)
+	}
+	return fmt.Sprintf("%s  %s%s", when, status, bo)
+}
+
+// render groups matches by league, leagues in order of their first match.
+func render(title string, ms []match, withDate bool) string {
+	var b strings.Builder
+	b.WriteString("<b>" + html.EscapeString(title) + "</b>\n")
+	byLeague := map[string][]match{}
+	var order []string
+	for _, m := range ms {
+		if _, ok := byLeague[m.League]; !ok {
+			order = append(order, m.League)
+		}
+		byLeague[m.League] = append(byLeague[m.League], m)
+	}
+	for _, league := range order {
+		b.WriteString("\n🏆 <b>" + html.EscapeString(cmp.Or(league, "Other")) + "</b>\n")
+		for _, m := range byLeague[league] {
+			b.WriteString(m.line(withDate) + "\n")
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
