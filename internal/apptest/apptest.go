@@ -61,7 +61,12 @@ type Bot struct {
 // (owner 1, admin 2, username miti99bot, JSON logs into Logs).
 func New(t testing.TB, modules []app.Factory, opts ...app.Option) *Bot {
 	t.Helper()
-	srv := telegramtest.New(t)
+	return NewWithServer(t, telegramtest.New(t), modules, opts...)
+}
+
+// NewWithServer is New with a fake Bot API the test configured itself.
+func NewWithServer(t testing.TB, srv *telegramtest.Server, modules []app.Factory, opts ...app.Option) *Bot {
+	t.Helper()
 	client, err := telegram.New(srv.Token, telegram.WithAPIURL(srv.URL))
 	if err != nil {
 		t.Fatal(err)

@@ -30,12 +30,16 @@ type env struct {
 func newEnv(t *testing.T, settings map[string]string) *env {
 	api := newFakeAPI(t)
 	seed(api)
+	return newEnvWith(t, api, settings)
+}
+
+func newEnvWith(t testing.TB, api *fakeAPI, settings map[string]string, opts ...telegramtest.Option) *env {
 	clk := &clock{t: now}
 	s := map[string]string{"LOLESPORTS_API_URL": api.URL(), "LOLESPORTS_API_KEY": apiKey}
 	for k, v := range settings {
 		s[k] = v
 	}
-	b := apptest.New(t, []app.Factory{lolschedule.Factory}, app.WithClock(clk.Now), app.WithSettings(s))
+	b := apptest.NewWithServer(t, telegramtest.New(t, opts...), []app.Factory{lolschedule.Factory}, app.WithClock(clk.Now), app.WithSettings(s))
 	return &env{Bot: b, api: api, clk: clk}
 }
 

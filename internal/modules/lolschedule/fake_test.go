@@ -28,7 +28,7 @@ type fakePage struct {
 
 const apiKey = "test-api-key"
 
-func newFakeAPI(t *testing.T) *fakeAPI {
+func newFakeAPI(t testing.TB) *fakeAPI {
 	f := &fakeAPI{}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)

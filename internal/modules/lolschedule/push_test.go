@@ -1,0 +1,191 @@
+package lolschedule_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/cron"
+	"github.com/miti99bot/miti99bot/internal/telegramtest"
+)
+
+const pushJob = "lolschedule_daily_push"
+
+// slot is 01:00 UTC, 08:00 in Vietnam, on the test's day.
+var slot = time.Date(2026, 11, 25, 1, 0, 0, 0, time.UTC)
+
+// subscribe adds subscribers straight into the module's store.
+func (e *env) subscribe(t testing.TB, subs ...[2]int64) {
+	t.Helper()
+	for _, s := range subs {
+		if err := e.Store.For("lolschedule").Put(context.Background(), fmt.Sprintf("sub:%d:%d", s[0], s[1]), []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func (e *env) subscriberKeys(t testing.TB) []string {
+	keys, err := e.Store.For("lolschedule").List(context.Background(), "sub:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keys
+}
+
+// digests counts the digests each (chat, topic) received.
+func (e *env) digests() map[[2]int64]int {
+	got := map[[2]int64]int{}
+	for _, m := range e.Srv.Messages() {
+		if strings.HasPrefix(m.Text, "<b>LoL today") || strings.HasPrefix(m.Text, "No LoL") {
+			got[[2]int64{m.ChatID, int64(m.ThreadID)}]++
+		}
+	}
+	return got
+}
+
+func newPushEnv(t *testing.T, settings map[string]string) (*env, *cron.Dispatcher) {
+	e := newEnv(t, settings)
+	e.clk.t = slot.Add(3 * time.Second)
+	return e, cron.NewDispatcher(e.App)
+}
+
+func TestADoubleFireSendsOneDigest(t *testing.T) {
+	e, d := newPushEnv(t, nil)
+	e.subscribe(t, [2]int64{-1, 0}, [2]int64{-2, 7}, [2]int64{3, 0})
+	for range 2 { // EventBridge and the container, or Scheduler's retry
+		if _, err := d.Dispatch(t.Context(), pushJob, slot); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := e.digests()
+	if len(got) != 3 || got[[2]int64{-1, 0}] != 1 || got[[2]int64{-2, 7}] != 1 || got[[2]int64{3, 0}] != 1 {
+		t.Fatalf("digests per subscriber: %v", got)
+	}
+	msg := e.Srv.Messages()[0]
+	if !strings.HasPrefix(msg.Text, "<b>LoL today, Wed 25/11/2026 (ICT)</b>") || !strings.Contains(msg.Text, "15:00  <b>T1</b> 2-1 GEN") || msg.ParseMode != "HTML" {
+		t.Fatalf("digest = %+v", msg)
+	}
+}
+
+func TestAPushKilledMidwayResumesWithTheRest(t *testing.T) {
+	e, d := newPushEnv(t, nil)
+	var subs [][2]int64
+	for i := range 10 {
+		subs = append(subs, [2]int64{int64(100 + i), 0})
+	}
+	e.subscribe(t, subs...)
+
+	// Kill the run after 4 sends.
+	ctx, cancel := context.WithCancel(t.Context())
+	go func() {
+		if _, err := e.Srv.WaitCalls(t.Context(), "sendMessage", 4); err == nil {
+			cancel()
+		}
+	}()
+	if _, err := d.Dispatch(ctx, pushJob, slot); err == nil {
+		t.Fatal("a killed run must report failure, so the slot can be retried")
+	}
+	cancel()
+	sentBefore := len(e.Srv.Messages())
+	if sentBefore == 10 {
+		t.Fatal("the run was not interrupted; the test proves nothing")
+	}
+	if _, err := d.Dispatch(t.Context(), pushJob, slot); err != nil {
+		t.Fatalf("retry: %v", err)
+	}
+	got := e.digests()
+	if len(got) != 10 {
+		t.Fatalf("%d of 10 subscribers reached: %v", len(got), got)
+	}
+	repeats := 0
+	for _, n := range got {
+		repeats += n - 1
+	}
+	if repeats > 1 {
+		t.Fatalf("%d repeated digests; at most the one in flight may repeat", repeats)
+	}
+}
+
+func TestDeadChatsArePrunedAndOtherFailuresKept(t *testing.T) {
+	e, d := newPushEnv(t, nil)
+	e.subscribe(t, [2]int64{1, 0}, [2]int64{2, 0}, [2]int64{-3, 4}, [2]int64{-3, 5}, [2]int64{4, 0}, [2]int64{5, 0})
+	e.Srv.Block(2)
+	e.Srv.FailChat(4, telegramtest.Failure{Code: 400, Description: "Bad Request: chat not found"})
+	e.Srv.DeleteThread(-3, 4)
+	e.Srv.FailChat(5, telegramtest.Failure{Code: 502, Description: "Bad Gateway"})
+	if _, err := d.Dispatch(t.Context(), pushJob, slot); err == nil || !strings.Contains(err.Error(), "1 of 6 sends failed") {
+		t.Fatalf("Dispatch = %v, want the transient failure reported", err)
+	}
+	keys := strings.Join(e.subscriberKeys(t), " ")
+	if keys != "sub:-3:5 sub:1:0 sub:5:0" {
+		t.Fatalf("subscribers left: %s (blocked, deleted and topic-less ones go; a 502 stays)", keys)
+	}
+}
+
+func TestNothingIsSentOnADayWithoutMatchesUnlessConfigured(t *testing.T) {
+	for _, pushEmpty := range []string{"false", "true"} {
+		t.Run("LOLSCHEDULE_PUSH_EMPTY="+pushEmpty, func(t *testing.T) {
+			e, d := newPushEnv(t, map[string]string{"LOLSCHEDULE_PUSH_EMPTY": pushEmpty})
+			e.clk.t = time.Date(2027, 1, 1, 1, 0, 5, 0, time.UTC)
+			e.subscribe(t, [2]int64{1, 0})
+			if _, err := d.Dispatch(t.Context(), pushJob, time.Date(2027, 1, 1, 1, 0, 0, 0, time.UTC)); err != nil {
+				t.Fatal(err)
+			}
+			want := 0
+			if pushEmpty == "true" {
+				want = 1
+			}
+			if n := len(e.Srv.Messages()); n != want {
+				t.Fatalf("%d messages, want %d", n, want)
+			}
+		})
+	}
+}
+
+// pushThousand runs the daily push to 1,000 subscribers against the fake
+// Bot API's 30 messages a second, and returns how long it took.
+func pushThousand(t testing.TB) (time.Duration, *env) {
+	api := newFakeAPI(t)
+	seed(api)
+	e, d := newPushEnvWith(t, api, telegramtest.WithRateLimit(30))
+	var subs [][2]int64
+	for i := range 1000 {
+		subs = append(subs, [2]int64{int64(10_000 + i), 0})
+	}
+	e.subscribe(t, subs...)
+	start := time.Now()
+	if _, err := d.Dispatch(context.Background(), pushJob, slot); err != nil {
+		t.Fatal(err)
+	}
+	return time.Since(start), e
+}
+
+func TestAThousandSubscribersWithinTheRateLimit(t *testing.T) {
+	t.Parallel() // about 34 s of pacing: let the other tests run meanwhile
+	_, e := pushThousand(t)
+	if got := len(e.digests()); got != 1000 {
+		t.Fatalf("%d of 1000 subscribers reached", got)
+	}
+	if n := e.Srv.Limited(); n != 0 {
+		t.Fatalf("the fake answered 429 %d times; flood control should keep under its limit", n)
+	}
+}
+
+// BenchmarkDailyPush1000 reports the push's duration relative to the ideal
+// N/30 s that Telegram's limit allows.
+func BenchmarkDailyPush1000(b *testing.B) {
+	for b.Loop() {
+		took, _ := pushThousand(b)
+		ideal := time.Duration(1000) * time.Second / 30
+		b.ReportMetric(took.Seconds(), "s/push")
+		b.ReportMetric(took.Seconds()/ideal.Seconds(), "x_ideal")
+	}
+}
+
+func newPushEnvWith(t testing.TB, api *fakeAPI, opts ...telegramtest.Option) (*env, *cron.Dispatcher) {
+	e := newEnvWith(t, api, nil, opts...)
+	e.clk.t = slot.Add(3 * time.Second)
+	return e, cron.NewDispatcher(e.App)
+}

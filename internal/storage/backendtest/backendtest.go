@@ -1,0 +1,76 @@
+// Package backendtest hands tests a fresh provider of every backend: memory,
+// MongoDB (the server at MONGODB_TEST_URL) and DynamoDB (the one at
+// AWS_ENDPOINT_URL_DYNAMODB), each emptied and closed when the test ends.
+// Module tests use it to prove their concurrency claims on real servers.
+package backendtest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/storage"
+	ddb "github.com/miti99bot/miti99bot/internal/storage/dynamodb"
+	"github.com/miti99bot/miti99bot/internal/storage/memory"
+	"github.com/miti99bot/miti99bot/internal/storage/mongodb"
+	"github.com/miti99bot/miti99bot/internal/testenv"
+)
+
+var seq atomic.Int64
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+func name() string { return fmt.Sprintf("bt%d_%d", time.Now().UnixNano()%1e9, seq.Add(1)) }
+
+// Each runs f once per backend, as a subtest named after it.
+func Each(t *testing.T, f func(t *testing.T, p storage.KVProvider)) {
+	backends := []struct {
+		name string
+		open func(t *testing.T) storage.KVProvider
+	}{
+		{"memory", func(*testing.T) storage.KVProvider { return memory.New() }},
+		{"mongodb", Mongo},
+		{"dynamodb", Dynamo},
+	}
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) { f(t, b.open(t)) })
+	}
+}
+
+// Mongo opens a fresh database on the test MongoDB server.
+func Mongo(t *testing.T) storage.KVProvider {
+	url := testenv.Require(t, "MONGODB_TEST_URL")
+	p, err := mongodb.Open(context.Background(), mongodb.Config{URL: url, Database: name()}, mongodb.WithLogger(quiet))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = p.Database().Drop(context.Background())
+		_ = p.Close(context.Background())
+	})
+	return p
+}
+
+// Dynamo creates a fresh table on the test DynamoDB server.
+func Dynamo(t *testing.T) storage.KVProvider {
+	testenv.Require(t, "AWS_ENDPOINT_URL_DYNAMODB")
+	ctx := context.Background()
+	client, err := ddb.NewClient(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := name()
+	if err := ddb.CreateTable(ctx, client, table); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ddb.DeleteTable(context.Background(), client, table) })
+	p, err := ddb.Open(ctx, ddb.Config{Table: table}, ddb.WithLogger(quiet))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
