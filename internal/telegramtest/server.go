@@ -53,7 +53,7 @@ type Server struct {
 	chatFail    map[int64]Failure
 	threadFail  map[[2]int64]Failure
 	limiter     *rate.Limiter
-	limited     int // 429s answered by the rate limiter
+	limited     int               // 429s answered by the rate limiter
 	queue       []json.RawMessage // pending updates, in update_id order
 	queueIDs    []int64
 	nextUpdate  int64

@@ -86,7 +86,9 @@ func (m *module) cmdDay(ctx context.Context, r *app.Request) error {
 	return m.replyDay(ctx, r, day)
 }
 
-func (m *module) cmdToday(ctx context.Context, r *app.Request) error { return m.replyDay(ctx, r, m.now()) }
+func (m *module) cmdToday(ctx context.Context, r *app.Request) error {
+	return m.replyDay(ctx, r, m.now())
+}
 
 func (m *module) replyDay(ctx context.Context, r *app.Request, t time.Time) error {
 	from, to := dayOf(t)
@@ -146,4 +148,3 @@ func (m *module) cmdUnsubscribe(ctx context.Context, r *app.Request) error {
 	}
 	return r.Reply(ctx, "Unsubscribed: no more daily matches here.")
 }
-
