@@ -92,8 +92,9 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 	}
 	private := msg.Chat.Type == models.ChatTypePrivate
 	var userID int64
+	var username string
 	if msg.From != nil {
-		userID = msg.From.ID
+		userID, username = msg.From.ID, msg.From.Username
 	}
 	chat, thread := msg.Chat.ID, topicOf(msg)
 	rt, known := a.reg.commands[pc.name]
@@ -117,7 +118,7 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 	}
 	return &action{module: rt.module.Name, name: "/" + pc.name, chatID: chat, threadID: thread, run: func(ctx context.Context) error {
 		err := a.safely(ctx, rt.module.Name, "/"+pc.name, chat, thread, func() error { return rt.cmd.Handler(ctx, req) })
-		a.runHooks(ctx, CommandEvent{Module: rt.module.Name, Command: pc.name, ChatID: chat, UserID: userID, At: a.now(), Err: err})
+		a.runHooks(ctx, CommandEvent{Module: rt.module.Name, Command: pc.name, ChatID: chat, UserID: userID, Username: username, At: a.now(), Err: err})
 		return err
 	}}, nil
 }

@@ -10,7 +10,8 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
-	"github.com/miti99bot/miti99bot/internal/modules/builtin"
+	"github.com/miti99bot/miti99bot/internal/modules/misc"
+	"github.com/miti99bot/miti99bot/internal/modules/util"
 	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
@@ -69,7 +70,7 @@ type harness struct {
 func newHarness(t *testing.T, opts ...app.Option) *harness {
 	t.Helper()
 	failing := &atomic.Bool{}
-	b := apptest.New(t, append(builtin.Catalogue(), testModule(failing)), opts...)
+	b := apptest.New(t, []app.Factory{util.Factory, misc.Factory, testModule(failing)}, opts...)
 	return &harness{Bot: b, t: t, srv: b.Srv, store: b.Store, app: b.App, logs: b.Logs, failing: failing}
 }
 

@@ -57,6 +57,7 @@ type Cron struct {
 type CommandEvent struct {
 	Module, Command string
 	ChatID, UserID  int64
+	Username        string // the sender's @username, if any
 	At              time.Time
 	Err             error
 }

@@ -2,6 +2,7 @@ package telegramtest
 
 import (
 	"encoding/json"
+	"io"
 	"math"
 	"net/http"
 	"time"
@@ -27,6 +28,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		writeFailure(w, badRequest(err.Error()))
 		return
 	}
+	// Read to EOF: only then does net/http watch the connection and cancel
+	// r.Context() when a client gives up on a slow answer.
+	_, _ = io.Copy(io.Discard, r.Body)
 
 	s.mu.Lock()
 	s.calls = append(s.calls, Call{Method: method, Params: params, At: time.Now()})

@@ -6,10 +6,11 @@ import (
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/lolschedule"
 	"github.com/miti99bot/miti99bot/internal/modules/misc"
+	"github.com/miti99bot/miti99bot/internal/modules/stats"
 	"github.com/miti99bot/miti99bot/internal/modules/util"
 )
 
 // Catalogue returns every built-in module factory.
 func Catalogue() []app.Factory {
-	return append([]app.Factory{util.Factory, misc.Factory, lolschedule.Factory}, extra...)
+	return append([]app.Factory{util.Factory, misc.Factory, lolschedule.Factory, stats.Factory}, extra...)
 }
