@@ -13,7 +13,7 @@ DYNALITE_DIR := tools/dynalite/node_modules/dynalite
 RIE_BIN      := .testservers/bin/aws-lambda-rie
 RIE_VERSION  := v0.0.0-20261030222936-bef5c4ba774d
 
-.PHONY: run run-polling build build-lambda test vet unit testservers test-mongo bench bench-coldstart
+.PHONY: run run-polling build build-lambda test vet unit testservers test-mongo bench bench-coldstart migrate-dynamo-to-mongo migrate-mongo-to-dynamo migrate-verify
 
 ## run: chat with the whole bot in this terminal (memory store, no token, no network)
 run:
@@ -70,3 +70,15 @@ bench: testservers
 ## bench-coldstart: the Lambda bootstrap's cold first invocation next to a hello-world one, under the emulator
 bench-coldstart: testservers
 	scripts/bench-coldstart
+
+## migrate-dynamo-to-mongo: copy every item from DYNAMODB_TABLE into MONGO_URL/MONGO_DATABASE (see docs/migration.md)
+migrate-dynamo-to-mongo:
+	$(GO) run ./cmd/migrate --from dynamodb --to mongodb
+
+## migrate-mongo-to-dynamo: the reverse path, for a rollback
+migrate-mongo-to-dynamo:
+	$(GO) run ./cmd/migrate --from mongodb --to dynamodb
+
+## migrate-verify: compare DynamoDB and MongoDB per module and per item; exits non-zero on any difference
+migrate-verify:
+	$(GO) run ./cmd/migrate --from dynamodb --to mongodb --verify

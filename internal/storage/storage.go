@@ -70,3 +70,35 @@ type Backend interface {
 	List(ctx context.Context, prefix string) ([]string, error)
 	CompareAndSwap(ctx context.Context, key string, expected, val []byte) error
 }
+
+// Raw is an item as a backend holds it, before the key rules: what the
+// migrator reads, so that data no backend could accept is reported, never
+// dropped. Problem is set when the item cannot be read as a storage.Item.
+type Raw struct {
+	Item
+	Problem string
+}
+
+// Walker is a provider that can stream everything it holds, valid or not,
+// in any order, with constant memory (a DynamoDB Scan, a MongoDB cursor).
+type Walker interface {
+	Walk(ctx context.Context, fn func(Raw) error) error
+}
+
+// Loader is a provider that can write items as they are, keeping their
+// UpdatedAt, in batches. It returns how many items it actually changed, so
+// a repeated load reports that it changed nothing.
+type Loader interface {
+	Load(ctx context.Context, items []Item) (changed int, err error)
+}
+
+// Check applies the contract's rules to an item, for tools that move data.
+func (it Item) Check() error {
+	if err := ValidateModule(it.Namespace); err != nil {
+		return err
+	}
+	if err := ValidateKey(it.Key); err != nil {
+		return err
+	}
+	return ValidateValue(it.Value)
+}

@@ -47,6 +47,7 @@ type Provider struct {
 }
 
 type settings struct {
+	noCheck   bool
 	timeout   time.Duration
 	logger    *slog.Logger
 	now       func() time.Time
@@ -64,6 +65,10 @@ func WithLogger(l *slog.Logger) Option { return func(s *settings) { s.logger = l
 
 // WithClock sets the clock that stamps updatedAt.
 func WithClock(now func() time.Time) Option { return func(s *settings) { s.now = now } }
+
+// WithoutTableCheck skips Open's DescribeTable, for callers whose IAM
+// policy grants only what they use (the migrator's source: dynamodb:Scan).
+func WithoutTableCheck() Option { return func(s *settings) { s.noCheck = true } }
 
 // WithClientOptions adjusts the SDK client (tests point it at their own server).
 func WithClientOptions(f func(*dynamodb.Options)) Option {
@@ -86,8 +91,10 @@ func Open(ctx context.Context, cfg Config, opts ...Option) (*Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: &cfg.Table}); err != nil {
-		return nil, fmt.Errorf("dynamodb: table %q does not answer: %w", cfg.Table, err)
+	if !set.noCheck {
+		if _, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: &cfg.Table}); err != nil {
+			return nil, fmt.Errorf("dynamodb: table %q does not answer: %w", cfg.Table, err)
+		}
 	}
 	set.logger.Info("storage backend", "backend", "dynamodb", "table", cfg.Table)
 	return &Provider{client: client, table: cfg.Table, now: set.now}, nil

@@ -165,3 +165,39 @@ func sortedKeys(items map[string]entry, prefix string) []string {
 func clone(b []byte) []byte {
 	return append([]byte{}, b...)
 }
+
+// Walk streams every item of every namespace.
+func (p *Provider) Walk(ctx context.Context, fn func(storage.Raw) error) error {
+	names, _ := p.Namespaces(ctx)
+	for _, ns := range names {
+		for it, err := range p.Items(ctx, ns) {
+			if err != nil {
+				return err
+			}
+			if err := fn(storage.Raw{Item: it}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Load writes items as they are, UpdatedAt included.
+func (p *Provider) Load(_ context.Context, items []storage.Item) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	changed := 0
+	for _, it := range items {
+		ns := p.ns[it.Namespace]
+		if ns == nil {
+			ns = make(map[string]entry)
+			p.ns[it.Namespace] = ns
+		}
+		if cur, ok := ns[it.Key]; ok && bytes.Equal(cur.value, it.Value) && cur.updatedAt == it.UpdatedAt {
+			continue
+		}
+		ns[it.Key] = entry{value: clone(it.Value), updatedAt: it.UpdatedAt}
+		changed++
+	}
+	return changed, nil
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/miti99bot/miti99bot/internal/migrate"
+	"github.com/miti99bot/miti99bot/internal/redact"
+	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/storage/dynamodb"
+	"github.com/miti99bot/miti99bot/internal/storage/mongodb"
+)
+
+// side is one end of the migration.
+type side struct {
+	kind, table, database, mongoURL string
+}
+
+// endpoint is what the migrator needs of a provider.
+type endpoint interface {
+	storage.KVProvider
+	storage.Walker
+	storage.Loader
+}
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var from, to side
+	fs.StringVar(&from.kind, "from", "", "source backend: dynamodb or mongodb")
+	fs.StringVar(&to.kind, "to", "", "target backend: dynamodb or mongodb")
+	fs.StringVar(&from.table, "from-table", getenv("DYNAMODB_TABLE"), "source DynamoDB table (default $DYNAMODB_TABLE)")
+	fs.StringVar(&to.table, "to-table", getenv("DYNAMODB_TABLE"), "target DynamoDB table (default $DYNAMODB_TABLE)")
+	fs.StringVar(&from.database, "from-database", getenv("MONGO_DATABASE"), "source MongoDB database (default $MONGO_DATABASE)")
+	fs.StringVar(&to.database, "to-database", getenv("MONGO_DATABASE"), "target MongoDB database (default $MONGO_DATABASE)")
+	dryRun := fs.Bool("dry-run", false, "print per-module counts and bytes; write nothing")
+	verify := fs.Bool("verify", false, "compare source and target per module and per item; write nothing")
+	skipInvalid := fs.Bool("skip-invalid", false, "copy the valid items and report invalid ones instead of failing")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	// The MongoDB URL is a credential: environment only, never a flag
+	// (flags show in process lists). A pair of MongoDB deployments can use
+	// MIGRATE_FROM_MONGO_URL / MIGRATE_TO_MONGO_URL.
+	from.mongoURL = firstSet(getenv("MIGRATE_FROM_MONGO_URL"), getenv("MONGO_URL"))
+	to.mongoURL = firstSet(getenv("MIGRATE_TO_MONGO_URL"), getenv("MONGO_URL"))
+	secrets := append(redact.URLSecrets(from.mongoURL), redact.URLSecrets(to.mongoURL)...)
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+
+	if from == to {
+		return errors.New("source and target are the same store")
+	}
+	src, err := open(ctx, from, true, log)
+	if err != nil {
+		return fmt.Errorf("source: %w", redact.Error(err, secrets...))
+	}
+	defer src.Close(context.WithoutCancel(ctx))
+	dst, err := open(ctx, to, false, log)
+	if err != nil {
+		return fmt.Errorf("target: %w", redact.Error(err, secrets...))
+	}
+	defer dst.Close(context.WithoutCancel(ctx))
+	fmt.Fprintf(stderr, "migrate: %s -> %s\n", describe(from), describe(to))
+
+	if *verify {
+		rep, err := migrate.Verify(ctx, src, dst, stderr)
+		rep.WriteTable(stdout)
+		return redact.Error(err, secrets...)
+	}
+	rep, err := migrate.Copy(ctx, src, dst, migrate.Options{DryRun: *dryRun, SkipInvalid: *skipInvalid, Progress: stderr})
+	rep.WriteSummary(stdout, *dryRun)
+	return redact.Error(err, secrets...)
+}
+
+func open(ctx context.Context, s side, source bool, log *slog.Logger) (endpoint, error) {
+	switch s.kind {
+	case "dynamodb":
+		if s.table == "" {
+			return nil, errors.New("DYNAMODB_TABLE (or --from-table/--to-table) is required for dynamodb")
+		}
+		opts := []dynamodb.Option{dynamodb.WithLogger(log)}
+		if source {
+			opts = append(opts, dynamodb.WithoutTableCheck()) // the source needs only dynamodb:Scan
+		}
+		return dynamodb.Open(ctx, dynamodb.Config{Table: s.table}, opts...)
+	case "mongodb":
+		return mongodb.Open(ctx, mongodb.Config{URL: s.mongoURL, Database: s.database}, mongodb.WithLogger(log))
+	case "":
+		return nil, errors.New("--from and --to are required (dynamodb or mongodb)")
+	}
+	return nil, fmt.Errorf("unknown backend %q (want dynamodb or mongodb)", s.kind)
+}
+
+func describe(s side) string {
+	if s.kind == "dynamodb" {
+		return "dynamodb table " + s.table
+	}
+	return "mongodb database " + s.database
+}
+
+func firstSet(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

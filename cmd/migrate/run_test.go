@@ -1,0 +1,242 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsddb "github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/migrate"
+	"github.com/miti99bot/miti99bot/internal/modules/misc"
+	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
+	"github.com/miti99bot/miti99bot/internal/storage/dynamodb"
+	"github.com/miti99bot/miti99bot/internal/storage/mongodb"
+	"github.com/miti99bot/miti99bot/internal/telegram"
+	"github.com/miti99bot/miti99bot/internal/telegramtest"
+	"github.com/miti99bot/miti99bot/internal/testenv"
+)
+
+// stores names one fresh table and database for a test.
+type stores struct {
+	table, table2, database string
+	dyn, dyn2               *dynamodb.Provider
+	mongo                   *mongodb.Provider
+}
+
+func newStores(t *testing.T) *stores {
+	return &stores{
+		dyn:   backendtest.Dynamo(t).(*dynamodb.Provider),
+		dyn2:  backendtest.Dynamo(t).(*dynamodb.Provider),
+		mongo: backendtest.Mongo(t).(*mongodb.Provider),
+	}
+}
+
+func (s *stores) env(t *testing.T) func(string) string {
+	m := map[string]string{"MONGO_URL": testenv.Require(t, "MONGODB_TEST_URL"), "MONGO_DATABASE": s.mongo.Database().Name(), "DYNAMODB_TABLE": s.dyn.Table()}
+	return func(k string) string { return m[k] }
+}
+
+// migrateCmd runs the command in-process and returns its stdout.
+func migrateCmd(t *testing.T, s *stores, args ...string) (string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := run(t.Context(), args, s.env(t), &out, &errOut)
+	return out.String(), err
+}
+
+// seed writes the data set the issue names through the provider's Put.
+func seed(t *testing.T, p storage.KVProvider) {
+	t.Helper()
+	ctx := t.Context()
+	all := make([]byte, 256)
+	for i := range all {
+		all[i] = byte(i)
+	}
+	puts := map[string]map[string][]byte{
+		"alpha": {
+			"binary":                            all,
+			"empty":                             {},
+			strings.Repeat("k", 1024):           []byte("longest key"),
+			"日本語-😀-\U0010ffff":                 []byte("unicode key"),
+			"max":                               bytes.Repeat([]byte{0xAB}, storage.MaxValueBytes),
+		},
+		"misc": {"last_ping": []byte(`{"at":"2026-11-29T08:30:00Z","chat_id":-100,"user_id":3}`)},
+	}
+	for m, kv := range puts {
+		for k, v := range kv {
+			if err := p.For(m).Put(ctx, k, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var items []storage.Item
+	for i := range 120 {
+		items = append(items, storage.Item{Namespace: "beta-2", Key: fmt.Sprintf("user:%04d", i), Value: []byte(fmt.Sprint(i)), UpdatedAt: int64(i)})
+	}
+	if l, ok := p.(storage.Loader); ok {
+		if _, err := l.Load(ctx, items); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// dump reads everything a provider holds, updatedAt included.
+func dump(t *testing.T, w storage.Walker) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	if err := w.Walk(t.Context(), func(r storage.Raw) error {
+		out[r.Namespace+"/"+r.Key] = fmt.Sprintf("%x@%d", r.Value, r.UpdatedAt)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestRoundTripDynamoMongoDynamoIsByteIdentical(t *testing.T) {
+	s := newStores(t)
+	seed(t, s.dyn)
+	want := dump(t, s.dyn)
+
+	out, err := migrateCmd(t, s, "--from", "dynamodb", "--to", "mongodb")
+	if err != nil {
+		t.Fatalf("dynamodb -> mongodb: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "done: 126 items read, 126 written") {
+		t.Fatalf("summary:\n%s", out)
+	}
+	if out, err := migrateCmd(t, s, "--from", "dynamodb", "--to", "mongodb", "--verify"); err != nil || !strings.Contains(out, "verify: identical (3 modules)") {
+		t.Fatalf("verify: %v\n%s", err, out)
+	}
+	if got := dump(t, s.mongo); !maps.Equal(got, want) {
+		t.Fatalf("mongodb holds something else than the source")
+	}
+
+	out, err = migrateCmd(t, s, "--from", "dynamodb", "--to", "mongodb")
+	if err != nil || !strings.Contains(out, "nothing to change") {
+		t.Fatalf("a second run must change nothing and say so: %v\n%s", err, out)
+	}
+
+	out, err = migrateCmd(t, s, "--from", "mongodb", "--to", "dynamodb", "--to-table", s.dyn2.Table())
+	if err != nil {
+		t.Fatalf("mongodb -> dynamodb: %v\n%s", err, out)
+	}
+	if got := dump(t, s.dyn2); !maps.Equal(got, want) {
+		t.Fatalf("the round trip changed the data")
+	}
+	out, err = migrateCmd(t, s, "--from", "mongodb", "--to", "dynamodb", "--to-table", s.dyn2.Table())
+	if err != nil || !strings.Contains(out, "nothing to change") {
+		t.Fatalf("a rerun into dynamodb must change nothing: %v\n%s", err, out)
+	}
+}
+
+func TestTheAppReadsMigratedData(t *testing.T) {
+	s := newStores(t)
+	seed(t, s.dyn)
+	if out, err := migrateCmd(t, s, "--from", "dynamodb", "--to", "mongodb"); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	srv := telegramtest.New(t)
+	client, _ := telegram.New(srv.Token, telegram.WithAPIURL(srv.URL))
+	a, err := app.New(s.mongo, client, app.WithModules([]app.Factory{misc.Factory}), app.WithOwner(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := telegramtest.Text(1, 1, "/mstats")
+	u.ID = 1
+	if err := a.HandleUpdate(t.Context(), u); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.Messages()[0].Text; got != "Last /ping: 2026-11-29 08:30:00 UTC by user 3 in chat -100" {
+		t.Fatalf("/mstats over the migrated store: %q", got)
+	}
+}
+
+func TestInvalidSourceKeysAreReportedNeverDropped(t *testing.T) {
+	s := newStores(t)
+	seed(t, s.dyn)
+	// Items the old backend let in: a key with "/" and a reserved name.
+	for _, sk := range []string{"a/b", "__meta__"} {
+		_, err := s.dyn.Client().PutItem(t.Context(), &awsddb.PutItemInput{TableName: aws.String(s.dyn.Table()), Item: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: "alpha"}, "sk": &types.AttributeValueMemberS{Value: sk},
+			"value": &types.AttributeValueMemberS{Value: "old string value"},
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := migrateCmd(t, s, "--from", "dynamodb", "--to", "mongodb")
+	if !errors.Is(err, migrate.ErrInvalidItems) || !strings.Contains(out, `invalid: alpha/"a/b"`) {
+		t.Fatalf("run = %v\n%s", err, out)
+	}
+	if n := len(dump(t, s.mongo)); n != 0 {
+		t.Fatalf("a failed run wrote %d items", n)
+	}
+	out, err = migrateCmd(t, s, "--from", "dynamodb", "--to", "mongodb", "--skip-invalid")
+	if err != nil || !strings.Contains(out, "2 invalid skipped") || !strings.Contains(out, `invalid: alpha/"a/b"`) {
+		t.Fatalf("--skip-invalid: %v\n%s", err, out)
+	}
+}
+
+func TestDryRunCountsAndWritesNothing(t *testing.T) {
+	s := newStores(t)
+	seed(t, s.dyn)
+	out, err := migrateCmd(t, s, "--from", "dynamodb", "--to", "mongodb", "--dry-run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"beta-2", "120", "dry run: 126 items read"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("dry run output lacks %q:\n%s", want, out)
+		}
+	}
+	if n := len(dump(t, s.mongo)); n != 0 {
+		t.Fatalf("a dry run wrote %d items", n)
+	}
+}
+
+func TestVerifyCatchesEveryDifference(t *testing.T) {
+	tests := []struct {
+		name   string
+		damage func(ctx context.Context, p storage.KVProvider) error
+		want   string
+	}{
+		{"a changed byte", func(ctx context.Context, p storage.KVProvider) error {
+			return p.For("beta-2").Put(ctx, "user:0007", []byte("8"))
+		}, `changed: beta-2/"user:0007"`},
+		{"a missing item", func(ctx context.Context, p storage.KVProvider) error {
+			return p.For("alpha").Delete(ctx, "empty")
+		}, `missing: alpha/"empty"`},
+		{"an extra item", func(ctx context.Context, p storage.KVProvider) error {
+			return p.For("misc").Put(ctx, "stray", []byte("x"))
+		}, `extra: misc/"stray"`},
+		{"an extra module", func(ctx context.Context, p storage.KVProvider) error {
+			return p.For("zeta").Put(ctx, "k", []byte("x"))
+		}, `extra: zeta/"k"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newStores(t)
+			seed(t, s.dyn)
+			if out, err := migrateCmd(t, s, "--from", "dynamodb", "--to", "mongodb"); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			if err := tt.damage(t.Context(), s.mongo); err != nil {
+				t.Fatal(err)
+			}
+			out, err := migrateCmd(t, s, "--from", "dynamodb", "--to", "mongodb", "--verify")
+			if !errors.Is(err, migrate.ErrDifferent) || !strings.Contains(out, tt.want) || !strings.Contains(out, "DIFFERENT") {
+				t.Fatalf("verify = %v\n%s", err, out)
+			}
+		})
+	}
+}

@@ -1,0 +1,188 @@
+// Package migrate moves every item from one storage backend to another and
+// verifies the result item by item. It streams: memory does not grow with
+// the number of items. Items are written with the target provider's own
+// encoding (its Load), UpdatedAt preserved.
+package migrate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// Options tune a copy.
+type Options struct {
+	DryRun      bool // count and measure, write nothing
+	SkipInvalid bool // report invalid items and carry on, instead of failing
+	BatchSize   int  // items per Load call (default 500)
+	Progress    io.Writer
+	Every       time.Duration // progress interval (default 2 s)
+}
+
+// ModuleStats counts one namespace.
+type ModuleStats struct {
+	Items, Bytes int64
+}
+
+// Report is what a copy did.
+type Report struct {
+	Modules            map[string]*ModuleStats
+	Read               int64
+	Written, Unchanged int64
+	Invalid            []storage.Raw // the first ones, for the report
+	InvalidCount       int64
+	Elapsed            time.Duration
+}
+
+const maxListed = 20
+
+// ErrInvalidItems fails a copy that found items the target cannot hold.
+var ErrInvalidItems = errors.New("migrate: the source holds items that break the key rules")
+
+func (o *Options) defaults() {
+	if o.BatchSize <= 0 {
+		o.BatchSize = 500
+	}
+	if o.Every <= 0 {
+		o.Every = 2 * time.Second
+	}
+	if o.Progress == nil {
+		o.Progress = io.Discard
+	}
+}
+
+func problemOf(r storage.Raw) string {
+	if r.Problem != "" {
+		return r.Problem
+	}
+	if err := r.Check(); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+// Copy streams src into dst. Unless SkipInvalid is set, it first scans the
+// source for items that break the key rules and, if any, fails before
+// writing anything: a partial migration is worse than none.
+func Copy(ctx context.Context, src storage.Walker, dst storage.Loader, o Options) (*Report, error) {
+	o.defaults()
+	if !o.SkipInvalid && !o.DryRun {
+		pre, err := Copy(ctx, src, nil, Options{DryRun: true, SkipInvalid: true, Every: o.Every})
+		if err != nil {
+			return pre, err
+		}
+		if pre.InvalidCount > 0 {
+			return pre, fmt.Errorf("%w: %d invalid (listed above); nothing was written. Fix them, or rerun with --skip-invalid", ErrInvalidItems, pre.InvalidCount)
+		}
+	}
+	rep := &Report{Modules: map[string]*ModuleStats{}}
+	start := time.Now()
+	p := newProgress(o.Progress, o.Every, "copy")
+	batch := make([]storage.Item, 0, o.BatchSize)
+	flush := func() error {
+		if len(batch) == 0 || o.DryRun {
+			batch = batch[:0]
+			return nil
+		}
+		changed, err := dst.Load(ctx, batch)
+		rep.Written += int64(changed)
+		rep.Unchanged += int64(len(batch) - changed)
+		batch = batch[:0]
+		return err
+	}
+	err := src.Walk(ctx, func(r storage.Raw) error {
+		rep.Read++
+		p.tick(rep.Read)
+		if why := problemOf(r); why != "" {
+			rep.InvalidCount++
+			if len(rep.Invalid) < maxListed {
+				r.Problem = why
+				r.Value = nil
+				rep.Invalid = append(rep.Invalid, r)
+			}
+			return nil
+		}
+		m := rep.Modules[r.Namespace]
+		if m == nil {
+			m = &ModuleStats{}
+			rep.Modules[r.Namespace] = m
+		}
+		m.Items++
+		m.Bytes += int64(len(r.Value))
+		batch = append(batch, r.Item)
+		if len(batch) >= o.BatchSize {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	rep.Elapsed = time.Since(start)
+	p.done(rep.Read)
+	if err != nil {
+		return rep, fmt.Errorf("migrate: after %d items: %w", rep.Read, err)
+	}
+	return rep, nil
+}
+
+// WriteSummary prints the per-module table and the totals.
+func (r *Report) WriteSummary(w io.Writer, dryRun bool) {
+	names := make([]string, 0, len(r.Modules))
+	for n := range r.Modules {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	fmt.Fprintf(w, "%-32s %10s %14s\n", "module", "items", "bytes")
+	for _, n := range names {
+		fmt.Fprintf(w, "%-32s %10d %14d\n", n, r.Modules[n].Items, r.Modules[n].Bytes)
+	}
+	for _, inv := range r.Invalid {
+		fmt.Fprintf(w, "invalid: %s/%q: %s\n", inv.Namespace, inv.Key, inv.Problem)
+	}
+	if more := r.InvalidCount - int64(len(r.Invalid)); more > 0 {
+		fmt.Fprintf(w, "invalid: ... and %d more\n", more)
+	}
+	rate := float64(r.Read) / max(r.Elapsed.Seconds(), 1e-9)
+	switch {
+	case dryRun:
+		fmt.Fprintf(w, "dry run: %d items read, %d invalid, nothing written (%.0f items/s)\n", r.Read, r.InvalidCount, rate)
+	case r.Written == 0:
+		fmt.Fprintf(w, "done: %d items read, nothing to change: the target already matches (%d invalid skipped, %.0f items/s)\n", r.Read, r.InvalidCount, rate)
+	default:
+		fmt.Fprintf(w, "done: %d items read, %d written, %d already up to date, %d invalid skipped (%.0f items/s)\n", r.Read, r.Written, r.Unchanged, r.InvalidCount, rate)
+	}
+}
+
+// progress prints a line on stderr every interval.
+type progress struct {
+	w     io.Writer
+	every time.Duration
+	what  string
+	start time.Time
+	last  time.Time
+}
+
+func newProgress(w io.Writer, every time.Duration, what string) *progress {
+	now := time.Now()
+	return &progress{w: w, every: every, what: what, start: now, last: now}
+}
+
+func (p *progress) tick(n int64) {
+	if now := time.Now(); now.Sub(p.last) >= p.every {
+		p.last = now
+		fmt.Fprintf(p.w, "migrate %s: %d items, %.0f items/s\n", p.what, n, float64(n)/now.Sub(p.start).Seconds())
+	}
+}
+
+func (p *progress) done(n int64) {
+	if time.Since(p.start) >= p.every {
+		fmt.Fprintf(p.w, "migrate %s: %d items in %s\n", p.what, n, strings.TrimSpace(time.Since(p.start).Round(time.Millisecond).String()))
+	}
+}
