@@ -63,11 +63,11 @@ func seed(t *testing.T, p storage.KVProvider) {
 	}
 	puts := map[string]map[string][]byte{
 		"alpha": {
-			"binary":                            all,
-			"empty":                             {},
-			strings.Repeat("k", 1024):           []byte("longest key"),
-			"日本語-😀-\U0010ffff":                 []byte("unicode key"),
-			"max":                               bytes.Repeat([]byte{0xAB}, storage.MaxValueBytes),
+			"binary":                  all,
+			"empty":                   {},
+			strings.Repeat("k", 1024): []byte("longest key"),
+			"日本語-😀-\U0010ffff":        []byte("unicode key"),
+			"max":                     bytes.Repeat([]byte{0xAB}, storage.MaxValueBytes),
 		},
 		"misc": {"last_ping": []byte(`{"at":"2026-11-29T08:30:00Z","chat_id":-100,"user_id":3}`)},
 	}
