@@ -32,9 +32,9 @@ func name() string { return fmt.Sprintf("bt%d_%d", time.Now().UnixNano()%1e9, se
 func Each(t *testing.T, f func(t *testing.T, p storage.KVProvider)) {
 	backends := []struct {
 		name string
-		open func(t *testing.T) storage.KVProvider
+		open func(t testing.TB) storage.KVProvider
 	}{
-		{"memory", func(*testing.T) storage.KVProvider { return memory.New() }},
+		{"memory", func(testing.TB) storage.KVProvider { return memory.New() }},
 		{"mongodb", Mongo},
 		{"dynamodb", Dynamo},
 	}
@@ -65,7 +65,7 @@ func AtomicValueCAS(t *testing.T, p storage.KVProvider) bool {
 }
 
 // Mongo opens a fresh database on the test MongoDB server.
-func Mongo(t *testing.T) storage.KVProvider {
+func Mongo(t testing.TB) storage.KVProvider {
 	url := testenv.Require(t, "MONGODB_TEST_URL")
 	p, err := mongodb.Open(context.Background(), mongodb.Config{URL: url, Database: name()}, mongodb.WithLogger(quiet))
 	if err != nil {
@@ -79,7 +79,7 @@ func Mongo(t *testing.T) storage.KVProvider {
 }
 
 // Dynamo creates a fresh table on the test DynamoDB server.
-func Dynamo(t *testing.T) storage.KVProvider {
+func Dynamo(t testing.TB) storage.KVProvider {
 	testenv.Require(t, "AWS_ENDPOINT_URL_DYNAMODB")
 	ctx := context.Background()
 	client, err := ddb.NewClient(ctx)

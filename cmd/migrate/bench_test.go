@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsddb "github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/miti99bot/miti99bot/internal/migrate"
+	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
+	"github.com/miti99bot/miti99bot/internal/storage/dynamodb"
+	"github.com/miti99bot/miti99bot/internal/storage/mongodb"
+)
+
+// peakHeap samples the heap while f runs and returns the highest value.
+func peakHeap(f func()) uint64 {
+	runtime.GC()
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			if ms.HeapAlloc > peak.Load() {
+				peak.Store(ms.HeapAlloc)
+			}
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+		}
+	})
+	f()
+	close(stop)
+	wg.Wait()
+	return peak.Load()
+}
+
+// BenchmarkMigrate100k moves 100,000 items from dynalite to FerretDB with
+// the migrator, next to the plainest possible copy (Scan pages straight
+// into InsertMany) in the same run. Run it with:
+//
+//	scripts/with-testservers go test -run '^$' -bench Migrate100k -benchtime 1x ./cmd/migrate/
+func BenchmarkMigrate100k(b *testing.B) {
+	const n = 100_000
+	ctx := context.Background()
+	src := backendtest.Dynamo(b).(*dynamodb.Provider)
+	items := make([]storage.Item, 0, 1000)
+	for i := range n {
+		items = append(items, storage.Item{Namespace: fmt.Sprintf("mod%d", i%8), Key: fmt.Sprintf("key:%07d", i), Value: []byte(fmt.Sprintf(`{"n":%d,"pad":"%050d"}`, i, i)), UpdatedAt: int64(i)})
+		if len(items) == cap(items) {
+			if _, err := src.Load(ctx, items); err != nil {
+				b.Fatal(err)
+			}
+			items = items[:0]
+		}
+	}
+
+	b.Run("migrate", func(b *testing.B) {
+		for b.Loop() {
+			dst := backendtest.Mongo(b).(*mongodb.Provider)
+			start := time.Now()
+			var rep *migrate.Report
+			peak := peakHeap(func() {
+				var err error
+				if rep, err = migrate.Copy(ctx, src, dst, migrate.Options{SkipInvalid: true}); err != nil {
+					b.Fatal(err)
+				}
+			})
+			b.ReportMetric(float64(rep.Written)/time.Since(start).Seconds(), "items/s")
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+		}
+	})
+	b.Run("raw", func(b *testing.B) {
+		for b.Loop() {
+			dst := backendtest.Mongo(b).(*mongodb.Provider)
+			start := time.Now()
+			written := 0
+			peak := peakHeap(func() {
+				pages := awsddb.NewScanPaginator(src.Client(), &awsddb.ScanInput{TableName: aws.String(src.Table())})
+				for pages.HasMorePages() {
+					page, err := pages.NextPage(ctx)
+					if err != nil {
+						b.Fatal(err)
+					}
+					byNS := map[string][]any{}
+					for _, raw := range page.Items {
+						it, err := dynamodb.Decode(raw)
+						if err != nil {
+							b.Fatal(err)
+						}
+						byNS[it.Namespace] = append(byNS[it.Namespace], bson.D{{Key: "_id", Value: it.Key}, {Key: "value", Value: bson.Binary{Data: it.Value}}, {Key: "updatedAt", Value: it.UpdatedAt}})
+					}
+					for ns, docs := range byNS {
+						if _, err := dst.Database().Collection(ns).InsertMany(ctx, docs, options.InsertMany().SetOrdered(false)); err != nil && !mongo.IsDuplicateKeyError(err) {
+							b.Fatal(err)
+						}
+						written += len(docs)
+					}
+				}
+			})
+			b.ReportMetric(float64(written)/time.Since(start).Seconds(), "items/s")
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+		}
+	})
+}
