@@ -91,6 +91,7 @@ type Setting struct {
 	Name    string // environment variable, e.g. GEMINI_API_KEY
 	Secret  bool   // never logged; may come from <Name>_PARAMETER_NAME
 	Default string
+	Help    string // one line for .env.example and the docs
 }
 
 // Deps is everything the core hands a module.

@@ -74,9 +74,6 @@ func (c *Config) GoString() string { return c.String() }
 // LogValue logs the same summary.
 func (c *Config) LogValue() slog.Value { return slog.StringValue(c.String()) }
 
-// secretNames can come from SSM through <NAME>_PARAMETER_NAME.
-var secretNames = []string{"TELEGRAM_BOT_TOKEN", "TELEGRAM_WEBHOOK_SECRET", "CRON_SHARED_SECRET", "MONGO_URL"}
-
 // Options tell Load where to read and what this runtime needs.
 type Options struct {
 	Getenv func(string) string
@@ -95,10 +92,11 @@ func Load(ctx context.Context, o Options) (*Config, error) {
 	var problems []error
 	bad := func(format string, a ...any) { problems = append(problems, fmt.Errorf(format, a...)) }
 
-	names := append([]string{}, secretNames...)
-	for _, s := range o.Settings {
-		if s.Secret {
-			names = append(names, s.Name)
+	// Secrets can come from SSM through <NAME>_PARAMETER_NAME.
+	var names []string
+	for _, v := range Variables(o.Settings) {
+		if v.Secret {
+			names = append(names, v.Name)
 		}
 	}
 	secrets, err := resolveSecrets(ctx, env, names, o.SSM)

@@ -30,10 +30,10 @@ const (
 var Factory = app.Factory{
 	Name: Name,
 	Settings: []app.Setting{
-		{Name: settingURL, Default: "https://esports-api.lolesports.com/persisted/gw"},
-		{Name: settingKey, Secret: true},
-		{Name: settingLang, Default: "en-US"},
-		{Name: settingPushEmpty, Default: "false"},
+		{Name: settingURL, Default: "https://esports-api.lolesports.com/persisted/gw", Help: "LoL esports API base URL"},
+		{Name: settingKey, Secret: true, Help: "x-api-key for the LoL esports API"},
+		{Name: settingLang, Default: "en-US", Help: "language of the schedule (hl)"},
+		{Name: settingPushEmpty, Default: "false", Help: "true: send the daily push even on days without matches"},
 	},
 	New: New,
 }

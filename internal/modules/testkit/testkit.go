@@ -20,7 +20,7 @@ const Name = "testkit"
 // Factory registers the module.
 var Factory = app.Factory{
 	Name:     Name,
-	Settings: []app.Setting{{Name: "TESTKIT_JOB_DURATION", Default: "2s"}},
+	Settings: []app.Setting{{Name: "TESTKIT_JOB_DURATION", Default: "2s", Help: "how long the test job runs (tests only)"}},
 	New:      New,
 }
 

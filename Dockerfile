@@ -1,0 +1,21 @@
+# syntax=docker/dockerfile:1
+# miti99bot container image: long polling, in-process cron, HTTP on 8080.
+# Build: docker build --build-arg GIT_SHA=$(git rev-parse --short HEAD) -t miti99bot .
+
+FROM golang:1.26-bookworm AS build
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+ARG GIT_SHA=""
+RUN CGO_ENABLED=0 go build -trimpath \
+      -ldflags "-s -w -X github.com/miti99bot/miti99bot/internal/buildinfo.GitSHA=${GIT_SHA}" \
+      -o /out/miti99bot ./cmd/container
+
+FROM gcr.io/distroless/static-debian12:nonroot
+COPY --from=build /out/miti99bot /miti99bot
+USER nonroot:nonroot
+EXPOSE 8080
+# distroless has no curl: the binary checks its own /healthz.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 CMD ["/miti99bot", "-healthcheck"]
+ENTRYPOINT ["/miti99bot"]

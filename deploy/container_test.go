@@ -1,0 +1,110 @@
+package deploy_test
+
+import (
+	"bufio"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/compose-spec/compose-go/v2/cli"
+
+	"github.com/miti99bot/miti99bot/internal/config"
+)
+
+func read(t *testing.T, path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestTheDockerfileBuildsASmallHealthCheckedImage(t *testing.T) {
+	df := read(t, "../Dockerfile")
+	for _, want := range []string{
+		"FROM golang:1.26", "ARG GIT_SHA", "buildinfo.GitSHA=${GIT_SHA}", "CGO_ENABLED=0",
+		"FROM gcr.io/distroless/static-debian12:nonroot", "USER nonroot", "EXPOSE 8080",
+		`HEALTHCHECK`, `"-healthcheck"`, "./cmd/container",
+	} {
+		if !strings.Contains(df, want) {
+			t.Errorf("Dockerfile lacks %q", want)
+		}
+	}
+	if strings.Count(df, "\nFROM ") < 1 || !strings.HasPrefix(strings.TrimSpace(df[strings.Index(df, "FROM"):]), "FROM golang") {
+		t.Error("the Dockerfile must be multi-stage: a Go builder, then the runtime")
+	}
+}
+
+func TestComposeRunsOneBotBehindCoolify(t *testing.T) {
+	env := []string{"TELEGRAM_BOT_TOKEN=x", "MONGO_URL=mongodb://mongo:27017", "MONGO_DATABASE=bot"}
+	opts, err := cli.NewProjectOptions([]string{"../compose.yml"}, cli.WithWorkingDirectory(".."), cli.WithEnv(env), cli.WithName("miti99bot"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := opts.LoadProject(t.Context())
+	if err != nil {
+		t.Fatalf("compose.yml does not load: %v", err)
+	}
+	bot, ok := p.Services["bot"]
+	if !ok {
+		t.Fatal("no bot service")
+	}
+	if bot.Restart != "unless-stopped" {
+		t.Errorf("restart = %q", bot.Restart)
+	}
+	if len(bot.Ports) != 0 {
+		t.Errorf("the bot publishes ports %v; Coolify's proxy needs none", bot.Ports)
+	}
+	if len(bot.Expose) != 1 || bot.Expose[0] != "8080" {
+		t.Errorf("expose = %v", bot.Expose)
+	}
+	if bot.Deploy == nil || bot.Deploy.Replicas == nil || *bot.Deploy.Replicas != 1 {
+		t.Error("exactly one replica: one getUpdates consumer per bot")
+	}
+	if bot.Build == nil || bot.Build.Args["GIT_SHA"] == nil {
+		t.Error("the build must pass GIT_SHA")
+	}
+	if _, ok := p.Services["mongo"]; ok {
+		t.Error("mongo must only run with the local profile")
+	}
+
+	// Required variables are marked ${VAR:?...}: loading without them fails.
+	opts, _ = cli.NewProjectOptions([]string{"../compose.yml"}, cli.WithWorkingDirectory(".."), cli.WithEnv(nil), cli.WithName("miti99bot"))
+	if _, err := opts.LoadProject(t.Context()); err == nil || !strings.Contains(err.Error(), "TELEGRAM_BOT_TOKEN") {
+		t.Errorf("compose without TELEGRAM_BOT_TOKEN = %v, want a clear error", err)
+	}
+	opts, _ = cli.NewProjectOptions([]string{"../compose.yml"}, cli.WithWorkingDirectory(".."), cli.WithEnv(env), cli.WithProfiles([]string{"local"}), cli.WithName("miti99bot"))
+	if p, err := opts.LoadProject(t.Context()); err != nil || p.Services["mongo"].Image != "mongo:7" {
+		t.Errorf("the local profile should add mongo:7: %v", err)
+	}
+}
+
+var envLine = regexp.MustCompile(`^#?\s*([A-Z][A-Z0-9_]*)=`)
+
+// TestEveryVariableIsDocumented keeps .env.example and the README in step
+// with what the config actually reads.
+func TestEveryVariableIsDocumented(t *testing.T) {
+	listed := map[string]string{}
+	sc := bufio.NewScanner(strings.NewReader(read(t, "../.env.example")))
+	for sc.Scan() {
+		if m := envLine.FindStringSubmatch(sc.Text()); m != nil {
+			listed[m[1]] = sc.Text()
+		}
+	}
+	readme := read(t, "../README.md")
+	for _, v := range config.Variables(settings()) {
+		if _, ok := listed[v.Name]; !ok {
+			t.Errorf(".env.example lacks %s", v.Name)
+		}
+		if !strings.Contains(readme, "`"+v.Name+"`") {
+			t.Errorf("README.md does not document %s", v.Name)
+		}
+		if v.Secret {
+			line, ok := listed[v.Name+"_PARAMETER_NAME"]
+			if !ok || !strings.Contains(line, "leave unset off AWS") {
+				t.Errorf(".env.example must list %s_PARAMETER_NAME marked \"leave unset off AWS\"", v.Name)
+			}
+		}
+	}
+}

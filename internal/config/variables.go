@@ -1,0 +1,48 @@
+package config
+
+import "github.com/miti99bot/miti99bot/internal/app"
+
+// Where a variable matters.
+const (
+	Both      = "both"
+	Container = "container"
+	Lambda    = "lambda"
+)
+
+// Variable is one environment variable the bot reads.
+type Variable struct {
+	Name    string
+	Secret  bool // may also come from <Name>_PARAMETER_NAME
+	Where   string
+	Default string
+	Help    string
+}
+
+// core are the variables Load reads for every module set.
+var core = []Variable{
+	{Name: "TELEGRAM_BOT_TOKEN", Secret: true, Where: Both, Help: "the bot's token from @BotFather (required)"},
+	{Name: "TELEGRAM_API_URL", Where: Both, Default: "https://api.telegram.org", Help: "Bot API base URL"},
+	{Name: "TELEGRAM_BOT_USERNAME", Where: Both, Help: "the bot's @username; saves a getMe when a command mentions it"},
+	{Name: "TELEGRAM_WEBHOOK_SECRET", Secret: true, Where: Both, Help: "enables POST /webhook; required on Lambda"},
+	{Name: "CRON_SHARED_SECRET", Secret: true, Where: Both, Help: "enables POST /cron/{name} (header X-Cron-Token); leave unset to disable"},
+	{Name: "OWNER_ID", Where: Both, Help: "the owner's Telegram user id"},
+	{Name: "ADMIN_IDS", Where: Both, Help: "comma-separated Telegram user ids of admins"},
+	{Name: "MODULES", Where: Both, Help: "comma-separated modules to enable, in order; empty: all"},
+	{Name: "KV_PROVIDER", Where: Both, Help: "memory, dynamodb or mongodb; unset: MONGO_URL -> mongodb, DYNAMODB_TABLE -> dynamodb, else memory"},
+	{Name: "MONGO_URL", Secret: true, Where: Container, Help: "MongoDB connection string (a credential)"},
+	{Name: "MONGO_DATABASE", Where: Container, Help: "MongoDB database"},
+	{Name: "DYNAMODB_TABLE", Where: Both, Help: "DynamoDB table (pk/sk strings)"},
+	{Name: "LOG_LEVEL", Where: Both, Default: "info", Help: "debug, info, warn or error"},
+	{Name: "PORT", Where: Container, Default: "8080", Help: "HTTP port of the container"},
+}
+
+// Variables lists every variable the bot reads: the core's, then the
+// modules' settings. .env.example, the SAM template and the docs are
+// checked against it.
+func Variables(settings []app.Setting) []Variable {
+	out := append([]Variable{}, core...)
+	for _, s := range settings {
+		out = append(out, Variable{Name: s.Name, Secret: s.Secret, Where: Both, Default: s.Default, Help: s.Help})
+	}
+	return out
+}
