@@ -1,0 +1,27 @@
+// Command botctl is the operator's tool: the Telegram webhook, the command
+// menu and manual cron runs, configured by the bot's own environment (and
+// SSM parameter names).
+//
+//	botctl webhook set <url>            point Telegram at <url> with TELEGRAM_WEBHOOK_SECRET
+//	botctl webhook delete [-drop-pending]
+//	botctl webhook info                 url and pending_update_count
+//	botctl commands sync                setMyCommands from the enabled modules
+//	botctl cron run <name> -url <base>  POST <base>/cron/<name> with CRON_SHARED_SECRET
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "botctl:", err)
+		os.Exit(1)
+	}
+}
