@@ -11,9 +11,18 @@ LDFLAGS := -s -w -X github.com/miti99bot/miti99bot/internal/buildinfo.GitSHA=$(G
 FERRETDB_BIN := .testservers/bin/ferretdb
 DYNALITE_DIR := tools/dynalite/node_modules/dynalite
 RIE_BIN      := .testservers/bin/aws-lambda-rie
+LINT_DIR     := tools/lint/node_modules/dockerfile-utils
 RIE_VERSION  := v0.0.0-20261030222936-bef5c4ba774d
 
-.PHONY: run run-polling build build-lambda test vet unit testservers test-mongo bench bench-coldstart migrate-dynamo-to-mongo migrate-mongo-to-dynamo migrate-verify
+.PHONY: help run run-polling build build-lambda build-BotFunction docker-build test vet unit lint testservers test-mongo \
+	bench bench-coldstart mongo-local dynamodb-local sam-validate sam-build sam-deploy \
+	telegram-webhook telegram-webhook-info telegram-commands \
+	migrate-dynamo-to-mongo migrate-mongo-to-dynamo migrate-verify
+
+## help: list the targets
+help:
+	@grep -E '^## ' $(MAKEFILE_LIST) | sed 's/^## /  /'
+
 
 ## run: chat with the whole bot in this terminal (memory store, no token, no network)
 run:
@@ -31,6 +40,46 @@ build:
 build-lambda:
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags "$(LDFLAGS)" -o bin/lambda/bootstrap ./cmd/lambda
 
+# SAM's makefile build method calls this with ARTIFACTS_DIR set.
+build-BotFunction:
+	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags "$(LDFLAGS)" -o $(ARTIFACTS_DIR)/bootstrap ./cmd/lambda
+
+## docker-build: the container image (needs a Docker engine)
+docker-build:
+	docker build --build-arg GIT_SHA=$(GIT_SHA) -t miti99bot:$(or $(GIT_SHA),dev) .
+
+## mongo-local: a MongoDB 7 on localhost:27017 for local runs (needs Docker)
+mongo-local:
+	docker run -d --rm --name miti99bot-mongo -p 27017:27017 mongo:7
+
+## dynamodb-local: dynalite on localhost:8000 with the bot's table (export AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:8000)
+dynamodb-local: $(DYNALITE_DIR)
+	@mkdir -p .testservers
+	node tools/dynalite/start.js .testservers/dynalite-local.url 8000 & echo $$! > .testservers/dynalite-local.pid
+	@until [ -s .testservers/dynalite-local.url ]; do sleep 0.1; done
+	AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:8000 AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_REGION=us-east-1 \
+		$(GO) run ./cmd/botctl table create $(or $(DYNAMODB_TABLE),miti99bot)
+	@echo "dynalite pid $$(cat .testservers/dynalite-local.pid); stop it with: kill $$(cat .testservers/dynalite-local.pid)"
+
+## sam-validate, sam-build, sam-deploy: the AWS deployment (needs the SAM CLI and credentials; see docs/deploy-aws.md)
+sam-validate:
+	sam validate --lint --template template.yaml
+sam-build:
+	sam build --template template.yaml
+sam-deploy: sam-build
+	sam deploy --guided
+
+## telegram-webhook: point Telegram at WEBHOOK_URL (e.g. the stack's FunctionUrl + webhook)
+telegram-webhook:
+	@test -n "$(WEBHOOK_URL)" || { echo "set WEBHOOK_URL"; exit 1; }
+	$(GO) run ./cmd/botctl webhook set $(WEBHOOK_URL)
+## telegram-webhook-info: the webhook and Telegram's pending_update_count
+telegram-webhook-info:
+	$(GO) run ./cmd/botctl webhook info
+## telegram-commands: publish the command menu from the enabled modules
+telegram-commands:
+	$(GO) run ./cmd/botctl commands sync
+
 ## test: vet, then every test with the race detector against real test servers
 test: vet testservers
 	scripts/with-testservers $(GO) test -race -count=1 ./...
@@ -38,11 +87,20 @@ test: vet testservers
 vet:
 	$(GO) vet ./...
 
+## lint: shellcheck the scripts, lint the Dockerfile (CI runs it)
+lint: $(LINT_DIR)
+	shellcheck scripts/with-testservers scripts/bench-coldstart .ci/run
+	tools/lint/node_modules/.bin/dockerfile-utils lint Dockerfile
+
+$(LINT_DIR): tools/lint/package.json tools/lint/package-lock.json
+	$(NPM) ci --prefix tools/lint --no-audit --no-fund
+	touch $(LINT_DIR)
+
 ## unit: the tests that need no server (integration tests skip under -short)
 unit:
 	$(GO) test -race -count=1 -short ./...
 
-## testservers: build FerretDB and install dynalite (make test does this)
+## testservers: build FerretDB and the Lambda emulator, install dynalite (make test does this)
 testservers: $(FERRETDB_BIN) $(DYNALITE_DIR) $(RIE_BIN)
 
 $(RIE_BIN):

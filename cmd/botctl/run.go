@@ -14,6 +14,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/config"
 	"github.com/miti99bot/miti99bot/internal/modules/builtin"
+	"github.com/miti99bot/miti99bot/internal/storage/dynamodb"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 )
@@ -23,7 +24,8 @@ const usage = `usage:
   botctl webhook delete [-drop-pending]
   botctl webhook info
   botctl commands sync
-  botctl cron run <name> -url <deployment base URL>`
+  botctl cron run <name> -url <deployment base URL>
+  botctl table create <name>     (local development and tests only)`
 
 var errUsage = errors.New(usage)
 
@@ -127,6 +129,21 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return err
 		}
 		fmt.Fprintf(stdout, "published %d commands\n", len(a.Registry().MenuCommands()))
+		return nil
+
+	case "table create":
+		// Production tables come from template.yaml; this is for dynalite.
+		if len(args) != 3 {
+			return errUsage
+		}
+		client, err := dynamodb.NewClient(ctx)
+		if err != nil {
+			return err
+		}
+		if err := dynamodb.CreateTable(ctx, client, args[2]); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "table %s ready\n", args[2])
 		return nil
 
 	case "cron run":
