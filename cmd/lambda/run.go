@@ -19,9 +19,6 @@ import (
 	"github.com/miti99bot/miti99bot/internal/telegram"
 )
 
-// start hands the handler to the Lambda runtime; tests replace it.
-var start = func(h *lambdaevent.Handler) { lambda.Start(h.Invoke) }
-
 // run builds everything once per execution environment (config, SSM,
 // store client), outside the handler, then serves invocations forever.
 func run(ctx context.Context, _ []string, getenv func(string) string, stdout, _ io.Writer) error {
@@ -29,7 +26,7 @@ func run(ctx context.Context, _ []string, getenv func(string) string, stdout, _ 
 	if err != nil {
 		return err
 	}
-	start(h)
+	lambda.Start(h.Invoke) // serves until the execution environment ends
 	return nil
 }
 
