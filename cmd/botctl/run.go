@@ -41,8 +41,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	load := func(require ...string) (*config.Config, error) {
 		return config.Load(ctx, config.Options{Getenv: getenv, Settings: settings, Require: require})
 	}
-	client := func(cfg *config.Config) (*telegram.Client, error) {
-		return telegram.New(cfg.TelegramToken.Reveal(), telegram.WithAPIURL(cfg.TelegramAPIURL))
+	// connect loads the config (with what this command requires on top of
+	// the token) and builds the Telegram client.
+	connect := func(require ...string) (*config.Config, *telegram.Client, error) {
+		cfg, err := load(append([]string{"TELEGRAM_BOT_TOKEN"}, require...)...)
+		if err != nil {
+			return nil, nil, err
+		}
+		c, err := telegram.New(cfg.TelegramToken.Reveal(), telegram.WithAPIURL(cfg.TelegramAPIURL))
+		return cfg, c, err
 	}
 
 	switch args[0] + " " + args[1] {
@@ -53,11 +60,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if u, err := url.Parse(args[2]); err != nil || u.Scheme != "https" || u.Host == "" {
 			return fmt.Errorf("webhook URL %q: Telegram needs an https URL", args[2])
 		}
-		cfg, err := load("TELEGRAM_BOT_TOKEN", "TELEGRAM_WEBHOOK_SECRET")
-		if err != nil {
-			return err
-		}
-		c, err := client(cfg)
+		cfg, c, err := connect("TELEGRAM_WEBHOOK_SECRET")
 		if err != nil {
 			return err
 		}
@@ -74,11 +77,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if err := fs.Parse(args[2:]); err != nil {
 			return err
 		}
-		cfg, err := load("TELEGRAM_BOT_TOKEN")
-		if err != nil {
-			return err
-		}
-		c, err := client(cfg)
+		_, c, err := connect()
 		if err != nil {
 			return err
 		}
@@ -89,11 +88,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return nil
 
 	case "webhook info":
-		cfg, err := load("TELEGRAM_BOT_TOKEN")
-		if err != nil {
-			return err
-		}
-		c, err := client(cfg)
+		_, c, err := connect()
 		if err != nil {
 			return err
 		}
@@ -112,11 +107,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return nil
 
 	case "commands sync":
-		cfg, err := load("TELEGRAM_BOT_TOKEN")
-		if err != nil {
-			return err
-		}
-		c, err := client(cfg)
+		cfg, c, err := connect()
 		if err != nil {
 			return err
 		}
