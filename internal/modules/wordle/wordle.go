@@ -1,0 +1,179 @@
+// Package wordle is the word game: guess a five-letter English word in six
+// tries, with green/yellow/grey feedback. A game belongs to its chat (the
+// group, or the user in a private chat) and lives in the module's store.
+package wordle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// Name is the module's name in MODULES.
+const Name = "wordle"
+
+// Factory registers the module.
+var Factory = app.Factory{Name: Name, New: New}
+
+type module struct {
+	store storage.KVStore
+	log   *slog.Logger
+	pick  func() string // the next answer
+}
+
+// New builds the module.
+func New(d app.Deps) (*app.Module, error) {
+	m := &module{store: d.Store, log: d.Log, pick: func() string { return answers[rand.IntN(len(answers))] }}
+	return m.module(), nil
+}
+
+func (m *module) module() *app.Module {
+	return &app.Module{
+		Name: Name,
+		Commands: []app.Command{
+			{Name: "wordle", Description: "Play Wordle: /wordle <five-letter word>", Handler: m.cmdGuess},
+			{Name: "wordle_new", Description: "Start a new Wordle", Handler: m.cmdNew},
+			{Name: "wordle_giveup", Description: "Give up and see the word", Handler: m.cmdGiveUp},
+			{Name: "wordle_stats", Description: "Your Wordle results and streak", Handler: m.cmdStats},
+		},
+	}
+}
+
+const startText = "New Wordle: guess the five-letter word in six tries with /wordle <word>."
+
+// checkGuess explains why a guess is refused; a refused guess uses no turn.
+func checkGuess(w string) string {
+	switch {
+	case len([]rune(w)) != 5:
+		return "A guess is a five-letter word."
+	case strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "":
+		return "A guess uses the letters a to z only."
+	case !isWord(w):
+		return fmt.Sprintf("%q is not in the word list.", w)
+	}
+	return ""
+}
+
+func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
+	guess := strings.ToLower(strings.TrimSpace(r.Args))
+	if guess != "" {
+		if why := checkGuess(guess); why != "" {
+			return r.Reply(ctx, why)
+		}
+	}
+	var reply string
+	var finished *game
+	err := m.update(ctx, r.ChatID, func(g *game) (*game, error) {
+		reply, finished = "", nil // this closure may run again after a lost race
+		started := g == nil || g.Over
+		if started {
+			g = &game{Answer: m.pick()}
+		}
+		switch {
+		case guess == "" && started:
+			reply = startText
+			return g, nil
+		case guess == "":
+			reply = g.board()
+			return nil, nil
+		case slices.Contains(g.Guesses, guess):
+			reply = fmt.Sprintf("%q was already guessed.\n%s", guess, g.board())
+			return nil, nil
+		}
+		g.Guesses = append(g.Guesses, guess)
+		reply = g.board()
+		switch {
+		case guess == g.Answer:
+			g.Over, g.Won = true, true
+			reply += fmt.Sprintf("\nSolved in %d/%d!", len(g.Guesses), maxGuesses)
+		case len(g.Guesses) == maxGuesses:
+			g.Over = true
+			reply += "\nOut of tries. The word was " + strings.ToUpper(g.Answer) + "."
+		}
+		if started {
+			reply = startText + "\n" + reply
+		}
+		if g.Over {
+			finished = g
+		}
+		return g, nil
+	})
+	if err != nil {
+		return err
+	}
+	m.finish(ctx, r.ChatID, finished)
+	return r.Reply(ctx, reply)
+}
+
+// finish records a finished game; the game is already saved, so a failure
+// here is logged rather than retried (a retry would replay the guess).
+func (m *module) finish(ctx context.Context, subject int64, g *game) {
+	if g == nil {
+		return
+	}
+	if err := m.record(ctx, subject, g.Won, len(g.Guesses)); err != nil {
+		m.log.Warn("wordle: result not recorded", "err", err)
+	}
+}
+
+func (m *module) cmdNew(ctx context.Context, r *app.Request) error {
+	var abandoned *game
+	err := m.update(ctx, r.ChatID, func(g *game) (*game, error) {
+		abandoned = nil
+		if g != nil && !g.Over && len(g.Guesses) > 0 {
+			g.Over = true
+			abandoned = g // an abandoned game counts as lost
+		}
+		return &game{Answer: m.pick()}, nil
+	})
+	if err != nil {
+		return err
+	}
+	m.finish(ctx, r.ChatID, abandoned)
+	return r.Reply(ctx, startText)
+}
+
+func (m *module) cmdGiveUp(ctx context.Context, r *app.Request) error {
+	var reply string
+	var finished *game
+	err := m.update(ctx, r.ChatID, func(g *game) (*game, error) {
+		finished = nil
+		if g == nil || g.Over {
+			reply = "No Wordle is running. Start one with /wordle."
+			return nil, nil
+		}
+		g.Over = true
+		finished = g
+		reply = "The word was " + strings.ToUpper(g.Answer) + "."
+		return g, nil
+	})
+	if err != nil {
+		return err
+	}
+	m.finish(ctx, r.ChatID, finished)
+	return r.Reply(ctx, reply)
+}
+
+func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
+	var s stats
+	err := m.store.GetJSON(ctx, statsKey(r.ChatID), &s)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return r.Reply(ctx, "No finished Wordle yet.")
+	case err != nil:
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Played %d, won %d (%d%%)\nStreak %d, best %d\n", s.Played, s.Won, 100*s.Won/max(s.Played, 1), s.Streak, s.MaxStreak)
+	for i, n := range s.Dist {
+		fmt.Fprintf(&b, "%d: %s%d\n", i+1, strings.Repeat("█", n), n)
+	}
+	return r.Reply(ctx, strings.TrimRight(b.String(), "\n"))
+}

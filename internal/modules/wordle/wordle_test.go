@@ -1,0 +1,124 @@
+package wordle
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/telegramtest"
+)
+
+func TestScoreFollowsTheDuplicateLetterRules(t *testing.T) {
+	tests := []struct{ guess, answer, want string }{
+		{"crane", "crane", "🟩🟩🟩🟩🟩"},
+		{"babes", "abbey", "🟨🟨🟩🟩⬛"}, // the green b is counted first
+		{"floor", "robot", "⬛⬛🟨🟩🟨"}, // one o green, the other o present
+		{"eerie", "crane", "⬛⬛🟨⬛🟩"}, // only one e in the answer, and it is green
+		{"speed", "abide", "⬛⬛🟨⬛🟨"}, // the second e finds no e left
+		{"geese", "eerie", "⬛🟩🟨⬛🟩"},
+	}
+	for _, tt := range tests {
+		if got := score(tt.guess, tt.answer); string(got[:]) != tt.want {
+			t.Errorf("score(%s, %s) = %s, want %s", tt.guess, tt.answer, string(got[:]), tt.want)
+		}
+	}
+}
+
+// fixed is the module with a known sequence of answers.
+func fixed(words ...string) app.Factory {
+	var mu sync.Mutex
+	i := 0
+	return app.Factory{Name: Name, New: func(d app.Deps) (*app.Module, error) {
+		m := &module{store: d.Store, log: d.Log, pick: func() string {
+			mu.Lock()
+			defer mu.Unlock()
+			w := words[i%len(words)]
+			i++
+			return w
+		}}
+		return m.module(), nil
+	}}
+}
+
+func TestAGameFromStartToStats(t *testing.T) {
+	b := apptest.New(t, []app.Factory{fixed("crane", "robot")})
+	steps := []struct{ text, want string }{
+		{"/wordle_stats", "No finished Wordle yet."},
+		{"/wordle", startText},
+		{"/wordle cran", "A guess is a five-letter word."},
+		{"/wordle cr4ne", "A guess uses the letters a to z only."},
+		{"/wordle abcde", `"abcde" is not in the word list.`},
+		{"/wordle TRACE", "⬛🟩🟩🟨🟩  TRACE\n1/6\n🟩 A E R\n🟨 C\n⬛ T"},
+		{"/wordle trace", "\"trace\" was already guessed.\n⬛🟩🟩🟨🟩  TRACE\n1/6\n🟩 A E R\n🟨 C\n⬛ T"},
+		{"/wordle", "⬛🟩🟩🟨🟩  TRACE\n1/6\n🟩 A E R\n🟨 C\n⬛ T"},
+		{"/wordle crane", "⬛🟩🟩🟨🟩  TRACE\n🟩🟩🟩🟩🟩  CRANE\n2/6\n🟩 A C E N R\n⬛ T\nSolved in 2/6!"},
+		{"/wordle_giveup", "No Wordle is running. Start one with /wordle."},
+		{"/wordle floor", startText + "\n⬛⬛🟨🟩🟨  FLOOR\n1/6\n🟩 O\n🟨 R\n⬛ F L"},
+		{"/wordle_giveup", "The word was ROBOT."},
+		{"/wordle_stats", "Played 2, won 1 (50%)\nStreak 0, best 1\n1: 0\n2: █1\n3: 0\n4: 0\n5: 0\n6: 0"},
+	}
+	for _, s := range steps {
+		b.MustSay(apptest.PrivateChat, apptest.User, s.text)
+		if got := b.Last(); got != s.want {
+			t.Fatalf("%s:\ngot:\n%s\nwant:\n%s", s.text, got, s.want)
+		}
+	}
+}
+
+func TestSixMissesEndTheGame(t *testing.T) {
+	b := apptest.New(t, []app.Factory{fixed("crane")})
+	for _, w := range []string{"abide", "robot", "floor", "speed", "babes", "geese"} {
+		b.MustSay(apptest.Group, apptest.User, "/wordle "+w)
+	}
+	if last := b.Last(); !strings.HasSuffix(last, "6/6\n🟩 E\n🟨 A R\n⬛ B D F G I L O P S T\nOut of tries. The word was CRANE.") {
+		t.Fatalf("last reply:\n%s", last)
+	}
+}
+
+// Two guesses sent at once to one group game both count, exactly once.
+func TestConcurrentGuessesBothCountOnce(t *testing.T) {
+	for range 20 {
+		b := apptest.New(t, []app.Factory{fixed("crane")})
+		b.MustSay(apptest.Group, apptest.User, "/wordle")
+		var wg sync.WaitGroup
+		for _, w := range []string{"trace", "robot"} {
+			wg.Go(func() {
+				if err := b.Handle(telegramtest.Text(apptest.Group, apptest.User, "/wordle "+w)); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		var g game
+		if err := b.Store.For(Name).GetJSON(context.Background(), gameKey(apptest.Group), &g); err != nil {
+			t.Fatal(err)
+		}
+		if len(g.Guesses) != 2 || !(strings.Contains(strings.Join(g.Guesses, ","), "trace") && strings.Contains(strings.Join(g.Guesses, ","), "robot")) {
+			t.Fatalf("guesses after a race: %q", g.Guesses)
+		}
+	}
+}
+
+func TestGamesBelongToTheirChat(t *testing.T) {
+	b := apptest.New(t, []app.Factory{fixed("crane", "robot")})
+	b.MustSay(apptest.Group, apptest.User, "/wordle trace")
+	b.MustSay(apptest.PrivateChat, apptest.User, "/wordle trace")
+	msgs := b.Srv.Messages()
+	if !strings.Contains(msgs[0].Text, "⬛🟩🟩🟨🟩") || !strings.Contains(msgs[1].Text, "🟨🟨⬛⬛⬛") {
+		t.Fatalf("the group and the private chat must have their own games: %q / %q", msgs[0].Text, msgs[1].Text)
+	}
+}
+
+func TestTheEmbeddedListsAreUsable(t *testing.T) {
+	if len(answers) < 1000 || len(guesses) < len(answers) {
+		t.Fatalf("%d answers, %d guesses", len(answers), len(guesses))
+	}
+	for _, a := range answers {
+		if !isWord(a) || checkGuess(a) != "" {
+			t.Fatalf("answer %q is not a valid guess", a)
+		}
+	}
+}
