@@ -1,0 +1,339 @@
+// Package twentyq is twenty questions against Gemini: the bot thinks of
+// something, players ask yes/no questions, Gemini answers them knowing the
+// secret. A game belongs to its chat and lives in the module's store.
+package twentyq
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// Name is the module's name in MODULES.
+const Name = "twentyq"
+
+// Settings.
+const (
+	settingKey   = "GEMINI_API_KEY"
+	settingURL   = "GEMINI_API_URL"
+	settingModel = "GEMINI_MODEL"
+	settingRate  = "TWENTYQ_QUESTIONS_PER_MINUTE"
+)
+
+// Factory registers the module.
+var Factory = app.Factory{
+	Name: Name,
+	Settings: []app.Setting{
+		{Name: settingKey, Secret: true, Help: "Gemini API key; without it twentyq answers that it is unavailable"},
+		{Name: settingURL, Default: "https://generativelanguage.googleapis.com", Help: "Gemini API base URL"},
+		{Name: settingModel, Default: "gemini-2.5-flash", Help: "Gemini model for twentyq"},
+		{Name: settingRate, Default: "6", Help: "questions a user may ask per minute (protects the key)"},
+	},
+	New: New,
+}
+
+const maxQuestions = 20
+
+type module struct {
+	store  storage.KVStore
+	log    *slog.Logger
+	now    func() time.Time
+	gemini *gemini // nil without a key
+	rate   float64 // questions per minute per user
+	pick   func() string
+}
+
+// New builds the module.
+func New(d app.Deps) (*app.Module, error) {
+	rate, err := strconv.ParseFloat(d.Settings[settingRate], 64)
+	if err != nil || rate <= 0 {
+		return nil, fmt.Errorf("%s: want a positive number", settingRate)
+	}
+	m := &module{store: d.Store, log: d.Log, now: d.Now, rate: rate, pick: func() string { return things[rand.IntN(len(things))] }}
+	if key := d.Settings[settingKey]; key != "" {
+		m.gemini = &gemini{base: d.Settings[settingURL], model: d.Settings[settingModel], key: key, http: d.HTTP}
+	}
+	return m.module(), nil
+}
+
+func (m *module) module() *app.Module {
+	return &app.Module{
+		Name: Name,
+		Commands: []app.Command{
+			{Name: "twentyq", Description: "Twenty questions: /twentyq starts, /twentyq <question> asks", Handler: m.cmdAsk},
+			{Name: "twentyq_giveup", Description: "Give up and see what the bot was thinking of", Handler: m.cmdGiveUp},
+			{Name: "twentyq_stats", Description: "Twenty questions results here", Handler: m.cmdStats},
+		},
+	}
+}
+
+type exchange struct {
+	Q string `json:"q"`
+	A string `json:"a"`
+}
+
+type game struct {
+	Secret string     `json:"secret"`
+	Asked  []exchange `json:"asked"`
+	Over   bool       `json:"over"`
+	Won    bool       `json:"won"`
+}
+
+type results struct{ Played, Won, Questions int }
+
+func gameKey(chat int64) string    { return fmt.Sprintf("game:%d", chat) }
+func resultsKey(chat int64) string { return fmt.Sprintf("results:%d", chat) }
+func rateKey(user int64) string    { return fmt.Sprintf("rate:%d", user) }
+
+const (
+	unavailableText = "Twenty questions is unavailable: no Gemini API key is configured."
+	startText       = "I am thinking of something. Ask yes/no questions with /twentyq <question> (20 at most), or guess it."
+)
+
+// system tells Gemini the rules and the secret.
+func system(secret string) string {
+	return "You are the host of a game of twenty questions. The secret is: " + secret + ". " +
+		"The player asks one yes/no question or makes a guess. Reply with exactly one word: " +
+		"Yes, No, Sometimes or Unknown; or Correct if the player has named the secret (synonyms count). " +
+		"Never reveal the secret and never add anything else."
+}
+
+// normalize maps Gemini's reply onto the game's answers.
+func normalize(reply string) (string, bool) {
+	w := strings.ToLower(strings.Trim(strings.Fields(reply + " x")[0], ".!,;:\"'*"))
+	switch w {
+	case "yes", "no", "sometimes", "unknown":
+		return strings.ToUpper(w[:1]) + w[1:], true
+	case "correct":
+		return "Correct", true
+	}
+	return "", false
+}
+
+func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
+	if m.gemini == nil {
+		return r.Reply(ctx, unavailableText)
+	}
+	question := strings.TrimSpace(r.Args)
+	if question == "" {
+		started, err := m.start(ctx, r.ChatID)
+		if err != nil {
+			return err
+		}
+		if !started {
+			return r.Reply(ctx, "A game is running: ask with /twentyq <question>, or /twentyq_giveup.")
+		}
+		return r.Reply(ctx, startText)
+	}
+	if len([]rune(question)) > 200 {
+		return r.Reply(ctx, "Keep the question under 200 characters.")
+	}
+	if ok, err := m.allow(ctx, r.UserID); err != nil {
+		return err
+	} else if !ok {
+		return r.Reply(ctx, "Slow down: too many questions this minute.")
+	}
+	started, err := m.start(ctx, r.ChatID)
+	if err != nil {
+		return err
+	}
+	var g game
+	if err := m.store.GetJSON(ctx, gameKey(r.ChatID), &g); err != nil {
+		return err
+	}
+	answer, err := m.gemini.ask(ctx, system(g.Secret), question)
+	switch {
+	case errors.Is(err, errBusy):
+		return r.Reply(ctx, "Gemini is busy right now; your question was not counted. Try again in a minute.")
+	case err != nil:
+		m.log.Warn("twentyq: gemini failed", "err", err)
+		return r.Reply(ctx, "Gemini did not answer; your question was not counted. Try again later.")
+	}
+	norm, ok := normalize(answer)
+	if !ok {
+		m.log.Warn("twentyq: unexpected answer", "answer", answer)
+		norm = "Unknown"
+	}
+	reply, err := m.record(ctx, r.ChatID, g.Secret, question, norm)
+	if err != nil {
+		return err
+	}
+	if started {
+		reply = startText + "\n" + reply
+	}
+	return r.Reply(ctx, reply)
+}
+
+// start begins a game unless one is running; it reports whether it did.
+func (m *module) start(ctx context.Context, chat int64) (bool, error) {
+	started := false
+	err := m.update(ctx, gameKey(chat), func(cur []byte) ([]byte, error) {
+		var g game
+		if cur != nil {
+			if err := json.Unmarshal(cur, &g); err != nil {
+				return nil, err
+			}
+			if !g.Over {
+				started = false
+				return nil, nil
+			}
+		}
+		started = true
+		return json.Marshal(game{Secret: m.pick()})
+	})
+	return started, err
+}
+
+// record adds an answered question to the game it was asked in (CAS: two
+// questions at once both count). A game that ended or changed meanwhile
+// does not take an answer about another secret.
+func (m *module) record(ctx context.Context, chat int64, secret, q, a string) (string, error) {
+	var reply string
+	var finished *game
+	err := m.update(ctx, gameKey(chat), func(cur []byte) ([]byte, error) {
+		finished = nil
+		var g game
+		if cur == nil || json.Unmarshal(cur, &g) != nil || g.Secret != secret || g.Over {
+			reply = "That game has ended meanwhile."
+			return nil, nil
+		}
+		g.Asked = append(g.Asked, exchange{Q: q, A: a})
+		n := len(g.Asked)
+		reply = fmt.Sprintf("%d/%d %s: %s", n, maxQuestions, q, a)
+		switch {
+		case a == "Correct":
+			g.Over, g.Won = true, true
+			reply += fmt.Sprintf("\nYou got it in %d: %s!", n, g.Secret)
+		case n >= maxQuestions:
+			g.Over = true
+			reply += "\nOut of questions. It was: " + g.Secret + "."
+		}
+		if g.Over {
+			finished = &g
+		}
+		return json.Marshal(g)
+	})
+	if err == nil && finished != nil {
+		m.addResult(ctx, chat, finished)
+	}
+	return reply, err
+}
+
+func (m *module) addResult(ctx context.Context, chat int64, g *game) {
+	err := m.update(ctx, resultsKey(chat), func(cur []byte) ([]byte, error) {
+		var r results
+		if cur != nil {
+			if err := json.Unmarshal(cur, &r); err != nil {
+				return nil, err
+			}
+		}
+		r.Played++
+		if g.Won {
+			r.Won++
+			r.Questions += len(g.Asked)
+		}
+		return json.Marshal(r)
+	})
+	if err != nil {
+		m.log.Warn("twentyq: result not recorded", "err", err)
+	}
+}
+
+func (m *module) cmdGiveUp(ctx context.Context, r *app.Request) error {
+	var reply string
+	var finished *game
+	err := m.update(ctx, gameKey(r.ChatID), func(cur []byte) ([]byte, error) {
+		finished = nil
+		var g game
+		if cur == nil || json.Unmarshal(cur, &g) != nil || g.Over {
+			reply = "No game is running. Start one with /twentyq."
+			return nil, nil
+		}
+		g.Over = true
+		finished = &g
+		reply = "It was: " + g.Secret + "."
+		return json.Marshal(g)
+	})
+	if err != nil {
+		return err
+	}
+	if finished != nil {
+		m.addResult(ctx, r.ChatID, finished)
+	}
+	return r.Reply(ctx, reply)
+}
+
+func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
+	var res results
+	err := m.store.GetJSON(ctx, resultsKey(r.ChatID), &res)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return r.Reply(ctx, "No finished game here yet.")
+	case err != nil:
+		return err
+	}
+	avg := "-"
+	if res.Won > 0 {
+		avg = fmt.Sprintf("%.1f", float64(res.Questions)/float64(res.Won))
+	}
+	return r.Reply(ctx, fmt.Sprintf("Played %d, won %d; %s questions per win on average.", res.Played, res.Won, avg))
+}
+
+// update is a CAS loop on one key; f returns the new value, or nil for no change.
+func (m *module) update(ctx context.Context, key string, f func(cur []byte) ([]byte, error)) error {
+	for range 16 {
+		cur, err := m.store.Get(ctx, key)
+		if errors.Is(err, storage.ErrNotFound) {
+			cur = nil
+		} else if err != nil {
+			return err
+		}
+		next, err := f(cur)
+		if err != nil || next == nil {
+			return err
+		}
+		err = m.store.CompareAndSwap(ctx, key, cur, next)
+		if !errors.Is(err, storage.ErrConflict) {
+			return err
+		}
+	}
+	return fmt.Errorf("twentyq: %s kept changing", key)
+}
+
+// allow is a per-user token bucket kept in the store, so the limit holds
+// across runtimes and Lambda instances.
+func (m *module) allow(ctx context.Context, user int64) (bool, error) {
+	allowed := false
+	burst := m.rate
+	err := m.update(ctx, rateKey(user), func(cur []byte) ([]byte, error) {
+		var b struct {
+			Tokens float64 `json:"tokens"`
+			At     int64   `json:"at"`
+		}
+		b.Tokens = burst
+		now := m.now()
+		if cur != nil {
+			if err := json.Unmarshal(cur, &b); err != nil {
+				return nil, err
+			}
+			elapsed := now.Sub(time.Unix(0, b.At)).Minutes()
+			b.Tokens = min(burst, b.Tokens+elapsed*m.rate)
+		}
+		b.At = now.UnixNano()
+		allowed = b.Tokens >= 1
+		if allowed {
+			b.Tokens--
+		}
+		return json.Marshal(b)
+	})
+	return allowed, err
+}
