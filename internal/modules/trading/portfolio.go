@@ -1,0 +1,225 @@
+// Package trading is the paper-trading engine the coin, gold and stock
+// modules share: a per-user portfolio of cash and holdings in exact decimal
+// money, bought and sold at live prices, stored under "user:<id>" and only
+// ever changed through a CAS retry loop, so trades from two devices or two
+// runtimes at once each apply exactly once.
+package trading
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// Market holds one market's money and rounding rules.
+type Market struct {
+	Currency    string // "USD", "VND"
+	CashPlaces  int32  // decimals of a cash amount (USD 2, VND 0)
+	QtyPlaces   int32  // decimals of a quantity (coins 8, gold luong 1 = a chi)
+	QtyUnit     string // "", "luong", "shares"
+	MaxCash     decimal.Decimal
+	LotSize     decimal.Decimal // quantities must be multiples of it (0: none)
+	HistorySize int
+}
+
+// Holding is one symbol held.
+type Holding struct {
+	Qty  decimal.Decimal `json:"qty"`
+	Cost decimal.Decimal `json:"cost"` // cash paid for the quantity held
+}
+
+// Trade is one entry of the bounded history.
+type Trade struct {
+	At     time.Time       `json:"at"`
+	Kind   string          `json:"kind"` // topup | buy | sell
+	Symbol string          `json:"symbol,omitempty"`
+	Qty    decimal.Decimal `json:"qty,omitempty"`
+	Price  decimal.Decimal `json:"price,omitempty"`
+	Cash   decimal.Decimal `json:"cash"` // cash in (+) or out (-)
+}
+
+// Portfolio is one user's account in one market.
+type Portfolio struct {
+	Cash     decimal.Decimal    `json:"cash"`
+	Invested decimal.Decimal    `json:"invested"` // total topped up
+	Realized decimal.Decimal    `json:"realized"` // profit or loss of what was sold
+	Holdings map[string]Holding `json:"holdings"`
+	Created  time.Time          `json:"created"`
+	History  []Trade            `json:"history"`
+}
+
+// Errors a command turns into a reply; the portfolio is then unchanged.
+var (
+	ErrAmount       = errors.New("the amount must be a positive number")
+	ErrPrecision    = errors.New("too many decimal places")
+	ErrTooLarge     = errors.New("the amount is too large")
+	ErrNoCash       = errors.New("not enough cash")
+	ErrNoHolding    = errors.New("not enough of that holding")
+	ErrLot          = errors.New("the quantity must be a whole number of lots")
+	ErrPriceInvalid = errors.New("no valid price")
+)
+
+// ParseAmount reads a user's number: positive, within places decimals and
+// below max. It never goes through float64.
+func ParseAmount(s string, places int32, max decimal.Decimal) (decimal.Decimal, error) {
+	d, err := decimal.NewFromString(s)
+	switch {
+	case err != nil, !d.IsPositive():
+		return decimal.Zero, ErrAmount
+	case d.Exponent() < -places && !d.Equal(d.Truncate(places)):
+		return decimal.Zero, fmt.Errorf("%w: at most %d", ErrPrecision, places)
+	case !max.IsZero() && d.GreaterThan(max):
+		return decimal.Zero, fmt.Errorf("%w: at most %s", ErrTooLarge, max.String())
+	}
+	return d, nil
+}
+
+func (p *Portfolio) init(now time.Time) {
+	if p.Holdings == nil {
+		p.Holdings = map[string]Holding{}
+	}
+	if p.Created.IsZero() {
+		p.Created = now
+	}
+}
+
+func (p *Portfolio) log(m Market, t Trade) {
+	p.History = append(p.History, t)
+	if n := m.HistorySize; n > 0 && len(p.History) > n {
+		p.History = append([]Trade{}, p.History[len(p.History)-n:]...)
+	}
+}
+
+// TopUp adds cash.
+func (p *Portfolio) TopUp(m Market, amount decimal.Decimal, now time.Time) error {
+	p.init(now)
+	if next := p.Cash.Add(amount); !m.MaxCash.IsZero() && next.GreaterThan(m.MaxCash) {
+		return fmt.Errorf("%w: cash would pass %s", ErrTooLarge, m.MaxCash.String())
+	}
+	p.Cash = p.Cash.Add(amount)
+	p.Invested = p.Invested.Add(amount)
+	p.log(m, Trade{At: now, Kind: "topup", Cash: amount})
+	return nil
+}
+
+// BuyFor spends cash on sym at price; the quantity is rounded down to the
+// market's precision and the cash spent is that quantity times the price,
+// rounded up to the cash precision, so the account never gains from rounding.
+func (p *Portfolio) BuyFor(m Market, sym string, cash, price decimal.Decimal, now time.Time) (qty decimal.Decimal, err error) {
+	if !price.IsPositive() {
+		return decimal.Zero, ErrPriceInvalid
+	}
+	qty = cash.Div(price).Truncate(m.QtyPlaces)
+	return qty, p.BuyQty(m, sym, qty, price, now)
+}
+
+// BuyQty buys qty of sym at price.
+func (p *Portfolio) BuyQty(m Market, sym string, qty, price decimal.Decimal, now time.Time) error {
+	p.init(now)
+	if !price.IsPositive() {
+		return ErrPriceInvalid
+	}
+	if !qty.IsPositive() {
+		return fmt.Errorf("%w: that buys nothing at %s", ErrAmount, price.String())
+	}
+	if m.LotSize.IsPositive() && !qty.Mod(m.LotSize).IsZero() {
+		return fmt.Errorf("%w of %s", ErrLot, m.LotSize.String())
+	}
+	cost := qty.Mul(price).RoundCeil(m.CashPlaces)
+	if cost.GreaterThan(p.Cash) {
+		return fmt.Errorf("%w: %s needed, %s available", ErrNoCash, cost.StringFixed(m.CashPlaces), p.Cash.StringFixed(m.CashPlaces))
+	}
+	h := p.Holdings[sym]
+	h.Qty, h.Cost = h.Qty.Add(qty), h.Cost.Add(cost)
+	p.Holdings[sym] = h
+	p.Cash = p.Cash.Sub(cost)
+	p.log(m, Trade{At: now, Kind: "buy", Symbol: sym, Qty: qty, Price: price, Cash: cost.Neg()})
+	return nil
+}
+
+// Sell sells qty of sym (all of it when all is true) at price; proceeds are
+// rounded down to the cash precision. The cost basis leaves pro rata.
+func (p *Portfolio) Sell(m Market, sym string, qty decimal.Decimal, all bool, price decimal.Decimal, now time.Time) (decimal.Decimal, decimal.Decimal, error) {
+	p.init(now)
+	if !price.IsPositive() {
+		return decimal.Zero, decimal.Zero, ErrPriceInvalid
+	}
+	h, ok := p.Holdings[sym]
+	if all {
+		qty = h.Qty
+	}
+	if !ok || !qty.IsPositive() || qty.GreaterThan(h.Qty) {
+		return decimal.Zero, decimal.Zero, fmt.Errorf("%w: you hold %s", ErrNoHolding, h.Qty.String())
+	}
+	if m.LotSize.IsPositive() && !all && !qty.Mod(m.LotSize).IsZero() {
+		return decimal.Zero, decimal.Zero, fmt.Errorf("%w of %s", ErrLot, m.LotSize.String())
+	}
+	proceeds := qty.Mul(price).RoundFloor(m.CashPlaces)
+	costOut := h.Cost
+	if !qty.Equal(h.Qty) {
+		costOut = h.Cost.Mul(qty).Div(h.Qty).Round(m.CashPlaces)
+	}
+	h.Qty, h.Cost = h.Qty.Sub(qty), h.Cost.Sub(costOut)
+	if h.Qty.IsZero() {
+		delete(p.Holdings, sym)
+	} else {
+		p.Holdings[sym] = h
+	}
+	p.Cash = p.Cash.Add(proceeds)
+	p.Realized = p.Realized.Add(proceeds.Sub(costOut))
+	p.log(m, Trade{At: now, Kind: "sell", Symbol: sym, Qty: qty, Price: price, Cash: proceeds})
+	return qty, proceeds, nil
+}
+
+// Valuation is the portfolio at current prices.
+type Valuation struct {
+	Cash, Holdings, Total, Invested, PL decimal.Decimal
+	Lines                               []Line
+}
+
+// Line values one holding.
+type Line struct {
+	Symbol       string
+	Qty, Cost    decimal.Decimal
+	Price, Value decimal.Decimal
+	PL           decimal.Decimal
+	PriceKnown   bool
+}
+
+// Value prices every holding (price returns false when it has none: the
+// holding then counts at cost) and computes profit and loss.
+func (p *Portfolio) Value(m Market, price func(sym string) (decimal.Decimal, bool)) Valuation {
+	v := Valuation{Cash: p.Cash, Invested: p.Invested}
+	syms := make([]string, 0, len(p.Holdings))
+	for s := range p.Holdings {
+		syms = append(syms, s)
+	}
+	sort.Strings(syms)
+	for _, s := range syms {
+		h := p.Holdings[s]
+		l := Line{Symbol: s, Qty: h.Qty, Cost: h.Cost, Value: h.Cost}
+		if pr, ok := price(s); ok {
+			l.Price, l.PriceKnown = pr, true
+			l.Value = h.Qty.Mul(pr).RoundFloor(m.CashPlaces)
+		}
+		l.PL = l.Value.Sub(h.Cost)
+		v.Holdings = v.Holdings.Add(l.Value)
+		v.Lines = append(v.Lines, l)
+	}
+	v.Total = v.Cash.Add(v.Holdings)
+	v.PL = v.Total.Sub(v.Invested)
+	return v
+}
+
+// Drift is cash plus holdings at cost, less what was topped up and the
+// realised profit: zero for every sequence of operations, to the last unit.
+func (p *Portfolio) Drift() decimal.Decimal {
+	total := p.Cash
+	for _, h := range p.Holdings {
+		total = total.Add(h.Cost)
+	}
+	return total.Sub(p.Invested).Sub(p.Realized)
+}

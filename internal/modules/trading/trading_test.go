@@ -1,0 +1,197 @@
+package trading
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
+)
+
+var usd = Market{Currency: "USD", CashPlaces: 2, QtyPlaces: 8, MaxCash: decimal.NewFromInt(1_000_000_000), HistorySize: 20}
+
+var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+func TestParseAmount(t *testing.T) {
+	max := d("1000000")
+	tests := []struct {
+		in   string
+		want string
+		err  error
+	}{
+		{"10", "10", nil},
+		{"10.25", "10.25", nil},
+		{"10.250", "10.25", nil}, // a trailing zero is not extra precision
+		{"0.01", "0.01", nil},
+		{"", "", ErrAmount},
+		{"0", "", ErrAmount},
+		{"-5", "", ErrAmount},
+		{"abc", "", ErrAmount},
+		{"1,000", "", ErrAmount},
+		{"NaN", "", ErrAmount},
+		{"10.255", "", ErrPrecision},
+		{"1000000.01", "", ErrTooLarge},
+		{"1e9", "", ErrTooLarge},
+	}
+	for _, tt := range tests {
+		got, err := ParseAmount(tt.in, 2, max)
+		if !errors.Is(err, tt.err) || (tt.err == nil && !got.Equal(d(tt.want))) {
+			t.Errorf("ParseAmount(%q) = %s, %v; want %s, %v", tt.in, got, err, tt.want, tt.err)
+		}
+	}
+}
+
+func TestRoundingNeverFavoursTheAccount(t *testing.T) {
+	var p Portfolio
+	if err := p.TopUp(usd, d("100"), t0); err != nil {
+		t.Fatal(err)
+	}
+	qty, err := p.BuyFor(usd, "BTC", d("10"), d("3"), t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !qty.Equal(d("3.33333333")) || !p.Cash.Equal(d("90")) {
+		t.Fatalf("bought %s for cash left %s; want 3.33333333 (rounded down) paid 10.00 (rounded up)", qty, p.Cash)
+	}
+	sold, proceeds, err := p.Sell(usd, "BTC", decimal.Zero, true, d("3"), t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sold.Equal(qty) || !proceeds.Equal(d("9.99")) || !p.Realized.Equal(d("-0.01")) || len(p.Holdings) != 0 {
+		t.Fatalf("sold %s for %s, realised %s", sold, proceeds, p.Realized)
+	}
+	if !p.Drift().IsZero() {
+		t.Fatalf("drift %s", p.Drift())
+	}
+}
+
+func TestBadTradesChangeNothing(t *testing.T) {
+	var p Portfolio
+	_ = p.TopUp(usd, d("10"), t0)
+	_, _ = p.BuyFor(usd, "ETH", d("5"), d("2"), t0)
+	before := p.Cash
+	cases := []struct {
+		name string
+		do   func() error
+		want error
+	}{
+		{"more cash than there is", func() error { _, err := p.BuyFor(usd, "ETH", d("6"), d("2"), t0); return err }, ErrNoCash},
+		{"more than is held", func() error { _, _, err := p.Sell(usd, "ETH", d("3"), false, d("2"), t0); return err }, ErrNoHolding},
+		{"a symbol not held", func() error { _, _, err := p.Sell(usd, "DOGE", d("1"), false, d("2"), t0); return err }, ErrNoHolding},
+		{"a zero price", func() error { _, err := p.BuyFor(usd, "ETH", d("1"), decimal.Zero, t0); return err }, ErrPriceInvalid},
+		{"an amount that buys nothing", func() error { _, err := p.BuyFor(usd, "BTC", d("0.01"), d("100000000000"), t0); return err }, ErrAmount},
+		{"cash past the limit", func() error { return p.TopUp(usd, d("1000000000"), t0) }, ErrTooLarge},
+	}
+	for _, c := range cases {
+		if err := c.do(); !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
+	}
+	if !p.Cash.Equal(before) || !p.Holdings["ETH"].Qty.Equal(d("2.5")) {
+		t.Fatalf("a refused trade changed the portfolio: cash %s, ETH %s", p.Cash, p.Holdings["ETH"].Qty)
+	}
+}
+
+// TestNoSequenceOfTradesDrifts is a property test over random sequences:
+// cash plus holdings at cost always equals top-ups plus realised profit,
+// and nothing goes negative.
+func TestNoSequenceOfTradesDrifts(t *testing.T) {
+	for seed := range uint64(200) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		var p Portfolio
+		syms := []string{"BTC", "ETH", "SOL"}
+		for range 60 {
+			price := decimal.NewFromInt(int64(rng.IntN(100_000) + 1)).Shift(-int32(rng.IntN(6)))
+			sym := syms[rng.IntN(len(syms))]
+			switch rng.IntN(3) {
+			case 0:
+				_ = p.TopUp(usd, decimal.NewFromInt(int64(rng.IntN(100_000)+1)).Shift(-2), t0)
+			case 1:
+				_, _ = p.BuyFor(usd, sym, decimal.NewFromInt(int64(rng.IntN(50_000)+1)).Shift(-2), price, t0)
+			default:
+				qty := p.Holdings[sym].Qty.Mul(decimal.NewFromInt(int64(rng.IntN(100) + 1))).Div(decimal.NewFromInt(100)).Truncate(8)
+				_, _, _ = p.Sell(usd, sym, qty, rng.IntN(5) == 0, price, t0)
+			}
+			if !p.Drift().IsZero() || p.Cash.IsNegative() {
+				t.Fatalf("seed %d: drift %s, cash %s", seed, p.Drift(), p.Cash)
+			}
+			for s, h := range p.Holdings {
+				if !h.Qty.IsPositive() || h.Cost.IsNegative() {
+					t.Fatalf("seed %d: holding %s %+v", seed, s, h)
+				}
+			}
+		}
+		if len(p.History) > usd.HistorySize {
+			t.Fatalf("history grew to %d", len(p.History))
+		}
+	}
+}
+
+func TestConcurrentTradesOnTheRealBackends(t *testing.T) {
+	backendtest.Each(t, func(t *testing.T, prov storage.KVProvider) {
+		s := prov.For("coin")
+		ctx := context.Background()
+
+		// A new user's first two top-ups at once both apply.
+		var wg sync.WaitGroup
+		for _, amount := range []string{"5", "7"} {
+			wg.Go(func() {
+				if _, err := Update(ctx, s, 1, func(p *Portfolio) error { return p.TopUp(usd, d(amount), t0) }); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		if p, _, _ := Load(ctx, s, 1); !p.Cash.Equal(d("12")) {
+			t.Fatalf("first top-ups: cash %s, want 12", p.Cash)
+		}
+
+		// 2 x 200 interleaved operations on one user end where a serial run does.
+		if !backendtest.AtomicValueCAS(t, prov) {
+			t.Skip(backendtest.FerretDBLimit) // the insert race above ran
+		}
+		if _, err := Update(ctx, s, 2, func(p *Portfolio) error { return p.TopUp(usd, d("1000"), t0) }); err != nil {
+			t.Fatal(err)
+		}
+		wg.Go(func() {
+			for range 200 {
+				if _, err := Update(ctx, s, 2, func(p *Portfolio) error { return p.TopUp(usd, d("1"), t0) }); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+		wg.Go(func() {
+			for i := range 200 {
+				_, err := Update(ctx, s, 2, func(p *Portfolio) error {
+					if i%2 == 0 {
+						_, err := p.BuyFor(usd, "BTC", d("0.50"), d("2"), t0)
+						return err
+					}
+					_, _, err := p.Sell(usd, "BTC", d("0.25"), false, d("2"), t0)
+					return err
+				})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+		wg.Wait()
+		p, _, err := Load(ctx, s, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !p.Cash.Equal(d("1200")) || !p.Invested.Equal(d("1200")) || len(p.Holdings) != 0 || !p.Drift().IsZero() {
+			t.Fatalf("after the race: cash %s, invested %s, holdings %v, drift %s", p.Cash, p.Invested, p.Holdings, p.Drift())
+		}
+	})
+}
