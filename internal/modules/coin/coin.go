@@ -8,8 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
-	"net/url"
 	"regexp"
 	"strings"
 	"time"
@@ -59,21 +57,6 @@ type module struct {
 	sources []source
 }
 
-// checkURL allows https, and http only to a loopback host (tests, local mirrors).
-func checkURL(name, raw string) (string, error) {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return "", fmt.Errorf("%s: %q is not a URL", name, raw)
-	}
-	if u.Scheme != "https" {
-		ip := net.ParseIP(u.Hostname())
-		if u.Scheme != "http" || !(u.Hostname() == "localhost" || (ip != nil && ip.IsLoopback())) {
-			return "", fmt.Errorf("%s: %q must be https (plain http only on loopback)", name, raw)
-		}
-	}
-	return strings.TrimRight(raw, "/"), nil
-}
-
 // New builds the module.
 func New(d app.Deps) (*app.Module, error) {
 	f := fetcher{http: d.HTTP}
@@ -82,7 +65,7 @@ func New(d app.Deps) (*app.Module, error) {
 		setting string
 		build   func(fetcher, string) source
 	}{{settingBinance, binance}, {settingCoinbase, coinbase}, {settingCoinGecko, coingecko}} {
-		base, err := checkURL(s.setting, d.Settings[s.setting])
+		base, err := trading.CheckURL(s.setting, d.Settings[s.setting])
 		if err != nil {
 			return nil, err
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/modules/trading"
 )
 
 // fakeMarkets serves Binance, Coinbase and CoinGecko in their own formats.
@@ -200,7 +201,7 @@ func TestOnlyHTTPSOrLoopbackSources(t *testing.T) {
 		"https://api.coinbase.com": true, "http://127.0.0.1:8080": true, "http://localhost:9": true,
 		"http://api.coinbase.com": false, "ftp://x": false, "not a url": false,
 	} {
-		if _, err := checkURL("X", raw); (err == nil) != ok {
+		if _, err := trading.CheckURL("X", raw); (err == nil) != ok {
 			t.Errorf("checkURL(%q) = %v", raw, err)
 		}
 	}

@@ -1,0 +1,158 @@
+package gold
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/apptest"
+)
+
+// fakeSources serves VNAppMob (a key endpoint and the SJC price behind a
+// bearer token) and ExchangeRate-API's open rates.
+type fakeSources struct {
+	mu         sync.Mutex
+	keys       int  // keys handed out
+	revoked    bool // refuse the current key once
+	sjcDown    bool
+	ratesDown  bool
+	sjcCalls   int
+	validKey   string
+	keyExpires time.Time
+}
+
+func jwt(exp time.Time, n int) string {
+	enc := base64.RawURLEncoding.EncodeToString
+	return enc([]byte(`{"alg":"HS256","typ":"JWT"}`)) + "." +
+		enc([]byte(fmt.Sprintf(`{"exp":%d,"iat":%d,"scope":"gold","permission":0}`, exp.Unix(), n))) + ".sig"
+}
+
+func (f *fakeSources) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	switch r.URL.Path {
+	case "/vnappmob/api/request_api_key":
+		if r.URL.Query().Get("scope") != "gold" {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		f.keys++
+		f.validKey = jwt(f.keyExpires, f.keys)
+		_ = json.NewEncoder(w).Encode(map[string]string{"results": f.validKey})
+	case "/vnappmob/api/v2/gold/sjc":
+		f.sjcCalls++
+		if f.sjcDown {
+			w.WriteHeader(http.StatusBadGateway)
+			return
+		}
+		if r.Header.Get("Authorization") != "Bearer "+f.validKey || f.revoked {
+			f.revoked = false
+			w.WriteHeader(http.StatusForbidden)
+			_, _ = w.Write([]byte(`{"message":"Auth Error: Signature has expired"}`))
+			return
+		}
+		_, _ = w.Write([]byte(`{"results":[{"buy_1c":8450000.0,"buy_1l":84500000.00,"buy_nhan1c":8300000.0,"datetime":"1764400000","sell_1c":8652000.0,"sell_1l":86500000.00,"sell_nhan1c":8500000.0}]}`))
+	case "/erapi/v6/latest/USD":
+		if f.ratesDown {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = w.Write([]byte(`{"result":"success","provider":"https://www.exchangerate-api.com","base_code":"USD","rates":{"USD":1,"VND":25000,"XAU":0.0005,"EUR":0.92}}`))
+	default:
+		w.WriteHeader(http.StatusNotFound)
+	}
+}
+
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) add(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.t = c.t.Add(d) }
+
+var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+func setup(t *testing.T) (*apptest.Bot, *fakeSources, *clock) {
+	f := &fakeSources{keyExpires: t0.Add(15 * 24 * time.Hour)}
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	clk := &clock{t: t0}
+	b := apptest.New(t, []app.Factory{Factory}, app.WithClock(clk.now), app.WithSettings(map[string]string{
+		settingVNAppMob: srv.URL + "/vnappmob", settingERAPI: srv.URL + "/erapi",
+	}))
+	return b, f, clk
+}
+
+func TestATradingSession(t *testing.T) {
+	b, _, _ := setup(t)
+	steps := []struct{ text, want string }{
+		{"/gold_price", "Gold per luong: buy 84,500,000 VND, sell 86,500,000 VND (SJC via VNAppMob)"},
+		{"/gold_topup 100000000", "Topped up 100,000,000 VND. Cash: 100,000,000 VND."},
+		{"/gold_buy 1.1", "Bought 1.1 luong at 86,500,000 VND for 95,150,000 VND. Cash: 4,850,000 VND."},
+		{"/gold_buy 0.1", "Not done: not enough cash: 8650000 needed, 4850000 available."},
+		{"/gold_buy 0.05", "Not done: too many decimal places: at most 1 (luong, to the chi: e.g. 0.5)."},
+		{"/gold_sell 0.5", "Sold 0.5 luong at 84,500,000 VND for 42,250,000 VND. Cash: 47,100,000 VND."},
+		{"/gold_stats", "0.6 luong: 50,700,000 VND (cost 51,900,000 VND, P/L -1,200,000 VND)\nCash: 47,100,000 VND\nTotal: 97,800,000 VND (invested 100,000,000 VND, P/L -2,200,000 VND)"},
+		{"/gold_sell all", "Sold 0.6 luong at 84,500,000 VND for 50,700,000 VND. Cash: 97,800,000 VND."},
+		{"/gold_sell 1", "Not done: not enough of that holding: you hold 0."},
+	}
+	for _, s := range steps {
+		b.MustSay(apptest.Group, apptest.User, s.text)
+		if got := b.Last(); got != s.want {
+			t.Fatalf("%s:\ngot:  %q\nwant: %q", s.text, got, s.want)
+		}
+	}
+}
+
+func TestTheKeyIsCachedRefreshedAndRenewedWhenRefused(t *testing.T) {
+	b, f, clk := setup(t)
+	b.MustSay(apptest.Group, apptest.User, "/gold_price")
+	clk.add(2 * time.Minute) // past the price cache, well within the key's life
+	b.MustSay(apptest.Group, apptest.User, "/gold_price")
+	if f.keys != 1 {
+		t.Fatalf("%d keys fetched, want the cached one reused", f.keys)
+	}
+	clk.add(14*24*time.Hour + time.Hour) // less than a day of the key's life left
+	f.mu.Lock()
+	f.keyExpires = clk.now().Add(15 * 24 * time.Hour) // the next key lives 15 days from now
+	f.mu.Unlock()
+	b.MustSay(apptest.Group, apptest.User, "/gold_price")
+	if f.keys != 2 {
+		t.Fatalf("%d keys fetched, want a refresh before expiry", f.keys)
+	}
+	clk.add(2 * time.Minute)
+	f.revoked = true
+	b.MustSay(apptest.Group, apptest.User, "/gold_price")
+	if f.keys != 3 || !strings.Contains(b.Last(), "SJC via VNAppMob") {
+		t.Fatalf("a refused key must be renewed once: %d keys, reply %q", f.keys, b.Last())
+	}
+}
+
+func TestWorldSpotIsTheFallback(t *testing.T) {
+	b, f, _ := setup(t)
+	f.sjcDown = true
+	b.MustSay(apptest.Group, apptest.User, "/gold_price")
+	// $2,000/oz x 25,000 VND/USD x 37.5/31.1034768 = 60,282,650 VND per luong.
+	want := "Gold per luong: buy 60,282,650 VND, sell 60,282,650 VND (world spot)\nworld spot $2000.00/oz x 25000 VND/USD x 37.5/31.1035 oz per luong"
+	if got := b.Last(); got != want {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+}
+
+func TestNoSourceIsAClearReply(t *testing.T) {
+	b, f, _ := setup(t)
+	f.sjcDown, f.ratesDown = true, true
+	b.MustSay(apptest.Group, apptest.User, "/gold_buy 1")
+	if got := b.Last(); got != "No gold price right now; every source failed. Try again later." {
+		t.Fatalf("reply %q", got)
+	}
+}

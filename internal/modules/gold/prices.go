@@ -1,0 +1,190 @@
+package gold
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// quote is a buy/sell pair in VND per luong (37.5 g).
+type quote struct {
+	Buy, Sell decimal.Decimal
+	Source    string
+	Note      string // how a fallback price was made
+	At        time.Time
+}
+
+// gramsPerLuong and gramsPerTroyOunce convert world spot to luong.
+var (
+	gramsPerLuong     = decimal.RequireFromString("37.5")
+	gramsPerTroyOunce = decimal.RequireFromString("31.1034768")
+)
+
+var errAuth = errors.New("vnappmob: key refused")
+
+func getJSON(ctx context.Context, c *http.Client, url, bearer string, dst any) error {
+	ctx, cancel := context.WithTimeout(ctx, 8*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "application/json")
+	if bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+bearer)
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return err
+	}
+	switch {
+	case resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusUnauthorized:
+		return errAuth
+	case resp.StatusCode != http.StatusOK:
+		return fmt.Errorf("HTTP %d", resp.StatusCode)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(body)))
+	dec.UseNumber()
+	if err := dec.Decode(dst); err != nil {
+		return fmt.Errorf("not a JSON answer: %w", err)
+	}
+	return nil
+}
+
+func positive(n json.Number) (decimal.Decimal, error) {
+	d, err := decimal.NewFromString(n.String())
+	if err != nil || !d.IsPositive() {
+		return decimal.Zero, fmt.Errorf("unusable price %q", n)
+	}
+	return d, nil
+}
+
+// apiKey is VNAppMob's bearer token, cached in the store with its expiry.
+type apiKey struct {
+	Key     string    `json:"key"`
+	Expires time.Time `json:"expires"`
+}
+
+const keyStoreKey = "vnappmob_key"
+
+// keyLife is the documented lifetime when the key's own expiry is unreadable.
+const keyLife = 15 * 24 * time.Hour
+
+// refreshBefore renews the key this long before it expires.
+const refreshBefore = 24 * time.Hour
+
+// bearer returns a usable key, fetching a new one when the cached one is
+// missing, expiring soon, or (force) was just refused.
+func (m *module) bearer(ctx context.Context, force bool) (string, error) {
+	var k apiKey
+	err := m.store.GetJSON(ctx, keyStoreKey, &k)
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return "", err
+	}
+	if err == nil && !force && m.now().Add(refreshBefore).Before(k.Expires) {
+		return k.Key, nil
+	}
+	var r struct {
+		Results string `json:"results"`
+	}
+	if err := getJSON(ctx, m.http, m.vnappmob+"/api/request_api_key?scope=gold", "", &r); err != nil {
+		return "", fmt.Errorf("vnappmob key: %w", err)
+	}
+	if r.Results == "" {
+		return "", errors.New("vnappmob key: empty answer")
+	}
+	k = apiKey{Key: r.Results, Expires: jwtExpiry(r.Results, m.now().Add(keyLife))}
+	if err := m.store.PutJSON(ctx, keyStoreKey, k); err != nil {
+		m.log.Warn("gold: key not cached", "err", err)
+	}
+	return k.Key, nil
+}
+
+// jwtExpiry reads the exp claim of a JWT without verifying it (the key is
+// VNAppMob's to check); fallback when it cannot be read.
+func jwtExpiry(token string, fallback time.Time) time.Time {
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 {
+		return fallback
+	}
+	payload, err := base64.RawURLEncoding.DecodeString(parts[1])
+	if err != nil {
+		return fallback
+	}
+	var claims struct {
+		Exp int64 `json:"exp"`
+	}
+	if json.Unmarshal(payload, &claims) != nil || claims.Exp == 0 {
+		return fallback
+	}
+	return time.Unix(claims.Exp, 0)
+}
+
+// sjc asks VNAppMob for the latest SJC bar price.
+func (m *module) sjc(ctx context.Context) (quote, error) {
+	for attempt := 0; attempt < 2; attempt++ {
+		key, err := m.bearer(ctx, attempt > 0)
+		if err != nil {
+			return quote{}, err
+		}
+		var r struct {
+			Results []struct {
+				Buy  json.Number `json:"buy_1l"`
+				Sell json.Number `json:"sell_1l"`
+			} `json:"results"`
+		}
+		err = getJSON(ctx, m.http, m.vnappmob+"/api/v2/gold/sjc", key, &r)
+		if errors.Is(err, errAuth) {
+			continue // the cached key was revoked or expired early: fetch a new one once
+		}
+		if err != nil {
+			return quote{}, err
+		}
+		if len(r.Results) == 0 {
+			return quote{}, errors.New("vnappmob: no SJC price")
+		}
+		buy, err1 := positive(r.Results[0].Buy)
+		sell, err2 := positive(r.Results[0].Sell)
+		if err := errors.Join(err1, err2); err != nil {
+			return quote{}, err
+		}
+		return quote{Buy: buy, Sell: sell, Source: "SJC via VNAppMob", At: m.now()}, nil
+	}
+	return quote{}, errAuth
+}
+
+// spot converts world spot gold to VND per luong with ExchangeRate-API's
+// open rates (rates.XAU is ounces per US dollar).
+func (m *module) spot(ctx context.Context) (quote, error) {
+	var r struct {
+		Result string                 `json:"result"`
+		Rates  map[string]json.Number `json:"rates"`
+	}
+	if err := getJSON(ctx, m.http, m.erAPI+"/v6/latest/USD", "", &r); err != nil {
+		return quote{}, err
+	}
+	xau, err1 := positive(r.Rates["XAU"])
+	vnd, err2 := positive(r.Rates["VND"])
+	if r.Result != "success" || err1 != nil || err2 != nil {
+		return quote{}, fmt.Errorf("exchange rates: unusable answer (result %q)", r.Result)
+	}
+	usdPerOunce := decimal.NewFromInt(1).DivRound(xau, 8)
+	perLuong := usdPerOunce.Mul(vnd).Mul(gramsPerLuong).Div(gramsPerTroyOunce).Round(0)
+	note := fmt.Sprintf("world spot $%s/oz x %s VND/USD x 37.5/31.1035 oz per luong", usdPerOunce.StringFixed(2), vnd.StringFixed(0))
+	return quote{Buy: perLuong, Sell: perLuong, Source: "world spot", Note: note, At: m.now()}, nil
+}
