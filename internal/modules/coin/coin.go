@@ -111,7 +111,7 @@ func (m *module) price(ctx context.Context, sym string) (quote, error) {
 			}
 			return q, nil
 		}
-		if errors.Is(err, errUnknown) {
+		if errors.Is(err, trading.ErrUnknown) {
 			unknown++
 		} else {
 			m.log.Warn("coin: price source failed", "source", s.name, "symbol", sym, "err", err)
@@ -159,29 +159,14 @@ func (m *module) cmdPrice(ctx context.Context, r *app.Request) error {
 	return r.Reply(ctx, fmt.Sprintf("%s: $%s (%s)", sym, trading.Money(q.Price, places), q.Source))
 }
 
-// refuse answers bad input; the portfolio is unchanged.
-func refuse(ctx context.Context, r *app.Request, err error) error {
-	return r.Reply(ctx, "Not done: "+err.Error()+".")
-}
-
-// tradeError tells a refused trade (a reply) from a failure (retry).
-func tradeError(ctx context.Context, r *app.Request, err error) error {
-	for _, e := range []error{trading.ErrAmount, trading.ErrPrecision, trading.ErrTooLarge, trading.ErrNoCash, trading.ErrNoHolding, trading.ErrLot, trading.ErrPriceInvalid, trading.ErrBusy} {
-		if errors.Is(err, e) {
-			return refuse(ctx, r, err)
-		}
-	}
-	return err
-}
-
 func (m *module) cmdTopUp(ctx context.Context, r *app.Request) error {
 	amount, err := trading.ParseAmount(strings.TrimSpace(r.Args), market.CashPlaces, market.MaxCash)
 	if err != nil {
-		return refuse(ctx, r, err)
+		return trading.Refuse(ctx, r, err)
 	}
 	p, err := trading.Update(ctx, m.store, r.UserID, func(p *trading.Portfolio) error { return p.TopUp(market, amount, m.now()) })
 	if err != nil {
-		return tradeError(ctx, r, err)
+		return trading.Answer(ctx, r, err)
 	}
 	return r.Reply(ctx, fmt.Sprintf("Topped up %s. Cash: %s.", usd(amount), usd(p.Cash)))
 }
@@ -197,7 +182,7 @@ func (m *module) cmdBuy(ctx context.Context, r *app.Request) error {
 	}
 	amount, err := trading.ParseAmount(f[1], market.CashPlaces, market.MaxCash)
 	if err != nil {
-		return refuse(ctx, r, err)
+		return trading.Refuse(ctx, r, err)
 	}
 	q, ok, err := m.quoteOrReply(ctx, r, sym)
 	if !ok {
@@ -210,7 +195,7 @@ func (m *module) cmdBuy(ctx context.Context, r *app.Request) error {
 		return err
 	})
 	if err != nil {
-		return tradeError(ctx, r, err)
+		return trading.Answer(ctx, r, err)
 	}
 	paid := p.History[len(p.History)-1].Cash.Neg()
 	return r.Reply(ctx, fmt.Sprintf("Bought %s %s at %s for %s. Cash: %s.", trading.Qty(qty), sym, usd(q.Price), usd(paid), usd(p.Cash)))
@@ -230,7 +215,7 @@ func (m *module) cmdSell(ctx context.Context, r *app.Request) error {
 	if !all {
 		var err error
 		if qty, err = trading.ParseAmount(f[1], market.QtyPlaces, decimal.Zero); err != nil {
-			return refuse(ctx, r, err)
+			return trading.Refuse(ctx, r, err)
 		}
 	}
 	q, ok, err := m.quoteOrReply(ctx, r, sym)
@@ -244,7 +229,7 @@ func (m *module) cmdSell(ctx context.Context, r *app.Request) error {
 		return err
 	})
 	if err != nil {
-		return tradeError(ctx, r, err)
+		return trading.Answer(ctx, r, err)
 	}
 	return r.Reply(ctx, fmt.Sprintf("Sold %s %s at %s for %s. Cash: %s.", trading.Qty(sold), sym, usd(q.Price), usd(proceeds), usd(p.Cash)))
 }

@@ -3,19 +3,22 @@ package coin
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/miti99bot/miti99bot/internal/modules/trading"
 )
 
-// errUnknown: the source does not know the symbol (as opposed to failing).
-var errUnknown = errors.New("unknown symbol")
+type fetcher struct {
+	http *http.Client
+}
+
+func (f fetcher) getJSON(ctx context.Context, u string, dst any) error {
+	return trading.GetJSON(ctx, f.http, u, "", dst)
+}
 
 // source is one price provider.
 type source struct {
@@ -23,51 +26,7 @@ type source struct {
 	price func(ctx context.Context, sym string) (decimal.Decimal, error)
 }
 
-type fetcher struct {
-	http *http.Client
-}
-
-// getJSON fetches url into dst; anything but a 2xx JSON body is an error,
-// and a 400/404 means the source does not know what was asked.
-func (f fetcher) getJSON(ctx context.Context, u string, dst any) error {
-	ctx, cancel := context.WithTimeout(ctx, 8*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := f.http.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.StatusCode == http.StatusBadRequest || resp.StatusCode == http.StatusNotFound:
-		return errUnknown
-	case resp.StatusCode != http.StatusOK:
-		return fmt.Errorf("HTTP %d", resp.StatusCode)
-	}
-	dec := json.NewDecoder(strings.NewReader(string(body)))
-	dec.UseNumber() // prices stay exact: never through float64
-	if err := dec.Decode(dst); err != nil {
-		return fmt.Errorf("not a JSON answer: %w", err)
-	}
-	return nil
-}
-
-// positive parses a price and refuses nonsense (garbage is a failure, not a price).
-func positive(s string) (decimal.Decimal, error) {
-	d, err := decimal.NewFromString(strings.TrimSpace(s))
-	if err != nil || !d.IsPositive() {
-		return decimal.Zero, fmt.Errorf("unusable price %q", s)
-	}
-	return d, nil
-}
+func positive(s string) (decimal.Decimal, error) { return trading.Positive(strings.TrimSpace(s)) }
 
 func binance(f fetcher, base string) source {
 	return source{name: "Binance", price: func(ctx context.Context, sym string) (decimal.Decimal, error) {
@@ -94,7 +53,7 @@ func coinbase(f fetcher, base string) source {
 			return decimal.Zero, err
 		}
 		if !strings.EqualFold(r.Data.Currency, sym) {
-			return decimal.Zero, errUnknown
+			return decimal.Zero, trading.ErrUnknown
 		}
 		return positive(r.Data.Rates["USD"])
 	}}
@@ -128,7 +87,7 @@ func coingecko(f fetcher, base string) source {
 			}
 		}
 		if id == "" {
-			return decimal.Zero, errUnknown
+			return decimal.Zero, trading.ErrUnknown
 		}
 		var prices map[string]map[string]json.Number
 		if err := f.getJSON(ctx, base+"/api/v3/simple/price?ids="+url.QueryEscape(id)+"&vs_currencies=usd", &prices); err != nil {

@@ -123,27 +123,14 @@ func (m *module) cmdPrice(ctx context.Context, r *app.Request) error {
 	return r.Reply(ctx, text)
 }
 
-func refuse(ctx context.Context, r *app.Request, err error) error {
-	return r.Reply(ctx, "Not done: "+err.Error()+".")
-}
-
-func tradeError(ctx context.Context, r *app.Request, err error) error {
-	for _, e := range []error{trading.ErrAmount, trading.ErrPrecision, trading.ErrTooLarge, trading.ErrNoCash, trading.ErrNoHolding, trading.ErrPriceInvalid, trading.ErrBusy} {
-		if errors.Is(err, e) {
-			return refuse(ctx, r, err)
-		}
-	}
-	return err
-}
-
 func (m *module) cmdTopUp(ctx context.Context, r *app.Request) error {
 	amount, err := trading.ParseAmount(strings.TrimSpace(r.Args), market.CashPlaces, market.MaxCash)
 	if err != nil {
-		return refuse(ctx, r, err)
+		return trading.Refuse(ctx, r, err)
 	}
 	p, err := trading.Update(ctx, m.store, r.UserID, func(p *trading.Portfolio) error { return p.TopUp(market, amount, m.now()) })
 	if err != nil {
-		return tradeError(ctx, r, err)
+		return trading.Answer(ctx, r, err)
 	}
 	return r.Reply(ctx, fmt.Sprintf("Topped up %s. Cash: %s.", vnd(amount), vnd(p.Cash)))
 }
@@ -151,7 +138,7 @@ func (m *module) cmdTopUp(ctx context.Context, r *app.Request) error {
 func (m *module) cmdBuy(ctx context.Context, r *app.Request) error {
 	qty, err := trading.ParseAmount(strings.TrimSpace(r.Args), market.QtyPlaces, decimal.NewFromInt(10_000))
 	if err != nil {
-		return refuse(ctx, r, fmt.Errorf("%w (luong, to the chi: e.g. 0.5)", err))
+		return trading.Refuse(ctx, r, fmt.Errorf("%w (luong, to the chi: e.g. 0.5)", err))
 	}
 	q, ok, err := m.quoteOrReply(ctx, r)
 	if !ok {
@@ -161,7 +148,7 @@ func (m *module) cmdBuy(ctx context.Context, r *app.Request) error {
 		return p.BuyQty(market, symbol, qty, q.Sell, m.now()) // the shop sells at its sell price
 	})
 	if err != nil {
-		return tradeError(ctx, r, err)
+		return trading.Answer(ctx, r, err)
 	}
 	paid := p.History[len(p.History)-1].Cash.Neg()
 	return r.Reply(ctx, fmt.Sprintf("Bought %s luong at %s for %s. Cash: %s.", trading.Qty(qty), vnd(q.Sell), vnd(paid), vnd(p.Cash)))
@@ -174,7 +161,7 @@ func (m *module) cmdSell(ctx context.Context, r *app.Request) error {
 	if !all {
 		var err error
 		if qty, err = trading.ParseAmount(arg, market.QtyPlaces, decimal.Zero); err != nil {
-			return refuse(ctx, r, fmt.Errorf("%w (luong, or all)", err))
+			return trading.Refuse(ctx, r, fmt.Errorf("%w (luong, or all)", err))
 		}
 	}
 	q, ok, err := m.quoteOrReply(ctx, r)
@@ -188,7 +175,7 @@ func (m *module) cmdSell(ctx context.Context, r *app.Request) error {
 		return err
 	})
 	if err != nil {
-		return tradeError(ctx, r, err)
+		return trading.Answer(ctx, r, err)
 	}
 	return r.Reply(ctx, fmt.Sprintf("Sold %s luong at %s for %s. Cash: %s.", trading.Qty(sold), vnd(q.Buy), vnd(proceeds), vnd(p.Cash)))
 }

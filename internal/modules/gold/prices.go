@@ -6,13 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -30,49 +29,7 @@ var (
 	gramsPerTroyOunce = decimal.RequireFromString("31.1034768")
 )
 
-var errAuth = errors.New("vnappmob: key refused")
-
-func getJSON(ctx context.Context, c *http.Client, url, bearer string, dst any) error {
-	ctx, cancel := context.WithTimeout(ctx, 8*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Accept", "application/json")
-	if bearer != "" {
-		req.Header.Set("Authorization", "Bearer "+bearer)
-	}
-	resp, err := c.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return err
-	}
-	switch {
-	case resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusUnauthorized:
-		return errAuth
-	case resp.StatusCode != http.StatusOK:
-		return fmt.Errorf("HTTP %d", resp.StatusCode)
-	}
-	dec := json.NewDecoder(strings.NewReader(string(body)))
-	dec.UseNumber()
-	if err := dec.Decode(dst); err != nil {
-		return fmt.Errorf("not a JSON answer: %w", err)
-	}
-	return nil
-}
-
-func positive(n json.Number) (decimal.Decimal, error) {
-	d, err := decimal.NewFromString(n.String())
-	if err != nil || !d.IsPositive() {
-		return decimal.Zero, fmt.Errorf("unusable price %q", n)
-	}
-	return d, nil
-}
+func positive(n json.Number) (decimal.Decimal, error) { return trading.Positive(n.String()) }
 
 // apiKey is VNAppMob's bearer token, cached in the store with its expiry.
 type apiKey struct {
@@ -102,7 +59,7 @@ func (m *module) bearer(ctx context.Context, force bool) (string, error) {
 	var r struct {
 		Results string `json:"results"`
 	}
-	if err := getJSON(ctx, m.http, m.vnappmob+"/api/request_api_key?scope=gold", "", &r); err != nil {
+	if err := trading.GetJSON(ctx, m.http, m.vnappmob+"/api/request_api_key?scope=gold", "", &r); err != nil {
 		return "", fmt.Errorf("vnappmob key: %w", err)
 	}
 	if r.Results == "" {
@@ -148,8 +105,8 @@ func (m *module) sjc(ctx context.Context) (quote, error) {
 				Sell json.Number `json:"sell_1l"`
 			} `json:"results"`
 		}
-		err = getJSON(ctx, m.http, m.vnappmob+"/api/v2/gold/sjc", key, &r)
-		if errors.Is(err, errAuth) {
+		err = trading.GetJSON(ctx, m.http, m.vnappmob+"/api/v2/gold/sjc", key, &r)
+		if errors.Is(err, trading.ErrRefused) {
 			continue // the cached key was revoked or expired early: fetch a new one once
 		}
 		if err != nil {
@@ -165,7 +122,7 @@ func (m *module) sjc(ctx context.Context) (quote, error) {
 		}
 		return quote{Buy: buy, Sell: sell, Source: "SJC via VNAppMob", At: m.now()}, nil
 	}
-	return quote{}, errAuth
+	return quote{}, trading.ErrRefused
 }
 
 // spot converts world spot gold to VND per luong with ExchangeRate-API's
@@ -175,7 +132,7 @@ func (m *module) spot(ctx context.Context) (quote, error) {
 		Result string                 `json:"result"`
 		Rates  map[string]json.Number `json:"rates"`
 	}
-	if err := getJSON(ctx, m.http, m.erAPI+"/v6/latest/USD", "", &r); err != nil {
+	if err := trading.GetJSON(ctx, m.http, m.erAPI+"/v6/latest/USD", "", &r); err != nil {
 		return quote{}, err
 	}
 	xau, err1 := positive(r.Rates["XAU"])

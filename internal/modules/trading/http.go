@@ -1,0 +1,72 @@
+package trading
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// Answers of a price source that are not failures of the source itself.
+var (
+	// ErrUnknown: the source does not know what was asked (HTTP 400/404).
+	ErrUnknown = errors.New("unknown to the source")
+	// ErrRefused: the source refused the credentials (HTTP 401/403).
+	ErrRefused = errors.New("refused by the source")
+)
+
+// GetJSON fetches url (with a bearer token when one is given) into dst,
+// decoding numbers as json.Number so prices never pass through float64.
+// Anything but a 2xx JSON answer is an error; HTML or an empty body is a
+// failure, not a price.
+func GetJSON(ctx context.Context, c *http.Client, url, bearer string, dst any) error {
+	ctx, cancel := context.WithTimeout(ctx, 8*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "application/json")
+	if bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+bearer)
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return err
+	}
+	switch resp.StatusCode {
+	case http.StatusOK:
+	case http.StatusBadRequest, http.StatusNotFound:
+		return ErrUnknown
+	case http.StatusUnauthorized, http.StatusForbidden:
+		return ErrRefused
+	default:
+		return fmt.Errorf("HTTP %d", resp.StatusCode)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(dst); err != nil {
+		return fmt.Errorf("not a JSON answer: %w", err)
+	}
+	return nil
+}
+
+// Positive parses a price and refuses anything that is not a positive number.
+func Positive(s string) (decimal.Decimal, error) {
+	d, err := decimal.NewFromString(s)
+	if err != nil || !d.IsPositive() {
+		return decimal.Zero, fmt.Errorf("%w: %q", ErrPriceInvalid, s)
+	}
+	return d, nil
+}
