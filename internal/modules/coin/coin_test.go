@@ -88,20 +88,12 @@ func (f *fakeMarkets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) add(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.t = c.t.Add(d) }
-
-func setup(t *testing.T) (*apptest.Bot, *fakeMarkets, *clock) {
+func setup(t *testing.T) (*apptest.Bot, *fakeMarkets, *apptest.Clock) {
 	f := &fakeMarkets{prices: map[string]string{"BTC": "60000.5", "ETH": "3000", "PEPE": "0.00001234"}, mode: map[string]string{}, calls: map[string]int{}}
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
-	clk := &clock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
-	b := apptest.New(t, []app.Factory{Factory}, app.WithClock(clk.now), app.WithSettings(map[string]string{
+	clk := apptest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
+	b := apptest.New(t, []app.Factory{Factory}, app.WithClock(clk.Now), app.WithSettings(map[string]string{
 		settingBinance: srv.URL + "/binance", settingCoinbase: srv.URL + "/coinbase", settingCoinGecko: srv.URL + "/coingecko",
 	}))
 	return b, f, clk
@@ -189,7 +181,7 @@ func TestPricesAreCachedBriefly(t *testing.T) {
 	if f.calls["binance"] != 1 {
 		t.Fatalf("%d Binance calls, want 1 within the cache time", f.calls["binance"])
 	}
-	clk.add(time.Minute)
+	clk.Add(time.Minute)
 	b.MustSay(apptest.Group, apptest.User, "/coin_price BTC")
 	if f.calls["binance"] != 2 {
 		t.Fatal("a stale price must be fetched again")

@@ -71,22 +71,14 @@ func (f *fakeSources) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) add(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.t = c.t.Add(d) }
-
 var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
-func setup(t *testing.T) (*apptest.Bot, *fakeSources, *clock) {
+func setup(t *testing.T) (*apptest.Bot, *fakeSources, *apptest.Clock) {
 	f := &fakeSources{keyExpires: t0.Add(15 * 24 * time.Hour)}
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
-	clk := &clock{t: t0}
-	b := apptest.New(t, []app.Factory{Factory}, app.WithClock(clk.now), app.WithSettings(map[string]string{
+	clk := apptest.NewClock(t0)
+	b := apptest.New(t, []app.Factory{Factory}, app.WithClock(clk.Now), app.WithSettings(map[string]string{
 		settingVNAppMob: srv.URL + "/vnappmob", settingERAPI: srv.URL + "/erapi",
 	}))
 	return b, f, clk
@@ -116,20 +108,20 @@ func TestATradingSession(t *testing.T) {
 func TestTheKeyIsCachedRefreshedAndRenewedWhenRefused(t *testing.T) {
 	b, f, clk := setup(t)
 	b.MustSay(apptest.Group, apptest.User, "/gold_price")
-	clk.add(2 * time.Minute) // past the price cache, well within the key's life
+	clk.Add(2 * time.Minute) // past the price cache, well within the key's life
 	b.MustSay(apptest.Group, apptest.User, "/gold_price")
 	if f.keys != 1 {
 		t.Fatalf("%d keys fetched, want the cached one reused", f.keys)
 	}
-	clk.add(14*24*time.Hour + time.Hour) // less than a day of the key's life left
+	clk.Add(14*24*time.Hour + time.Hour) // less than a day of the key's life left
 	f.mu.Lock()
-	f.keyExpires = clk.now().Add(15 * 24 * time.Hour) // the next key lives 15 days from now
+	f.keyExpires = clk.Now().Add(15 * 24 * time.Hour) // the next key lives 15 days from now
 	f.mu.Unlock()
 	b.MustSay(apptest.Group, apptest.User, "/gold_price")
 	if f.keys != 2 {
 		t.Fatalf("%d keys fetched, want a refresh before expiry", f.keys)
 	}
-	clk.add(2 * time.Minute)
+	clk.Add(2 * time.Minute)
 	f.revoked = true
 	b.MustSay(apptest.Group, apptest.User, "/gold_price")
 	if f.keys != 3 || !strings.Contains(b.Last(), "SJC via VNAppMob") {

@@ -2,7 +2,6 @@ package lolschedule_test
 
 import (
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,19 +11,10 @@ import (
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
-// clock is the tests' settable time.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Add(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.t = c.t.Add(d) }
-
 type env struct {
 	*apptest.Bot
 	api *fakeAPI
-	clk *clock
+	clk *apptest.Clock
 }
 
 func newEnv(t *testing.T, settings map[string]string) *env {
@@ -34,7 +24,7 @@ func newEnv(t *testing.T, settings map[string]string) *env {
 }
 
 func newEnvWith(t testing.TB, api *fakeAPI, settings map[string]string, opts ...telegramtest.Option) *env {
-	clk := &clock{t: now}
+	clk := apptest.NewClock(now)
 	s := map[string]string{"LOLESPORTS_API_URL": api.URL(), "LOLESPORTS_API_KEY": apiKey}
 	for k, v := range settings {
 		s[k] = v

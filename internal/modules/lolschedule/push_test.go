@@ -47,7 +47,7 @@ func (e *env) digests() map[[2]int64]int {
 
 func newPushEnv(t *testing.T, settings map[string]string) (*env, *cron.Dispatcher) {
 	e := newEnv(t, settings)
-	e.clk.t = slot.Add(3 * time.Second)
+	e.clk.Set(slot.Add(3 * time.Second))
 	return e, cron.NewDispatcher(e.App)
 }
 
@@ -128,7 +128,7 @@ func TestNothingIsSentOnADayWithoutMatchesUnlessConfigured(t *testing.T) {
 	for _, pushEmpty := range []string{"false", "true"} {
 		t.Run("LOLSCHEDULE_PUSH_EMPTY="+pushEmpty, func(t *testing.T) {
 			e, d := newPushEnv(t, map[string]string{"LOLSCHEDULE_PUSH_EMPTY": pushEmpty})
-			e.clk.t = time.Date(2027, 1, 1, 1, 0, 5, 0, time.UTC)
+			e.clk.Set(time.Date(2027, 1, 1, 1, 0, 5, 0, time.UTC))
 			e.subscribe(t, [2]int64{1, 0})
 			if _, err := d.Dispatch(t.Context(), pushJob, time.Date(2027, 1, 1, 1, 0, 0, 0, time.UTC)); err != nil {
 				t.Fatal(err)
@@ -186,6 +186,6 @@ func BenchmarkDailyPush1000(b *testing.B) {
 
 func newPushEnvWith(t testing.TB, api *fakeAPI, opts ...telegramtest.Option) (*env, *cron.Dispatcher) {
 	e := newEnvWith(t, api, nil, opts...)
-	e.clk.t = slot.Add(3 * time.Second)
+	e.clk.Set(slot.Add(3 * time.Second))
 	return e, cron.NewDispatcher(e.App)
 }

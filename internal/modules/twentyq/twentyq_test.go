@@ -69,15 +69,7 @@ func (f *fakeGemini) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) add(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.t = c.t.Add(d) }
-
-func setup(t *testing.T, settings map[string]string) (*apptest.Bot, *fakeGemini, *clock) {
+func setup(t *testing.T, settings map[string]string) (*apptest.Bot, *fakeGemini, *apptest.Clock) {
 	f := &fakeGemini{}
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
@@ -85,8 +77,8 @@ func setup(t *testing.T, settings map[string]string) (*apptest.Bot, *fakeGemini,
 	for k, v := range settings {
 		s[k] = v
 	}
-	clk := &clock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
-	b := apptest.New(t, []app.Factory{Factory}, app.WithSettings(s), app.WithClock(clk.now))
+	clk := apptest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
+	b := apptest.New(t, []app.Factory{Factory}, app.WithSettings(s), app.WithClock(clk.Now))
 	return b, f, clk
 }
 
@@ -171,7 +163,7 @@ func TestThePerUserRateLimitProtectsTheKey(t *testing.T) {
 	if len(f.requests) != 3 {
 		t.Fatal("the limit is per user")
 	}
-	clk.add(30 * time.Second)
+	clk.Add(30 * time.Second)
 	b.MustSay(apptest.Group, apptest.User, "/twentyq is it red?")
 	if len(f.requests) != 4 {
 		t.Fatalf("after half a minute one more question is allowed: %q", b.Last())
