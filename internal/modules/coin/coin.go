@@ -75,7 +75,7 @@ func New(d app.Deps) (*app.Module, error) {
 		Name: Name,
 		Commands: []app.Command{
 			{Name: "coin_price", Description: "A coin's price in USD: /coin_price BTC", Handler: m.cmdPrice},
-			{Name: "coin_topup", Description: "Add paper USD: /coin_topup 1000", Handler: m.cmdTopUp},
+			{Name: "coin_topup", Description: "Add paper USD: /coin_topup 1000", Handler: trading.TopUpHandler(market, m.store, m.now, usd)},
 			{Name: "coin_buy", Description: "Buy a coin for USD: /coin_buy BTC 100", Handler: m.cmdBuy},
 			{Name: "coin_sell", Description: "Sell a coin: /coin_sell BTC 0.5 (or all)", Handler: m.cmdSell},
 			{Name: "coin_stats", Description: "Your coin portfolio and profit/loss", Handler: m.cmdStats},
@@ -157,18 +157,6 @@ func (m *module) cmdPrice(ctx context.Context, r *app.Request) error {
 	// As many decimals as the price has (small coins need them), at least 2.
 	places := max(2, int32(-decimal.RequireFromString(q.Price.String()).Exponent()))
 	return r.Reply(ctx, fmt.Sprintf("%s: $%s (%s)", sym, trading.Money(q.Price, places), q.Source))
-}
-
-func (m *module) cmdTopUp(ctx context.Context, r *app.Request) error {
-	amount, err := trading.ParseAmount(strings.TrimSpace(r.Args), market.CashPlaces, market.MaxCash)
-	if err != nil {
-		return trading.Refuse(ctx, r, err)
-	}
-	p, err := trading.Update(ctx, m.store, r.UserID, func(p *trading.Portfolio) error { return p.TopUp(market, amount, m.now()) })
-	if err != nil {
-		return trading.Answer(ctx, r, err)
-	}
-	return r.Reply(ctx, fmt.Sprintf("Topped up %s. Cash: %s.", usd(amount), usd(p.Cash)))
 }
 
 func (m *module) cmdBuy(ctx context.Context, r *app.Request) error {

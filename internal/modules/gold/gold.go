@@ -71,7 +71,7 @@ func New(d app.Deps) (*app.Module, error) {
 		Name: Name,
 		Commands: []app.Command{
 			{Name: "gold_price", Description: "SJC gold buy/sell price in VND per luong", Handler: m.cmdPrice},
-			{Name: "gold_topup", Description: "Add paper VND: /gold_topup 100000000", Handler: m.cmdTopUp},
+			{Name: "gold_topup", Description: "Add paper VND: /gold_topup 100000000", Handler: trading.TopUpHandler(market, m.store, m.now, vnd)},
 			{Name: "gold_buy", Description: "Buy gold by the luong: /gold_buy 0.5", Handler: m.cmdBuy},
 			{Name: "gold_sell", Description: "Sell gold: /gold_sell 0.5 (or all)", Handler: m.cmdSell},
 			{Name: "gold_stats", Description: "Your gold portfolio and profit/loss", Handler: m.cmdStats},
@@ -121,18 +121,6 @@ func (m *module) cmdPrice(ctx context.Context, r *app.Request) error {
 		text += "\n" + q.Note
 	}
 	return r.Reply(ctx, text)
-}
-
-func (m *module) cmdTopUp(ctx context.Context, r *app.Request) error {
-	amount, err := trading.ParseAmount(strings.TrimSpace(r.Args), market.CashPlaces, market.MaxCash)
-	if err != nil {
-		return trading.Refuse(ctx, r, err)
-	}
-	p, err := trading.Update(ctx, m.store, r.UserID, func(p *trading.Portfolio) error { return p.TopUp(market, amount, m.now()) })
-	if err != nil {
-		return trading.Answer(ctx, r, err)
-	}
-	return r.Reply(ctx, fmt.Sprintf("Topped up %s. Cash: %s.", vnd(amount), vnd(p.Cash)))
 }
 
 func (m *module) cmdBuy(ctx context.Context, r *app.Request) error {

@@ -3,8 +3,14 @@ package trading
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
 // refusals are errors a user caused: answered, never retried.
@@ -24,4 +30,20 @@ func Answer(ctx context.Context, r *app.Request, err error) error {
 		}
 	}
 	return err
+}
+
+// TopUpHandler is the /<market>_topup command every market shares: parse
+// the amount, add it under CAS, report the cash.
+func TopUpHandler(m Market, store storage.KVStore, now func() time.Time, money func(decimal.Decimal) string) func(context.Context, *app.Request) error {
+	return func(ctx context.Context, r *app.Request) error {
+		amount, err := ParseAmount(strings.TrimSpace(r.Args), m.CashPlaces, m.MaxCash)
+		if err != nil {
+			return Refuse(ctx, r, err)
+		}
+		p, err := Update(ctx, store, r.UserID, func(p *Portfolio) error { return p.TopUp(m, amount, now()) })
+		if err != nil {
+			return Answer(ctx, r, err)
+		}
+		return r.Reply(ctx, fmt.Sprintf("Topped up %s. Cash: %s.", money(amount), money(p.Cash)))
+	}
 }
