@@ -99,18 +99,35 @@ func (p *Provider) loadBatch(ctx context.Context, ns string, batch []storage.Ite
 	if err != nil {
 		return 0, p.wrap("read back "+ns, err)
 	}
+	// New documents go in with one InsertMany (cheapest on every server);
+	// existing ones that differ are replaced. If a concurrent writer created
+	// one of the new documents meanwhile, that batch falls back to upserts.
+	var fresh []any
 	var models []mongo.WriteModel
 	for _, it := range batch {
-		if cur, ok := existing[it.Key]; ok && bytes.Equal(cur.Value, it.Value) && cur.UpdatedAt == it.UpdatedAt {
-			continue
+		cur, ok := existing[it.Key]
+		switch {
+		case !ok:
+			fresh = append(fresh, Document(it))
+		case !bytes.Equal(cur.Value, it.Value) || cur.UpdatedAt != it.UpdatedAt:
+			models = append(models, mongo.NewReplaceOneModel().SetFilter(byID(it.Key)).SetReplacement(Document(it)).SetUpsert(true))
 		}
-		models = append(models, mongo.NewReplaceOneModel().SetFilter(byID(it.Key)).SetReplacement(Document(it)).SetUpsert(true))
 	}
-	if len(models) == 0 {
-		return 0, nil
+	if len(fresh) > 0 {
+		_, err := coll.InsertMany(ctx, fresh, options.InsertMany().SetOrdered(false))
+		if mongo.IsDuplicateKeyError(err) {
+			for _, doc := range fresh {
+				id := doc.(bson.D)[0].Value
+				models = append(models, mongo.NewReplaceOneModel().SetFilter(bson.D{{Key: "_id", Value: id}}).SetReplacement(doc).SetUpsert(true))
+			}
+		} else if err != nil {
+			return 0, p.wrap("insert "+ns, err)
+		}
 	}
-	if _, err := coll.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false)); err != nil {
-		return 0, p.wrap("bulk write "+ns, err)
+	if len(models) > 0 {
+		if _, err := coll.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false)); err != nil {
+			return 0, p.wrap("bulk write "+ns, err)
+		}
 	}
-	return len(models), nil
+	return len(fresh) + len(models), nil
 }
