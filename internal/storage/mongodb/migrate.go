@@ -3,6 +3,7 @@ package mongodb
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -52,9 +53,9 @@ func (p *Provider) Walk(ctx context.Context, fn func(storage.Raw) error) error {
 // also a fine batch for MongoDB.
 const loadBatch = 100
 
-// Load writes items with the same document encoding as Put. Per collection
-// and batch it first reads the existing documents and upserts only those
-// that differ, so a repeated load writes nothing and reports it.
+// Load writes items with the same document encoding as Put, per collection
+// in batches, and reports how many it changed: a repeated load writes
+// nothing and says so.
 func (p *Provider) Load(ctx context.Context, items []storage.Item) (int, error) {
 	byNS := map[string][]storage.Item{}
 	var order []string
@@ -78,15 +79,40 @@ func (p *Provider) Load(ctx context.Context, items []storage.Item) (int, error) 
 	return changed, nil
 }
 
+// loadBatch inserts the batch optimistically with one unordered InsertMany
+// (a migration into an empty database costs one call per batch, no reads).
+// Keys that already exist come back as duplicate-key errors; only those are
+// read back, and replaced where they differ.
 func (p *Provider) loadBatch(ctx context.Context, ns string, batch []storage.Item) (int, error) {
 	coll := p.db.Collection(ns)
-	ids := make(bson.A, len(batch))
+	docs := make([]any, len(batch))
 	for i, it := range batch {
+		docs[i] = Document(it)
+	}
+	_, err := coll.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
+	if err == nil {
+		return len(batch), nil
+	}
+	var bwe mongo.BulkWriteException
+	if !errors.As(err, &bwe) || bwe.WriteConcernError != nil {
+		return 0, p.wrap("insert "+ns, err)
+	}
+	var dups []storage.Item
+	for _, we := range bwe.WriteErrors {
+		if we.Code != duplicateKey || we.Index < 0 || we.Index >= len(batch) {
+			return 0, p.wrap("insert "+ns, err)
+		}
+		dups = append(dups, batch[we.Index])
+	}
+	inserted := len(batch) - len(dups)
+
+	ids := make(bson.A, len(dups))
+	for i, it := range dups {
 		ids[i] = it.Key
 	}
 	cur, err := coll.Find(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}})
 	if err != nil {
-		return 0, p.wrap("read back "+ns, err)
+		return inserted, p.wrap("read back "+ns, err)
 	}
 	existing := map[string]storage.Item{}
 	for cur.Next(ctx) {
@@ -97,37 +123,22 @@ func (p *Provider) loadBatch(ctx context.Context, ns string, batch []storage.Ite
 	err = cur.Err()
 	cur.Close(ctx)
 	if err != nil {
-		return 0, p.wrap("read back "+ns, err)
+		return inserted, p.wrap("read back "+ns, err)
 	}
-	// New documents go in with one InsertMany (cheapest on every server);
-	// existing ones that differ are replaced. If a concurrent writer created
-	// one of the new documents meanwhile, that batch falls back to upserts.
-	var fresh []any
 	var models []mongo.WriteModel
-	for _, it := range batch {
-		cur, ok := existing[it.Key]
-		switch {
-		case !ok:
-			fresh = append(fresh, Document(it))
-		case !bytes.Equal(cur.Value, it.Value) || cur.UpdatedAt != it.UpdatedAt:
-			models = append(models, mongo.NewReplaceOneModel().SetFilter(byID(it.Key)).SetReplacement(Document(it)).SetUpsert(true))
+	for _, it := range dups {
+		if cur, ok := existing[it.Key]; ok && bytes.Equal(cur.Value, it.Value) && cur.UpdatedAt == it.UpdatedAt {
+			continue
 		}
-	}
-	if len(fresh) > 0 {
-		_, err := coll.InsertMany(ctx, fresh, options.InsertMany().SetOrdered(false))
-		if mongo.IsDuplicateKeyError(err) {
-			for _, doc := range fresh {
-				id := doc.(bson.D)[0].Value
-				models = append(models, mongo.NewReplaceOneModel().SetFilter(bson.D{{Key: "_id", Value: id}}).SetReplacement(doc).SetUpsert(true))
-			}
-		} else if err != nil {
-			return 0, p.wrap("insert "+ns, err)
-		}
+		models = append(models, mongo.NewReplaceOneModel().SetFilter(byID(it.Key)).SetReplacement(Document(it)).SetUpsert(true))
 	}
 	if len(models) > 0 {
 		if _, err := coll.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false)); err != nil {
-			return 0, p.wrap("bulk write "+ns, err)
+			return inserted, p.wrap("bulk write "+ns, err)
 		}
 	}
-	return len(fresh) + len(models), nil
+	return inserted + len(models), nil
 }
+
+// duplicateKey is MongoDB's E11000 error code.
+const duplicateKey = 11000
