@@ -31,7 +31,7 @@ func TestTheDockerfileBuildsASmallHealthCheckedImage(t *testing.T) {
 			t.Errorf("Dockerfile lacks %q", want)
 		}
 	}
-	if strings.Count(df, "\nFROM ") < 1 || !strings.HasPrefix(strings.TrimSpace(df[strings.Index(df, "FROM"):]), "FROM golang") {
+	if strings.Count(df, "\nFROM ") < 2 || !strings.HasPrefix(df[strings.Index(df, "\nFROM ")+1:], "FROM golang") {
 		t.Error("the Dockerfile must be multi-stage: a Go builder, then the runtime")
 	}
 }

@@ -15,8 +15,9 @@ import (
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
 func TestConsoleChatsOnTheTerminal(t *testing.T) {
+	saved := consoleInput
 	consoleInput = strings.NewReader("/ping\n\n/info\n/nope\n")
-	t.Cleanup(func() { consoleInput = nil })
+	t.Cleanup(func() { consoleInput = saved })
 	var out, errOut bytes.Buffer
 	if err := run(t.Context(), []string{"-console"}, envOf(nil), &out, &errOut); err != nil {
 		t.Fatalf("run: %v\n%s", err, errOut.String())

@@ -27,9 +27,8 @@ import (
 
 // stores names one fresh table and database for a test.
 type stores struct {
-	table, table2, database string
-	dyn, dyn2               *dynamodb.Provider
-	mongo                   *mongodb.Provider
+	dyn, dyn2 *dynamodb.Provider
+	mongo     *mongodb.Provider
 }
 
 func newStores(t *testing.T) *stores {

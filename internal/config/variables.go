@@ -5,8 +5,7 @@ import "github.com/miti99bot/miti99bot/internal/app"
 // Where a variable matters.
 const (
 	Both      = "both"
-	Container = "container"
-	Lambda    = "lambda"
+	Container = "container" // not read on Lambda
 )
 
 // Variable is one environment variable the bot reads.

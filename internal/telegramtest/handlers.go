@@ -43,6 +43,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 			select {
 			case <-time.After(f.Delay):
 			case <-r.Context().Done():
+				s.mu.Lock()
+				s.abandoned++
+				s.notify()
+				s.mu.Unlock()
 				return
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -54,6 +55,7 @@ type Server struct {
 	threadFail  map[[2]int64]Failure
 	limiter     *rate.Limiter
 	limited     int               // 429s answered by the rate limiter
+	abandoned   int               // delayed calls whose client gave up first
 	queue       []json.RawMessage // pending updates, in update_id order
 	queueIDs    []int64
 	nextUpdate  int64
@@ -152,20 +154,11 @@ func (s *Server) Calls(methods ...string) []Call {
 func filter(calls []Call, methods []string) []Call {
 	out := []Call{}
 	for _, c := range calls {
-		if len(methods) == 0 || contains(methods, c.Method) {
+		if len(methods) == 0 || slices.Contains(methods, c.Method) {
 			out = append(out, c)
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // WaitCalls blocks until at least n calls of method were recorded (any method
@@ -195,6 +188,24 @@ func (s *Server) Limited() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.limited
+}
+
+// WaitAbandoned blocks until n delayed calls were abandoned by their
+// client (a timeout or budget on the caller's side), or ctx ends.
+func (s *Server) WaitAbandoned(ctx context.Context, n int) error {
+	for {
+		s.mu.Lock()
+		got, ch := s.abandoned, s.changed
+		s.mu.Unlock()
+		if got >= n {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }
 
 // Commands returns the command menu last set with setMyCommands.

@@ -41,7 +41,7 @@ var Factory = app.Factory{
 }
 
 var market = trading.Market{
-	Currency: "USD", CashPlaces: 2, QtyPlaces: 8,
+	CashPlaces: 2, QtyPlaces: 8,
 	MaxCash: decimal.NewFromInt(1_000_000_000), HistorySize: 50,
 }
 

@@ -43,7 +43,7 @@ var Factory = app.Factory{
 const symbol = "SJC"
 
 var market = trading.Market{
-	Currency: "VND", CashPlaces: 0, QtyPlaces: 1, QtyUnit: "luong",
+	CashPlaces: 0, QtyPlaces: 1, // VND; luong to the chi
 	MaxCash: decimal.NewFromInt(1_000_000_000_000), HistorySize: 50,
 }
 

@@ -17,7 +17,7 @@ type fakeAPI struct {
 	pages   []fakePage
 	current int
 	calls   int
-	failing int // answer 503 while > 0... or always when < 0
+	failing int // > 0: answer 503 that many times; < 0: always; 0: never
 	srv     *httptest.Server
 }
 

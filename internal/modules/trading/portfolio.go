@@ -16,10 +16,8 @@ import (
 
 // Market holds one market's money and rounding rules.
 type Market struct {
-	Currency    string // "USD", "VND"
-	CashPlaces  int32  // decimals of a cash amount (USD 2, VND 0)
-	QtyPlaces   int32  // decimals of a quantity (coins 8, gold luong 1 = a chi)
-	QtyUnit     string // "", "luong", "shares"
+	CashPlaces  int32 // decimals of a cash amount (USD 2, VND 0)
+	QtyPlaces   int32 // decimals of a quantity (coins 8, gold luong 1 = a chi)
 	MaxCash     decimal.Decimal
 	LotSize     decimal.Decimal // quantities must be multiples of it (0: none)
 	HistorySize int

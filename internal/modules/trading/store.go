@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strconv"
+	"time"
 
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
@@ -36,7 +38,7 @@ func Load(ctx context.Context, s storage.KVStore, userID int64) (*Portfolio, boo
 // applied exactly once. An error from f leaves the portfolio unchanged.
 func Update(ctx context.Context, s storage.KVStore, userID int64, f func(p *Portfolio) error) (*Portfolio, error) {
 	key := Key(userID)
-	for range maxRetries {
+	for attempt := range maxRetries {
 		cur, err := s.Get(ctx, key)
 		p := &Portfolio{}
 		switch {
@@ -63,6 +65,23 @@ func Update(ctx context.Context, s storage.KVStore, userID int64, f func(p *Port
 		if !errors.Is(err, storage.ErrConflict) {
 			return nil, err
 		}
+		if err := backoff(ctx, attempt); err != nil {
+			return nil, err
+		}
 	}
 	return nil, ErrBusy
+}
+
+// backoff waits a random moment that grows with the attempt (at most
+// 20 ms), so racing writers stop colliding instead of burning their
+// bounded retries in lock-step.
+func backoff(ctx context.Context, attempt int) error {
+	t := time.NewTimer(time.Duration(rand.Int64N(int64(min(attempt+1, 20)) * int64(time.Millisecond))))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
 )
 
-var usd = Market{Currency: "USD", CashPlaces: 2, QtyPlaces: 8, MaxCash: decimal.NewFromInt(1_000_000_000), HistorySize: 20}
+var usd = Market{CashPlaces: 2, QtyPlaces: 8, MaxCash: decimal.NewFromInt(1_000_000_000), HistorySize: 20}
 
 var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
