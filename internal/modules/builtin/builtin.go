@@ -9,6 +9,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/modules/lolschedule"
 	"github.com/miti99bot/miti99bot/internal/modules/misc"
 	"github.com/miti99bot/miti99bot/internal/modules/stats"
+	"github.com/miti99bot/miti99bot/internal/modules/stock"
 	"github.com/miti99bot/miti99bot/internal/modules/twentyq"
 	"github.com/miti99bot/miti99bot/internal/modules/util"
 	"github.com/miti99bot/miti99bot/internal/modules/wordle"
@@ -16,5 +17,5 @@ import (
 
 // Catalogue returns every built-in module factory.
 func Catalogue() []app.Factory {
-	return append([]app.Factory{util.Factory, misc.Factory, lolschedule.Factory, wordle.Factory, twentyq.Factory, coin.Factory, gold.Factory, stats.Factory}, extra...)
+	return append([]app.Factory{util.Factory, misc.Factory, lolschedule.Factory, wordle.Factory, twentyq.Factory, coin.Factory, gold.Factory, stock.Factory, stats.Factory}, extra...)
 }

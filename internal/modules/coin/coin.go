@@ -5,9 +5,7 @@ package coin
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"log/slog"
 	"regexp"
 	"strings"
 	"time"
@@ -16,7 +14,6 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
-	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
 // Name is the module's name in MODULES.
@@ -51,76 +48,35 @@ const priceFresh = 30 * time.Second
 var symbolRE = regexp.MustCompile(`^[A-Z0-9]{2,10}$`)
 
 type module struct {
-	store   storage.KVStore
-	log     *slog.Logger
-	now     func() time.Time
-	sources []source
+	quotes *trading.Quotes
+	desk   *trading.Desk
 }
 
 // New builds the module.
 func New(d app.Deps) (*app.Module, error) {
 	f := fetcher{http: d.HTTP}
-	m := &module{store: d.Store, log: d.Log, now: d.Now}
+	m := &module{quotes: &trading.Quotes{Store: d.Store, Log: d.Log, Now: d.Now, Fresh: priceFresh, Noun: "coin"}}
+	m.desk = &trading.Desk{Market: market, Store: d.Store, Quotes: m.quotes, Now: d.Now, Money: usd, Name: Name, Start: "1000"}
 	for _, s := range []struct {
 		setting string
-		build   func(fetcher, string) source
+		build   func(fetcher, string) trading.Source
 	}{{settingBinance, binance}, {settingCoinbase, coinbase}, {settingCoinGecko, coingecko}} {
 		base, err := trading.CheckURL(s.setting, d.Settings[s.setting])
 		if err != nil {
 			return nil, err
 		}
-		m.sources = append(m.sources, s.build(f, base))
+		m.quotes.Sources = append(m.quotes.Sources, s.build(f, base))
 	}
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{
 			{Name: "coin_price", Description: "A coin's price in USD: /coin_price BTC", Handler: m.cmdPrice},
-			{Name: "coin_topup", Description: "Add paper USD: /coin_topup 1000", Handler: trading.TopUpHandler(market, m.store, m.now, usd)},
+			{Name: "coin_topup", Description: "Add paper USD: /coin_topup 1000", Handler: trading.TopUpHandler(market, d.Store, d.Now, usd)},
 			{Name: "coin_buy", Description: "Buy a coin for USD: /coin_buy BTC 100", Handler: m.cmdBuy},
 			{Name: "coin_sell", Description: "Sell a coin: /coin_sell BTC 0.5 (or all)", Handler: m.cmdSell},
-			{Name: "coin_stats", Description: "Your coin portfolio and profit/loss", Handler: m.cmdStats},
+			{Name: "coin_stats", Description: "Your coin portfolio and profit/loss", Handler: m.desk.ShowStats},
 		},
 	}, nil
-}
-
-type quote struct {
-	Price  decimal.Decimal `json:"price"`
-	Source string          `json:"source"`
-	At     time.Time       `json:"at"`
-}
-
-var (
-	errUnknownSymbol = errors.New("unknown symbol")
-	errNoPrice       = errors.New("no price source answered")
-)
-
-// price returns a fresh cached quote, or asks the sources in order.
-func (m *module) price(ctx context.Context, sym string) (quote, error) {
-	var q quote
-	key := "price:" + sym
-	if err := m.store.GetJSON(ctx, key, &q); err == nil && m.now().Sub(q.At) < priceFresh {
-		return q, nil
-	}
-	unknown := 0
-	for _, s := range m.sources {
-		p, err := s.price(ctx, sym)
-		if err == nil {
-			q = quote{Price: p, Source: s.name, At: m.now()}
-			if err := m.store.PutJSON(ctx, key, q); err != nil {
-				m.log.Warn("coin: price not cached", "err", err)
-			}
-			return q, nil
-		}
-		if errors.Is(err, trading.ErrUnknown) {
-			unknown++
-		} else {
-			m.log.Warn("coin: price source failed", "source", s.name, "symbol", sym, "err", err)
-		}
-	}
-	if unknown == len(m.sources) {
-		return q, errUnknownSymbol
-	}
-	return q, errNoPrice
 }
 
 func usd(d decimal.Decimal) string { return "$" + trading.Money(d, market.CashPlaces) }
@@ -131,26 +87,12 @@ func symbolArg(s string) (string, bool) {
 	return s, symbolRE.MatchString(s)
 }
 
-// quoteOrReply prices sym, or answers why it cannot.
-func (m *module) quoteOrReply(ctx context.Context, r *app.Request, sym string) (quote, bool, error) {
-	q, err := m.price(ctx, sym)
-	switch {
-	case errors.Is(err, errUnknownSymbol):
-		return q, false, r.Reply(ctx, "Unknown coin: "+sym+".")
-	case errors.Is(err, errNoPrice):
-		return q, false, r.Reply(ctx, "No price for "+sym+" right now; every source failed. Try again later.")
-	case err != nil:
-		return q, false, err
-	}
-	return q, true, nil
-}
-
 func (m *module) cmdPrice(ctx context.Context, r *app.Request) error {
 	sym, ok := symbolArg(r.Args)
 	if !ok {
 		return r.Reply(ctx, "Usage: /coin_price <symbol>, e.g. /coin_price BTC")
 	}
-	q, ok, err := m.quoteOrReply(ctx, r, sym)
+	q, ok, err := m.quotes.PriceOrReply(ctx, r, sym)
 	if !ok {
 		return err
 	}
@@ -172,21 +114,9 @@ func (m *module) cmdBuy(ctx context.Context, r *app.Request) error {
 	if err != nil {
 		return trading.Refuse(ctx, r, err)
 	}
-	q, ok, err := m.quoteOrReply(ctx, r, sym)
-	if !ok {
-		return err
-	}
-	var qty decimal.Decimal
-	p, err := trading.Update(ctx, m.store, r.UserID, func(p *trading.Portfolio) error {
-		var err error
-		qty, err = p.BuyFor(market, sym, amount, q.Price, m.now())
-		return err
+	return m.desk.Buy(ctx, r, sym, func(p *trading.Portfolio, price decimal.Decimal, now time.Time) (decimal.Decimal, error) {
+		return p.BuyFor(market, sym, amount, price, now)
 	})
-	if err != nil {
-		return trading.Answer(ctx, r, err)
-	}
-	paid := p.History[len(p.History)-1].Cash.Neg()
-	return r.Reply(ctx, fmt.Sprintf("Bought %s %s at %s for %s. Cash: %s.", trading.Qty(qty), sym, usd(q.Price), usd(paid), usd(p.Cash)))
 }
 
 func (m *module) cmdSell(ctx context.Context, r *app.Request) error {
@@ -198,53 +128,9 @@ func (m *module) cmdSell(ctx context.Context, r *app.Request) error {
 	if !ok {
 		return r.Reply(ctx, "Not a coin symbol: "+f[0]+".")
 	}
-	all := strings.EqualFold(f[1], "all")
-	var qty decimal.Decimal
-	if !all {
-		var err error
-		if qty, err = trading.ParseAmount(f[1], market.QtyPlaces, decimal.Zero); err != nil {
-			return trading.Refuse(ctx, r, err)
-		}
-	}
-	q, ok, err := m.quoteOrReply(ctx, r, sym)
-	if !ok {
-		return err
-	}
-	var sold, proceeds decimal.Decimal
-	p, err := trading.Update(ctx, m.store, r.UserID, func(p *trading.Portfolio) error {
-		var err error
-		sold, proceeds, err = p.Sell(market, sym, qty, all, q.Price, m.now())
-		return err
-	})
+	qty, all, err := m.desk.SellArg(f[1])
 	if err != nil {
-		return trading.Answer(ctx, r, err)
+		return trading.Refuse(ctx, r, err)
 	}
-	return r.Reply(ctx, fmt.Sprintf("Sold %s %s at %s for %s. Cash: %s.", trading.Qty(sold), sym, usd(q.Price), usd(proceeds), usd(p.Cash)))
-}
-
-func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
-	if strings.TrimSpace(r.Args) != "" {
-		return r.Reply(ctx, "You can only see your own portfolio: /coin_stats")
-	}
-	p, found, err := trading.Load(ctx, m.store, r.UserID)
-	if err != nil {
-		return err
-	}
-	if !found {
-		return r.Reply(ctx, "No coin portfolio yet. Start with /coin_topup 1000.")
-	}
-	v := p.Value(market, func(sym string) (decimal.Decimal, bool) {
-		q, err := m.price(ctx, sym)
-		return q.Price, err == nil
-	})
-	var b strings.Builder
-	for _, l := range v.Lines {
-		if l.PriceKnown {
-			fmt.Fprintf(&b, "%s %s: %s (cost %s, P/L %s)\n", trading.Qty(l.Qty), l.Symbol, usd(l.Value), usd(l.Cost), usd(l.PL))
-		} else {
-			fmt.Fprintf(&b, "%s %s: no price now (cost %s)\n", trading.Qty(l.Qty), l.Symbol, usd(l.Cost))
-		}
-	}
-	fmt.Fprintf(&b, "Cash: %s\nTotal: %s (invested %s, P/L %s)", usd(v.Cash), usd(v.Total), usd(v.Invested), usd(v.PL))
-	return r.Reply(ctx, b.String())
+	return m.desk.Sell(ctx, r, sym, qty, all)
 }

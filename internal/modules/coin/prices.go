@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -20,16 +21,10 @@ func (f fetcher) getJSON(ctx context.Context, u string, dst any) error {
 	return trading.GetJSON(ctx, f.http, u, "", dst)
 }
 
-// source is one price provider.
-type source struct {
-	name  string
-	price func(ctx context.Context, sym string) (decimal.Decimal, error)
-}
-
 func positive(s string) (decimal.Decimal, error) { return trading.Positive(strings.TrimSpace(s)) }
 
-func binance(f fetcher, base string) source {
-	return source{name: "Binance", price: func(ctx context.Context, sym string) (decimal.Decimal, error) {
+func binance(f fetcher, base string) trading.Source {
+	return trading.Source{Name: "Binance", Price: func(ctx context.Context, sym string, _ time.Time) (decimal.Decimal, error) {
 		var r struct {
 			Symbol string `json:"symbol"`
 			Price  string `json:"price"`
@@ -41,8 +36,8 @@ func binance(f fetcher, base string) source {
 	}}
 }
 
-func coinbase(f fetcher, base string) source {
-	return source{name: "Coinbase", price: func(ctx context.Context, sym string) (decimal.Decimal, error) {
+func coinbase(f fetcher, base string) trading.Source {
+	return trading.Source{Name: "Coinbase", Price: func(ctx context.Context, sym string, _ time.Time) (decimal.Decimal, error) {
 		var r struct {
 			Data struct {
 				Currency string            `json:"currency"`
@@ -59,8 +54,8 @@ func coinbase(f fetcher, base string) source {
 	}}
 }
 
-func coingecko(f fetcher, base string) source {
-	return source{name: "CoinGecko", price: func(ctx context.Context, sym string) (decimal.Decimal, error) {
+func coingecko(f fetcher, base string) trading.Source {
+	return trading.Source{Name: "CoinGecko", Price: func(ctx context.Context, sym string, _ time.Time) (decimal.Decimal, error) {
 		var found struct {
 			Coins []struct {
 				ID            string       `json:"id"`

@@ -21,27 +21,58 @@ var (
 	ErrRefused = errors.New("refused by the source")
 )
 
-// GetJSON fetches url (with a bearer token when one is given) into dst,
-// decoding numbers as json.Number so prices never pass through float64.
-// Anything but a 2xx JSON answer is an error; HTML or an empty body is a
-// failure, not a price.
+// Call is one JSON request to a price source.
+type Call struct {
+	Method string      // GET when empty
+	URL    string      // the whole URL, query included
+	Bearer string      // sent as "Authorization: Bearer" when set
+	Header http.Header // extra headers (some sources want a browser-like agent)
+	Body   any         // JSON-encoded as the request body when set
+}
+
+// GetJSON fetches url (with a bearer token when one is given) into dst.
 func GetJSON(ctx context.Context, c *http.Client, url, bearer string, dst any) error {
+	return Do(ctx, c, Call{URL: url, Bearer: bearer}, dst)
+}
+
+// Do sends call and decodes the answer into dst, numbers as json.Number so
+// prices never pass through float64. Anything but a 2xx JSON answer is an
+// error; HTML or an empty body is a failure, not a price.
+func Do(ctx context.Context, c *http.Client, call Call, dst any) error {
 	ctx, cancel := context.WithTimeout(ctx, 8*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	var body io.Reader
+	if call.Body != nil {
+		b, err := json.Marshal(call.Body)
+		if err != nil {
+			return err
+		}
+		body = bytes.NewReader(b)
+	}
+	method := call.Method
+	if method == "" {
+		method = http.MethodGet
+	}
+	req, err := http.NewRequestWithContext(ctx, method, call.URL, body)
 	if err != nil {
 		return err
 	}
+	for k, vs := range call.Header {
+		req.Header[k] = vs
+	}
 	req.Header.Set("Accept", "application/json")
-	if bearer != "" {
-		req.Header.Set("Authorization", "Bearer "+bearer)
+	if call.Body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if call.Bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+call.Bearer)
 	}
 	resp, err := c.Do(req)
 	if err != nil {
 		return err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
 		return err
 	}
@@ -54,7 +85,7 @@ func GetJSON(ctx context.Context, c *http.Client, url, bearer string, dst any) e
 	default:
 		return fmt.Errorf("HTTP %d", resp.StatusCode)
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(dst); err != nil {
 		return fmt.Errorf("not a JSON answer: %w", err)

@@ -100,6 +100,33 @@ func TestBadTradesChangeNothing(t *testing.T) {
 	}
 }
 
+func TestDividendsKeepTheBooksBalanced(t *testing.T) {
+	var p Portfolio
+	if err := p.IncomeCash(usd, "KO", d("10"), t0); !errors.Is(err, ErrNoHolding) {
+		t.Fatalf("a dividend on a stock not held: %v", err)
+	}
+	_ = p.TopUp(usd, d("1000"), t0)
+	_ = p.BuyQty(usd, "KO", d("10"), d("60"), t0)
+	if err := p.IncomeCash(usd, "KO", d("4.85"), t0); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.IncomeShares(usd, "KO", d("1"), t0); err != nil {
+		t.Fatal(err)
+	}
+	h := p.Holdings["KO"]
+	switch {
+	case !p.Cash.Equal(d("404.85")), !p.Realized.Equal(d("4.85")):
+		t.Fatalf("a cash dividend is cash and realised profit: cash %s, realised %s", p.Cash, p.Realized)
+	case !h.Qty.Equal(d("11")), !h.Cost.Equal(d("600")):
+		t.Fatalf("a stock dividend adds shares at no cost: %+v", h)
+	case !p.Drift().IsZero():
+		t.Fatalf("drift %s", p.Drift())
+	}
+	if v := p.Value(usd, func(string) (decimal.Decimal, bool) { return d("60"), true }); !v.PL.Equal(d("64.85")) {
+		t.Fatalf("P/L %s, want the dividend and the bonus share's value", v.PL)
+	}
+}
+
 // TestNoSequenceOfTradesDrifts is a property test over random sequences:
 // cash plus holdings at cost always equals top-ups plus realised profit,
 // and nothing goes negative.
@@ -111,11 +138,15 @@ func TestNoSequenceOfTradesDrifts(t *testing.T) {
 		for range 60 {
 			price := decimal.NewFromInt(int64(rng.IntN(100_000) + 1)).Shift(-int32(rng.IntN(6)))
 			sym := syms[rng.IntN(len(syms))]
-			switch rng.IntN(3) {
+			switch rng.IntN(5) {
 			case 0:
 				_ = p.TopUp(usd, decimal.NewFromInt(int64(rng.IntN(100_000)+1)).Shift(-2), t0)
 			case 1:
 				_, _ = p.BuyFor(usd, sym, decimal.NewFromInt(int64(rng.IntN(50_000)+1)).Shift(-2), price, t0)
+			case 2:
+				_ = p.IncomeCash(usd, sym, decimal.NewFromInt(int64(rng.IntN(10_000)+1)).Shift(-2), t0)
+			case 3:
+				_ = p.IncomeShares(usd, sym, decimal.NewFromInt(int64(rng.IntN(1_000)+1)).Shift(-3), t0)
 			default:
 				qty := p.Holdings[sym].Qty.Mul(decimal.NewFromInt(int64(rng.IntN(100) + 1))).Div(decimal.NewFromInt(100)).Truncate(8)
 				_, _, _ = p.Sell(usd, sym, qty, rng.IntN(5) == 0, price, t0)

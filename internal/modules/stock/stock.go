@@ -1,0 +1,188 @@
+// Package stock is paper trading of Vietnamese stocks (HOSE, HNX, UPCoM)
+// in VND, at prices from KBS, then VCI (Vietcap), then SSI iBoard (falling
+// through on errors), on the shared trading engine, with dividends entered
+// by hand.
+package stock
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/modules/trading"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// Name is the module's name in MODULES.
+const Name = "stock"
+
+// Settings.
+const (
+	settingKBS = "KBS_API_URL"
+	settingVCI = "VCI_API_URL"
+	settingSSI = "SSI_IBOARD_API_URL"
+)
+
+// Factory registers the module.
+var Factory = app.Factory{
+	Name: Name,
+	Settings: []app.Setting{
+		{Name: settingKBS, Default: "https://kbbuddywts.kbsec.com.vn", Help: "stock: KB Securities market data API"},
+		{Name: settingVCI, Default: "https://trading.vietcap.com.vn", Help: "stock: Vietcap (VCI) trading API (fallback)"},
+		{Name: settingSSI, Default: "https://iboard-query.ssi.com.vn", Help: "stock: SSI iBoard query API (last fallback)"},
+	},
+	New: New,
+}
+
+// market: whole VND and whole shares. HOSE, HNX and UPCoM all trade round
+// lots of 100 on their main boards (odd lots go to a separate board we do
+// not model), so buys and partial sells are multiples of 100; selling
+// "all" also clears the odd lot a stock dividend leaves.
+var market = trading.Market{
+	CashPlaces: 0, QtyPlaces: 0,
+	MaxCash: decimal.NewFromInt(1_000_000_000_000), LotSize: decimal.NewFromInt(100), HistorySize: 50,
+}
+
+// maxShares bounds a quantity typed by a user.
+var maxShares = decimal.NewFromInt(1_000_000_000)
+
+// priceFresh is how long a price is reused from the store.
+const priceFresh = time.Minute
+
+// Tickers are three letters for shares; ETFs and covered warrants are
+// longer (E1VFVN30, CFPT2401).
+var tickerRE = regexp.MustCompile(`^[A-Z][A-Z0-9]{2,9}$`)
+
+type module struct {
+	store  storage.KVStore
+	now    func() time.Time
+	quotes *trading.Quotes
+	desk   *trading.Desk
+}
+
+// New builds the module.
+func New(d app.Deps) (*app.Module, error) {
+	m := &module{store: d.Store, now: d.Now}
+	m.quotes = &trading.Quotes{Store: d.Store, Log: d.Log, Now: d.Now, Fresh: priceFresh, Noun: "ticker"}
+	m.desk = &trading.Desk{Market: market, Store: d.Store, Quotes: m.quotes, Now: d.Now, Money: vnd, Name: Name, Start: "100000000"}
+	for _, s := range []struct {
+		setting string
+		build   func(c *http.Client, base string) trading.Source
+	}{{settingKBS, kbs}, {settingVCI, vci}, {settingSSI, ssi}} {
+		base, err := trading.CheckURL(s.setting, d.Settings[s.setting])
+		if err != nil {
+			return nil, err
+		}
+		m.quotes.Sources = append(m.quotes.Sources, s.build(d.HTTP, base))
+	}
+	return &app.Module{
+		Name: Name,
+		Commands: []app.Command{
+			{Name: "stock_price", Description: "A stock's price in VND: /stock_price FPT", Handler: m.cmdPrice},
+			{Name: "stock_topup", Description: "Add paper VND: /stock_topup 100000000", Handler: trading.TopUpHandler(market, m.store, m.now, vnd)},
+			{Name: "stock_buy", Description: "Buy shares in lots of 100: /stock_buy FPT 100", Handler: m.cmdBuy},
+			{Name: "stock_sell", Description: "Sell shares: /stock_sell FPT 100 (or all)", Handler: m.cmdSell},
+			{Name: "stock_stats", Description: "Your stock portfolio and profit/loss", Handler: m.desk.ShowStats},
+			{Name: "stock_income_stock", Description: "Record a stock dividend: /stock_income_stock FPT 15", Handler: m.cmdIncomeStock},
+			{Name: "stock_income_vnd", Description: "Record a cash dividend: /stock_income_vnd FPT 200000", Handler: m.cmdIncomeVND},
+		},
+	}, nil
+}
+
+func vnd(d decimal.Decimal) string { return trading.Money(d, 0) + " VND" }
+
+// tickerArg reads and checks a ticker argument.
+func tickerArg(s string) (string, bool) {
+	s = strings.ToUpper(strings.TrimSpace(s))
+	return s, tickerRE.MatchString(s)
+}
+
+// tickerAndQty reads "<TICKER> <qty>" (qty may be "all" when allowAll).
+func tickerAndQty(ctx context.Context, r *app.Request, usage string, allowAll bool) (sym string, qty decimal.Decimal, all, ok bool, err error) {
+	f := strings.Fields(r.Args)
+	if len(f) != 2 {
+		return "", qty, false, false, r.Reply(ctx, usage)
+	}
+	if sym, ok = tickerArg(f[0]); !ok {
+		return "", qty, false, false, r.Reply(ctx, "Not a ticker: "+f[0]+".")
+	}
+	if allowAll && strings.EqualFold(f[1], "all") {
+		return sym, qty, true, true, nil
+	}
+	if qty, err = trading.ParseAmount(f[1], market.QtyPlaces, maxShares); err != nil {
+		return "", qty, false, false, trading.Refuse(ctx, r, fmt.Errorf("%w (whole shares)", err))
+	}
+	return sym, qty, false, true, nil
+}
+
+func (m *module) cmdPrice(ctx context.Context, r *app.Request) error {
+	sym, ok := tickerArg(r.Args)
+	if !ok {
+		return r.Reply(ctx, "Usage: /stock_price <ticker>, e.g. /stock_price FPT")
+	}
+	q, ok, err := m.quotes.PriceOrReply(ctx, r, sym)
+	if !ok {
+		return err
+	}
+	return r.Reply(ctx, fmt.Sprintf("%s: %s (%s)", sym, vnd(q.Price), q.Source))
+}
+
+func (m *module) cmdBuy(ctx context.Context, r *app.Request) error {
+	sym, qty, _, ok, err := tickerAndQty(ctx, r, "Usage: /stock_buy <ticker> <shares>, e.g. /stock_buy FPT 100", false)
+	if !ok {
+		return err
+	}
+	return m.desk.Buy(ctx, r, sym, func(p *trading.Portfolio, price decimal.Decimal, now time.Time) (decimal.Decimal, error) {
+		return qty, p.BuyQty(market, sym, qty, price, now)
+	})
+}
+
+func (m *module) cmdSell(ctx context.Context, r *app.Request) error {
+	sym, qty, all, ok, err := tickerAndQty(ctx, r, "Usage: /stock_sell <ticker> <shares|all>, e.g. /stock_sell FPT 100", true)
+	if !ok {
+		return err
+	}
+	return m.desk.Sell(ctx, r, sym, qty, all)
+}
+
+func (m *module) cmdIncomeStock(ctx context.Context, r *app.Request) error {
+	sym, qty, _, ok, err := tickerAndQty(ctx, r, "Usage: /stock_income_stock <ticker> <shares received>, e.g. /stock_income_stock FPT 15", false)
+	if !ok {
+		return err
+	}
+	p, err := trading.Update(ctx, m.store, r.UserID, func(p *trading.Portfolio) error {
+		return p.IncomeShares(market, sym, qty, m.now())
+	})
+	if err != nil {
+		return trading.Answer(ctx, r, err)
+	}
+	return r.Reply(ctx, fmt.Sprintf("Recorded a stock dividend of %s %s. You hold %s %s.", trading.Qty(qty), sym, trading.Qty(p.Holdings[sym].Qty), sym))
+}
+
+func (m *module) cmdIncomeVND(ctx context.Context, r *app.Request) error {
+	f := strings.Fields(r.Args)
+	if len(f) != 2 {
+		return r.Reply(ctx, "Usage: /stock_income_vnd <ticker> <vnd received>, e.g. /stock_income_vnd FPT 200000")
+	}
+	sym, ok := tickerArg(f[0])
+	if !ok {
+		return r.Reply(ctx, "Not a ticker: "+f[0]+".")
+	}
+	amount, err := trading.ParseAmount(f[1], market.CashPlaces, market.MaxCash)
+	if err != nil {
+		return trading.Refuse(ctx, r, err)
+	}
+	p, err := trading.Update(ctx, m.store, r.UserID, func(p *trading.Portfolio) error {
+		return p.IncomeCash(market, sym, amount, m.now())
+	})
+	if err != nil {
+		return trading.Answer(ctx, r, err)
+	}
+	return r.Reply(ctx, fmt.Sprintf("Recorded a cash dividend of %s on %s. Cash: %s.", vnd(amount), sym, vnd(p.Cash)))
+}

@@ -1,0 +1,90 @@
+package trading
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// Desk is the part of a market's chat commands every market shares: price
+// a symbol, change the user's portfolio under CAS at that price, and
+// answer in the market's money. The module parses its own arguments.
+type Desk struct {
+	Market Market
+	Store  storage.KVStore
+	Quotes *Quotes
+	Now    func() time.Time
+	Money  func(decimal.Decimal) string
+	Name   string // the commands' prefix: "coin"
+	Start  string // a first top-up to suggest: "1000"
+}
+
+// Buy prices sym and applies buy (Portfolio.BuyFor or BuyQty) at that
+// price; buy returns the quantity bought.
+func (d *Desk) Buy(ctx context.Context, r *app.Request, sym string, buy func(p *Portfolio, price decimal.Decimal, now time.Time) (decimal.Decimal, error)) error {
+	q, ok, err := d.Quotes.PriceOrReply(ctx, r, sym)
+	if !ok {
+		return err
+	}
+	var qty decimal.Decimal
+	p, err := Update(ctx, d.Store, r.UserID, func(p *Portfolio) error {
+		var err error
+		qty, err = buy(p, q.Price, d.Now())
+		return err
+	})
+	if err != nil {
+		return Answer(ctx, r, err)
+	}
+	paid := p.History[len(p.History)-1].Cash.Neg()
+	return r.Reply(ctx, fmt.Sprintf("Bought %s %s at %s for %s. Cash: %s.", Qty(qty), sym, d.Money(q.Price), d.Money(paid), d.Money(p.Cash)))
+}
+
+// Sell prices sym and sells qty of it (all of it when all is true).
+func (d *Desk) Sell(ctx context.Context, r *app.Request, sym string, qty decimal.Decimal, all bool) error {
+	q, ok, err := d.Quotes.PriceOrReply(ctx, r, sym)
+	if !ok {
+		return err
+	}
+	var sold, proceeds decimal.Decimal
+	p, err := Update(ctx, d.Store, r.UserID, func(p *Portfolio) error {
+		var err error
+		sold, proceeds, err = p.Sell(d.Market, sym, qty, all, q.Price, d.Now())
+		return err
+	})
+	if err != nil {
+		return Answer(ctx, r, err)
+	}
+	return r.Reply(ctx, fmt.Sprintf("Sold %s %s at %s for %s. Cash: %s.", Qty(sold), sym, d.Money(q.Price), d.Money(proceeds), d.Money(p.Cash)))
+}
+
+// ShowStats is the stats command: the caller's own portfolio at current
+// prices, never anyone else's.
+func (d *Desk) ShowStats(ctx context.Context, r *app.Request) error {
+	if strings.TrimSpace(r.Args) != "" {
+		return r.Reply(ctx, "You can only see your own portfolio: /"+d.Name+"_stats")
+	}
+	p, found, err := Load(ctx, d.Store, r.UserID)
+	if err != nil {
+		return err
+	}
+	if !found {
+		return r.Reply(ctx, fmt.Sprintf("No %s portfolio yet. Start with /%s_topup %s.", d.Name, d.Name, d.Start))
+	}
+	return r.Reply(ctx, Report(p.Value(d.Market, d.Quotes.Known(ctx)), d.Money))
+}
+
+// SellArg reads a sell quantity: "all", or a positive amount within the
+// market's quantity precision.
+func (d *Desk) SellArg(s string) (qty decimal.Decimal, all bool, err error) {
+	if strings.EqualFold(s, "all") {
+		return decimal.Zero, true, nil
+	}
+	qty, err = ParseAmount(s, d.Market.QtyPlaces, decimal.Zero)
+	return qty, false, err
+}

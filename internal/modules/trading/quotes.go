@@ -1,0 +1,113 @@
+package trading
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// Source is one price provider of a market.
+type Source struct {
+	Name  string
+	Price func(ctx context.Context, sym string, now time.Time) (decimal.Decimal, error)
+}
+
+// Quote is a price as cached in the module's store.
+type Quote struct {
+	Price  decimal.Decimal `json:"price"`
+	Source string          `json:"source"`
+	At     time.Time       `json:"at"`
+}
+
+// Why a Quotes chain has no price.
+var (
+	ErrUnknownSymbol = errors.New("every source says the symbol is unknown")
+	ErrNoPrice       = errors.New("no price source answered")
+)
+
+// Quotes asks its sources in order, falling through on any failure, and
+// caches the first answer under "price:<SYM>" for Fresh, so a burst of
+// commands costs the providers one call.
+type Quotes struct {
+	Store   storage.KVStore
+	Log     *slog.Logger
+	Now     func() time.Time
+	Fresh   time.Duration
+	Sources []Source
+	Noun    string // "coin", "ticker": how replies name a symbol
+}
+
+// Price returns a fresh cached quote, or asks the sources in order.
+func (qs *Quotes) Price(ctx context.Context, sym string) (Quote, error) {
+	var q Quote
+	key := "price:" + sym
+	if err := qs.Store.GetJSON(ctx, key, &q); err == nil && qs.Now().Sub(q.At) < qs.Fresh {
+		return q, nil
+	}
+	unknown := 0
+	for _, s := range qs.Sources {
+		p, err := s.Price(ctx, sym, qs.Now())
+		if err == nil {
+			q = Quote{Price: p, Source: s.Name, At: qs.Now()}
+			if err := qs.Store.PutJSON(ctx, key, q); err != nil {
+				qs.Log.Warn("price not cached", "symbol", sym, "err", err)
+			}
+			return q, nil
+		}
+		if errors.Is(err, ErrUnknown) {
+			unknown++
+		} else {
+			qs.Log.Warn("price source failed", "source", s.Name, "symbol", sym, "err", err)
+		}
+	}
+	if unknown == len(qs.Sources) {
+		return q, ErrUnknownSymbol
+	}
+	return q, ErrNoPrice
+}
+
+// PriceOrReply prices sym, or answers the user why it cannot (ok false).
+func (qs *Quotes) PriceOrReply(ctx context.Context, r *app.Request, sym string) (q Quote, ok bool, err error) {
+	q, err = qs.Price(ctx, sym)
+	switch {
+	case errors.Is(err, ErrUnknownSymbol):
+		return q, false, r.Reply(ctx, fmt.Sprintf("Unknown %s: %s.", qs.Noun, sym))
+	case errors.Is(err, ErrNoPrice):
+		return q, false, r.Reply(ctx, "No price for "+sym+" right now; every source failed. Try again later.")
+	case err != nil:
+		return q, false, err
+	}
+	return q, true, nil
+}
+
+// Known is the price function Portfolio.Value wants: a holding without a
+// price now counts at cost.
+func (qs *Quotes) Known(ctx context.Context) func(sym string) (decimal.Decimal, bool) {
+	return func(sym string) (decimal.Decimal, bool) {
+		q, err := qs.Price(ctx, sym)
+		return q.Price, err == nil
+	}
+}
+
+// Report is the /<market>_stats text of a valuation, money formatted by
+// money.
+func Report(v Valuation, money func(decimal.Decimal) string) string {
+	var b strings.Builder
+	for _, l := range v.Lines {
+		if l.PriceKnown {
+			fmt.Fprintf(&b, "%s %s: %s (cost %s, P/L %s)\n", Qty(l.Qty), l.Symbol, money(l.Value), money(l.Cost), money(l.PL))
+		} else {
+			fmt.Fprintf(&b, "%s %s: no price now (cost %s)\n", Qty(l.Qty), l.Symbol, money(l.Cost))
+		}
+	}
+	fmt.Fprintf(&b, "Cash: %s\nTotal: %s (invested %s, P/L %s)", money(v.Cash), money(v.Total), money(v.Invested), money(v.PL))
+	return b.String()
+}

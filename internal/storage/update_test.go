@@ -1,0 +1,66 @@
+package storage_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+
+	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/storage/memory"
+)
+
+type counter struct{ N int }
+
+func TestUpdateJSON(t *testing.T) {
+	ctx := context.Background()
+	s := memory.New().For("test")
+	add := func() error {
+		return storage.UpdateJSON(ctx, s, "c", func(c *counter, _ bool) (bool, error) { c.N++; return true, nil })
+	}
+
+	t.Run("a missing key starts from the zero value, found false", func(t *testing.T) {
+		err := storage.UpdateJSON(ctx, s, "c", func(c *counter, found bool) (bool, error) {
+			if found || c.N != 0 {
+				t.Errorf("found %v, value %+v", found, c)
+			}
+			c.N = 1
+			return true, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("racing updates each apply exactly once", func(t *testing.T) {
+		var wg sync.WaitGroup
+		for range 16 {
+			wg.Go(func() {
+				if err := add(); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		var c counter
+		if err := s.GetJSON(ctx, "c", &c); err != nil || c.N != 17 {
+			t.Fatalf("counter %d (%v), want 17", c.N, err)
+		}
+	})
+	t.Run("false or an error writes nothing", func(t *testing.T) {
+		boom := errors.New("boom")
+		_ = storage.UpdateJSON(ctx, s, "c", func(c *counter, _ bool) (bool, error) { c.N = 100; return false, nil })
+		if err := storage.UpdateJSON(ctx, s, "c", func(c *counter, _ bool) (bool, error) { c.N = 100; return true, boom }); !errors.Is(err, boom) {
+			t.Fatalf("err %v", err)
+		}
+		var c counter
+		if _ = s.GetJSON(ctx, "c", &c); c.N != 17 {
+			t.Fatalf("counter %d after refused updates", c.N)
+		}
+	})
+	t.Run("a value that is not JSON is an error, not a reset", func(t *testing.T) {
+		_ = s.Put(ctx, "bad", []byte("not json"))
+		if err := storage.UpdateJSON(ctx, s, "bad", func(c *counter, _ bool) (bool, error) { return true, nil }); err == nil {
+			t.Fatal("garbage was overwritten")
+		}
+	})
+}
