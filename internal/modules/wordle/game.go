@@ -2,8 +2,6 @@ package wordle
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -21,83 +19,25 @@ type game struct {
 	Won     bool     `json:"won"`
 }
 
-// stats are the subject's results.
-type stats struct {
-	Played, Won, Streak, MaxStreak int
-	Dist                           [maxGuesses]int // wins by number of guesses
-}
-
-func gameKey(subject int64) string  { return fmt.Sprintf("game:%d", subject) }
-func statsKey(subject int64) string { return fmt.Sprintf("stats:%d", subject) }
-
-var errRetries = errors.New("wordle: the game kept changing; try again")
+func gameKey(subject int64) string { return fmt.Sprintf("game:%d", subject) }
 
 // update applies f to the subject's game under CAS: two guesses sent at
 // once both land, each exactly once, whatever the runtime. f sees the
 // current game (nil when there is none) and returns the new one, or nil to
 // leave the store as it is.
 func (m *module) update(ctx context.Context, subject int64, f func(g *game) (*game, error)) error {
-	key := gameKey(subject)
-	for range 16 {
-		cur, err := m.store.Get(ctx, key)
-		var g *game
-		switch {
-		case errors.Is(err, storage.ErrNotFound):
+	return storage.UpdateJSON(ctx, m.store, gameKey(subject), func(g *game, found bool) (bool, error) {
+		cur := g
+		if !found {
 			cur = nil
-		case err != nil:
-			return err
-		default:
-			g = &game{}
-			if err := json.Unmarshal(cur, g); err != nil {
-				return fmt.Errorf("wordle: stored game: %w", err)
-			}
 		}
-		next, err := f(g)
+		next, err := f(cur)
 		if err != nil || next == nil {
-			return err
+			return false, err
 		}
-		data, _ := json.Marshal(next)
-		err = m.store.CompareAndSwap(ctx, key, cur, data)
-		if errors.Is(err, storage.ErrConflict) {
-			continue
-		}
-		return err
-	}
-	return errRetries
-}
-
-// record adds a finished game to the subject's stats (CAS, like the game).
-func (m *module) record(ctx context.Context, subject int64, won bool, tries int) error {
-	key := statsKey(subject)
-	for range 16 {
-		cur, err := m.store.Get(ctx, key)
-		var s stats
-		switch {
-		case errors.Is(err, storage.ErrNotFound):
-			cur = nil
-		case err != nil:
-			return err
-		default:
-			if err := json.Unmarshal(cur, &s); err != nil {
-				return fmt.Errorf("wordle: stored stats: %w", err)
-			}
-		}
-		s.Played++
-		if won {
-			s.Won++
-			s.Streak++
-			s.MaxStreak = max(s.MaxStreak, s.Streak)
-			s.Dist[tries-1]++
-		} else {
-			s.Streak = 0
-		}
-		data, _ := json.Marshal(s)
-		err = m.store.CompareAndSwap(ctx, key, cur, data)
-		if !errors.Is(err, storage.ErrConflict) {
-			return err
-		}
-	}
-	return errRetries
+		*g = *next
+		return true, nil
+	})
 }
 
 // board renders the guesses so far, with the keyboard of used letters.

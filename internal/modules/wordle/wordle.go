@@ -5,7 +5,6 @@ package wordle
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -13,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/modules/games"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -118,7 +118,7 @@ func (m *module) finish(ctx context.Context, subject int64, g *game) {
 	if g == nil {
 		return
 	}
-	if err := m.record(ctx, subject, g.Won, len(g.Guesses)); err != nil {
+	if err := games.Add(ctx, m.store, subject, g.Won, len(g.Guesses)); err != nil {
 		m.log.Warn("wordle: result not recorded", "err", err)
 	}
 }
@@ -162,18 +162,21 @@ func (m *module) cmdGiveUp(ctx context.Context, r *app.Request) error {
 }
 
 func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
-	var s stats
-	err := m.store.GetJSON(ctx, statsKey(r.ChatID), &s)
-	switch {
-	case errors.Is(err, storage.ErrNotFound):
-		return r.Reply(ctx, "No finished Wordle yet.")
-	case err != nil:
+	rec, found, err := games.Load(ctx, m.store, r.ChatID)
+	if err != nil {
 		return err
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Played %d, won %d (%d%%)\nStreak %d, best %d\n", s.Played, s.Won, 100*s.Won/max(s.Played, 1), s.Streak, s.MaxStreak)
-	for i, n := range s.Dist {
-		fmt.Fprintf(&b, "%d: %s%d\n", i+1, strings.Repeat("█", n), n)
+	if !found {
+		return r.Reply(ctx, "No finished Wordle yet.")
 	}
-	return r.Reply(ctx, strings.TrimRight(b.String(), "\n"))
+	var b strings.Builder
+	b.WriteString(rec.Summary())
+	for i := range maxGuesses {
+		n := 0
+		if i < len(rec.Dist) {
+			n = rec.Dist[i]
+		}
+		fmt.Fprintf(&b, "\n%d: %s%d", i+1, strings.Repeat("█", n), n)
+	}
+	return r.Reply(ctx, b.String())
 }

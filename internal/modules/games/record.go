@@ -1,0 +1,73 @@
+// Package games holds what the bot's guessing games share: each subject's
+// (chat's) record of finished games, kept under "stats:<subject>" in the
+// game module's own store.
+package games
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// Record is a subject's results. Its JSON shape is the one wordle has
+// always stored, so existing records keep counting.
+type Record struct {
+	Played, Won, Streak, MaxStreak int
+	Dist                           []int // wins by tries: Dist[0] were won at the first
+}
+
+// Key is where a subject's record lives.
+func Key(subject int64) string { return "stats:" + strconv.FormatInt(subject, 10) }
+
+// Add counts one finished game under CAS, so two games finishing at once
+// in one chat are both counted.
+func Add(ctx context.Context, s storage.KVStore, subject int64, won bool, tries int) error {
+	return storage.UpdateJSON(ctx, s, Key(subject), func(r *Record, _ bool) (bool, error) {
+		r.Played++
+		if !won {
+			r.Streak = 0
+			return true, nil
+		}
+		r.Won++
+		r.Streak++
+		r.MaxStreak = max(r.MaxStreak, r.Streak)
+		if tries > 0 {
+			for len(r.Dist) < tries {
+				r.Dist = append(r.Dist, 0)
+			}
+			r.Dist[tries-1]++
+		}
+		return true, nil
+	})
+}
+
+// Load reads a subject's record; found is false before its first game.
+func Load(ctx context.Context, s storage.KVStore, subject int64) (r Record, found bool, err error) {
+	err = s.GetJSON(ctx, Key(subject), &r)
+	if errors.Is(err, storage.ErrNotFound) {
+		return r, false, nil
+	}
+	return r, err == nil, err
+}
+
+// Summary is the record's first lines: games, wins and streaks.
+func (r Record) Summary() string {
+	return fmt.Sprintf("Played %d, won %d (%d%%)\nStreak %d, best %d", r.Played, r.Won, 100*r.Won/max(r.Played, 1), r.Streak, r.MaxStreak)
+}
+
+// AverageTries is the mean number of tries of the games won (ok false
+// before the first win).
+func (r Record) AverageTries() (avg float64, ok bool) {
+	wins, tries := 0, 0
+	for i, n := range r.Dist {
+		wins += n
+		tries += (i + 1) * n
+	}
+	if wins == 0 {
+		return 0, false
+	}
+	return float64(tries) / float64(wins), true
+}
