@@ -6,6 +6,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/coin"
 	"github.com/miti99bot/miti99bot/internal/modules/gold"
+	"github.com/miti99bot/miti99bot/internal/modules/loldle"
 	"github.com/miti99bot/miti99bot/internal/modules/lolschedule"
 	"github.com/miti99bot/miti99bot/internal/modules/misc"
 	"github.com/miti99bot/miti99bot/internal/modules/stats"
@@ -17,5 +18,5 @@ import (
 
 // Catalogue returns every built-in module factory.
 func Catalogue() []app.Factory {
-	return append([]app.Factory{util.Factory, misc.Factory, lolschedule.Factory, wordle.Factory, twentyq.Factory, coin.Factory, gold.Factory, stock.Factory, stats.Factory}, extra...)
+	return append([]app.Factory{util.Factory, misc.Factory, lolschedule.Factory, wordle.Factory, loldle.Factory, twentyq.Factory, coin.Factory, gold.Factory, stock.Factory, stats.Factory}, extra...)
 }

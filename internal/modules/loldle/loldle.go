@@ -1,0 +1,240 @@
+// Package loldle is the League of Legends champion guessing game: each
+// guess is compared with the hidden champion attribute by attribute
+// (gender, positions, species, resource, range type, regions, release
+// year). A game belongs to its chat (the group, or the user in a private
+// chat) and lives in the module's store, changed only under CAS.
+package loldle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/modules/games"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// Name is the module's name in MODULES.
+const Name = "loldle"
+
+// Factory registers the module.
+var Factory = app.Factory{Name: Name, New: New}
+
+// Attempts: the owner picks the limit within these bounds.
+const (
+	defaultMax = 8
+	lowestMax  = 1
+	highestMax = 10
+)
+
+type module struct {
+	store  storage.KVStore
+	log    *slog.Logger
+	roster *roster
+	pick   func() string // the next answer's name
+}
+
+// New builds the module.
+func New(d app.Deps) (*app.Module, error) {
+	cs, err := parseChampions(championsTSV)
+	if err != nil {
+		return nil, err
+	}
+	m := &module{store: d.Store, log: d.Log, roster: newRoster(cs)}
+	m.pick = func() string { return cs[rand.IntN(len(cs))].Name }
+	return m.module(), nil
+}
+
+func (m *module) module() *app.Module {
+	return &app.Module{
+		Name: Name,
+		Commands: []app.Command{
+			{Name: "loldle", Description: "Guess the LoL champion: /loldle <champion>", Handler: m.cmdGuess},
+			{Name: "loldle_giveup", Description: "Give up and see the champion", Handler: m.cmdGiveUp},
+			{Name: "loldle_stats", Description: "Your loldle results and streak", Handler: m.cmdStats},
+			{Name: "loldle_setmax", Description: "Set the attempts per game (1-10)", Visibility: app.Private, Handler: m.cmdSetMax},
+		},
+	}
+}
+
+// game is one round, stored per subject.
+type game struct {
+	Answer  string   `json:"answer"`
+	Guesses []string `json:"guesses"`
+	Max     int      `json:"max"` // fixed when the game starts
+	Over    bool     `json:"over"`
+	Won     bool     `json:"won"`
+}
+
+// settings is the module-wide configuration the owner changes.
+type settings struct {
+	Max int `json:"max"`
+}
+
+func gameKey(subject int64) string { return "game:" + strconv.FormatInt(subject, 10) }
+
+const settingsKey = "settings"
+
+// maxAttempts is the limit new games get.
+func (m *module) maxAttempts(ctx context.Context) (int, error) {
+	var s settings
+	err := m.store.GetJSON(ctx, settingsKey, &s)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return defaultMax, nil
+	case err != nil:
+		return 0, err
+	case s.Max < lowestMax || s.Max > highestMax:
+		return defaultMax, nil
+	}
+	return s.Max, nil
+}
+
+func startText(max int) string {
+	return fmt.Sprintf("New loldle: guess the champion in %d tries with /loldle <champion>.\n%s", max, legend)
+}
+
+// board is a running game at a glance: one line per guess.
+func (m *module) board(g *game) string {
+	answer, _ := m.roster.find(g.Answer)
+	var b strings.Builder
+	for _, name := range g.Guesses {
+		if c, _ := m.roster.find(name); c != nil && answer != nil {
+			b.WriteString(summary(c, compare(c, answer)) + "\n")
+		}
+	}
+	fmt.Fprintf(&b, "%d/%d", len(g.Guesses), g.Max)
+	return b.String()
+}
+
+func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
+	var guess *champion
+	if r.Args != "" {
+		var candidates []string
+		if guess, candidates = m.roster.find(r.Args); guess == nil {
+			if len(candidates) > 0 {
+				return r.Reply(ctx, "Which one? "+strings.Join(candidates, ", "))
+			}
+			return r.Reply(ctx, fmt.Sprintf("No champion called %q. A wrong name uses no try.", r.Args))
+		}
+	}
+	limit, err := m.maxAttempts(ctx)
+	if err != nil {
+		return err
+	}
+	var reply string
+	var finished *game
+	err = storage.UpdateJSON(ctx, m.store, gameKey(r.ChatID), func(g *game, found bool) (bool, error) {
+		reply, finished = "", nil // this may run again after a lost race
+		started := !found || g.Over
+		if started {
+			*g = game{Answer: m.pick(), Max: limit}
+		}
+		switch {
+		case guess == nil && started:
+			reply = startText(g.Max)
+			return true, nil
+		case guess == nil:
+			reply = m.board(g)
+			return false, nil
+		case slices.Contains(g.Guesses, guess.Name):
+			reply = guess.Name + " was already guessed.\n" + m.board(g)
+			return false, nil
+		}
+		answer, _ := m.roster.find(g.Answer)
+		if answer == nil {
+			return false, fmt.Errorf("loldle: the answer %q is not in the table", g.Answer)
+		}
+		g.Guesses = append(g.Guesses, guess.Name)
+		reply = table(guess, compare(guess, answer)) + fmt.Sprintf("\n%d/%d", len(g.Guesses), g.Max)
+		switch {
+		case guess == answer:
+			g.Over, g.Won = true, true
+			reply += fmt.Sprintf("\nSolved in %d! It was %s.", len(g.Guesses), answer.Name)
+		case len(g.Guesses) >= g.Max:
+			g.Over = true
+			reply += "\nOut of tries. It was " + answer.Name + "."
+		}
+		if started {
+			reply = startText(g.Max) + "\n\n" + reply
+		}
+		if g.Over {
+			finished = g
+		}
+		return true, nil
+	})
+	if err != nil {
+		return err
+	}
+	m.finish(ctx, r.ChatID, finished)
+	return r.Reply(ctx, reply)
+}
+
+// finish records a finished game; the game is already saved, so a failure
+// here is logged rather than retried (a retry would replay the guess).
+func (m *module) finish(ctx context.Context, subject int64, g *game) {
+	if g == nil {
+		return
+	}
+	err := games.Add(ctx, m.store, subject, g.Won, len(g.Guesses))
+	if err != nil {
+		m.log.Warn("loldle: result not recorded", "err", err)
+	}
+}
+
+func (m *module) cmdGiveUp(ctx context.Context, r *app.Request) error {
+	var reply string
+	var finished *game
+	err := storage.UpdateJSON(ctx, m.store, gameKey(r.ChatID), func(g *game, found bool) (bool, error) {
+		finished = nil
+		if !found || g.Over {
+			reply = "No loldle is running. Start one with /loldle."
+			return false, nil
+		}
+		g.Over = true
+		finished = g
+		reply = "It was " + g.Answer + "."
+		return true, nil
+	})
+	if err != nil {
+		return err
+	}
+	m.finish(ctx, r.ChatID, finished)
+	return r.Reply(ctx, reply)
+}
+
+func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
+	rec, found, err := games.Load(ctx, m.store, r.ChatID)
+	if err != nil {
+		return err
+	}
+	if !found {
+		return r.Reply(ctx, "No finished loldle yet.")
+	}
+	text := rec.Summary()
+	if avg, ok := rec.AverageTries(); ok {
+		text += fmt.Sprintf("\nAverage tries to win: %.1f", avg)
+	}
+	return r.Reply(ctx, text)
+}
+
+func (m *module) cmdSetMax(ctx context.Context, r *app.Request) error {
+	n, err := strconv.Atoi(r.Args)
+	if err != nil || n < lowestMax || n > highestMax {
+		cur, err := m.maxAttempts(ctx)
+		if err != nil {
+			return err
+		}
+		return r.Reply(ctx, fmt.Sprintf("Usage: /loldle_setmax <%d..%d> (now %d)", lowestMax, highestMax, cur))
+	}
+	if err := m.store.PutJSON(ctx, settingsKey, settings{Max: n}); err != nil {
+		return err
+	}
+	return r.Reply(ctx, fmt.Sprintf("New loldle games allow %d tries; running games keep theirs.", n))
+}
