@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -23,7 +22,6 @@ const (
 	// After this many failed runs an update is dropped, so one poison update
 	// cannot block its chat (or the poller) forever.
 	dedupMaxAttempts = 5
-	casRetries       = 8
 )
 
 type dedupState string
@@ -56,81 +54,56 @@ func dedupKey(id int64) string {
 
 // claim records that this process is handling update id.
 func (a *App) claim(ctx context.Context, id int64) (claimResult, error) {
-	key := dedupKey(id)
-	for range casRetries {
-		cur, err := a.core.Get(ctx, key)
+	var result claimResult
+	err := storage.Update(ctx, a.core, dedupKey(id), func(cur []byte) ([]byte, error) {
 		var rec dedupRecord
-		switch {
-		case errors.Is(err, storage.ErrNotFound):
-			cur = nil
-		case err != nil:
-			return 0, fmt.Errorf("dedup: %w", err)
-		default:
-			if json.Unmarshal(cur, &rec) != nil {
-				rec = dedupRecord{} // unreadable: treat as someone else's slot
-			}
+		if cur != nil && json.Unmarshal(cur, &rec) != nil {
+			rec = dedupRecord{} // unreadable: treat as someone else's slot
 		}
+		result = claimRun
 		next := dedupRecord{ID: id, State: stateRunning, Attempts: 1, At: a.now().UnixNano()}
 		if rec.ID == id && cur != nil {
 			age := time.Duration(a.now().UnixNano() - rec.At)
 			switch {
 			case rec.State == stateDone:
-				return claimDuplicate, nil
+				result = claimDuplicate
+				return nil, nil
 			case rec.State == stateRunning && age < dedupStale:
-				return claimDuplicate, nil
+				result = claimDuplicate
+				return nil, nil
 			case rec.Attempts >= dedupMaxAttempts:
+				result = claimGiveUp
 				next.State, next.Attempts = stateDone, rec.Attempts
-				if err := a.casRecord(ctx, key, cur, next); err == nil {
-					return claimGiveUp, nil
-				} else if !errors.Is(err, storage.ErrConflict) {
-					return 0, err
-				}
-				continue
+				return json.Marshal(next)
 			}
 			next.Attempts = rec.Attempts + 1
 		}
-		err = a.casRecord(ctx, key, cur, next)
-		if err == nil {
-			return claimRun, nil
-		}
-		if !errors.Is(err, storage.ErrConflict) {
-			return 0, err
-		}
+		return json.Marshal(next)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("dedup: update %d: %w", id, err)
 	}
-	return 0, fmt.Errorf("dedup: update %d: %w after %d tries", id, storage.ErrConflict, casRetries)
+	return result, nil
 }
 
 // finish records the outcome of a claimed update. A failed run leaves the
 // update claimable, so a redelivery is handled again.
 func (a *App) finish(ctx context.Context, id int64, ok bool) error {
-	key := dedupKey(id)
-	for range casRetries {
-		cur, err := a.core.Get(ctx, key)
-		if err != nil {
-			return fmt.Errorf("dedup: %w", err)
+	err := storage.Update(ctx, a.core, dedupKey(id), func(cur []byte) ([]byte, error) {
+		if cur == nil {
+			return nil, fmt.Errorf("update %d: %w: its slot vanished", id, storage.ErrNotFound)
 		}
 		var rec dedupRecord
 		if json.Unmarshal(cur, &rec) != nil || rec.ID != id {
-			return nil // the slot moved on to a newer update
+			return nil, nil // the slot moved on to a newer update
 		}
 		rec.State, rec.At = stateFailed, a.now().UnixNano()
 		if ok {
 			rec.State = stateDone
 		}
-		err = a.casRecord(ctx, key, cur, rec)
-		if !errors.Is(err, storage.ErrConflict) {
-			return err
-		}
-	}
-	return fmt.Errorf("dedup: finish update %d: %w", id, storage.ErrConflict)
-}
-
-func (a *App) casRecord(ctx context.Context, key string, cur []byte, rec dedupRecord) error {
-	next, err := json.Marshal(rec)
+		return json.Marshal(rec)
+	})
 	if err != nil {
-		return err
-	}
-	if err := a.core.CompareAndSwap(ctx, key, cur, next); err != nil {
 		return fmt.Errorf("dedup: %w", err)
 	}
 	return nil

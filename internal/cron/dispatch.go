@@ -123,58 +123,40 @@ func (d *Dispatcher) run(ctx context.Context, job app.CronJob) (err error) {
 // claim wins the slot when it is free: never claimed, claimed for an older
 // scheduled time, failed, or held by a run that went stale.
 func (d *Dispatcher) claim(ctx context.Context, key, name string, scheduled time.Time) (bool, error) {
-	for range 8 {
-		cur, err := d.core.Get(ctx, key)
+	claimed := false
+	err := storage.Update(ctx, d.core, key, func(cur []byte) ([]byte, error) {
+		claimed = false // this may run again after a lost race
 		var rec slotRecord
-		switch {
-		case errors.Is(err, storage.ErrNotFound):
-			cur = nil
-		case err != nil:
-			return false, err
-		default:
-			if json.Unmarshal(cur, &rec) != nil {
-				rec = slotRecord{}
-			}
+		if cur != nil && json.Unmarshal(cur, &rec) != nil {
+			rec = slotRecord{}
 		}
 		next := slotRecord{Job: name, Scheduled: scheduled.Unix(), State: "running", Attempts: 1, At: d.now().UnixNano()}
 		if cur != nil && rec.Scheduled == scheduled.Unix() {
 			age := time.Duration(d.now().UnixNano() - rec.At)
 			if rec.State == "done" || (rec.State == "running" && age < staleAfter) {
-				return false, nil
+				return nil, nil
 			}
 			next.Attempts = rec.Attempts + 1
 		} else if cur != nil && rec.Scheduled > scheduled.Unix() {
-			return false, nil // a late fire of a slot long since replaced
+			return nil, nil // a late fire of a slot long since replaced
 		}
-		data, _ := json.Marshal(next)
-		err = d.core.CompareAndSwap(ctx, key, cur, data)
-		if err == nil {
-			return true, nil
-		}
-		if !errors.Is(err, storage.ErrConflict) {
-			return false, err
-		}
-	}
-	return false, fmt.Errorf("%w: slot kept changing", storage.ErrConflict)
+		claimed = true
+		return json.Marshal(next)
+	})
+	return claimed && err == nil, err
 }
 
 // settle records the run's outcome on the slot it claimed.
 func (d *Dispatcher) settle(ctx context.Context, key, name string, scheduled time.Time, state string) error {
-	for range 8 {
-		cur, err := d.core.Get(ctx, key)
-		if err != nil {
-			return err
+	return storage.Update(ctx, d.core, key, func(cur []byte) ([]byte, error) {
+		if cur == nil {
+			return nil, fmt.Errorf("cron %s: %w: its slot vanished", name, storage.ErrNotFound)
 		}
 		var rec slotRecord
 		if json.Unmarshal(cur, &rec) != nil || rec.Scheduled != scheduled.Unix() {
-			return nil // replaced by a newer slot
+			return nil, nil // replaced by a newer slot
 		}
 		rec.State, rec.At = state, d.now().UnixNano()
-		data, _ := json.Marshal(rec)
-		err = d.core.CompareAndSwap(ctx, key, cur, data)
-		if !errors.Is(err, storage.ErrConflict) {
-			return err
-		}
-	}
-	return fmt.Errorf("%w: slot kept changing", storage.ErrConflict)
+		return json.Marshal(rec)
+	})
 }

@@ -9,40 +9,30 @@ import (
 	"time"
 )
 
-// ErrBusy is returned by UpdateJSON when the value kept changing under it.
+// ErrBusy is returned by Update when the value kept changing under it.
 var ErrBusy = errors.New("storage: the value kept changing; try again")
 
-// updateRetries bounds UpdateJSON's CAS loop.
+// updateRetries bounds Update's CAS loop.
 const updateRetries = 32
 
-// UpdateJSON is the read-modify-write every module needs: it reads the
-// JSON value at key into a fresh T (found false when there is none), calls
-// f, and writes the result back with CompareAndSwap against the bytes it
-// read (nil-expected for a new key). A lost race re-reads and calls f
-// again, so f must be a pure function of the value it is given; when
-// UpdateJSON returns nil, exactly one call of f took effect. f returns
-// false to write nothing, or an error to abort.
-func UpdateJSON[T any](ctx context.Context, s KVStore, key string, f func(v *T, found bool) (bool, error)) error {
+// Update is the read-modify-write every module needs: it reads the value
+// at key (nil when there is none), calls f, and writes f's result back
+// with CompareAndSwap against the bytes it read (nil-expected for a new
+// key). A lost race re-reads and calls f again, so f must be a pure
+// function of the value it is given; when Update returns nil, exactly one
+// call of f took effect. f returns nil to write nothing, or an error to
+// abort.
+func Update(ctx context.Context, s KVStore, key string, f func(cur []byte) ([]byte, error)) error {
 	for attempt := range updateRetries {
 		cur, err := s.Get(ctx, key)
-		v := new(T)
-		found := true
 		switch {
 		case errors.Is(err, ErrNotFound):
-			cur, found = nil, false
+			cur = nil
 		case err != nil:
 			return err
-		default:
-			if err := json.Unmarshal(cur, v); err != nil {
-				return fmt.Errorf("storage: value at %q: %w", key, err)
-			}
 		}
-		write, err := f(v, found)
-		if err != nil || !write {
-			return err
-		}
-		next, err := json.Marshal(v)
-		if err != nil {
+		next, err := f(cur)
+		if err != nil || next == nil {
 			return err
 		}
 		err = s.CompareAndSwap(ctx, key, cur, next)
@@ -54,6 +44,25 @@ func UpdateJSON[T any](ctx context.Context, s KVStore, key string, f func(v *T, 
 		}
 	}
 	return ErrBusy
+}
+
+// UpdateJSON is Update for a JSON value: f gets the value decoded into a
+// fresh T (found false when there is none, T then zero) and returns
+// whether to write it back.
+func UpdateJSON[T any](ctx context.Context, s KVStore, key string, f func(v *T, found bool) (bool, error)) error {
+	return Update(ctx, s, key, func(cur []byte) ([]byte, error) {
+		v := new(T)
+		if cur != nil {
+			if err := json.Unmarshal(cur, v); err != nil {
+				return nil, fmt.Errorf("storage: value at %q: %w", key, err)
+			}
+		}
+		write, err := f(v, cur != nil)
+		if err != nil || !write {
+			return nil, err
+		}
+		return json.Marshal(v)
+	})
 }
 
 // backoff waits a random moment that grows with the attempt (at most

@@ -253,3 +253,15 @@ func TestGamesBelongToTheirChat(t *testing.T) {
 		t.Fatalf("the private chat must have its own game: %q", got)
 	}
 }
+
+// Parsing the table is part of every cold start:
+// go test -run '^$' -bench Parse -benchmem ./internal/modules/loldle/
+func BenchmarkParseChampions(b *testing.B) {
+	for b.Loop() {
+		cs, err := parseChampions(championsTSV)
+		if err != nil {
+			b.Fatal(err)
+		}
+		newRoster(cs)
+	}
+}

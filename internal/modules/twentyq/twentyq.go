@@ -290,23 +290,7 @@ func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
 
 // update is a CAS loop on one key; f returns the new value, or nil for no change.
 func (m *module) update(ctx context.Context, key string, f func(cur []byte) ([]byte, error)) error {
-	for range 16 {
-		cur, err := m.store.Get(ctx, key)
-		if errors.Is(err, storage.ErrNotFound) {
-			cur = nil
-		} else if err != nil {
-			return err
-		}
-		next, err := f(cur)
-		if err != nil || next == nil {
-			return err
-		}
-		err = m.store.CompareAndSwap(ctx, key, cur, next)
-		if !errors.Is(err, storage.ErrConflict) {
-			return err
-		}
-	}
-	return fmt.Errorf("twentyq: %s kept changing", key)
+	return storage.Update(ctx, m.store, key, f)
 }
 
 // allow is a per-user token bucket kept in the store, so the limit holds
