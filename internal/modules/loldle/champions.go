@@ -91,6 +91,9 @@ func newRoster(cs []champion) *roster {
 	return r
 }
 
+// get is the champion stored under name (a game's answer or guesses).
+func (r *roster) get(name string) *champion { return r.byKey[normalise(name)] }
+
 // minPrefix is the shortest start of a name accepted for the whole name.
 const minPrefix = 3
 

@@ -102,10 +102,10 @@ func startText(max int) string {
 
 // board is a running game at a glance: one line per guess.
 func (m *module) board(g *game) string {
-	answer, _ := m.roster.find(g.Answer)
+	answer := m.roster.get(g.Answer)
 	var b strings.Builder
 	for _, name := range g.Guesses {
-		if c, _ := m.roster.find(name); c != nil && answer != nil {
+		if c := m.roster.get(name); c != nil && answer != nil {
 			b.WriteString(summary(c, compare(c, answer)) + "\n")
 		}
 	}
@@ -132,9 +132,12 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 	var finished *game
 	err = storage.UpdateJSON(ctx, m.store, gameKey(r.ChatID), func(g *game, found bool) (bool, error) {
 		reply, finished = "", nil // this may run again after a lost race
-		started := !found || g.Over
+		answer := m.roster.get(g.Answer)
+		// A game whose champion left the table (renamed, say) cannot go on.
+		started := !found || g.Over || answer == nil
 		if started {
 			*g = game{Answer: m.pick(), Max: limit}
+			answer = m.roster.get(g.Answer)
 		}
 		switch {
 		case guess == nil && started:
@@ -146,10 +149,6 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 		case slices.Contains(g.Guesses, guess.Name):
 			reply = guess.Name + " was already guessed.\n" + m.board(g)
 			return false, nil
-		}
-		answer, _ := m.roster.find(g.Answer)
-		if answer == nil {
-			return false, fmt.Errorf("loldle: the answer %q is not in the table", g.Answer)
 		}
 		g.Guesses = append(g.Guesses, guess.Name)
 		reply = table(guess, compare(guess, answer)) + fmt.Sprintf("\n%d/%d", len(g.Guesses), g.Max)

@@ -245,6 +245,18 @@ func TestConcurrentGuessesBothCountOnce(t *testing.T) {
 	}
 }
 
+func TestAGameWhoseChampionLeftTheTableStartsAfresh(t *testing.T) {
+	b := apptest.New(t, []app.Factory{fixed("Zed")})
+	stale := game{Answer: "Ghost", Guesses: []string{"Ahri"}, Max: 8}
+	if err := b.Store.For(Name).PutJSON(context.Background(), gameKey(apptest.Group), stale); err != nil {
+		t.Fatal(err)
+	}
+	b.MustSay(apptest.Group, apptest.User, "/loldle zed")
+	if got := b.Last(); !strings.HasPrefix(got, startText(8)) || !strings.HasSuffix(got, "Solved in 1! It was Zed.") {
+		t.Fatalf("got %q", got)
+	}
+}
+
 func TestGamesBelongToTheirChat(t *testing.T) {
 	b := apptest.New(t, []app.Factory{fixed("Ahri", "Zed")})
 	b.MustSay(apptest.Group, apptest.User, "/loldle zed")

@@ -103,22 +103,31 @@ func tickerArg(s string) (string, bool) {
 	return s, tickerRE.MatchString(s)
 }
 
-// tickerAndQty reads "<TICKER> <qty>" (qty may be "all" when allowAll).
-func tickerAndQty(ctx context.Context, r *app.Request, usage string, allowAll bool) (sym string, qty decimal.Decimal, all, ok bool, err error) {
+// order is "<TICKER> <shares>" as typed; all stands for every share held.
+type order struct {
+	sym string
+	qty decimal.Decimal
+	all bool
+}
+
+// parseOrder reads an order, or answers what is wrong with it (ok false;
+// err is then the reply's error).
+func parseOrder(ctx context.Context, r *app.Request, usage string, allowAll bool) (o order, ok bool, err error) {
 	f := strings.Fields(r.Args)
 	if len(f) != 2 {
-		return "", qty, false, false, r.Reply(ctx, usage)
+		return o, false, r.Reply(ctx, usage)
 	}
-	if sym, ok = tickerArg(f[0]); !ok {
-		return "", qty, false, false, r.Reply(ctx, "Not a ticker: "+f[0]+".")
+	if o.sym, ok = tickerArg(f[0]); !ok {
+		return o, false, r.Reply(ctx, "Not a ticker: "+f[0]+".")
 	}
 	if allowAll && strings.EqualFold(f[1], "all") {
-		return sym, qty, true, true, nil
+		o.all = true
+		return o, true, nil
 	}
-	if qty, err = trading.ParseAmount(f[1], market.QtyPlaces, maxShares); err != nil {
-		return "", qty, false, false, trading.Refuse(ctx, r, fmt.Errorf("%w (whole shares)", err))
+	if o.qty, err = trading.ParseAmount(f[1], market.QtyPlaces, maxShares); err != nil {
+		return o, false, trading.Refuse(ctx, r, fmt.Errorf("%w (whole shares)", err))
 	}
-	return sym, qty, false, true, nil
+	return o, true, nil
 }
 
 func (m *module) cmdPrice(ctx context.Context, r *app.Request) error {
@@ -134,35 +143,35 @@ func (m *module) cmdPrice(ctx context.Context, r *app.Request) error {
 }
 
 func (m *module) cmdBuy(ctx context.Context, r *app.Request) error {
-	sym, qty, _, ok, err := tickerAndQty(ctx, r, "Usage: /stock_buy <ticker> <shares>, e.g. /stock_buy FPT 100", false)
+	o, ok, err := parseOrder(ctx, r, "Usage: /stock_buy <ticker> <shares>, e.g. /stock_buy FPT 100", false)
 	if !ok {
 		return err
 	}
-	return m.desk.Buy(ctx, r, sym, func(p *trading.Portfolio, price decimal.Decimal, now time.Time) (decimal.Decimal, error) {
-		return qty, p.BuyQty(market, sym, qty, price, now)
+	return m.desk.Buy(ctx, r, o.sym, func(p *trading.Portfolio, price decimal.Decimal, now time.Time) (decimal.Decimal, error) {
+		return o.qty, p.BuyQty(market, o.sym, o.qty, price, now)
 	})
 }
 
 func (m *module) cmdSell(ctx context.Context, r *app.Request) error {
-	sym, qty, all, ok, err := tickerAndQty(ctx, r, "Usage: /stock_sell <ticker> <shares|all>, e.g. /stock_sell FPT 100", true)
+	o, ok, err := parseOrder(ctx, r, "Usage: /stock_sell <ticker> <shares|all>, e.g. /stock_sell FPT 100", true)
 	if !ok {
 		return err
 	}
-	return m.desk.Sell(ctx, r, sym, qty, all)
+	return m.desk.Sell(ctx, r, o.sym, o.qty, o.all)
 }
 
 func (m *module) cmdIncomeStock(ctx context.Context, r *app.Request) error {
-	sym, qty, _, ok, err := tickerAndQty(ctx, r, "Usage: /stock_income_stock <ticker> <shares received>, e.g. /stock_income_stock FPT 15", false)
+	o, ok, err := parseOrder(ctx, r, "Usage: /stock_income_stock <ticker> <shares received>, e.g. /stock_income_stock FPT 15", false)
 	if !ok {
 		return err
 	}
 	p, err := trading.Update(ctx, m.store, r.UserID, func(p *trading.Portfolio) error {
-		return p.IncomeShares(market, sym, qty, m.now())
+		return p.IncomeShares(market, o.sym, o.qty, m.now())
 	})
 	if err != nil {
 		return trading.Answer(ctx, r, err)
 	}
-	return r.Reply(ctx, fmt.Sprintf("Recorded a stock dividend of %s %s. You hold %s %s.", trading.Qty(qty), sym, trading.Qty(p.Holdings[sym].Qty), sym))
+	return r.Reply(ctx, fmt.Sprintf("Recorded a stock dividend of %s %s. You hold %s %s.", trading.Qty(o.qty), o.sym, trading.Qty(p.Holdings[o.sym].Qty), o.sym))
 }
 
 func (m *module) cmdIncomeVND(ctx context.Context, r *app.Request) error {
