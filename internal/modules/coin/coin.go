@@ -54,19 +54,15 @@ type module struct {
 
 // New builds the module.
 func New(d app.Deps) (*app.Module, error) {
-	f := fetcher{http: d.HTTP}
-	m := &module{quotes: &trading.Quotes{Store: d.Store, Log: d.Log, Now: d.Now, Fresh: priceFresh, Noun: "coin"}}
-	m.desk = &trading.Desk{Market: market, Store: d.Store, Quotes: m.quotes, Now: d.Now, Money: usd, Name: Name, Start: "1000"}
-	for _, s := range []struct {
-		setting string
-		build   func(fetcher, string) trading.Source
-	}{{settingBinance, binance}, {settingCoinbase, coinbase}, {settingCoinGecko, coingecko}} {
-		base, err := trading.CheckURL(s.setting, d.Settings[s.setting])
-		if err != nil {
-			return nil, err
-		}
-		m.quotes.Sources = append(m.quotes.Sources, s.build(f, base))
+	quotes, err := trading.NewQuotes(d, priceFresh, "coin",
+		trading.SourceAt{Setting: settingBinance, Build: binance},
+		trading.SourceAt{Setting: settingCoinbase, Build: coinbase},
+		trading.SourceAt{Setting: settingCoinGecko, Build: coingecko})
+	if err != nil {
+		return nil, err
 	}
+	m := &module{quotes: quotes}
+	m.desk = &trading.Desk{Market: market, Store: d.Store, Quotes: quotes, Now: d.Now, Money: usd, Name: Name, Start: "1000"}
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{

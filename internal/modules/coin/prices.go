@@ -13,30 +13,22 @@ import (
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 )
 
-type fetcher struct {
-	http *http.Client
-}
-
-func (f fetcher) getJSON(ctx context.Context, u string, dst any) error {
-	return trading.GetJSON(ctx, f.http, u, "", dst)
-}
-
 func positive(s string) (decimal.Decimal, error) { return trading.Positive(strings.TrimSpace(s)) }
 
-func binance(f fetcher, base string) trading.Source {
+func binance(c *http.Client, base string) trading.Source {
 	return trading.Source{Name: "Binance", Price: func(ctx context.Context, sym string, _ time.Time) (decimal.Decimal, error) {
 		var r struct {
 			Symbol string `json:"symbol"`
 			Price  string `json:"price"`
 		}
-		if err := f.getJSON(ctx, base+"/api/v3/ticker/price?symbol="+url.QueryEscape(sym+"USDT"), &r); err != nil {
+		if err := trading.GetJSON(ctx, c, base+"/api/v3/ticker/price?symbol="+url.QueryEscape(sym+"USDT"), "", &r); err != nil {
 			return decimal.Zero, err
 		}
 		return positive(r.Price)
 	}}
 }
 
-func coinbase(f fetcher, base string) trading.Source {
+func coinbase(c *http.Client, base string) trading.Source {
 	return trading.Source{Name: "Coinbase", Price: func(ctx context.Context, sym string, _ time.Time) (decimal.Decimal, error) {
 		var r struct {
 			Data struct {
@@ -44,7 +36,7 @@ func coinbase(f fetcher, base string) trading.Source {
 				Rates    map[string]string `json:"rates"`
 			} `json:"data"`
 		}
-		if err := f.getJSON(ctx, base+"/v2/exchange-rates?currency="+url.QueryEscape(sym), &r); err != nil {
+		if err := trading.GetJSON(ctx, c, base+"/v2/exchange-rates?currency="+url.QueryEscape(sym), "", &r); err != nil {
 			return decimal.Zero, err
 		}
 		if !strings.EqualFold(r.Data.Currency, sym) {
@@ -54,7 +46,7 @@ func coinbase(f fetcher, base string) trading.Source {
 	}}
 }
 
-func coingecko(f fetcher, base string) trading.Source {
+func coingecko(c *http.Client, base string) trading.Source {
 	return trading.Source{Name: "CoinGecko", Price: func(ctx context.Context, sym string, _ time.Time) (decimal.Decimal, error) {
 		var found struct {
 			Coins []struct {
@@ -63,7 +55,7 @@ func coingecko(f fetcher, base string) trading.Source {
 				MarketCapRank *json.Number `json:"market_cap_rank"`
 			} `json:"coins"`
 		}
-		if err := f.getJSON(ctx, base+"/api/v3/search?query="+url.QueryEscape(strings.ToLower(sym)), &found); err != nil {
+		if err := trading.GetJSON(ctx, c, base+"/api/v3/search?query="+url.QueryEscape(strings.ToLower(sym)), "", &found); err != nil {
 			return decimal.Zero, err
 		}
 		id, best := "", int64(1<<62)
@@ -85,7 +77,7 @@ func coingecko(f fetcher, base string) trading.Source {
 			return decimal.Zero, trading.ErrUnknown
 		}
 		var prices map[string]map[string]json.Number
-		if err := f.getJSON(ctx, base+"/api/v3/simple/price?ids="+url.QueryEscape(id)+"&vs_currencies=usd", &prices); err != nil {
+		if err := trading.GetJSON(ctx, c, base+"/api/v3/simple/price?ids="+url.QueryEscape(id)+"&vs_currencies=usd", "", &prices); err != nil {
 			return decimal.Zero, err
 		}
 		return positive(prices[id]["usd"].String())

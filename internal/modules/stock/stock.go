@@ -7,7 +7,6 @@ package stock
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"regexp"
 	"strings"
 	"time"
@@ -68,19 +67,15 @@ type module struct {
 
 // New builds the module.
 func New(d app.Deps) (*app.Module, error) {
-	m := &module{store: d.Store, now: d.Now}
-	m.quotes = &trading.Quotes{Store: d.Store, Log: d.Log, Now: d.Now, Fresh: priceFresh, Noun: "ticker"}
-	m.desk = &trading.Desk{Market: market, Store: d.Store, Quotes: m.quotes, Now: d.Now, Money: vnd, Name: Name, Start: "100000000"}
-	for _, s := range []struct {
-		setting string
-		build   func(c *http.Client, base string) trading.Source
-	}{{settingKBS, kbs}, {settingVCI, vci}, {settingSSI, ssi}} {
-		base, err := trading.CheckURL(s.setting, d.Settings[s.setting])
-		if err != nil {
-			return nil, err
-		}
-		m.quotes.Sources = append(m.quotes.Sources, s.build(d.HTTP, base))
+	quotes, err := trading.NewQuotes(d, priceFresh, "ticker",
+		trading.SourceAt{Setting: settingKBS, Build: kbs},
+		trading.SourceAt{Setting: settingVCI, Build: vci},
+		trading.SourceAt{Setting: settingSSI, Build: ssi})
+	if err != nil {
+		return nil, err
 	}
+	m := &module{store: d.Store, now: d.Now, quotes: quotes}
+	m.desk = &trading.Desk{Market: market, Store: d.Store, Quotes: quotes, Now: d.Now, Money: vnd, Name: Name, Start: "100000000"}
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{

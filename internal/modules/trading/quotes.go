@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"strings"
 	"time"
 
@@ -43,6 +44,26 @@ type Quotes struct {
 	Fresh   time.Duration
 	Sources []Source
 	Noun    string // "coin", "ticker": how replies name a symbol
+}
+
+// SourceAt is a price source whose base URL is a module setting.
+type SourceAt struct {
+	Setting string
+	Build   func(c *http.Client, base string) Source
+}
+
+// NewQuotes builds a module's chain of sources, in order, from its
+// settings; every base URL must pass CheckURL.
+func NewQuotes(d app.Deps, fresh time.Duration, noun string, sources ...SourceAt) (*Quotes, error) {
+	qs := &Quotes{Store: d.Store, Log: d.Log, Now: d.Now, Fresh: fresh, Noun: noun}
+	for _, s := range sources {
+		base, err := CheckURL(s.Setting, d.Settings[s.Setting])
+		if err != nil {
+			return nil, err
+		}
+		qs.Sources = append(qs.Sources, s.Build(d.HTTP, base))
+	}
+	return qs, nil
 }
 
 // Price returns a fresh cached quote, or asks the sources in order.
