@@ -48,8 +48,7 @@ const priceFresh = 30 * time.Second
 var symbolRE = regexp.MustCompile(`^[A-Z0-9]{2,10}$`)
 
 type module struct {
-	quotes *trading.Quotes
-	desk   *trading.Desk
+	desk *trading.Desk
 }
 
 // New builds the module.
@@ -61,8 +60,7 @@ func New(d app.Deps) (*app.Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &module{quotes: quotes}
-	m.desk = &trading.Desk{Market: market, Store: d.Store, Quotes: quotes, Now: d.Now, Money: usd, Name: Name, Start: "1000"}
+	m := &module{desk: &trading.Desk{Market: market, Quotes: quotes, Money: usd, Name: Name, Start: "1000"}}
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{
@@ -88,7 +86,7 @@ func (m *module) cmdPrice(ctx context.Context, r *app.Request) error {
 	if !ok {
 		return r.Reply(ctx, "Usage: /coin_price <symbol>, e.g. /coin_price BTC")
 	}
-	q, ok, err := m.quotes.PriceOrReply(ctx, r, sym)
+	q, ok, err := m.desk.Quotes.PriceOrReply(ctx, r, sym)
 	if !ok {
 		return err
 	}

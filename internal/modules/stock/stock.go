@@ -59,10 +59,9 @@ const priceFresh = time.Minute
 var tickerRE = regexp.MustCompile(`^[A-Z][A-Z0-9]{2,9}$`)
 
 type module struct {
-	store  storage.KVStore
-	now    func() time.Time
-	quotes *trading.Quotes
-	desk   *trading.Desk
+	store storage.KVStore
+	now   func() time.Time
+	desk  *trading.Desk
 }
 
 // New builds the module.
@@ -74,8 +73,8 @@ func New(d app.Deps) (*app.Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &module{store: d.Store, now: d.Now, quotes: quotes}
-	m.desk = &trading.Desk{Market: market, Store: d.Store, Quotes: quotes, Now: d.Now, Money: vnd, Name: Name, Start: "100000000"}
+	m := &module{store: d.Store, now: d.Now,
+		desk: &trading.Desk{Market: market, Quotes: quotes, Money: vnd, Name: Name, Start: "100000000"}}
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{
@@ -130,7 +129,7 @@ func (m *module) cmdPrice(ctx context.Context, r *app.Request) error {
 	if !ok {
 		return r.Reply(ctx, "Usage: /stock_price <ticker>, e.g. /stock_price FPT")
 	}
-	q, ok, err := m.quotes.PriceOrReply(ctx, r, sym)
+	q, ok, err := m.desk.Quotes.PriceOrReply(ctx, r, sym)
 	if !ok {
 		return err
 	}

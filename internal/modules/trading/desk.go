@@ -9,7 +9,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
-	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
 // Desk is the part of a market's chat commands every market shares: price
@@ -17,9 +16,7 @@ import (
 // answer in the market's money. The module parses its own arguments.
 type Desk struct {
 	Market Market
-	Store  storage.KVStore
-	Quotes *Quotes
-	Now    func() time.Time
+	Quotes *Quotes // its store and clock are the desk's too
 	Money  func(decimal.Decimal) string
 	Name   string // the commands' prefix: "coin"
 	Start  string // a first top-up to suggest: "1000"
@@ -33,9 +30,9 @@ func (d *Desk) Buy(ctx context.Context, r *app.Request, sym string, buy func(p *
 		return err
 	}
 	var qty decimal.Decimal
-	p, err := Update(ctx, d.Store, r.UserID, func(p *Portfolio) error {
+	p, err := Update(ctx, d.Quotes.Store, r.UserID, func(p *Portfolio) error {
 		var err error
-		qty, err = buy(p, q.Price, d.Now())
+		qty, err = buy(p, q.Price, d.Quotes.Now())
 		return err
 	})
 	if err != nil {
@@ -52,9 +49,9 @@ func (d *Desk) Sell(ctx context.Context, r *app.Request, sym string, qty decimal
 		return err
 	}
 	var sold, proceeds decimal.Decimal
-	p, err := Update(ctx, d.Store, r.UserID, func(p *Portfolio) error {
+	p, err := Update(ctx, d.Quotes.Store, r.UserID, func(p *Portfolio) error {
 		var err error
-		sold, proceeds, err = p.Sell(d.Market, sym, qty, all, q.Price, d.Now())
+		sold, proceeds, err = p.Sell(d.Market, sym, qty, all, q.Price, d.Quotes.Now())
 		return err
 	})
 	if err != nil {
@@ -69,7 +66,7 @@ func (d *Desk) ShowStats(ctx context.Context, r *app.Request) error {
 	if strings.TrimSpace(r.Args) != "" {
 		return r.Reply(ctx, "You can only see your own portfolio: /"+d.Name+"_stats")
 	}
-	p, found, err := Load(ctx, d.Store, r.UserID)
+	p, found, err := Load(ctx, d.Quotes.Store, r.UserID)
 	if err != nil {
 		return err
 	}
