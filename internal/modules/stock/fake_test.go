@@ -35,6 +35,12 @@ func (f *fakeBrokers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer f.mu.Unlock()
 	provider, path, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
 	f.calls[provider]++
+	// Their firewalls turn away a default client's agent.
+	if strings.HasPrefix(r.UserAgent(), "Go-http-client") {
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte("Request Blocked"))
+		return
+	}
 	switch f.mode[provider] {
 	case "down":
 		w.WriteHeader(http.StatusServiceUnavailable)

@@ -16,9 +16,6 @@ import (
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 )
 
-// Every source quotes whole VND per share; a missing, fractional or
-// non-positive price is a failure, never a quote.
-
 // The sources sit behind web application firewalls that turn away
 // clients without a browser-like agent.
 var browserish = http.Header{"User-Agent": {"Mozilla/5.0 (compatible; miti99bot)"}}
@@ -80,7 +77,6 @@ func vci(c *http.Client, base string) trading.Source {
 func ssi(c *http.Client, base string) trading.Source {
 	return trading.Source{Name: "SSI", Price: func(ctx context.Context, sym string, _ time.Time) (decimal.Decimal, error) {
 		var r struct {
-			Code string `json:"code"`
 			Data *struct {
 				StockSymbol  string      `json:"stockSymbol"`
 				MatchedPrice json.Number `json:"matchedPrice"`
@@ -99,10 +95,11 @@ func ssi(c *http.Client, base string) trading.Source {
 	}}
 }
 
-// wholeVND accepts a positive whole number of VND. Every exchange's tick
-// is at least 10 VND, so a fraction means the source switched to quoting in
-// thousands (as some of their chart APIs do): garbage, not a price. (A
-// price of whole thousands quoted in thousands cannot be told apart.)
+// wholeVND accepts a positive whole number of VND, which is what every
+// source quotes per share; anything else is a failure, never a quote.
+// Every exchange's tick is at least 10 VND, so a fraction means the source
+// switched to quoting in thousands (as some of their chart APIs do). A
+// price of whole thousands quoted in thousands cannot be told apart.
 func wholeVND(n json.Number) (decimal.Decimal, error) {
 	d, err := trading.Positive(n.String())
 	if err != nil {

@@ -58,7 +58,9 @@ func Do(ctx context.Context, c *http.Client, call Call, dst any) error {
 		return err
 	}
 	for k, vs := range call.Header {
-		req.Header[k] = vs
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
 	}
 	req.Header.Set("Accept", "application/json")
 	if call.Body != nil {
