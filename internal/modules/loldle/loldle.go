@@ -124,18 +124,21 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 			return r.Reply(ctx, fmt.Sprintf("No champion called %q. A wrong name uses no try.", r.Args))
 		}
 	}
-	limit, err := m.maxAttempts(ctx)
-	if err != nil {
-		return err
-	}
+	limit := 0 // read only when a game starts, once
 	var reply string
 	var finished *game
-	err = storage.UpdateJSON(ctx, m.store, gameKey(r.ChatID), func(g *game, found bool) (bool, error) {
+	err := storage.UpdateJSON(ctx, m.store, gameKey(r.ChatID), func(g *game, found bool) (bool, error) {
 		reply, finished = "", nil // this may run again after a lost race
 		answer := m.roster.get(g.Answer)
 		// A game whose champion left the table (renamed, say) cannot go on.
 		started := !found || g.Over || answer == nil
 		if started {
+			if limit == 0 {
+				var err error
+				if limit, err = m.maxAttempts(ctx); err != nil {
+					return false, err
+				}
+			}
 			*g = game{Answer: m.pick(), Max: limit}
 			answer = m.roster.get(g.Answer)
 		}
