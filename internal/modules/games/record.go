@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -42,6 +43,15 @@ func Add(ctx context.Context, s storage.KVStore, subject int64, won bool, tries 
 		}
 		return true, nil
 	})
+}
+
+// Finish counts a game that just ended. The game itself is already saved,
+// so a failure here is logged, not returned: returning it would make the
+// runtime retry the command and replay the move that ended the game.
+func Finish(ctx context.Context, s storage.KVStore, log *slog.Logger, subject int64, won bool, tries int) {
+	if err := Add(ctx, s, subject, won, tries); err != nil {
+		log.Warn("game result not recorded", "err", err)
+	}
 }
 
 // Load reads a subject's record; found is false before its first game.

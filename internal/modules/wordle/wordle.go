@@ -112,14 +112,10 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 	return r.Reply(ctx, reply)
 }
 
-// finish records a finished game; the game is already saved, so a failure
-// here is logged rather than retried (a retry would replay the guess).
+// finish counts the game that just ended, if any.
 func (m *module) finish(ctx context.Context, subject int64, g *game) {
-	if g == nil {
-		return
-	}
-	if err := games.Add(ctx, m.store, subject, g.Won, len(g.Guesses)); err != nil {
-		m.log.Warn("wordle: result not recorded", "err", err)
+	if g != nil {
+		games.Finish(ctx, m.store, m.log, subject, g.Won, len(g.Guesses))
 	}
 }
 
