@@ -10,10 +10,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/go-telegram/bot/models"
-
 	"github.com/miti99bot/miti99bot/internal/storage"
-	"github.com/miti99bot/miti99bot/internal/telegram"
 )
 
 // Visibility says who may run a command and see it in /help.
@@ -72,18 +69,6 @@ type Module struct {
 	// errors are logged, never shown to users.
 	OnCommand func(ctx context.Context, ev CommandEvent) error
 }
-
-// Messenger is the part of the Telegram client the core and modules use.
-type Messenger interface {
-	Send(ctx context.Context, m telegram.Message) (*models.Message, error)
-	EditText(ctx context.Context, chatID int64, messageID int, text string, parseMode models.ParseMode, markup models.ReplyMarkup) error
-	AnswerCallback(ctx context.Context, queryID, text string) error
-	SetCommands(ctx context.Context, cmds []models.BotCommand) error
-	GetMe(ctx context.Context) (*models.User, error)
-}
-
-// Message is an outgoing message; modules use it without importing telegram.
-type Message = telegram.Message
 
 // Setting is a configuration value a module needs. The config package reads
 // it (a secret may come from SSM); the module never reads the environment.

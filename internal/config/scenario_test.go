@@ -74,7 +74,7 @@ func TestNoSecretReachesTheLogs(t *testing.T) {
 
 	// A client with a dead server fails with the token-bearing URL inside.
 	dead, _ := telegram.New(cfg.TelegramToken.Reveal(), telegram.WithAPIURL("http://127.0.0.1:1"), telegram.WithLogger(log))
-	if _, err := dead.Send(t.Context(), telegram.Message{ChatID: 1, Text: "x"}); err != nil {
+	if _, err := dead.Send(t.Context(), app.Message{ChatID: 1, Text: "x"}); err != nil {
 		log.Error("send failed", "err", err)
 	}
 

@@ -18,7 +18,7 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
-	"github.com/miti99bot/miti99bot/internal/telegram"
+	"github.com/miti99bot/miti99bot/internal/app"
 )
 
 // The local user and chat of a console session.
@@ -57,7 +57,7 @@ func (m *Messenger) print(prefix, text string) {
 }
 
 // Send prints a message.
-func (m *Messenger) Send(_ context.Context, msg telegram.Message) (*models.Message, error) {
+func (m *Messenger) Send(_ context.Context, msg app.Message) (*models.Message, error) {
 	prefix := "bot> "
 	if msg.ChatID != ChatID {
 		prefix = fmt.Sprintf("bot (to chat %d)> ", msg.ChatID)

@@ -16,6 +16,7 @@ import (
 	"github.com/go-telegram/bot"
 	"golang.org/x/time/rate"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/redact"
 )
 
@@ -61,7 +62,7 @@ func WithRates(global, perChat rate.Limit) Option {
 }
 
 // WithRetryBudget bounds the total time one call may spend waiting out 429s
-// (default 30 s); past it the call fails with ErrFlood.
+// (default 30 s); past it the call fails with app.ErrFlood.
 func WithRetryBudget(d time.Duration) Option { return func(c *Client) { c.budget = d } }
 
 // WithWait replaces how the client waits out retry_after (tests record it).
@@ -149,7 +150,7 @@ func call[T any](ctx context.Context, c *Client, method string, chatID int64, bu
 		}
 		d := time.Duration(max(secs, 1)) * time.Second
 		if waited+d > c.budget {
-			return zero, fmt.Errorf("%w: %s asked to wait %s after %s already waited", ErrFlood, method, d, waited)
+			return zero, fmt.Errorf("%w: %s asked to wait %s after %s already waited", app.ErrFlood, method, d, waited)
 		}
 		c.log.Warn("telegram rate limited", "method", method, "chat_id", chatID, "retry_after_s", secs)
 		if err := c.wait(ctx, d); err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
@@ -38,7 +39,7 @@ func newClient(t *testing.T, srv *telegramtest.Server, opts ...telegram.Option) 
 func TestSendDeliversTheMessageToItsChatAndTopic(t *testing.T) {
 	srv := telegramtest.New(t)
 	c, _ := newClient(t, srv)
-	msg, err := c.Send(t.Context(), telegram.Message{ChatID: -100, ThreadID: 7, Text: "hello <b>x</b>", ParseMode: "HTML"})
+	msg, err := c.Send(t.Context(), app.Message{ChatID: -100, ThreadID: 7, Text: "hello <b>x</b>", ParseMode: "HTML"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func TestRetryAfterIsHonouredWithinTheBudget(t *testing.T) {
 	srv := telegramtest.New(t)
 	srv.FailNext("sendMessage", telegramtest.Failure{Code: 429, Description: "Too Many Requests: retry after 3", RetryAfter: 3})
 	c, w := newClient(t, srv)
-	if _, err := c.Send(t.Context(), telegram.Message{ChatID: 1, Text: "x"}); err != nil {
+	if _, err := c.Send(t.Context(), app.Message{ChatID: 1, Text: "x"}); err != nil {
 		t.Fatalf("Send after one 429: %v", err)
 	}
 	if len(w.d) != 1 || w.d[0] != 3*time.Second {
@@ -72,8 +73,8 @@ func TestRetryAfterBeyondTheBudgetFailsWithErrFlood(t *testing.T) {
 		telegramtest.Failure{Code: 429, Description: "Too Many Requests: retry after 20", RetryAfter: 20},
 		telegramtest.Failure{Code: 429, Description: "Too Many Requests: retry after 20", RetryAfter: 20})
 	c, w := newClient(t, srv, telegram.WithRetryBudget(30*time.Second))
-	_, err := c.Send(t.Context(), telegram.Message{ChatID: 1, Text: "x"})
-	if !errors.Is(err, telegram.ErrFlood) {
+	_, err := c.Send(t.Context(), app.Message{ChatID: 1, Text: "x"})
+	if !errors.Is(err, app.ErrFlood) {
 		t.Fatalf("Send = %v, want ErrFlood", err)
 	}
 	if len(w.d) != 1 {
@@ -87,10 +88,10 @@ func TestErrorsAreClassifiedByWhatTheCallerCanDo(t *testing.T) {
 		failure telegramtest.Failure
 		want    error
 	}{
-		{"blocked by the user", telegramtest.Failure{Code: 403, Description: "Forbidden: bot was blocked by the user"}, telegram.ErrBlocked},
-		{"kicked from the group", telegramtest.Failure{Code: 403, Description: "Forbidden: bot was kicked from the supergroup chat"}, telegram.ErrBlocked},
-		{"chat not found", telegramtest.Failure{Code: 400, Description: "Bad Request: chat not found"}, telegram.ErrChatNotFound},
-		{"topic deleted", telegramtest.Failure{Code: 400, Description: "Bad Request: message thread not found"}, telegram.ErrThreadNotFound},
+		{"blocked by the user", telegramtest.Failure{Code: 403, Description: "Forbidden: bot was blocked by the user"}, app.ErrBlocked},
+		{"kicked from the group", telegramtest.Failure{Code: 403, Description: "Forbidden: bot was kicked from the supergroup chat"}, app.ErrBlocked},
+		{"chat not found", telegramtest.Failure{Code: 400, Description: "Bad Request: chat not found"}, app.ErrChatNotFound},
+		{"topic deleted", telegramtest.Failure{Code: 400, Description: "Bad Request: message thread not found"}, app.ErrThreadNotFound},
 		{"other bad request", telegramtest.Failure{Code: 400, Description: "Bad Request: can't parse entities"}, telegram.ErrBadRequest},
 	}
 	for _, tt := range tests {
@@ -98,7 +99,7 @@ func TestErrorsAreClassifiedByWhatTheCallerCanDo(t *testing.T) {
 			srv := telegramtest.New(t)
 			srv.FailNext("sendMessage", tt.failure)
 			c, _ := newClient(t, srv)
-			_, err := c.Send(t.Context(), telegram.Message{ChatID: 1, Text: "x"})
+			_, err := c.Send(t.Context(), app.Message{ChatID: 1, Text: "x"})
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("Send = %v, want %v", err, tt.want)
 			}
@@ -108,8 +109,8 @@ func TestErrorsAreClassifiedByWhatTheCallerCanDo(t *testing.T) {
 		srv := telegramtest.New(t)
 		srv.FailNext("sendMessage", telegramtest.Failure{Code: 502, Description: "Bad Gateway"})
 		c, _ := newClient(t, srv)
-		_, err := c.Send(t.Context(), telegram.Message{ChatID: 1, Text: "x"})
-		if err == nil || errors.Is(err, telegram.ErrBlocked) || errors.Is(err, telegram.ErrBadRequest) {
+		_, err := c.Send(t.Context(), app.Message{ChatID: 1, Text: "x"})
+		if err == nil || errors.Is(err, app.ErrBlocked) || errors.Is(err, telegram.ErrBadRequest) {
 			t.Fatalf("Send = %v", err)
 		}
 	})
@@ -122,7 +123,7 @@ func TestTheTokenNeverAppearsInErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.Send(t.Context(), telegram.Message{ChatID: 1, Text: "x"})
+	_, err = c.Send(t.Context(), app.Message{ChatID: 1, Text: "x"})
 	if !errors.Is(err, telegram.ErrUnauthorized) || strings.Contains(err.Error(), wrong) {
 		t.Fatalf("Send with a wrong token = %v", err)
 	}
@@ -133,7 +134,7 @@ func TestTheTokenNeverAppearsInErrors(t *testing.T) {
 	// A network error carries the URL, which holds the token.
 	dead, _ := telegram.New(wrong, telegram.WithAPIURL("http://127.0.0.1:1"))
 	for name, err := range map[string]error{
-		"send":       func() error { _, err := dead.Send(t.Context(), telegram.Message{ChatID: 1, Text: "x"}); return err }(),
+		"send":       func() error { _, err := dead.Send(t.Context(), app.Message{ChatID: 1, Text: "x"}); return err }(),
 		"getUpdates": func() error { _, err := dead.GetUpdates(t.Context(), 0, 0); return err }(),
 	} {
 		if err == nil || strings.Contains(err.Error(), wrong) {
@@ -146,7 +147,7 @@ func TestASendLoopAtTheRateLimitSeesNo429(t *testing.T) {
 	srv := telegramtest.New(t, telegramtest.WithRateLimit(30))
 	c, w := newClient(t, srv) // default: 30 messages a second overall
 	for i := range 45 {
-		if _, err := c.Send(t.Context(), telegram.Message{ChatID: int64(i + 1), Text: "broadcast", Bulk: true}); err != nil {
+		if _, err := c.Send(t.Context(), app.Message{ChatID: int64(i + 1), Text: "broadcast", Bulk: true}); err != nil {
 			t.Fatalf("send %d: %v", i, err)
 		}
 	}

@@ -6,20 +6,13 @@ import (
 	"strings"
 
 	"github.com/go-telegram/bot"
+
+	"github.com/miti99bot/miti99bot/internal/app"
 )
 
-// Error classes callers act on. Modules test them with errors.Is, so no
-// module ever matches Telegram's English descriptions itself.
+// Error classes only the runtimes act on; the ones modules act on
+// (blocked, chat or thread not found, flood) are app's.
 var (
-	// ErrBlocked: the bot can no longer write to the chat (403: blocked by
-	// the user, kicked from the group, user deactivated). Prune the subscriber.
-	ErrBlocked = errors.New("telegram: forbidden to write to this chat")
-	// ErrChatNotFound: the chat does not exist for this bot. Prune it.
-	ErrChatNotFound = errors.New("telegram: chat not found")
-	// ErrThreadNotFound: the forum topic is gone. Prune that topic only.
-	ErrThreadNotFound = errors.New("telegram: message thread not found")
-	// ErrFlood: Telegram kept answering 429 beyond the retry budget.
-	ErrFlood = errors.New("telegram: rate limited beyond the retry budget")
 	// ErrConflict: getUpdates while a webhook is set or another poller runs (409).
 	ErrConflict = errors.New("telegram: conflict with another update consumer")
 	// ErrUnauthorized: the token is wrong or revoked (401).
@@ -28,7 +21,7 @@ var (
 	ErrBadRequest = errors.New("telegram: bad request")
 )
 
-// classify maps an error from go-telegram/bot onto the classes above. 403,
+// classify maps an error from go-telegram/bot onto the error classes. 403,
 // 401 and 409 are told apart by status code. Telegram reports "chat not found"
 // and "message thread not found" only as 400 descriptions, so those two are
 // recognised here, in this one place.
@@ -39,7 +32,7 @@ func classify(method string, err error) error {
 	var class error
 	switch {
 	case errors.Is(err, bot.ErrorForbidden):
-		class = ErrBlocked
+		class = app.ErrBlocked
 	case errors.Is(err, bot.ErrorUnauthorized):
 		class = ErrUnauthorized
 	case errors.Is(err, bot.ErrorConflict):
@@ -48,9 +41,9 @@ func classify(method string, err error) error {
 		msg := strings.ToLower(err.Error())
 		switch {
 		case strings.Contains(msg, "thread not found"):
-			class = ErrThreadNotFound
+			class = app.ErrThreadNotFound
 		case strings.Contains(msg, "chat not found"):
-			class = ErrChatNotFound
+			class = app.ErrChatNotFound
 		default:
 			class = ErrBadRequest
 		}

@@ -5,27 +5,12 @@ import (
 
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
+
+	"github.com/miti99bot/miti99bot/internal/app"
 )
 
-// Message is one outgoing text message.
-type Message struct {
-	ChatID int64
-	// ThreadID is the forum topic; 0 for the chat itself.
-	ThreadID  int
-	Text      string
-	ParseMode models.ParseMode
-	// ReplyTo quotes a message of the same chat (0: none). A reply whose
-	// original was deleted is still sent, as a plain message.
-	ReplyTo     int
-	ReplyMarkup models.ReplyMarkup
-	// NoPreview turns link previews off.
-	NoPreview bool
-	// Bulk marks a broadcast send, held to the per-chat rate.
-	Bulk bool
-}
-
 // Send sends a text message.
-func (c *Client) Send(ctx context.Context, m Message) (*models.Message, error) {
+func (c *Client) Send(ctx context.Context, m app.Message) (*models.Message, error) {
 	p := &bot.SendMessageParams{
 		ChatID:          m.ChatID,
 		MessageThreadID: m.ThreadID,

@@ -8,7 +8,6 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/storage"
-	"github.com/miti99bot/miti99bot/internal/telegram"
 )
 
 // The daily push is resumable: after each successful send it records a
@@ -73,7 +72,7 @@ func (m *module) push(ctx context.Context) (pushResult, error) {
 			if err := m.store.Put(ctx, key, nil); err != nil {
 				failures = append(failures, err) // at worst this one is sent twice
 			}
-		case errors.Is(err, telegram.ErrBlocked), errors.Is(err, telegram.ErrChatNotFound), errors.Is(err, telegram.ErrThreadNotFound):
+		case errors.Is(err, app.ErrBlocked), errors.Is(err, app.ErrChatNotFound), errors.Is(err, app.ErrThreadNotFound):
 			// The chat or topic is gone for good: stop writing to it.
 			res.Pruned++
 			m.log.Info("lolschedule: subscriber removed", "chat_id", s.ChatID, "thread_id", s.ThreadID, "reason", err)

@@ -1,0 +1,50 @@
+package app
+
+import (
+	"context"
+	"errors"
+
+	"github.com/go-telegram/bot/models"
+)
+
+// Messenger is the part of a Telegram client the core and modules use. The
+// Telegram adapter implements it; so does the console. Its errors wrap the
+// classes below, so modules act on them without knowing the adapter.
+type Messenger interface {
+	Send(ctx context.Context, m Message) (*models.Message, error)
+	EditText(ctx context.Context, chatID int64, messageID int, text string, parseMode models.ParseMode, markup models.ReplyMarkup) error
+	AnswerCallback(ctx context.Context, queryID, text string) error
+	SetCommands(ctx context.Context, cmds []models.BotCommand) error
+	GetMe(ctx context.Context) (*models.User, error)
+}
+
+// Message is one outgoing text message.
+type Message struct {
+	ChatID int64
+	// ThreadID is the forum topic; 0 for the chat itself.
+	ThreadID  int
+	Text      string
+	ParseMode models.ParseMode
+	// ReplyTo quotes a message of the same chat (0: none). A reply whose
+	// original was deleted is still sent, as a plain message.
+	ReplyTo     int
+	ReplyMarkup models.ReplyMarkup
+	// NoPreview turns link previews off.
+	NoPreview bool
+	// Bulk marks a broadcast send, held to the per-chat rate.
+	Bulk bool
+}
+
+// Error classes of a Messenger that callers act on, tested with errors.Is,
+// so no module ever matches Telegram's English descriptions itself.
+var (
+	// ErrBlocked: the bot can no longer write to the chat (403: blocked by
+	// the user, kicked from the group, user deactivated). Prune the subscriber.
+	ErrBlocked = errors.New("telegram: forbidden to write to this chat")
+	// ErrChatNotFound: the chat does not exist for this bot. Prune it.
+	ErrChatNotFound = errors.New("telegram: chat not found")
+	// ErrThreadNotFound: the forum topic is gone. Prune that topic only.
+	ErrThreadNotFound = errors.New("telegram: message thread not found")
+	// ErrFlood: Telegram kept answering 429 beyond the retry budget.
+	ErrFlood = errors.New("telegram: rate limited beyond the retry budget")
+)
