@@ -10,6 +10,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/cli"
 
 	"github.com/miti99bot/miti99bot/internal/config"
+	"github.com/miti99bot/miti99bot/internal/wiring"
 )
 
 func read(t *testing.T, path string) string {
@@ -93,7 +94,7 @@ func TestEveryVariableIsDocumented(t *testing.T) {
 		}
 	}
 	readme := read(t, "../README.md")
-	for _, v := range config.Variables(settings()) {
+	for _, v := range config.Variables(wiring.Settings()) {
 		if _, ok := listed[v.Name]; !ok {
 			t.Errorf(".env.example lacks %s", v.Name)
 		}

@@ -6,6 +6,7 @@ package deploy_test
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"slices"
 	"strings"
@@ -17,9 +18,9 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/config"
-	"github.com/miti99bot/miti99bot/internal/modules/builtin"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/telegram"
+	"github.com/miti99bot/miti99bot/internal/wiring"
 )
 
 const templatePath = "../template.yaml"
@@ -27,19 +28,11 @@ const templatePath = "../template.yaml"
 // registry builds the release module set, to read its cron jobs.
 func registry(t *testing.T) *app.Registry {
 	client, _ := telegram.New("1:x")
-	a, err := app.New(memory.New(), client, app.WithModules(builtin.Catalogue()))
+	a, err := wiring.NewApp(&config.Config{}, memory.New(), client, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return a.Registry()
-}
-
-func settings() []app.Setting {
-	var out []app.Setting
-	for _, f := range builtin.Catalogue() {
-		out = append(out, f.Settings...)
-	}
-	return out
 }
 
 // raw is the template as JSON, intrinsics resolved, for what goformation's
@@ -112,7 +105,7 @@ func TestTheTemplateDeploysTheBot(t *testing.T) {
 		t.Error("the function needs a Function URL with AuthType NONE (the webhook secret is the guard)")
 	}
 	env := fn.Environment.Variables
-	for _, v := range config.Variables(settings()) {
+	for _, v := range config.Variables(wiring.Settings()) {
 		if v.Where == config.Container {
 			continue
 		}

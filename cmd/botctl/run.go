@@ -6,17 +6,17 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
-	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/config"
-	"github.com/miti99bot/miti99bot/internal/modules/builtin"
 	"github.com/miti99bot/miti99bot/internal/storage/dynamodb"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/telegram"
+	"github.com/miti99bot/miti99bot/internal/wiring"
 )
 
 const usage = `usage:
@@ -29,138 +29,159 @@ const usage = `usage:
 
 var errUsage = errors.New(usage)
 
+// env is what every sub-command gets: its arguments (after the two words
+// naming it), the bot's environment and where to print.
+type env struct {
+	args           []string
+	getenv         func(string) string
+	stdout, stderr io.Writer
+}
+
+// commands is the dispatch table: "group verb" to its function.
+var commands = map[string]func(ctx context.Context, e env) error{
+	"webhook set":    webhookSet,
+	"webhook delete": webhookDelete,
+	"webhook info":   webhookInfo,
+	"commands sync":  commandsSync,
+	"cron run":       cronRun,
+	"table create":   tableCreate,
+}
+
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) < 2 {
 		return errUsage
 	}
-	catalogue := builtin.Catalogue()
-	var settings []app.Setting
-	for _, f := range catalogue {
-		settings = append(settings, f.Settings...)
+	cmd, ok := commands[args[0]+" "+args[1]]
+	if !ok {
+		return errUsage
 	}
-	load := func(require ...string) (*config.Config, error) {
-		return config.Load(ctx, config.Options{Getenv: getenv, Settings: settings, Require: require})
-	}
-	// connect loads the config (with what this command requires on top of
-	// the token) and builds the Telegram client.
-	connect := func(require ...string) (*config.Config, *telegram.Client, error) {
-		cfg, err := load(append([]string{"TELEGRAM_BOT_TOKEN"}, require...)...)
-		if err != nil {
-			return nil, nil, err
-		}
-		c, err := telegram.New(cfg.TelegramToken.Reveal(), telegram.WithAPIURL(cfg.TelegramAPIURL))
-		return cfg, c, err
-	}
-
-	switch args[0] + " " + args[1] {
-	case "webhook set":
-		if len(args) != 3 {
-			return errUsage
-		}
-		if u, err := url.Parse(args[2]); err != nil || u.Scheme != "https" || u.Host == "" {
-			return fmt.Errorf("webhook URL %q: Telegram needs an https URL", args[2])
-		}
-		cfg, c, err := connect("TELEGRAM_WEBHOOK_SECRET")
-		if err != nil {
-			return err
-		}
-		if err := c.SetWebhook(ctx, args[2], cfg.WebhookSecret.Reveal(), telegram.AllowedUpdates); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "webhook set to %s\n", args[2])
-		return nil
-
-	case "webhook delete":
-		fs := flag.NewFlagSet("webhook delete", flag.ContinueOnError)
-		fs.SetOutput(stderr)
-		drop := fs.Bool("drop-pending", false, "also drop the updates Telegram holds (they are lost)")
-		if err := fs.Parse(args[2:]); err != nil {
-			return err
-		}
-		_, c, err := connect()
-		if err != nil {
-			return err
-		}
-		if err := c.DeleteWebhook(ctx, *drop); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "webhook deleted (pending updates %s)\n", map[bool]string{true: "dropped", false: "kept"}[*drop])
-		return nil
-
-	case "webhook info":
-		_, c, err := connect()
-		if err != nil {
-			return err
-		}
-		info, err := c.GetWebhookInfo(ctx)
-		if err != nil {
-			return err
-		}
-		u := info.URL
-		if u == "" {
-			u = "(none: the bot is polled)"
-		}
-		fmt.Fprintf(stdout, "url: %s\npending_update_count: %d\n", u, info.PendingUpdateCount)
-		if info.LastErrorMessage != "" {
-			fmt.Fprintf(stdout, "last_error: %s\n", info.LastErrorMessage)
-		}
-		return nil
-
-	case "commands sync":
-		cfg, c, err := connect()
-		if err != nil {
-			return err
-		}
-		// The registry is all that is needed: a memory store builds it.
-		a, err := app.New(memory.New(), c, app.WithModules(catalogue, cfg.Modules...), app.WithSettings(cfg.ModuleSettings()))
-		if err != nil {
-			return err
-		}
-		if err := a.SyncCommands(ctx); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "published %d commands\n", len(a.Registry().MenuCommands()))
-		return nil
-
-	case "table create":
-		// Production tables come from template.yaml; this is for dynalite.
-		if len(args) != 3 {
-			return errUsage
-		}
-		client, err := dynamodb.NewClient(ctx)
-		if err != nil {
-			return err
-		}
-		if err := dynamodb.CreateTable(ctx, client, args[2]); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "table %s ready\n", args[2])
-		return nil
-
-	case "cron run":
-		fs := flag.NewFlagSet("cron run", flag.ContinueOnError)
-		fs.SetOutput(stderr)
-		base := fs.String("url", getenv("BOT_URL"), "the deployment's base URL (default $BOT_URL)")
-		if len(args) < 3 {
-			return errUsage
-		}
-		name := args[2]
-		if err := fs.Parse(args[3:]); err != nil {
-			return err
-		}
-		if *base == "" {
-			return errors.New("cron run needs -url (or BOT_URL): the deployment's base URL")
-		}
-		cfg, err := load("CRON_SHARED_SECRET")
-		if err != nil {
-			return err
-		}
-		return runCron(ctx, strings.TrimRight(*base, "/")+"/cron/"+url.PathEscape(name), cfg.CronSecret.Reveal(), stdout)
-	}
-	return errUsage
+	return cmd(ctx, env{args: args[2:], getenv: getenv, stdout: stdout, stderr: stderr})
 }
 
-func runCron(ctx context.Context, target, token string, stdout io.Writer) error {
+// connect loads the configuration (the token, and what the command needs on
+// top) and builds the Telegram client.
+func (e env) connect(ctx context.Context, require ...string) (*config.Config, *telegram.Client, error) {
+	cfg, err := wiring.LoadConfig(ctx, e.getenv, append([]string{"TELEGRAM_BOT_TOKEN"}, require...)...)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := wiring.NewClient(cfg, slog.Default())
+	return cfg, c, err
+}
+
+func webhookSet(ctx context.Context, e env) error {
+	if len(e.args) != 1 {
+		return errUsage
+	}
+	target := e.args[0]
+	if u, err := url.Parse(target); err != nil || u.Scheme != "https" || u.Host == "" {
+		return fmt.Errorf("webhook URL %q: Telegram needs an https URL", target)
+	}
+	cfg, c, err := e.connect(ctx, "TELEGRAM_WEBHOOK_SECRET")
+	if err != nil {
+		return err
+	}
+	if err := c.SetWebhook(ctx, target, cfg.WebhookSecret.Reveal(), telegram.AllowedUpdates); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "webhook set to %s\n", target)
+	return nil
+}
+
+func webhookDelete(ctx context.Context, e env) error {
+	fs := flag.NewFlagSet("webhook delete", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	drop := fs.Bool("drop-pending", false, "also drop the updates Telegram holds (they are lost)")
+	if err := fs.Parse(e.args); err != nil {
+		return err
+	}
+	_, c, err := e.connect(ctx)
+	if err != nil {
+		return err
+	}
+	if err := c.DeleteWebhook(ctx, *drop); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "webhook deleted (pending updates %s)\n", map[bool]string{true: "dropped", false: "kept"}[*drop])
+	return nil
+}
+
+func webhookInfo(ctx context.Context, e env) error {
+	_, c, err := e.connect(ctx)
+	if err != nil {
+		return err
+	}
+	info, err := c.GetWebhookInfo(ctx)
+	if err != nil {
+		return err
+	}
+	u := info.URL
+	if u == "" {
+		u = "(none: the bot is polled)"
+	}
+	fmt.Fprintf(e.stdout, "url: %s\npending_update_count: %d\n", u, info.PendingUpdateCount)
+	if info.LastErrorMessage != "" {
+		fmt.Fprintf(e.stdout, "last_error: %s\n", info.LastErrorMessage)
+	}
+	return nil
+}
+
+func commandsSync(ctx context.Context, e env) error {
+	cfg, c, err := e.connect(ctx)
+	if err != nil {
+		return err
+	}
+	// The registry is all that is needed: a memory store builds it.
+	a, err := wiring.NewApp(cfg, memory.New(), c, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return err
+	}
+	if err := a.SyncCommands(ctx); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "published %d commands\n", len(a.Registry().MenuCommands()))
+	return nil
+}
+
+// tableCreate makes a DynamoDB table; production tables come from
+// template.yaml, so this is for dynalite.
+func tableCreate(ctx context.Context, e env) error {
+	if len(e.args) != 1 {
+		return errUsage
+	}
+	client, err := dynamodb.NewClient(ctx)
+	if err != nil {
+		return err
+	}
+	if err := dynamodb.CreateTable(ctx, client, e.args[0]); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "table %s ready\n", e.args[0])
+	return nil
+}
+
+func cronRun(ctx context.Context, e env) error {
+	if len(e.args) < 1 {
+		return errUsage
+	}
+	fs := flag.NewFlagSet("cron run", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	base := fs.String("url", e.getenv("BOT_URL"), "the deployment's base URL (default $BOT_URL)")
+	name := e.args[0]
+	if err := fs.Parse(e.args[1:]); err != nil {
+		return err
+	}
+	if *base == "" {
+		return errors.New("cron run needs -url (or BOT_URL): the deployment's base URL")
+	}
+	cfg, err := wiring.LoadConfig(ctx, e.getenv, "CRON_SHARED_SECRET")
+	if err != nil {
+		return err
+	}
+	return postCron(ctx, strings.TrimRight(*base, "/")+"/cron/"+url.PathEscape(name), cfg.CronSecret.Reveal(), e.stdout)
+}
+
+func postCron(ctx context.Context, target, token string, stdout io.Writer) error {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, nil)

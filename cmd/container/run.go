@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -14,17 +13,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/buildinfo"
-	"github.com/miti99bot/miti99bot/internal/config"
 	"github.com/miti99bot/miti99bot/internal/console"
 	"github.com/miti99bot/miti99bot/internal/cron"
-	"github.com/miti99bot/miti99bot/internal/httpapi"
-	"github.com/miti99bot/miti99bot/internal/logging"
-	"github.com/miti99bot/miti99bot/internal/modules/builtin"
 	"github.com/miti99bot/miti99bot/internal/poller"
-	"github.com/miti99bot/miti99bot/internal/storage/backend"
-	"github.com/miti99bot/miti99bot/internal/telegram"
+	"github.com/miti99bot/miti99bot/internal/wiring"
 )
 
 // shutdownBudget bounds the whole graceful shutdown.
@@ -45,86 +38,37 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return checkHealth(ctx, getenv("PORT"))
 	}
 
-	catalogue := builtin.Catalogue()
-	var settings []app.Setting
-	for _, f := range catalogue {
-		settings = append(settings, f.Settings...)
+	o := wiring.Options{Runtime: "container", Getenv: getenv, Logs: stdout}
+	if *consoleMode {
+		o.Console, o.Logs = stdout, stderr // the chat owns stdout
 	}
-	var require []string
-	if !*consoleMode {
-		require = []string{"TELEGRAM_BOT_TOKEN"}
-	}
-	cfg, err := config.Load(ctx, config.Options{Getenv: getenv, Settings: settings, Require: require})
+	b, err := wiring.Build(ctx, o)
 	if err != nil {
 		return err
 	}
-	logOut := stdout
+	defer b.Close()
 	if *consoleMode {
-		logOut = stderr // the chat owns stdout
+		return runConsole(ctx, b, stdout)
 	}
-	log := logging.New(logOut, cfg.LogLevel, cfg.Secrets())
-	log.Info("starting", "runtime", "container", "console", *consoleMode, "git_sha", buildinfo.GitSHA, "config", cfg)
-
-	store, err := backend.Open(ctx, cfg, log)
-	if err != nil {
-		return err
-	}
-	defer closeStore(store.Close, log)
-
-	var bot app.Messenger
-	var client *telegram.Client
-	owner := cfg.OwnerID
-	if *consoleMode {
-		bot = console.NewMessenger(stdout)
-		if owner == 0 {
-			owner = console.UserID // the person at the terminal owns the bot
-		}
-	} else {
-		client, err = telegram.New(cfg.TelegramToken.Reveal(), telegram.WithAPIURL(cfg.TelegramAPIURL), telegram.WithLogger(log))
-		if err != nil {
-			return err
-		}
-		bot = client
-	}
-	a, err := app.New(store, bot,
-		app.WithModules(catalogue, cfg.Modules...),
-		app.WithOwner(owner, cfg.AdminIDs...),
-		app.WithSettings(cfg.ModuleSettings()),
-		app.WithBotUsername(cfg.BotUsername),
-		app.WithLogger(log))
-	if err != nil {
-		return err
-	}
-	if err := cron.Validate(a.Registry()); err != nil {
-		return err
-	}
-	dispatcher := cron.NewDispatcher(a)
-
-	if *consoleMode {
-		return runConsole(ctx, a, dispatcher, stdout, log)
-	}
-	return serve(ctx, cfg, a, client, dispatcher, log)
+	return serve(ctx, b)
 }
 
 // serve runs polling, cron and HTTP until ctx ends, then shuts down in order:
 // stop polling (handlers in flight finish), stop cron (running jobs finish),
 // stop HTTP; the store is closed by run. All of it within shutdownBudget.
-func serve(ctx context.Context, cfg *config.Config, a *app.App, client *telegram.Client, d *cron.Dispatcher, log *slog.Logger) error {
-	ln, err := net.Listen("tcp", ":"+strconv.Itoa(cfg.Port))
+func serve(ctx context.Context, b *wiring.Bot) error {
+	log := b.Log
+	ln, err := net.Listen("tcp", ":"+strconv.Itoa(b.Config.Port))
 	if err != nil {
-		return fmt.Errorf("listen on PORT %d: %w", cfg.Port, err)
+		return fmt.Errorf("listen on PORT %d: %w", b.Config.Port, err)
 	}
-	srv := &http.Server{
-		Handler: httpapi.NewHandler(httpapi.Config{
-			App: a, Dispatcher: d, WebhookSecret: cfg.WebhookSecret.Reveal(), CronSecret: cfg.CronSecret.Reveal(), Log: log,
-		}),
-		ReadHeaderTimeout: 10 * time.Second,
-	}
+	srv := &http.Server{Handler: b.HTTP, ReadHeaderTimeout: 10 * time.Second}
 	log.Info("http listening", "addr", ln.Addr().String())
 
-	if !a.NotifyDeploy(ctx, buildinfo.GitSHA) {
-		// No new build to announce: still make sure the menu matches.
-		if err := a.SyncCommands(ctx); err != nil {
+	if !b.App.NotifyDeploy(ctx, buildinfo.GitSHA) {
+		// No new build to announce: still make sure the menu matches. The
+		// container starts rarely, so this costs little (Lambda skips it).
+		if err := b.App.SyncCommands(ctx); err != nil {
 			log.Warn("command menu not updated", "err", err)
 		}
 	}
@@ -136,9 +80,9 @@ func serve(ctx context.Context, cfg *config.Config, a *app.App, client *telegram
 			httpErr <- err
 		}
 	}()
-	p := poller.New(client, a.HandleUpdate, poller.WithLogger(log))
+	p := poller.New(b.Client, b.App.HandleUpdate, poller.WithLogger(log))
 	wg.Go(func() { _ = p.Run(ctx) })
-	sched := cron.NewScheduler(a, d)
+	sched := cron.NewScheduler(b.Dispatcher)
 	wg.Go(func() {
 		if err := sched.Run(ctx); err != nil {
 			log.Error("cron scheduler", "err", err)
@@ -169,28 +113,20 @@ func serve(ctx context.Context, cfg *config.Config, a *app.App, client *telegram
 }
 
 // runConsole chats on the terminal, with the in-process cron running.
-func runConsole(ctx context.Context, a *app.App, d *cron.Dispatcher, stdout io.Writer, log *slog.Logger) error {
+func runConsole(ctx context.Context, b *wiring.Bot, stdout io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
-	sched := cron.NewScheduler(a, d)
+	sched := cron.NewScheduler(b.Dispatcher)
 	wg.Go(func() {
 		if err := sched.Run(ctx); err != nil {
-			log.Error("cron scheduler", "err", err)
+			b.Log.Error("cron scheduler", "err", err)
 		}
 	})
-	err := console.Run(ctx, consoleInput, stdout, a.HandleUpdate)
+	err := console.Run(ctx, consoleInput, stdout, b.App.HandleUpdate)
 	cancel()
 	wg.Wait()
 	return err
-}
-
-func closeStore(closeFn func(context.Context) error, log *slog.Logger) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := closeFn(ctx); err != nil {
-		log.Warn("closing the store", "err", err)
-	}
 }
 
 // checkHealth is the container's HEALTHCHECK: distroless has no curl.

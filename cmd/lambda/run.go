@@ -7,20 +7,14 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/buildinfo"
-	"github.com/miti99bot/miti99bot/internal/config"
-	"github.com/miti99bot/miti99bot/internal/cron"
-	"github.com/miti99bot/miti99bot/internal/httpapi"
 	"github.com/miti99bot/miti99bot/internal/lambdaevent"
-	"github.com/miti99bot/miti99bot/internal/logging"
-	"github.com/miti99bot/miti99bot/internal/modules/builtin"
-	"github.com/miti99bot/miti99bot/internal/storage/backend"
-	"github.com/miti99bot/miti99bot/internal/telegram"
+	"github.com/miti99bot/miti99bot/internal/wiring"
 )
 
 // run builds everything once per execution environment (config, SSM,
 // store client), outside the handler, then serves invocations forever.
+// The store is never closed: the environment ends without telling us.
 func run(ctx context.Context, _ []string, getenv func(string) string, stdout, _ io.Writer) error {
 	h, err := setup(ctx, getenv, stdout)
 	if err != nil {
@@ -31,50 +25,21 @@ func run(ctx context.Context, _ []string, getenv func(string) string, stdout, _ 
 }
 
 func setup(ctx context.Context, getenv func(string) string, stdout io.Writer) (*lambdaevent.Handler, error) {
-	catalogue := builtin.Catalogue()
-	var settings []app.Setting
-	for _, f := range catalogue {
-		settings = append(settings, f.Settings...)
-	}
-	cfg, err := config.Load(ctx, config.Options{
-		Getenv: getenv, Settings: settings,
-		Require: []string{"TELEGRAM_BOT_TOKEN", "TELEGRAM_WEBHOOK_SECRET"},
+	b, err := wiring.Build(ctx, wiring.Options{
+		Runtime: "lambda", Getenv: getenv, Logs: stdout,
+		Require: []string{"TELEGRAM_WEBHOOK_SECRET"}, // Telegram reaches Lambda only by webhook
 	})
 	if err != nil {
 		return nil, err
 	}
-	log := logging.New(stdout, cfg.LogLevel, cfg.Secrets())
-	log.Info("starting", "runtime", "lambda", "git_sha", buildinfo.GitSHA, "config", cfg)
-	store, err := backend.Open(ctx, cfg, log)
-	if err != nil {
-		return nil, err
-	}
-	client, err := telegram.New(cfg.TelegramToken.Reveal(), telegram.WithAPIURL(cfg.TelegramAPIURL), telegram.WithLogger(log))
-	if err != nil {
-		return nil, err
-	}
-	a, err := app.New(store, client,
-		app.WithModules(catalogue, cfg.Modules...),
-		app.WithOwner(cfg.OwnerID, cfg.AdminIDs...),
-		app.WithSettings(cfg.ModuleSettings()),
-		app.WithBotUsername(cfg.BotUsername),
-		app.WithLogger(log))
-	if err != nil {
-		return nil, err
-	}
-	if err := cron.Validate(a.Registry()); err != nil {
-		return nil, err
-	}
 	// One CAS per cold start; only the first instance of a build sends.
-	a.NotifyDeploy(ctx, buildinfo.GitSHA)
-
-	d := cron.NewDispatcher(a)
+	// Unlike the container, no menu re-sync on every start: cold starts are
+	// frequent and each would cost a Bot API call before the first update.
+	b.App.NotifyDeploy(ctx, buildinfo.GitSHA)
 	return &lambdaevent.Handler{
-		HTTP: httpapi.NewHandler(httpapi.Config{
-			App: a, Dispatcher: d, WebhookSecret: cfg.WebhookSecret.Reveal(), CronSecret: cfg.CronSecret.Reveal(), Log: log,
-		}),
+		HTTP: b.HTTP,
 		Cron: func(ctx context.Context, name string, scheduled time.Time) error {
-			_, err := d.Dispatch(ctx, name, scheduled)
+			_, err := b.Dispatcher.Dispatch(ctx, name, scheduled)
 			return err
 		},
 	}, nil

@@ -138,18 +138,6 @@ func New(provider storage.KVProvider, bot Messenger, opts ...Option) (*App, erro
 // Registry returns the enabled modules.
 func (a *App) Registry() *Registry { return a.reg }
 
-// Store returns the provider, for health checks and the cron dispatcher.
-func (a *App) Store() storage.KVProvider { return a.provider }
-
-// CoreStore returns the core's own namespace.
-func (a *App) CoreStore() storage.KVStore { return a.core }
-
-// Logger returns the app's logger.
-func (a *App) Logger() *slog.Logger { return a.log }
-
-// Now is the app's clock.
-func (a *App) Now() time.Time { return a.now() }
-
 // Role is what a user may do.
 type Role int
 

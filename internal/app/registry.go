@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	robfig "github.com/robfig/cron/v3"
 )
 
 // CoreNamespace is the core's own storage namespace (dedup records, cron
@@ -37,10 +39,11 @@ type callbackRoute struct {
 	cb     *Callback
 }
 
-// CronJob is a registered cron job with its module.
+// CronJob is a registered cron job with its module and parsed schedule.
 type CronJob struct {
 	Module string
 	Cron
+	schedule robfig.Schedule
 }
 
 // Modules returns the enabled modules in MODULES order.
@@ -159,11 +162,12 @@ func (r *Registry) register(mods []*Module) error {
 		}
 		for _, c := range m.Crons {
 			where := fmt.Sprintf("module %q cron %q", m.Name, c.Name)
+			sched, err := scheduleParser.Parse(c.Schedule)
 			switch {
 			case !commandNameRE.MatchString(c.Name):
 				bad("%s: name must match %s", where, commandNameRE)
-			case len(strings.Fields(c.Schedule)) != 5:
-				bad("%s: schedule %q must have 5 fields (minute hour day month weekday, UTC)", where, c.Schedule)
+			case err != nil:
+				bad("%s: schedule %q must have 5 fields (minute hour day month weekday, UTC): %w", where, c.Schedule, err)
 			case c.Handler == nil:
 				bad("%s: no handler", where)
 			}
@@ -172,7 +176,7 @@ func (r *Registry) register(mods []*Module) error {
 				continue
 			}
 			cronOwner[c.Name] = m.Name
-			r.crons = append(r.crons, CronJob{Module: m.Name, Cron: c})
+			r.crons = append(r.crons, CronJob{Module: m.Name, Cron: c, schedule: sched})
 		}
 		r.modules = append(r.modules, m)
 	}

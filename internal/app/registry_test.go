@@ -46,6 +46,7 @@ func TestRegistryRejectsBadModuleSetsAtStartUp(t *testing.T) {
 			module(app.Module{Name: "m2", Crons: []app.Cron{cron("daily", "0 2 * * *")}}),
 		}, nil, []string{`module "m2" cron "daily": already registered by module "m1"`}},
 		{"a cron schedule without 5 fields", []app.Factory{module(app.Module{Name: "m", Crons: []app.Cron{cron("c", "@daily")}})}, nil, []string{`cron "c": schedule "@daily" must have 5 fields`}},
+		{"a cron schedule out of range", []app.Factory{module(app.Module{Name: "m", Crons: []app.Cron{cron("job", "61 * * * *")}})}, nil, []string{`cron "job": schedule "61 * * * *"`}},
 		{"overlapping callback prefixes", []app.Factory{
 			module(app.Module{Name: "m1", Callbacks: []app.Callback{{Prefix: "g:", Handler: func(context.Context, *app.CallbackRequest) error { return nil }}}}),
 			module(app.Module{Name: "m2", Callbacks: []app.Callback{{Prefix: "g:x", Handler: func(context.Context, *app.CallbackRequest) error { return nil }}}}),

@@ -14,6 +14,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/cron"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
 	"github.com/miti99bot/miti99bot/internal/telegram"
@@ -56,6 +57,7 @@ type Bot struct {
 	Store  *storagetest.Switch
 	App    *app.App
 	Logs   *Logs
+	Log    *slog.Logger // the app's logger, writing into Logs
 }
 
 // New starts a core with the given modules; opts come after the defaults
@@ -73,18 +75,25 @@ func NewWithServer(t testing.TB, srv *telegramtest.Server, modules []app.Factory
 		t.Fatal(err)
 	}
 	logs := &Logs{}
+	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	store := storagetest.NewSwitch(memory.New())
 	base := []app.Option{
 		app.WithModules(modules),
 		app.WithOwner(Owner, Admin),
 		app.WithBotUsername("miti99bot"),
-		app.WithLogger(slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))),
+		app.WithLogger(log),
 	}
 	a, err := app.New(store, client, append(base, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Bot{t: t, Srv: srv, Client: client, Store: store, App: a, Logs: logs}
+	return &Bot{t: t, Srv: srv, Client: client, Store: store, App: a, Logs: logs, Log: log}
+}
+
+// Dispatcher runs the app's cron jobs on the bot's store, with now as the
+// clock (the one given to app.WithClock, or time.Now).
+func (b *Bot) Dispatcher(now func() time.Time) *cron.Dispatcher {
+	return cron.NewDispatcher(b.App.Registry(), b.Store.For(app.CoreNamespace), b.Log, now)
 }
 
 var updateSeq atomic.Int64

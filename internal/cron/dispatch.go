@@ -48,9 +48,10 @@ type Dispatcher struct {
 	now  func() time.Time
 }
 
-// NewDispatcher dispatches a's cron jobs.
-func NewDispatcher(a *app.App) *Dispatcher {
-	return &Dispatcher{reg: a.Registry(), core: a.CoreStore(), log: a.Logger(), now: a.Now}
+// NewDispatcher runs reg's jobs, claiming their slots in core (the core's
+// namespace, app.CoreNamespace), with the given logger and clock.
+func NewDispatcher(reg *app.Registry, core storage.KVStore, log *slog.Logger, now func() time.Time) *Dispatcher {
+	return &Dispatcher{reg: reg, core: core, log: log, now: now}
 }
 
 type slotRecord struct {

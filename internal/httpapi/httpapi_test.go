@@ -9,10 +9,10 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
-	"github.com/miti99bot/miti99bot/internal/cron"
 	"github.com/miti99bot/miti99bot/internal/httpapi"
 	"github.com/miti99bot/miti99bot/internal/modules/builtin"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
@@ -43,8 +43,8 @@ func newFixture(t *testing.T, webhook, cronTok string) *fixture {
 	}}
 	f.bot = apptest.New(t, append(builtin.Catalogue(), jobs))
 	f.h = httpapi.NewHandler(httpapi.Config{
-		App: f.bot.App, Dispatcher: cron.NewDispatcher(f.bot.App),
-		WebhookSecret: webhook, CronSecret: cronTok, Log: f.bot.App.Logger(),
+		Handle: f.bot.App.HandleUpdate, Health: f.bot.App.Health, Dispatcher: f.bot.Dispatcher(time.Now),
+		WebhookSecret: webhook, CronSecret: cronTok, Log: f.bot.Log,
 	})
 	return f
 }

@@ -48,7 +48,7 @@ func (e *env) digests() map[[2]int64]int {
 func newPushEnv(t *testing.T, settings map[string]string) (*env, *cron.Dispatcher) {
 	e := newEnv(t, settings)
 	e.clk.Set(slot.Add(3 * time.Second))
-	return e, cron.NewDispatcher(e.App)
+	return e, e.Dispatcher(e.clk.Now)
 }
 
 func TestADoubleFireSendsOneDigest(t *testing.T) {
@@ -187,5 +187,5 @@ func BenchmarkDailyPush1000(b *testing.B) {
 func newPushEnvWith(t testing.TB, api *fakeAPI, opts ...telegramtest.Option) (*env, *cron.Dispatcher) {
 	e := newEnvWith(t, api, nil, opts...)
 	e.clk.Set(slot.Add(3 * time.Second))
-	return e, cron.NewDispatcher(e.App)
+	return e, e.Dispatcher(e.clk.Now)
 }

@@ -1,0 +1,137 @@
+// Package wiring builds the bot the same way for every runtime: the
+// configuration, the logger, the store, the Telegram client, the core, the
+// cron dispatcher and the HTTP handler. A cmd/* main calls Build and then
+// does only what is truly different about its runtime.
+package wiring
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/buildinfo"
+	"github.com/miti99bot/miti99bot/internal/config"
+	"github.com/miti99bot/miti99bot/internal/console"
+	"github.com/miti99bot/miti99bot/internal/cron"
+	"github.com/miti99bot/miti99bot/internal/httpapi"
+	"github.com/miti99bot/miti99bot/internal/logging"
+	"github.com/miti99bot/miti99bot/internal/modules/builtin"
+	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/storage/backend"
+	"github.com/miti99bot/miti99bot/internal/telegram"
+)
+
+// storeCloseBudget bounds closing the store at exit.
+const storeCloseBudget = 5 * time.Second
+
+// Options say what differs between the runtimes at construction.
+type Options struct {
+	Runtime string // "lambda" or "container", for the start-up line
+	Getenv  func(string) string
+	// Logs receives the JSON log lines.
+	Logs io.Writer
+	// Require lists variables this runtime cannot start without, on top of
+	// TELEGRAM_BOT_TOKEN (needed unless Console is set).
+	Require []string
+	// Console, when set, makes the bot talk to this terminal instead of
+	// Telegram: no token, no network, and the person at the terminal owns
+	// the bot unless OWNER_ID says otherwise.
+	Console io.Writer
+}
+
+// Bot is the built bot.
+type Bot struct {
+	Config *config.Config
+	Log    *slog.Logger
+	Store  storage.KVProvider
+	// Client is the Telegram client; nil in console mode.
+	Client     *telegram.Client
+	App        *app.App
+	Dispatcher *cron.Dispatcher
+	// HTTP is the one HTTP surface (health, webhook, cron route).
+	HTTP http.Handler
+}
+
+// Settings are the settings of every module in the built-in catalogue.
+func Settings() []app.Setting {
+	var out []app.Setting
+	for _, f := range builtin.Catalogue() {
+		out = append(out, f.Settings...)
+	}
+	return out
+}
+
+// LoadConfig reads the configuration of the built-in modules from getenv.
+func LoadConfig(ctx context.Context, getenv func(string) string, require ...string) (*config.Config, error) {
+	return config.Load(ctx, config.Options{Getenv: getenv, Settings: Settings(), Require: require})
+}
+
+// NewClient is the Telegram client cfg describes.
+func NewClient(cfg *config.Config, log *slog.Logger) (*telegram.Client, error) {
+	return telegram.New(cfg.TelegramToken.Reveal(), telegram.WithAPIURL(cfg.TelegramAPIURL), telegram.WithLogger(log))
+}
+
+// NewApp builds the core with cfg's modules, owner and settings over store.
+func NewApp(cfg *config.Config, store storage.KVProvider, bot app.Messenger, log *slog.Logger) (*app.App, error) {
+	return app.New(store, bot,
+		app.WithModules(builtin.Catalogue(), cfg.Modules...),
+		app.WithOwner(cfg.OwnerID, cfg.AdminIDs...),
+		app.WithSettings(cfg.ModuleSettings()),
+		app.WithBotUsername(cfg.BotUsername),
+		app.WithLogger(log))
+}
+
+// Build reads the configuration and builds everything, in order. On error
+// nothing is left open.
+func Build(ctx context.Context, o Options) (*Bot, error) {
+	require := o.Require
+	if o.Console == nil {
+		require = append([]string{"TELEGRAM_BOT_TOKEN"}, require...)
+	}
+	cfg, err := LoadConfig(ctx, o.Getenv, require...)
+	if err != nil {
+		return nil, err
+	}
+	log := logging.New(o.Logs, cfg.LogLevel, cfg.Secrets())
+	log.Info("starting", "runtime", o.Runtime, "console", o.Console != nil, "git_sha", buildinfo.GitSHA, "config", cfg)
+
+	b := &Bot{Config: cfg, Log: log}
+	var bot app.Messenger
+	if o.Console != nil {
+		bot = console.NewMessenger(o.Console)
+		if cfg.OwnerID == 0 {
+			cfg.OwnerID = console.UserID
+		}
+	} else {
+		if b.Client, err = NewClient(cfg, log); err != nil {
+			return nil, err
+		}
+		bot = b.Client
+	}
+	if b.Store, err = backend.Open(ctx, cfg, log); err != nil {
+		return nil, err
+	}
+	if b.App, err = NewApp(cfg, b.Store, bot, log); err != nil {
+		b.Close()
+		return nil, err
+	}
+	b.Dispatcher = cron.NewDispatcher(b.App.Registry(), b.Store.For(app.CoreNamespace), log, time.Now)
+	b.HTTP = httpapi.NewHandler(httpapi.Config{
+		Handle: b.App.HandleUpdate, Health: b.App.Health, Dispatcher: b.Dispatcher,
+		WebhookSecret: cfg.WebhookSecret.Reveal(), CronSecret: cfg.CronSecret.Reveal(), Log: log,
+	})
+	return b, nil
+}
+
+// Close closes the store, within a short budget of its own: it runs at
+// exit, when the caller's context may already be done.
+func (b *Bot) Close() {
+	ctx, cancel := context.WithTimeout(context.Background(), storeCloseBudget)
+	defer cancel()
+	if err := b.Store.Close(ctx); err != nil {
+		b.Log.Warn("closing the store", "err", err)
+	}
+}
