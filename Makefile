@@ -119,7 +119,7 @@ $(DYNALITE_DIR): tools/dynalite/package.json tools/dynalite/package-lock.json
 ##   make test-mongo MONGODB_TEST_URL=mongodb://127.0.0.1:27017
 test-mongo: testservers
 	@test -n "$(MONGODB_TEST_URL)" || { echo "set MONGODB_TEST_URL to a real MongoDB (see the comment above)"; exit 1; }
-	MONGODB_TEST_URL=$(MONGODB_TEST_URL) scripts/with-testservers $(GO) test -race -count=1 ./internal/storage/mongodb/ ./internal/modules/stats/
+	MONGODB_TEST_URL=$(MONGODB_TEST_URL) scripts/with-testservers $(GO) test -race -count=1 ./internal/storage/mongodb/ ./internal/modules/stats/ ./internal/modules/trading/
 
 ## bench: the storage benchmarks with allocations, each provider next to its raw driver
 bench: testservers

@@ -61,9 +61,6 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 // WithClock sets the clock the core and modules use.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
 
-// WithHTTPClient sets the client modules use for third-party APIs.
-func WithHTTPClient(c *http.Client) Option { return func(o *options) { o.http = c } }
-
 // WithOwner sets OWNER_ID and ADMIN_IDS.
 func WithOwner(owner int64, admins ...int64) Option {
 	return func(o *options) { o.ownerID, o.adminIDs = owner, admins }

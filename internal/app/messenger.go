@@ -12,7 +12,6 @@ import (
 // classes below, so modules act on them without knowing the adapter.
 type Messenger interface {
 	Send(ctx context.Context, m Message) (*models.Message, error)
-	EditText(ctx context.Context, chatID int64, messageID int, text string, parseMode models.ParseMode, markup models.ReplyMarkup) error
 	AnswerCallback(ctx context.Context, queryID, text string) error
 	SetCommands(ctx context.Context, cmds []models.BotCommand) error
 	GetMe(ctx context.Context) (*models.User, error)

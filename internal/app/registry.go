@@ -7,16 +7,18 @@ import (
 	"strings"
 
 	robfig "github.com/robfig/cron/v3"
+
+	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
 // CoreNamespace is the core's own storage namespace (dedup records, cron
 // slot claims, deploy notices); no module may take its name.
 const CoreNamespace = "core"
 
-var (
-	moduleNameRE  = regexp.MustCompile(`^[a-z0-9_-]{1,32}$`)
-	commandNameRE = regexp.MustCompile(`^[a-z0-9_]{1,32}$`)
-)
+// commandNameRE is the rule for command and cron job names: what Telegram
+// accepts in a command. Module names follow the storage namespace rule
+// (storage.ValidateModule), since each module is a namespace.
+var commandNameRE = regexp.MustCompile(`^[a-z0-9_]{1,32}$`)
 
 // maxDescription is Telegram's limit for a command description.
 const maxDescription = 256
@@ -118,8 +120,8 @@ func (r *Registry) register(mods []*Module) error {
 	cronOwner := map[string]string{}
 	for _, m := range mods {
 		switch {
-		case !moduleNameRE.MatchString(m.Name):
-			bad("module %q: name must match %s", m.Name, moduleNameRE)
+		case storage.ValidateModule(m.Name) != nil:
+			bad("module %q: name must match %s", m.Name, storage.ModuleNamePattern)
 		case m.Name == CoreNamespace:
 			bad("module %q: the name is reserved for the core", m.Name)
 		case seenModule[m.Name]:

@@ -67,11 +67,6 @@ func (c *CallbackRequest) Answer(ctx context.Context, text string) error {
 	return c.bot.AnswerCallback(ctx, c.Query.ID, text)
 }
 
-// Edit replaces the text and keyboard of the message that carried the button.
-func (c *CallbackRequest) Edit(ctx context.Context, text string, parseMode models.ParseMode, markup models.ReplyMarkup) error {
-	return c.bot.EditText(ctx, c.ChatID, c.MessageID, text, parseMode, markup)
-}
-
 // Reply sends text to the chat and topic of the pressed message.
 func (c *CallbackRequest) Reply(ctx context.Context, text string) error {
 	_, err := c.bot.Send(ctx, Message{ChatID: c.ChatID, ThreadID: c.ThreadID, Text: text})

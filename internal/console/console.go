@@ -27,6 +27,8 @@ const (
 	ChatID int64 = 1
 )
 
+var _ app.Messenger = (*Messenger)(nil)
+
 // Messenger prints what the bot would send to Telegram. It satisfies
 // app.Messenger and is safe for concurrent use (cron jobs print too).
 type Messenger struct {
@@ -68,12 +70,6 @@ func (m *Messenger) Send(_ context.Context, msg app.Message) (*models.Message, e
 	id := m.seq
 	m.mu.Unlock()
 	return &models.Message{ID: id, Chat: models.Chat{ID: msg.ChatID}, Text: msg.Text}, nil
-}
-
-// EditText prints the new text of an edited message.
-func (m *Messenger) EditText(_ context.Context, _ int64, _ int, text string, mode models.ParseMode, _ models.ReplyMarkup) error {
-	m.print("bot (edited)> ", plain(text, mode))
-	return nil
 }
 
 // AnswerCallback prints a toast, if any.

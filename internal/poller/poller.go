@@ -17,6 +17,7 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/miti99bot/miti99bot/internal/pause"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 )
 
@@ -25,6 +26,9 @@ type Source interface {
 	DeleteWebhook(ctx context.Context, dropPending bool) error
 	GetUpdates(ctx context.Context, offset int64, timeout time.Duration) ([]*models.Update, error)
 }
+
+// The container polls through the Telegram client.
+var _ Source = (*telegram.Client)(nil)
 
 // Handler handles one update; an error means "not handled, deliver again".
 type Handler func(ctx context.Context, u *models.Update) error
@@ -45,9 +49,6 @@ type Option func(*Poller)
 // WithLongPoll sets getUpdates' timeout (default 50 s).
 func WithLongPoll(d time.Duration) Option { return func(p *Poller) { p.timeout = d } }
 
-// WithParallel bounds how many chats are handled at once (default 8).
-func WithParallel(n int) Option { return func(p *Poller) { p.parallel = max(n, 1) } }
-
 // WithWait replaces how the poller waits between retries (tests).
 func WithWait(f func(ctx context.Context, d time.Duration) error) Option {
 	return func(p *Poller) { p.wait = f }
@@ -60,23 +61,12 @@ func WithLogger(l *slog.Logger) Option { return func(p *Poller) { p.log = l } }
 func New(src Source, handle Handler, opts ...Option) *Poller {
 	p := &Poller{
 		src: src, handle: handle, log: slog.Default(),
-		timeout: 50 * time.Second, parallel: 8, wait: sleep,
+		timeout: 50 * time.Second, parallel: 8, wait: pause.For,
 	}
 	for _, o := range opts {
 		o(p)
 	}
 	return p
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // Backoff bounds.

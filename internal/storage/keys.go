@@ -15,12 +15,15 @@ const (
 	MaxValueBytes = 384 << 10 // 393,216 bytes
 )
 
-var moduleNameRE = regexp.MustCompile(`^[a-z0-9_-]{1,32}$`)
+// ModuleNamePattern is the rule for a namespace (module) name.
+const ModuleNamePattern = `^[a-z0-9_-]{1,32}$`
+
+var moduleNameRE = regexp.MustCompile(ModuleNamePattern)
 
 // ValidateModule reports whether name can be a namespace.
 func ValidateModule(name string) error {
 	if !moduleNameRE.MatchString(name) {
-		return fmt.Errorf("%w: %q must match %s", ErrInvalidModule, name, moduleNameRE)
+		return fmt.Errorf("%w: %q must match %s", ErrInvalidModule, name, ModuleNamePattern)
 	}
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"time"
+
+	"github.com/miti99bot/miti99bot/internal/pause"
 )
 
 // ErrBusy is returned by Update when the value kept changing under it.
@@ -69,12 +71,5 @@ func UpdateJSON[T any](ctx context.Context, s KVStore, key string, f func(v *T, 
 // 20 ms), so racing writers stop colliding instead of burning their
 // bounded retries in lock-step.
 func backoff(ctx context.Context, attempt int) error {
-	t := time.NewTimer(time.Duration(rand.Int64N(int64(min(attempt+1, 20)) * int64(time.Millisecond))))
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return pause.For(ctx, time.Duration(rand.Int64N(int64(min(attempt+1, 20))*int64(time.Millisecond))))
 }

@@ -17,11 +17,15 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/pause"
 	"github.com/miti99bot/miti99bot/internal/redact"
 )
 
 // DefaultAPIURL is Telegram's Bot API.
 const DefaultAPIURL = "https://api.telegram.org"
+
+// The client is the Messenger of the core and modules.
+var _ app.Messenger = (*Client)(nil)
 
 // Client talks to one bot's Bot API. It is safe for concurrent use.
 type Client struct {
@@ -47,10 +51,6 @@ type Option func(*Client)
 func WithAPIURL(u string) Option {
 	return func(c *Client) { c.apiURL = strings.TrimRight(u, "/") }
 }
-
-// WithHTTPClient replaces the HTTP client. Its timeout must exceed the
-// long-poll timeout used with GetUpdates.
-func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http = h } }
 
 // WithLogger sets the logger for retries and drops.
 func WithLogger(l *slog.Logger) Option { return func(c *Client) { c.log = l } }
@@ -81,7 +81,7 @@ func New(token string, opts ...Option) (*Client, error) {
 		perChat: 1,
 		chats:   map[int64]*rate.Limiter{},
 		budget:  30 * time.Second,
-		wait:    sleepCtx,
+		wait:    pause.For,
 	}
 	for _, o := range opts {
 		o(c)
@@ -101,17 +101,6 @@ func New(token string, opts ...Option) (*Client, error) {
 	}
 	c.bot = b
 	return c, nil
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // chatLimiter returns the bulk-send limiter of one chat.

@@ -29,16 +29,6 @@ func (c *Client) Send(ctx context.Context, m app.Message) (*models.Message, erro
 	})
 }
 
-// EditText replaces the text (and keyboard) of a message the bot sent.
-func (c *Client) EditText(ctx context.Context, chatID int64, messageID int, text string, parseMode models.ParseMode, markup models.ReplyMarkup) error {
-	_, err := call(ctx, c, "editMessageText", chatID, false, func(ctx context.Context) (*models.Message, error) {
-		return c.bot.EditMessageText(ctx, &bot.EditMessageTextParams{
-			ChatID: chatID, MessageID: messageID, Text: text, ParseMode: parseMode, ReplyMarkup: markup,
-		})
-	})
-	return err
-}
-
 // AnswerCallback acknowledges a callback query, optionally with a toast.
 func (c *Client) AnswerCallback(ctx context.Context, queryID, text string) error {
 	_, err := call(ctx, c, "answerCallbackQuery", 0, false, func(ctx context.Context) (bool, error) {

@@ -71,17 +71,11 @@ type poller struct{ cancel chan struct{} }
 // Option configures New.
 type Option func(*Server)
 
-// WithToken sets the accepted token.
-func WithToken(tok string) Option { return func(s *Server) { s.Token = tok } }
-
 // WithRateLimit makes sending methods answer 429 past perSecond messages a
 // second overall (a token bucket, like Telegram's "about 30 per second").
 func WithRateLimit(perSecond int) Option {
 	return func(s *Server) { s.limiter = rate.NewLimiter(rate.Limit(perSecond), perSecond) }
 }
-
-// WithBotUsername sets the bot's username (default miti99bot).
-func WithBotUsername(name string) Option { return func(s *Server) { s.Bot.Username = name } }
 
 // New starts a fake server, closed when the test ends.
 func New(t testing.TB, opts ...Option) *Server {

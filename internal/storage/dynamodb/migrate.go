@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/miti99bot/miti99bot/internal/pause"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -129,12 +130,5 @@ func backoff(ctx context.Context, attempt, pending int) error {
 	if attempt >= 10 {
 		return fmt.Errorf("dynamodb: %d items still unprocessed after %d attempts", pending, attempt+1)
 	}
-	t := time.NewTimer(time.Duration(50<<attempt) * time.Millisecond)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return pause.For(ctx, time.Duration(50<<attempt)*time.Millisecond)
 }

@@ -54,6 +54,14 @@ type settings struct {
 	clientOpt []func(*dynamodb.Options)
 }
 
+// The provider serves the bot and the migrator, on both sides of a copy.
+var (
+	_ storage.KVProvider = (*Provider)(nil)
+	_ storage.Walker     = (*Provider)(nil)
+	_ storage.Loader     = (*Provider)(nil)
+	_ storage.Backend    = (*partition)(nil)
+)
+
 // Option configures Open.
 type Option func(*settings)
 
@@ -62,9 +70,6 @@ func WithInitTimeout(d time.Duration) Option { return func(s *settings) { s.time
 
 // WithLogger sets where the start-up line goes (default slog.Default()).
 func WithLogger(l *slog.Logger) Option { return func(s *settings) { s.logger = l } }
-
-// WithClock sets the clock that stamps updatedAt.
-func WithClock(now func() time.Time) Option { return func(s *settings) { s.now = now } }
 
 // WithoutTableCheck skips Open's DescribeTable, for callers whose IAM
 // policy grants only what they use (the migrator's source: dynamodb:Scan).

@@ -28,19 +28,18 @@ type entry struct {
 	updatedAt int64
 }
 
-// Option configures a Provider.
-type Option func(*Provider)
-
-// WithClock sets the clock that stamps UpdatedAt (tests).
-func WithClock(now func() time.Time) Option { return func(p *Provider) { p.now = now } }
+// The memory provider is a full backend: the core's store and a migration
+// source and target.
+var (
+	_ storage.KVProvider = (*Provider)(nil)
+	_ storage.Walker     = (*Provider)(nil)
+	_ storage.Loader     = (*Provider)(nil)
+	_ storage.Backend    = (*namespace)(nil)
+)
 
 // New returns an empty provider.
-func New(opts ...Option) *Provider {
-	p := &Provider{ns: make(map[string]map[string]entry), now: time.Now}
-	for _, o := range opts {
-		o(p)
-	}
-	return p
+func New() *Provider {
+	return &Provider{ns: make(map[string]map[string]entry), now: time.Now}
 }
 
 // For returns the namespace of module.

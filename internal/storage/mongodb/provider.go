@@ -52,6 +52,14 @@ type settings struct {
 	now     func() time.Time
 }
 
+// The provider serves the bot and the migrator, on both sides of a copy.
+var (
+	_ storage.KVProvider = (*Provider)(nil)
+	_ storage.Walker     = (*Provider)(nil)
+	_ storage.Loader     = (*Provider)(nil)
+	_ storage.Backend    = (*collection)(nil)
+)
+
 // Option configures Open.
 type Option func(*settings)
 
@@ -60,9 +68,6 @@ func WithConnectTimeout(d time.Duration) Option { return func(s *settings) { s.t
 
 // WithLogger sets where the start-up line goes (default slog.Default()).
 func WithLogger(l *slog.Logger) Option { return func(s *settings) { s.logger = l } }
-
-// WithClock sets the clock that stamps updatedAt.
-func WithClock(now func() time.Time) Option { return func(s *settings) { s.now = now } }
 
 // Open connects and pings within the connect timeout. Its error names the
 // database but never the URL.

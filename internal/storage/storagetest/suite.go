@@ -31,9 +31,6 @@ func SkipStaleCASRace(reason string) Option {
 	return func(c *config) { c.staleRaceSkip = reason }
 }
 
-// WithWorkload replaces the linearizability workload (smaller for slow servers).
-func WithWorkload(w Workload) Option { return func(c *config) { c.workload = w } }
-
 // Run runs the conformance suite.
 func Run(t *testing.T, newProvider Factory, opts ...Option) {
 	cfg := config{workload: DefaultWorkload}
