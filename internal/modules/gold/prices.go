@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -14,14 +15,6 @@ import (
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
-
-// quote is a buy/sell pair in VND per luong (37.5 g).
-type quote struct {
-	Buy, Sell decimal.Decimal
-	Source    string
-	Note      string // how a fallback price was made
-	At        time.Time
-}
 
 // gramsPerLuong and gramsPerTroyOunce convert world spot to luong.
 var (
@@ -92,12 +85,13 @@ func jwtExpiry(token string, fallback time.Time) time.Time {
 	return time.Unix(claims.Exp, 0)
 }
 
-// sjc asks VNAppMob for the latest SJC bar price.
-func (m *module) sjc(ctx context.Context) (quote, error) {
+// sjc asks VNAppMob for the latest SJC bar price, in VND per luong: the
+// shop sells at sell_1l (a buyer's Price) and buys back at buy_1l (Bid).
+func (m *module) sjc(ctx context.Context, _ string, _ time.Time) (trading.Quote, error) {
 	for attempt := 0; attempt < 2; attempt++ {
 		key, err := m.bearer(ctx, attempt > 0)
 		if err != nil {
-			return quote{}, err
+			return trading.Quote{}, err
 		}
 		var r struct {
 			Results []struct {
@@ -110,38 +104,40 @@ func (m *module) sjc(ctx context.Context) (quote, error) {
 			continue // the cached key was revoked or expired early: fetch a new one once
 		}
 		if err != nil {
-			return quote{}, err
+			return trading.Quote{}, err
 		}
 		if len(r.Results) == 0 {
-			return quote{}, errors.New("vnappmob: no SJC price")
+			return trading.Quote{}, errors.New("vnappmob: no SJC price")
 		}
 		buy, err1 := positive(r.Results[0].Buy)
 		sell, err2 := positive(r.Results[0].Sell)
 		if err := errors.Join(err1, err2); err != nil {
-			return quote{}, err
+			return trading.Quote{}, err
 		}
-		return quote{Buy: buy, Sell: sell, Source: "SJC via VNAppMob", At: m.now()}, nil
+		return trading.Quote{Price: sell, Bid: buy}, nil
 	}
-	return quote{}, trading.ErrRefused
+	return trading.Quote{}, trading.ErrRefused
 }
 
 // spot converts world spot gold to VND per luong with ExchangeRate-API's
-// open rates (rates.XAU is ounces per US dollar).
-func (m *module) spot(ctx context.Context) (quote, error) {
-	var r struct {
-		Result string                 `json:"result"`
-		Rates  map[string]json.Number `json:"rates"`
+// open rates (rates.XAU is ounces per US dollar): one price both ways.
+func spot(c *http.Client, base string) func(context.Context, string, time.Time) (trading.Quote, error) {
+	return func(ctx context.Context, _ string, _ time.Time) (trading.Quote, error) {
+		var r struct {
+			Result string                 `json:"result"`
+			Rates  map[string]json.Number `json:"rates"`
+		}
+		if err := trading.GetJSON(ctx, c, base+"/v6/latest/USD", "", &r); err != nil {
+			return trading.Quote{}, err
+		}
+		xau, err1 := positive(r.Rates["XAU"])
+		vnd, err2 := positive(r.Rates["VND"])
+		if r.Result != "success" || err1 != nil || err2 != nil {
+			return trading.Quote{}, fmt.Errorf("exchange rates: unusable answer (result %q)", r.Result)
+		}
+		usdPerOunce := decimal.NewFromInt(1).DivRound(xau, 8)
+		perLuong := usdPerOunce.Mul(vnd).Mul(gramsPerLuong).Div(gramsPerTroyOunce).Round(0)
+		note := fmt.Sprintf("world spot $%s/oz x %s VND/USD x 37.5/31.1035 oz per luong", usdPerOunce.StringFixed(2), vnd.StringFixed(0))
+		return trading.Quote{Price: perLuong, Note: note}, nil
 	}
-	if err := trading.GetJSON(ctx, m.http, m.erAPI+"/v6/latest/USD", "", &r); err != nil {
-		return quote{}, err
-	}
-	xau, err1 := positive(r.Rates["XAU"])
-	vnd, err2 := positive(r.Rates["VND"])
-	if r.Result != "success" || err1 != nil || err2 != nil {
-		return quote{}, fmt.Errorf("exchange rates: unusable answer (result %q)", r.Result)
-	}
-	usdPerOunce := decimal.NewFromInt(1).DivRound(xau, 8)
-	perLuong := usdPerOunce.Mul(vnd).Mul(gramsPerLuong).Div(gramsPerTroyOunce).Round(0)
-	note := fmt.Sprintf("world spot $%s/oz x %s VND/USD x 37.5/31.1035 oz per luong", usdPerOunce.StringFixed(2), vnd.StringFixed(0))
-	return quote{Buy: perLuong, Sell: perLuong, Source: "world spot", Note: note, At: m.now()}, nil
 }

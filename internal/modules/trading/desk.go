@@ -20,6 +20,16 @@ type Desk struct {
 	Money  func(decimal.Decimal) string
 	Name   string // the commands' prefix: "coin"
 	Start  string // a first top-up to suggest: "1000"
+	// Unit names a quantity in replies ("luong"); empty: the symbol.
+	Unit string
+}
+
+// unit is how a reply names a quantity of sym.
+func (d *Desk) unit(sym string) string {
+	if d.Unit != "" {
+		return d.Unit
+	}
+	return sym
 }
 
 // Buy prices sym and applies buy (Portfolio.BuyFor or BuyQty) at that
@@ -39,10 +49,11 @@ func (d *Desk) Buy(ctx context.Context, r *app.Request, sym string, buy func(p *
 		return Answer(ctx, r, err)
 	}
 	paid := p.History[len(p.History)-1].Cash.Neg()
-	return r.Reply(ctx, fmt.Sprintf("Bought %s %s at %s for %s. Cash: %s.", Qty(qty), sym, d.Money(q.Price), d.Money(paid), d.Money(p.Cash)))
+	return r.Reply(ctx, fmt.Sprintf("Bought %s %s at %s for %s. Cash: %s.", Qty(qty), d.unit(sym), d.Money(q.Price), d.Money(paid), d.Money(p.Cash)))
 }
 
-// Sell prices sym and sells qty of it (all of it when all is true).
+// Sell prices sym and sells qty of it (all of it when all is true) at what
+// a seller gets.
 func (d *Desk) Sell(ctx context.Context, r *app.Request, sym string, qty decimal.Decimal, all bool) error {
 	q, ok, err := d.Quotes.PriceOrReply(ctx, r, sym)
 	if !ok {
@@ -51,13 +62,13 @@ func (d *Desk) Sell(ctx context.Context, r *app.Request, sym string, qty decimal
 	var sold, proceeds decimal.Decimal
 	p, err := Update(ctx, d.Quotes.Store, r.UserID, func(p *Portfolio) error {
 		var err error
-		sold, proceeds, err = p.Sell(d.Market, sym, qty, all, q.Price, d.Quotes.Now())
+		sold, proceeds, err = p.Sell(d.Market, sym, qty, all, q.SellPrice(), d.Quotes.Now())
 		return err
 	})
 	if err != nil {
 		return Answer(ctx, r, err)
 	}
-	return r.Reply(ctx, fmt.Sprintf("Sold %s %s at %s for %s. Cash: %s.", Qty(sold), sym, d.Money(q.Price), d.Money(proceeds), d.Money(p.Cash)))
+	return r.Reply(ctx, fmt.Sprintf("Sold %s %s at %s for %s. Cash: %s.", Qty(sold), d.unit(sym), d.Money(q.SellPrice()), d.Money(proceeds), d.Money(p.Cash)))
 }
 
 // ShowStats is the stats command: the caller's own portfolio at current
@@ -73,7 +84,7 @@ func (d *Desk) ShowStats(ctx context.Context, r *app.Request) error {
 	if !found {
 		return r.Reply(ctx, fmt.Sprintf("No %s portfolio yet. Start with /%s_topup %s.", d.Name, d.Name, d.Start))
 	}
-	return r.Reply(ctx, Report(p.Value(d.Market, d.Quotes.Known(ctx)), d.Money))
+	return r.Reply(ctx, report(p.Value(d.Market, d.Quotes.Known(ctx)), d.Money, d.unit))
 }
 
 // SellArg reads a sell quantity: "all", or a positive amount within the

@@ -15,17 +15,42 @@ import (
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
-// Source is one price provider of a market.
+// Source is one price provider of a market. It sets Price when it answers
+// one price for buying and selling, or Quote when a buyer and a seller get
+// different prices (a gold shop's buy and sell).
 type Source struct {
 	Name  string
 	Price func(ctx context.Context, sym string, now time.Time) (decimal.Decimal, error)
+	Quote func(ctx context.Context, sym string, now time.Time) (Quote, error)
+}
+
+// quote asks the source, whichever way it answers.
+func (s Source) quote(ctx context.Context, sym string, now time.Time) (Quote, error) {
+	if s.Quote != nil {
+		return s.Quote(ctx, sym, now)
+	}
+	p, err := s.Price(ctx, sym, now)
+	return Quote{Price: p}, err
 }
 
 // Quote is a price as cached in the module's store.
 type Quote struct {
-	Price  decimal.Decimal `json:"price"`
+	// Price is what a buyer pays (the ask).
+	Price decimal.Decimal `json:"price"`
+	// Bid is what a seller gets, when it differs from Price (zero: Price).
+	Bid    decimal.Decimal `json:"bid,omitzero"`
 	Source string          `json:"source"`
-	At     time.Time       `json:"at"`
+	// Note says how the source made the price (a conversion), if it did.
+	Note string    `json:"note,omitzero"`
+	At   time.Time `json:"at"`
+}
+
+// SellPrice is what a seller gets.
+func (q Quote) SellPrice() decimal.Decimal {
+	if q.Bid.IsZero() {
+		return q.Price
+	}
+	return q.Bid
 }
 
 // Why a Quotes chain has no price.
@@ -44,6 +69,9 @@ type Quotes struct {
 	Fresh   time.Duration
 	Sources []Source
 	Noun    string // "coin", "ticker": how replies name a symbol
+	// NoPrice is the reply when every source failed; default "No price for
+	// <SYM> right now; ...".
+	NoPrice string
 }
 
 // SourceAt is a price source whose base URL is a module setting.
@@ -75,9 +103,10 @@ func (qs *Quotes) Price(ctx context.Context, sym string) (Quote, error) {
 	}
 	unknown := 0
 	for _, s := range qs.Sources {
-		p, err := s.Price(ctx, sym, qs.Now())
+		got, err := s.quote(ctx, sym, qs.Now())
 		if err == nil {
-			q = Quote{Price: p, Source: s.Name, At: qs.Now()}
+			q = got
+			q.Source, q.At = s.Name, qs.Now()
 			if err := qs.Store.PutJSON(ctx, key, q); err != nil {
 				qs.Log.Warn("price not cached", "symbol", sym, "err", err)
 			}
@@ -101,6 +130,8 @@ func (qs *Quotes) PriceOrReply(ctx context.Context, r *app.Request, sym string) 
 	switch {
 	case errors.Is(err, ErrUnknownSymbol):
 		return q, false, r.Reply(ctx, fmt.Sprintf("Unknown %s: %s.", qs.Noun, sym))
+	case errors.Is(err, ErrNoPrice) && qs.NoPrice != "":
+		return q, false, r.Reply(ctx, qs.NoPrice)
 	case errors.Is(err, ErrNoPrice):
 		return q, false, r.Reply(ctx, "No price for "+sym+" right now; every source failed. Try again later.")
 	case err != nil:
@@ -109,24 +140,24 @@ func (qs *Quotes) PriceOrReply(ctx context.Context, r *app.Request, sym string) 
 	return q, true, nil
 }
 
-// Known is the price function Portfolio.Value wants: a holding without a
-// price now counts at cost.
+// Known is the price function Portfolio.Value wants: what selling now would
+// bring; a holding without a price now counts at cost.
 func (qs *Quotes) Known(ctx context.Context) func(sym string) (decimal.Decimal, bool) {
 	return func(sym string) (decimal.Decimal, bool) {
 		q, err := qs.Price(ctx, sym)
-		return q.Price, err == nil
+		return q.SellPrice(), err == nil
 	}
 }
 
-// Report is the /<market>_stats text of a valuation, money formatted by
-// money.
-func Report(v Valuation, money func(decimal.Decimal) string) string {
+// report is the /<market>_stats text of a valuation, money formatted by
+// money, each holding named by unit (its symbol, or the market's noun).
+func report(v Valuation, money func(decimal.Decimal) string, unit func(sym string) string) string {
 	var b strings.Builder
 	for _, l := range v.Lines {
 		if l.PriceKnown {
-			fmt.Fprintf(&b, "%s %s: %s (cost %s, P/L %s)\n", Qty(l.Qty), l.Symbol, money(l.Value), money(l.Cost), money(l.PL))
+			fmt.Fprintf(&b, "%s %s: %s (cost %s, P/L %s)\n", Qty(l.Qty), unit(l.Symbol), money(l.Value), money(l.Cost), money(l.PL))
 		} else {
-			fmt.Fprintf(&b, "%s %s: no price now (cost %s)\n", Qty(l.Qty), l.Symbol, money(l.Cost))
+			fmt.Fprintf(&b, "%s %s: no price now (cost %s)\n", Qty(l.Qty), unit(l.Symbol), money(l.Cost))
 		}
 	}
 	fmt.Fprintf(&b, "Cash: %s\nTotal: %s (invested %s, P/L %s)", money(v.Cash), money(v.Total), money(v.Invested), money(v.PL))
