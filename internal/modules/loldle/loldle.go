@@ -63,7 +63,7 @@ func (m *module) module() *app.Module {
 	}
 }
 
-// game is one round, stored per subject.
+// game is one round, stored per subject with games.Update.
 type game struct {
 	Answer  string   `json:"answer"`
 	Guesses []string `json:"guesses"`
@@ -76,8 +76,6 @@ type game struct {
 type settings struct {
 	Max int `json:"max"`
 }
-
-func gameKey(subject int64) string { return "game:" + strconv.FormatInt(subject, 10) }
 
 const settingsKey = "settings"
 
@@ -114,68 +112,97 @@ func (m *module) board(g *game) string {
 }
 
 func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
-	var guess *champion
-	if r.Args != "" {
-		var candidates []string
-		if guess, candidates = m.roster.find(r.Args); guess == nil {
-			if len(candidates) > 0 {
-				return r.Reply(ctx, "Which one? "+strings.Join(candidates, ", "))
-			}
-			return r.Reply(ctx, fmt.Sprintf("No champion called %q. A wrong name uses no try.", r.Args))
-		}
+	guess, refusal := m.parseGuess(r.Args)
+	if refusal != "" {
+		return r.Reply(ctx, refusal)
 	}
 	limit := 0 // read only when a game starts, once
 	var reply string
 	var finished *game
-	err := storage.UpdateJSON(ctx, m.store, gameKey(r.ChatID), func(g *game, found bool) (bool, error) {
+	err := games.Update(ctx, m.store, r.ChatID, func(cur *game) (*game, error) {
 		reply, finished = "", nil // this may run again after a lost race
-		answer := m.roster.get(g.Answer)
-		// A game whose champion left the table (renamed, say) cannot go on.
-		started := !found || g.Over || answer == nil
-		if started {
-			if limit == 0 {
-				var err error
-				if limit, err = m.maxAttempts(ctx); err != nil {
-					return false, err
-				}
-			}
-			*g = game{Answer: m.pick(), Max: limit}
-			answer = m.roster.get(g.Answer)
+		g, started, err := m.playable(ctx, cur, &limit)
+		if err != nil {
+			return nil, err
 		}
-		switch {
-		case guess == nil && started:
+		if guess == nil && started {
 			reply = startText(g.Max)
-			return true, nil
-		case guess == nil:
-			reply = m.board(g)
-			return false, nil
-		case slices.Contains(g.Guesses, guess.Name):
-			reply = guess.Name + " was already guessed.\n" + m.board(g)
-			return false, nil
+			return g, nil
 		}
-		g.Guesses = append(g.Guesses, guess.Name)
-		reply = table(guess, compare(guess, answer)) + fmt.Sprintf("\n%d/%d", len(g.Guesses), g.Max)
-		switch {
-		case guess == answer:
-			g.Over, g.Won = true, true
-			reply += fmt.Sprintf("\nSolved in %d! It was %s.", len(g.Guesses), answer.Name)
-		case len(g.Guesses) >= g.Max:
-			g.Over = true
-			reply += "\nOut of tries. It was " + answer.Name + "."
-		}
+		var changed bool
+		reply, changed = m.move(g, guess)
 		if started {
 			reply = startText(g.Max) + "\n\n" + reply
 		}
 		if g.Over {
 			finished = g
 		}
-		return true, nil
+		if !changed {
+			return nil, nil
+		}
+		return g, nil
 	})
 	if err != nil {
 		return err
 	}
 	m.finish(ctx, r.ChatID, finished)
 	return r.Reply(ctx, reply)
+}
+
+// parseGuess finds the champion a guess names ("" is no guess: show the
+// board). A name that matches none or several is answered with refusal
+// and uses no try.
+func (m *module) parseGuess(arg string) (guess *champion, refusal string) {
+	if arg == "" {
+		return nil, ""
+	}
+	guess, candidates := m.roster.find(arg)
+	switch {
+	case guess != nil:
+		return guess, ""
+	case len(candidates) > 0:
+		return nil, "Which one? " + strings.Join(candidates, ", ")
+	}
+	return nil, fmt.Sprintf("No champion called %q. A wrong name uses no try.", arg)
+}
+
+// playable is the game a guess plays: the running one, or a new one when
+// none runs. A game whose champion left the table (renamed, say) cannot go
+// on, so it is replaced too. A new game gets the owner's attempts limit,
+// read into *limit once however often the CAS loop calls this.
+func (m *module) playable(ctx context.Context, cur *game, limit *int) (g *game, started bool, err error) {
+	if cur != nil && !cur.Over && m.roster.get(cur.Answer) != nil {
+		return cur, false, nil
+	}
+	if *limit == 0 {
+		if *limit, err = m.maxAttempts(ctx); err != nil {
+			return nil, false, err
+		}
+	}
+	return &game{Answer: m.pick(), Max: *limit}, true, nil
+}
+
+// move plays guess (nil: none) in g and says how it went; changed reports
+// whether g took a try.
+func (m *module) move(g *game, guess *champion) (reply string, changed bool) {
+	answer := m.roster.get(g.Answer)
+	switch {
+	case guess == nil:
+		return m.board(g), false
+	case slices.Contains(g.Guesses, guess.Name):
+		return guess.Name + " was already guessed.\n" + m.board(g), false
+	}
+	g.Guesses = append(g.Guesses, guess.Name)
+	reply = table(guess, compare(guess, answer)) + fmt.Sprintf("\n%d/%d", len(g.Guesses), g.Max)
+	switch {
+	case guess == answer:
+		g.Over, g.Won = true, true
+		reply += fmt.Sprintf("\nSolved in %d! It was %s.", len(g.Guesses), answer.Name)
+	case len(g.Guesses) >= g.Max:
+		g.Over = true
+		reply += "\nOut of tries. It was " + answer.Name + "."
+	}
+	return reply, true
 }
 
 // finish counts the game that just ended, if any.
@@ -188,16 +215,16 @@ func (m *module) finish(ctx context.Context, subject int64, g *game) {
 func (m *module) cmdGiveUp(ctx context.Context, r *app.Request) error {
 	var reply string
 	var finished *game
-	err := storage.UpdateJSON(ctx, m.store, gameKey(r.ChatID), func(g *game, found bool) (bool, error) {
+	err := games.Update(ctx, m.store, r.ChatID, func(g *game) (*game, error) {
 		finished = nil
-		if !found || g.Over {
+		if g == nil || g.Over {
 			reply = "No loldle is running. Start one with /loldle."
-			return false, nil
+			return nil, nil
 		}
 		g.Over = true
 		finished = g
 		reply = "It was " + g.Answer + "."
-		return true, nil
+		return g, nil
 	})
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/modules/games"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
@@ -235,7 +236,7 @@ func TestConcurrentGuessesBothCountOnce(t *testing.T) {
 		}
 		wg.Wait()
 		var g game
-		if err := b.Store.For(Name).GetJSON(context.Background(), gameKey(apptest.Group), &g); err != nil {
+		if err := b.Store.For(Name).GetJSON(context.Background(), games.GameKey(apptest.Group), &g); err != nil {
 			t.Fatal(err)
 		}
 		slices.Sort(g.Guesses)
@@ -248,7 +249,7 @@ func TestConcurrentGuessesBothCountOnce(t *testing.T) {
 func TestAGameWhoseChampionLeftTheTableStartsAfresh(t *testing.T) {
 	b := apptest.New(t, []app.Factory{fixed("Zed")})
 	stale := game{Answer: "Ghost", Guesses: []string{"Ahri"}, Max: 8}
-	if err := b.Store.For(Name).PutJSON(context.Background(), gameKey(apptest.Group), stale); err != nil {
+	if err := b.Store.For(Name).PutJSON(context.Background(), games.GameKey(apptest.Group), stale); err != nil {
 		t.Fatal(err)
 	}
 	b.MustSay(apptest.Group, apptest.User, "/loldle zed")

@@ -5,7 +5,6 @@ package twentyq
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/modules/games"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -76,24 +76,6 @@ func (m *module) module() *app.Module {
 	}
 }
 
-type exchange struct {
-	Q string `json:"q"`
-	A string `json:"a"`
-}
-
-type game struct {
-	Secret string     `json:"secret"`
-	Asked  []exchange `json:"asked"`
-	Over   bool       `json:"over"`
-	Won    bool       `json:"won"`
-}
-
-type results struct{ Played, Won, Questions int }
-
-func gameKey(chat int64) string    { return fmt.Sprintf("game:%d", chat) }
-func resultsKey(chat int64) string { return fmt.Sprintf("results:%d", chat) }
-func rateKey(user int64) string    { return fmt.Sprintf("rate:%d", user) }
-
 const (
 	unavailableText = "Twenty questions is unavailable: no Gemini API key is configured."
 	startText       = "I am thinking of something. Ask yes/no questions with /twentyq <question> (20 at most), or guess it."
@@ -146,8 +128,11 @@ func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 	if err != nil {
 		return err
 	}
-	var g game
-	if err := m.store.GetJSON(ctx, gameKey(r.ChatID), &g); err != nil {
+	g, err := games.Current[game](ctx, m.store, r.ChatID)
+	if err == nil && g == nil {
+		err = fmt.Errorf("twentyq: the game just started: %w", storage.ErrNotFound)
+	}
+	if err != nil {
 		return err
 	}
 	answer, err := m.gemini.ask(ctx, system(g.Secret), question)
@@ -173,95 +158,19 @@ func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 	return r.Reply(ctx, reply)
 }
 
-// start begins a game unless one is running; it reports whether it did.
-func (m *module) start(ctx context.Context, chat int64) (bool, error) {
-	started := false
-	err := m.update(ctx, gameKey(chat), func(cur []byte) ([]byte, error) {
-		var g game
-		if cur != nil {
-			if err := json.Unmarshal(cur, &g); err != nil {
-				return nil, err
-			}
-			if !g.Over {
-				started = false
-				return nil, nil
-			}
-		}
-		started = true
-		return json.Marshal(game{Secret: m.pick()})
-	})
-	return started, err
-}
-
-// record adds an answered question to the game it was asked in (CAS: two
-// questions at once both count). A game that ended or changed meanwhile
-// does not take an answer about another secret.
-func (m *module) record(ctx context.Context, chat int64, secret, q, a string) (string, error) {
-	var reply string
-	var finished *game
-	err := m.update(ctx, gameKey(chat), func(cur []byte) ([]byte, error) {
-		finished = nil
-		var g game
-		if cur == nil || json.Unmarshal(cur, &g) != nil || g.Secret != secret || g.Over {
-			reply = "That game has ended meanwhile."
-			return nil, nil
-		}
-		g.Asked = append(g.Asked, exchange{Q: q, A: a})
-		n := len(g.Asked)
-		reply = fmt.Sprintf("%d/%d %s: %s", n, maxQuestions, q, a)
-		switch {
-		case a == "Correct":
-			g.Over, g.Won = true, true
-			reply += fmt.Sprintf("\nYou got it in %d: %s!", n, g.Secret)
-		case n >= maxQuestions:
-			g.Over = true
-			reply += "\nOut of questions. It was: " + g.Secret + "."
-		}
-		if g.Over {
-			finished = &g
-		}
-		return json.Marshal(g)
-	})
-	if err == nil && finished != nil {
-		m.addResult(ctx, chat, finished)
-	}
-	return reply, err
-}
-
-func (m *module) addResult(ctx context.Context, chat int64, g *game) {
-	err := m.update(ctx, resultsKey(chat), func(cur []byte) ([]byte, error) {
-		var r results
-		if cur != nil {
-			if err := json.Unmarshal(cur, &r); err != nil {
-				return nil, err
-			}
-		}
-		r.Played++
-		if g.Won {
-			r.Won++
-			r.Questions += len(g.Asked)
-		}
-		return json.Marshal(r)
-	})
-	if err != nil {
-		m.log.Warn("twentyq: result not recorded", "err", err)
-	}
-}
-
 func (m *module) cmdGiveUp(ctx context.Context, r *app.Request) error {
 	var reply string
 	var finished *game
-	err := m.update(ctx, gameKey(r.ChatID), func(cur []byte) ([]byte, error) {
+	err := games.Update(ctx, m.store, r.ChatID, func(g *game) (*game, error) {
 		finished = nil
-		var g game
-		if cur == nil || json.Unmarshal(cur, &g) != nil || g.Over {
+		if g == nil || g.Over {
 			reply = "No game is running. Start one with /twentyq."
 			return nil, nil
 		}
 		g.Over = true
-		finished = &g
+		finished = g
 		reply = "It was: " + g.Secret + "."
-		return json.Marshal(g)
+		return g, nil
 	})
 	if err != nil {
 		return err
@@ -286,38 +195,4 @@ func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
 		avg = fmt.Sprintf("%.1f", float64(res.Questions)/float64(res.Won))
 	}
 	return r.Reply(ctx, fmt.Sprintf("Played %d, won %d; %s questions per win on average.", res.Played, res.Won, avg))
-}
-
-// update is a CAS loop on one key; f returns the new value, or nil for no change.
-func (m *module) update(ctx context.Context, key string, f func(cur []byte) ([]byte, error)) error {
-	return storage.Update(ctx, m.store, key, f)
-}
-
-// allow is a per-user token bucket kept in the store, so the limit holds
-// across runtimes and Lambda instances.
-func (m *module) allow(ctx context.Context, user int64) (bool, error) {
-	allowed := false
-	burst := m.rate
-	err := m.update(ctx, rateKey(user), func(cur []byte) ([]byte, error) {
-		var b struct {
-			Tokens float64 `json:"tokens"`
-			At     int64   `json:"at"`
-		}
-		b.Tokens = burst
-		now := m.now()
-		if cur != nil {
-			if err := json.Unmarshal(cur, &b); err != nil {
-				return nil, err
-			}
-			elapsed := now.Sub(time.Unix(0, b.At)).Minutes()
-			b.Tokens = min(burst, b.Tokens+elapsed*m.rate)
-		}
-		b.At = now.UnixNano()
-		allowed = b.Tokens >= 1
-		if allowed {
-			b.Tokens--
-		}
-		return json.Marshal(b)
-	})
-	return allowed, err
 }

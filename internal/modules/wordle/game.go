@@ -1,43 +1,20 @@
 package wordle
 
 import (
-	"context"
 	"fmt"
 	"strings"
-
-	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
 const maxGuesses = 6
 
 // game is one Wordle, stored per subject (the chat in groups, the user in
-// private chats) so it survives restarts and moves with the data.
+// private chats) with games.Update, so it survives restarts and moves with
+// the data.
 type game struct {
 	Answer  string   `json:"answer"`
 	Guesses []string `json:"guesses"`
 	Over    bool     `json:"over"`
 	Won     bool     `json:"won"`
-}
-
-func gameKey(subject int64) string { return fmt.Sprintf("game:%d", subject) }
-
-// update applies f to the subject's game under CAS: two guesses sent at
-// once both land, each exactly once, whatever the runtime. f sees the
-// current game (nil when there is none) and returns the new one, or nil to
-// leave the store as it is.
-func (m *module) update(ctx context.Context, subject int64, f func(g *game) (*game, error)) error {
-	return storage.UpdateJSON(ctx, m.store, gameKey(subject), func(g *game, found bool) (bool, error) {
-		cur := g
-		if !found {
-			cur = nil
-		}
-		next, err := f(cur)
-		if err != nil || next == nil {
-			return false, err
-		}
-		*g = *next
-		return true, nil
-	})
 }
 
 // board renders the guesses so far, with the keyboard of used letters.

@@ -70,7 +70,7 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 	}
 	var reply string
 	var finished *game
-	err := m.update(ctx, r.ChatID, func(g *game) (*game, error) {
+	err := games.Update(ctx, m.store, r.ChatID, func(g *game) (*game, error) {
 		reply, finished = "", nil // this closure may run again after a lost race
 		started := g == nil || g.Over
 		if started {
@@ -121,7 +121,7 @@ func (m *module) finish(ctx context.Context, subject int64, g *game) {
 
 func (m *module) cmdNew(ctx context.Context, r *app.Request) error {
 	var abandoned *game
-	err := m.update(ctx, r.ChatID, func(g *game) (*game, error) {
+	err := games.Update(ctx, m.store, r.ChatID, func(g *game) (*game, error) {
 		abandoned = nil
 		if g != nil && !g.Over && len(g.Guesses) > 0 {
 			g.Over = true
@@ -139,7 +139,7 @@ func (m *module) cmdNew(ctx context.Context, r *app.Request) error {
 func (m *module) cmdGiveUp(ctx context.Context, r *app.Request) error {
 	var reply string
 	var finished *game
-	err := m.update(ctx, r.ChatID, func(g *game) (*game, error) {
+	err := games.Update(ctx, m.store, r.ChatID, func(g *game) (*game, error) {
 		finished = nil
 		if g == nil || g.Over {
 			reply = "No Wordle is running. Start one with /wordle."

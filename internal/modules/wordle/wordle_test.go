@@ -8,6 +8,7 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/modules/games"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
@@ -93,7 +94,7 @@ func TestConcurrentGuessesBothCountOnce(t *testing.T) {
 		}
 		wg.Wait()
 		var g game
-		if err := b.Store.For(Name).GetJSON(context.Background(), gameKey(apptest.Group), &g); err != nil {
+		if err := b.Store.For(Name).GetJSON(context.Background(), games.GameKey(apptest.Group), &g); err != nil {
 			t.Fatal(err)
 		}
 		if len(g.Guesses) != 2 || !(strings.Contains(strings.Join(g.Guesses, ","), "trace") && strings.Contains(strings.Join(g.Guesses, ","), "robot")) {

@@ -1,0 +1,45 @@
+package games
+
+import (
+	"context"
+	"errors"
+	"strconv"
+
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// GameKey is where a subject's (chat's) running game lives.
+func GameKey(subject int64) string { return "game:" + strconv.FormatInt(subject, 10) }
+
+// Update applies f to the subject's game under CAS, so two moves sent at
+// once both land, each exactly once, whatever the runtime. f sees the
+// current game (nil when there is none) and returns the game to store, or
+// nil to leave the store as it is. After a lost race f runs again with the
+// newer game, so whatever it reports to its caller must be reset first.
+func Update[G any](ctx context.Context, s storage.KVStore, subject int64, f func(cur *G) (*G, error)) error {
+	return storage.UpdateJSON(ctx, s, GameKey(subject), func(g *G, found bool) (bool, error) {
+		cur := g
+		if !found {
+			cur = nil
+		}
+		next, err := f(cur)
+		if err != nil || next == nil {
+			return false, err
+		}
+		*g = *next
+		return true, nil
+	})
+}
+
+// Current reads the subject's game; nil when there is none.
+func Current[G any](ctx context.Context, s storage.KVStore, subject int64) (*G, error) {
+	g := new(G)
+	err := s.GetJSON(ctx, GameKey(subject), g)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}

@@ -1,0 +1,74 @@
+package games_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+
+	"github.com/miti99bot/miti99bot/internal/modules/games"
+	"github.com/miti99bot/miti99bot/internal/storage/memory"
+)
+
+type counter struct {
+	Moves int `json:"moves"`
+}
+
+func TestUpdateSeesNoGameAsNilAndStoresWhatItReturns(t *testing.T) {
+	s := memory.New().For("g")
+	ctx := t.Context()
+	if g, err := games.Current[counter](ctx, s, 7); g != nil || err != nil {
+		t.Fatalf("Current before any game = %v, %v; want nil, nil", g, err)
+	}
+	err := games.Update(ctx, s, 7, func(cur *counter) (*counter, error) {
+		if cur != nil {
+			t.Errorf("first Update saw %+v, want nil", cur)
+		}
+		return &counter{Moves: 1}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, err := games.Current[counter](ctx, s, 7); err != nil || g == nil || g.Moves != 1 {
+		t.Fatalf("Current = %+v, %v; want 1 move", g, err)
+	}
+}
+
+func TestUpdateReturningNilOrAnErrorWritesNothing(t *testing.T) {
+	s := memory.New().For("g")
+	ctx := t.Context()
+	boom := errors.New("refused")
+	if err := games.Update(ctx, s, 1, func(*counter) (*counter, error) { return nil, boom }); !errors.Is(err, boom) {
+		t.Fatalf("Update = %v, want the callback's error", err)
+	}
+	if err := games.Update(ctx, s, 1, func(*counter) (*counter, error) { return nil, nil }); err != nil {
+		t.Fatal(err)
+	}
+	if g, _ := games.Current[counter](ctx, s, 1); g != nil {
+		t.Fatalf("a game was stored: %+v", g)
+	}
+}
+
+func TestConcurrentMovesEachLandOnce(t *testing.T) {
+	s := memory.New().For("g")
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			err := games.Update(context.Background(), s, 1, func(cur *counter) (*counter, error) {
+				next := counter{}
+				if cur != nil {
+					next = *cur
+				}
+				next.Moves++
+				return &next, nil
+			})
+			if err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if g, _ := games.Current[counter](t.Context(), s, 1); g == nil || g.Moves != 20 {
+		t.Fatalf("moves = %+v, want 20", g)
+	}
+}
