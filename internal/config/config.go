@@ -90,20 +90,39 @@ type Options struct {
 func Load(ctx context.Context, o Options) (*Config, error) {
 	env := func(k string) string { return strings.TrimSpace(o.Getenv(k)) }
 	var problems []error
-	bad := func(format string, a ...any) { problems = append(problems, fmt.Errorf(format, a...)) }
+	secrets, err := resolveSecrets(ctx, env, secretNames(o.Settings), o.SSM)
+	if err != nil {
+		problems = append(problems, err)
+	}
+	c := newConfig(env, secrets, o.Settings)
+	problems = append(problems, c.parse(env)...)
+	problems = append(problems, c.resolveBackend(env("KV_PROVIDER"))...)
+	for _, name := range o.Require {
+		if env(name) == "" && secrets[name] == "" {
+			problems = append(problems, fmt.Errorf("%s is required", name))
+		}
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("configuration: %w", errors.Join(problems...))
+	}
+	return c, nil
+}
 
-	// Secrets can come from SSM through <NAME>_PARAMETER_NAME.
+// secretNames are the variables that may come from SSM through
+// <NAME>_PARAMETER_NAME.
+func secretNames(settings []app.Setting) []string {
 	var names []string
-	for _, v := range Variables(o.Settings) {
+	for _, v := range Variables(settings) {
 		if v.Secret {
 			names = append(names, v.Name)
 		}
 	}
-	secrets, err := resolveSecrets(ctx, env, names, o.SSM)
-	if err != nil {
-		problems = append(problems, err)
-	}
+	return names
+}
 
+// newConfig takes the values that need no parsing: the secrets, the plain
+// strings and the modules' settings.
+func newConfig(env func(string) string, secrets map[string]string, settings []app.Setting) *Config {
 	c := &Config{
 		TelegramToken:  Secret(secrets["TELEGRAM_BOT_TOKEN"]),
 		WebhookSecret:  Secret(secrets["TELEGRAM_WEBHOOK_SECRET"]),
@@ -113,6 +132,7 @@ func Load(ctx context.Context, o Options) (*Config, error) {
 		BotUsername:    strings.TrimPrefix(env("TELEGRAM_BOT_USERNAME"), "@"),
 		MongoDatabase:  env("MONGO_DATABASE"),
 		DynamoDBTable:  env("DYNAMODB_TABLE"),
+		Modules:        splitCSV(env("MODULES")),
 		settings:       map[string]Secret{},
 	}
 	for _, v := range secrets {
@@ -120,14 +140,21 @@ func Load(ctx context.Context, o Options) (*Config, error) {
 			c.secrets = append(c.secrets, v)
 		}
 	}
-	for _, s := range o.Settings {
+	for _, s := range settings {
 		if s.Secret {
 			c.settings[s.Name] = Secret(secrets[s.Name])
 		} else if v := env(s.Name); v != "" {
 			c.settings[s.Name] = Secret(v)
 		}
 	}
+	return c
+}
 
+// parse reads the values with a syntax, reporting every bad one.
+func (c *Config) parse(env func(string) string) []error {
+	var problems []error
+	bad := func(format string, a ...any) { problems = append(problems, fmt.Errorf(format, a...)) }
+	var err error
 	if u, err := url.Parse(c.TelegramAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		bad("TELEGRAM_API_URL: %q is not an http(s) URL", c.TelegramAPIURL)
 	}
@@ -144,7 +171,6 @@ func Load(ctx context.Context, o Options) (*Config, error) {
 		}
 		c.AdminIDs = append(c.AdminIDs, id)
 	}
-	c.Modules = splitCSV(env("MODULES"))
 	if err := c.LogLevel.UnmarshalText([]byte(orDefault(env("LOG_LEVEL"), "info"))); err != nil {
 		bad("LOG_LEVEL: %q is not debug, info, warn or error", env("LOG_LEVEL"))
 	}
@@ -154,16 +180,7 @@ func Load(ctx context.Context, o Options) (*Config, error) {
 			bad("PORT: %q is not a TCP port", v)
 		}
 	}
-	problems = append(problems, c.resolveBackend(env("KV_PROVIDER"))...)
-	for _, name := range o.Require {
-		if env(name) == "" && secrets[name] == "" {
-			bad("%s is required", name)
-		}
-	}
-	if len(problems) > 0 {
-		return nil, fmt.Errorf("configuration: %w", errors.Join(problems...))
-	}
-	return c, nil
+	return problems
 }
 
 // resolveBackend applies KV_PROVIDER, or picks from what is configured.
