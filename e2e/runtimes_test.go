@@ -37,20 +37,6 @@ func botEnv(t *testing.T, srv *telegramtest.Server, database string) map[string]
 	}
 }
 
-type container struct {
-	*runtimetest.Process
-	base string
-}
-
-func startContainer(t *testing.T, env map[string]string) *container {
-	addr := testenv.FreePort(t)
-	env = maps.Clone(env)
-	env["PORT"] = strings.TrimPrefix(addr, "127.0.0.1:")
-	p := runtimetest.Start(t, env, runtimetest.Build(t, "./cmd/container"))
-	runtimetest.WaitHTTP(t, "http://"+addr+"/")
-	return &container{Process: p, base: "http://" + addr}
-}
-
 func startLambda(t *testing.T, env map[string]string) *runtimetest.RIE {
 	return runtimetest.StartRIE(t, runtimetest.Build(t, "./cmd/lambda", "lambda.norpc"), env)
 }
@@ -129,7 +115,7 @@ func TestBothRuntimesHoldTheSameConversation(t *testing.T) {
 
 	// Container: polling.
 	srvC := telegramtest.New(t)
-	startContainer(t, botEnv(t, srvC, "parity_c"+suffix))
+	runtimetest.StartContainer(t, botEnv(t, srvC, "parity_c"+suffix))
 	for _, line := range script {
 		srvC.Push(telegramtest.Text(owner, owner, line))
 	}
@@ -162,7 +148,7 @@ func TestCutoverRehearsalBothRuntimesOverOneStore(t *testing.T) {
 	db := fmt.Sprint("cutover", time.Now().UnixNano()%1e9)
 	srv := telegramtest.New(t) // one Telegram for both
 	env := botEnv(t, srv, db)
-	c := startContainer(t, env)
+	c := runtimetest.StartContainer(t, env)
 	rie := startLambda(t, env)
 
 	// Fire one slot from both runtimes at once, twice (as Scheduler retries).
@@ -170,7 +156,7 @@ func TestCutoverRehearsalBothRuntimesOverOneStore(t *testing.T) {
 	for range 2 {
 		var wg sync.WaitGroup
 		wg.Go(func() {
-			req, _ := http.NewRequestWithContext(ctx, "POST", c.base+"/cron/testkit_slow?scheduled="+slot, nil)
+			req, _ := http.NewRequestWithContext(ctx, "POST", c.Base+"/cron/testkit_slow?scheduled="+slot, nil)
 			req.Header.Set("X-Cron-Token", cronSecret)
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {

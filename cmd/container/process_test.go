@@ -18,19 +18,14 @@ import (
 )
 
 // startContainer runs the built binary against the fake Bot API.
-func startContainer(t *testing.T, srv *telegramtest.Server, extra map[string]string) (*runtimetest.Process, string) {
+func startContainer(t *testing.T, srv *telegramtest.Server, extra map[string]string) (*testenv.Process, string) {
 	t.Helper()
-	addr := testenv.FreePort(t)
-	port := strings.TrimPrefix(addr, "127.0.0.1:")
 	env := map[string]string{
-		"TELEGRAM_BOT_TOKEN": srv.Token, "TELEGRAM_API_URL": srv.URL, "TELEGRAM_BOT_USERNAME": "miti99bot",
-		"PORT": port, "OWNER_ID": "1",
+		"TELEGRAM_BOT_TOKEN": srv.Token, "TELEGRAM_API_URL": srv.URL, "TELEGRAM_BOT_USERNAME": "miti99bot", "OWNER_ID": "1",
 	}
 	maps.Copy(env, extra)
-	p := runtimetest.Start(t, env, runtimetest.Build(t, "./cmd/container"))
-	base := "http://" + addr
-	runtimetest.WaitHTTP(t, base+"/")
-	return p, base
+	c := runtimetest.StartContainer(t, env)
+	return c.Process, c.Base
 }
 
 func status(t *testing.T, url string) int {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"maps"
 	"strings"
 	"testing"
@@ -16,16 +15,6 @@ const (
 	webhookSecret = "wh-secret-value"
 	cronSecret    = "cron-secret-value"
 )
-
-func updateJSON(t *testing.T, id int64, text string) string {
-	u := telegramtest.Text(7, 7, text)
-	u.ID = id
-	b, err := json.Marshal(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
 
 // TestTheBootstrapUnderTheRuntimeInterfaceEmulator drives the real binary the
 // way Lambda does, one invocation at a time (the emulator cannot take two).
@@ -54,8 +43,8 @@ func TestTheBootstrapUnderTheRuntimeInterfaceEmulator(t *testing.T) {
 	}{
 		{"health", "GET", "/", nil, "", 200, "miti99bot ok\n"},
 		{"store health", "GET", "/healthz", nil, "", 200, "ok\n"},
-		{"a webhook update is handled", "POST", "/webhook", hook, updateJSON(t, 1, "/ping"), 200, ""},
-		{"a wrong webhook secret", "POST", "/webhook", map[string]string{"X-Telegram-Bot-Api-Secret-Token": "guess"}, updateJSON(t, 2, "/ping"), 401, ""},
+		{"a webhook update is handled", "POST", "/webhook", hook, telegramtest.WebhookBody(t, 1, 7, 7, "/ping"), 200, ""},
+		{"a wrong webhook secret", "POST", "/webhook", map[string]string{"X-Telegram-Bot-Api-Secret-Token": "guess"}, telegramtest.WebhookBody(t, 2, 7, 7, "/ping"), 401, ""},
 		{"an oversize body", "POST", "/webhook", hook, `{"x":"` + strings.Repeat("a", 1<<20) + `"}`, 413, ""},
 		{"bad JSON", "POST", "/webhook", hook, `{"update_id":`, 400, ""},
 		{"a cron job by URL", "POST", "/cron/testkit_slow?scheduled=2026-11-29T01:00:00Z", map[string]string{"X-Cron-Token": cronSecret}, "", 200, "ran\n"},
@@ -99,12 +88,12 @@ func TestTheBootstrapUnderTheRuntimeInterfaceEmulator(t *testing.T) {
 	t.Run("storage down answers 500, the redelivery succeeds", func(t *testing.T) {
 		before := len(srv.Messages())
 		store.Stop()
-		res, err := rie.InvokeURL(ctx, "POST", "/webhook", hook, updateJSON(t, 50, "/ping"))
+		res, err := rie.InvokeURL(ctx, "POST", "/webhook", hook, telegramtest.WebhookBody(t, 50, 7, 7, "/ping"))
 		if err != nil || res.StatusCode != 500 {
 			t.Fatalf("with the store down: %d, %v; want 500 so Telegram redelivers", res.StatusCode, err)
 		}
 		store.Restart()
-		res, err = rie.InvokeURL(ctx, "POST", "/webhook", hook, updateJSON(t, 50, "/ping"))
+		res, err = rie.InvokeURL(ctx, "POST", "/webhook", hook, telegramtest.WebhookBody(t, 50, 7, 7, "/ping"))
 		if err != nil || res.StatusCode != 200 {
 			t.Fatalf("redelivery: %d, %v", res.StatusCode, err)
 		}

@@ -20,7 +20,6 @@ import (
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
 	"github.com/miti99bot/miti99bot/internal/storage/dynamodb"
-	"github.com/miti99bot/miti99bot/internal/storage/mongodb"
 )
 
 // peakHeap samples the heap while f runs and returns the highest value.
@@ -59,7 +58,7 @@ func peakHeap(f func()) uint64 {
 func BenchmarkMigrate100k(b *testing.B) {
 	const n = 100_000
 	ctx := context.Background()
-	src := backendtest.Dynamo(b).(*dynamodb.Provider)
+	src := backendtest.Dynamo(b)
 	// Seed with plain BatchWriteItem (no read-back): only the copy is measured.
 	var writes []types.WriteRequest
 	for i := range n {
@@ -80,7 +79,7 @@ func BenchmarkMigrate100k(b *testing.B) {
 
 	b.Run("migrate", func(b *testing.B) {
 		for b.Loop() {
-			dst := backendtest.Mongo(b).(*mongodb.Provider)
+			dst := backendtest.Mongo(b)
 			start := time.Now()
 			var rep *migrate.Report
 			peak := peakHeap(func() {
@@ -95,7 +94,7 @@ func BenchmarkMigrate100k(b *testing.B) {
 	})
 	b.Run("raw", func(b *testing.B) {
 		for b.Loop() {
-			dst := backendtest.Mongo(b).(*mongodb.Provider)
+			dst := backendtest.Mongo(b)
 			start := time.Now()
 			written := 0
 			peak := peakHeap(func() {

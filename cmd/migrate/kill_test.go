@@ -34,7 +34,7 @@ func TestARunKilledMidwayCompletesOnRerun(t *testing.T) {
 		env[k] = testenv.Require(t, k)
 	}
 	maps.Copy(env, map[string]string{"MONGO_URL": testenv.Require(t, "MONGODB_TEST_URL"), "MONGO_DATABASE": s.mongo.Database().Name()})
-	p := runtimetest.Start(t, env, runtimetest.Build(t, "./cmd/migrate"), "--from", "mongodb", "--to", "dynamodb", "--to-table", s.dyn.Table())
+	p := testenv.Start(t, env, runtimetest.Build(t, "./cmd/migrate"), "--from", "mongodb", "--to", "dynamodb", "--to-table", s.dyn.Table())
 
 	// Kill it with SIGKILL as soon as the target holds some items.
 	count := func() int32 {

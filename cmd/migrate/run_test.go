@@ -33,9 +33,9 @@ type stores struct {
 
 func newStores(t *testing.T) *stores {
 	return &stores{
-		dyn:   backendtest.Dynamo(t).(*dynamodb.Provider),
-		dyn2:  backendtest.Dynamo(t).(*dynamodb.Provider),
-		mongo: backendtest.Mongo(t).(*mongodb.Provider),
+		dyn:   backendtest.Dynamo(t),
+		dyn2:  backendtest.Dynamo(t),
+		mongo: backendtest.Mongo(t),
 	}
 }
 

@@ -4,8 +4,9 @@
 package apptest
 
 import (
-	"bytes"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -19,6 +20,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
+	"github.com/miti99bot/miti99bot/internal/testenv"
 )
 
 // Users and chats of the scenarios.
@@ -32,22 +34,7 @@ const (
 )
 
 // Logs is a log sink safe for concurrent handlers.
-type Logs struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *Logs) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *Logs) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+type Logs = testenv.Buffer
 
 // Bot is a running core.
 type Bot struct {
@@ -121,6 +108,29 @@ func (b *Bot) MustSay(chatID, userID int64, text string) {
 	}
 }
 
+// Step is one message of a conversation and the reply it must get (an
+// alias, so tables stay plain {text, want} pairs).
+type Step = struct{ Text, Want string }
+
+// Converse says each step's text as userID in chatID, in order, and fails
+// the test at the first reply that is not the step's Want.
+func (b *Bot) Converse(chatID, userID int64, steps []Step) {
+	b.t.Helper()
+	for _, s := range steps {
+		b.Expect(chatID, userID, s.Text, s.Want)
+	}
+}
+
+// Expect says text as userID in chatID and fails the test unless the
+// bot's last reply is want.
+func (b *Bot) Expect(chatID, userID int64, text, want string) {
+	b.t.Helper()
+	b.MustSay(chatID, userID, text)
+	if got := b.Last(); got != want {
+		b.t.Fatalf("%s:\ngot:  %q\nwant: %q", text, got, want)
+	}
+}
+
 // Replies returns the texts the bot sent, in order.
 func (b *Bot) Replies() []string {
 	var out []string
@@ -137,6 +147,31 @@ func (b *Bot) Last() string {
 		return ""
 	}
 	return r[len(r)-1]
+}
+
+// T0 is when the module scenarios start: 2026-11-29 12:00 UTC.
+var T0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+// NewModule starts a core with the one module f, given settings, and a
+// clock at T0 that the test moves.
+func NewModule(t testing.TB, f app.Factory, settings map[string]string) (*Bot, *Clock) {
+	t.Helper()
+	clk := NewClock(T0)
+	return New(t, []app.Factory{f}, app.WithClock(clk.Now), app.WithSettings(settings)), clk
+}
+
+// FakeAPIs serves fake on loopback for the test's duration and returns the
+// settings that point a module at it: each URL setting maps to its path
+// under the fake ("" for the root).
+func FakeAPIs(t testing.TB, fake http.Handler, paths map[string]string) map[string]string {
+	t.Helper()
+	srv := httptest.NewServer(fake)
+	t.Cleanup(srv.Close)
+	settings := make(map[string]string, len(paths))
+	for setting, path := range paths {
+		settings[setting] = srv.URL + path
+	}
+	return settings
 }
 
 // Clock is a settable clock for app.WithClock.

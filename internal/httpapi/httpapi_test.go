@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -59,16 +58,6 @@ func (f *fixture) do(method, path string, headers map[string]string, body string
 	return rec
 }
 
-func updateJSON(t *testing.T, text string, id int64) string {
-	u := telegramtest.Text(apptest.PrivateChat, apptest.User, text)
-	u.ID = id
-	b, err := json.Marshal(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 func TestHealth(t *testing.T) {
 	f := newFixture(t, webhookSecret, cronSecret)
 	rec := f.do("GET", "/", nil, "")
@@ -109,7 +98,7 @@ func TestWebhook(t *testing.T) {
 			f := newFixture(t, tt.secret, cronSecret)
 			body := tt.body
 			if body == "" {
-				body = updateJSON(t, "/ping", 1)
+				body = telegramtest.WebhookBody(t, 1, apptest.PrivateChat, apptest.User, "/ping")
 			}
 			rec := f.do("POST", "/webhook", tt.headers, body)
 			if rec.Code != tt.want {
@@ -131,7 +120,7 @@ func TestWebhook(t *testing.T) {
 func TestWebhookAnswers500WhileTheStoreIsDownAndHandlesTheRedelivery(t *testing.T) {
 	f := newFixture(t, webhookSecret, cronSecret)
 	h := map[string]string{"X-Telegram-Bot-Api-Secret-Token": webhookSecret}
-	body := updateJSON(t, "/ping", 42)
+	body := telegramtest.WebhookBody(t, 42, apptest.PrivateChat, apptest.User, "/ping")
 	f.bot.Store.SetDown(true)
 	if rec := f.do("POST", "/webhook", h, body); rec.Code != 500 {
 		t.Fatalf("with the store down: %d, want 500 so Telegram redelivers", rec.Code)

@@ -20,7 +20,7 @@ import (
 // RIE is the AWS Lambda Runtime Interface Emulator running one bootstrap.
 // It handles one invocation at a time: invoke sequentially.
 type RIE struct {
-	*Process
+	*testenv.Process
 	url string
 }
 
@@ -37,7 +37,7 @@ func RIEBinary(t testing.TB) string {
 func StartRIE(t testing.TB, bootstrap string, env map[string]string) *RIE {
 	t.Helper()
 	invoke, runtimeAPI := testenv.FreePort(t), testenv.FreePort(t)
-	p := Start(t, env, RIEBinary(t),
+	p := testenv.Start(t, env, RIEBinary(t),
 		"--runtime-interface-emulator-address", invoke,
 		"--runtime-api-address", runtimeAPI,
 		bootstrap)

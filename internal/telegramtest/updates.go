@@ -3,6 +3,7 @@ package telegramtest
 import (
 	"encoding/json"
 	"net/http"
+	"testing"
 	"time"
 
 	"github.com/go-telegram/bot/models"
@@ -121,6 +122,19 @@ func Text(chatID, userID int64, text string) *models.Update {
 		msg.Entities = []models.MessageEntity{{Type: models.MessageEntityTypeBotCommand, Offset: 0, Length: utf16Len(text[:end])}}
 	}
 	return &models.Update{Message: msg}
+}
+
+// WebhookBody is a text message with the given update_id as the JSON body
+// Telegram would POST to a webhook.
+func WebhookBody(t testing.TB, id, chatID, userID int64, text string) string {
+	t.Helper()
+	u := Text(chatID, userID, text)
+	u.ID = id
+	b, err := json.Marshal(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // InTopic puts a message update into a forum topic.

@@ -1,11 +1,14 @@
 package testenv
 
 import (
+	"context"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -23,12 +26,98 @@ func FreePort(t testing.TB) string {
 	return addr
 }
 
+// Buffer collects output (a process's, a logger's) while others write to
+// it: it is safe for concurrent use.
+type Buffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *Buffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *Buffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// Process is a program a test started: a binary under test or a server.
+type Process struct {
+	cmd  *exec.Cmd
+	out  *Buffer
+	done chan struct{}
+	err  error
+}
+
+// Start runs bin with args. With a non-nil env it gets exactly env (plus
+// PATH and HOME); with nil, the test's own environment. At cleanup it is
+// killed if it still runs, and its output is logged if the test failed.
+func Start(t testing.TB, env map[string]string, bin string, args ...string) *Process {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	if env != nil {
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
+		for k, v := range env {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+	}
+	p := &Process{cmd: cmd, out: &Buffer{}, done: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = p.out, p.out
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", bin, err)
+	}
+	go func() { p.err = cmd.Wait(); close(p.done) }()
+	t.Cleanup(func() {
+		p.Kill()
+		if t.Failed() {
+			t.Logf("output of %s:\n%s", bin, p.out.String())
+		}
+	})
+	return p
+}
+
+// Output is what the process printed so far.
+func (p *Process) Output() string { return p.out.String() }
+
+// Signal sends sig (SIGTERM for a graceful stop).
+func (p *Process) Signal(sig syscall.Signal) error { return p.cmd.Process.Signal(sig) }
+
+// Kill stops the process abruptly (SIGKILL) and waits for it to exit.
+func (p *Process) Kill() {
+	if !p.Exited() {
+		_ = p.cmd.Process.Kill()
+	}
+	<-p.done
+}
+
+// Wait waits for the process to exit, up to ctx, and returns its exit error.
+func (p *Process) Wait(ctx context.Context) error {
+	select {
+	case <-p.done:
+		return p.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Exited reports whether the process has exited.
+func (p *Process) Exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // Server is a server process a test started itself (to kill and restart it).
 type Server struct {
-	t    testing.TB
-	cmd  *exec.Cmd
-	done chan struct{}
-	URL  string // what the server wrote to its URL file
+	*Process
+	URL string // what the server wrote to its URL file
 }
 
 // URLFile in StartServer's arguments stands for the file the server writes
@@ -36,8 +125,8 @@ type Server struct {
 // tools/dynalite/start.js).
 const URLFile = "{url-file}"
 
-// StartServer runs name with args, waits until it has written its URL file,
-// and kills it at cleanup if the test has not.
+// StartServer runs name with args in the test's environment, waits until
+// it has written its URL file, and kills it at cleanup if the test has not.
 func StartServer(t testing.TB, name string, args ...string) *Server {
 	t.Helper()
 	urlFile := filepath.Join(t.TempDir(), "url")
@@ -45,16 +134,7 @@ func StartServer(t testing.TB, name string, args ...string) *Server {
 	for i, a := range args {
 		args[i] = strings.ReplaceAll(a, URLFile, urlFile)
 	}
-	cmd := exec.Command(name, args...)
-	var log strings.Builder
-	cmd.Stdout, cmd.Stderr = &log, &log
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", name, err)
-	}
-	s := &Server{t: t, cmd: cmd, done: make(chan struct{})}
-	go func() { _ = cmd.Wait(); close(s.done) }()
-	t.Cleanup(s.Kill)
-
+	s := &Server{Process: Start(t, nil, name, args...)}
 	deadline := time.After(60 * time.Second)
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
@@ -65,23 +145,12 @@ func StartServer(t testing.TB, name string, args ...string) *Server {
 		}
 		select {
 		case <-s.done:
-			t.Fatalf("%s exited before listening: %s", name, log.String())
+			t.Fatalf("%s exited before listening: %s", name, s.Output())
 		case <-deadline:
-			t.Fatalf("%s did not listen within 60 s: %s", name, log.String())
+			t.Fatalf("%s did not listen within 60 s: %s", name, s.Output())
 		case <-tick.C:
 		}
 	}
-}
-
-// Kill stops the server abruptly (SIGKILL) and waits for it to exit.
-func (s *Server) Kill() {
-	select {
-	case <-s.done:
-		return
-	default:
-	}
-	_ = s.cmd.Process.Kill()
-	<-s.done
 }
 
 // Eventually polls f until it returns nil or the deadline passes, and returns

@@ -4,13 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 )
@@ -90,18 +88,15 @@ func (f *fakeMarkets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func setup(t *testing.T) (*apptest.Bot, *fakeMarkets, *apptest.Clock) {
 	f := &fakeMarkets{prices: map[string]string{"BTC": "60000.5", "ETH": "3000", "PEPE": "0.00001234"}, mode: map[string]string{}, calls: map[string]int{}}
-	srv := httptest.NewServer(f)
-	t.Cleanup(srv.Close)
-	clk := apptest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
-	b := apptest.New(t, []app.Factory{Factory}, app.WithClock(clk.Now), app.WithSettings(map[string]string{
-		settingBinance: srv.URL + "/binance", settingCoinbase: srv.URL + "/coinbase", settingCoinGecko: srv.URL + "/coingecko",
+	b, clk := apptest.NewModule(t, Factory, apptest.FakeAPIs(t, f, map[string]string{
+		settingBinance: "/binance", settingCoinbase: "/coinbase", settingCoinGecko: "/coingecko",
 	}))
 	return b, f, clk
 }
 
 func TestATradingSession(t *testing.T) {
 	b, _, _ := setup(t)
-	steps := []struct{ text, want string }{
+	steps := []apptest.Step{
 		{"/coin_stats", "No coin portfolio yet. Start with /coin_topup 1000."},
 		{"/coin_price btc", "BTC: $60,000.50 (Binance)"},
 		{"/coin_price PEPE", "PEPE: $0.00001234 (Binance)"},
@@ -112,18 +107,13 @@ func TestATradingSession(t *testing.T) {
 		{"/coin_stats", "0.00166665 BTC: $99.99 (cost $100.00, P/L $-0.01)\n0.05 ETH: $150.00 (cost $150.00, P/L $0.00)\nCash: $750.00\nTotal: $999.99 (invested $1,000.00, P/L $-0.01)"},
 		{"/coin_sell BTC all", "Sold 0.00166665 BTC at $60,000.50 for $99.99. Cash: $849.99."},
 	}
-	for _, s := range steps {
-		b.MustSay(apptest.Group, apptest.User, s.text)
-		if got := b.Last(); got != s.want {
-			t.Fatalf("%s:\ngot:  %q\nwant: %q", s.text, got, s.want)
-		}
-	}
+	b.Converse(apptest.Group, apptest.User, steps)
 }
 
 func TestBadInputChangesNothing(t *testing.T) {
 	b, _, _ := setup(t)
 	b.MustSay(apptest.Group, apptest.User, "/coin_topup 100")
-	tests := []struct{ text, want string }{
+	tests := []apptest.Step{
 		{"/coin_topup", "Not done: the amount must be a positive number."},
 		{"/coin_topup 0", "Not done: the amount must be a positive number."},
 		{"/coin_topup -5", "Not done: the amount must be a positive number."},
@@ -138,16 +128,8 @@ func TestBadInputChangesNothing(t *testing.T) {
 		{"/coin_sell ETH 0.000000001", "Not done: too many decimal places: at most 8."},
 		{"/coin_stats @bob", "You can only see your own portfolio: /coin_stats"},
 	}
-	for _, tt := range tests {
-		b.MustSay(apptest.Group, apptest.User, tt.text)
-		if got := b.Last(); got != tt.want {
-			t.Errorf("%s:\ngot:  %q\nwant: %q", tt.text, got, tt.want)
-		}
-	}
-	b.MustSay(apptest.Group, apptest.User, "/coin_stats")
-	if got := b.Last(); got != "Cash: $100.00\nTotal: $100.00 (invested $100.00, P/L $0.00)" {
-		t.Fatalf("after refused commands: %q", got)
-	}
+	b.Converse(apptest.Group, apptest.User, tests)
+	b.Expect(apptest.Group, apptest.User, "/coin_stats", "Cash: $100.00\nTotal: $100.00 (invested $100.00, P/L $0.00)")
 }
 
 func TestPricesFallThroughTheSources(t *testing.T) {
@@ -166,10 +148,7 @@ func TestPricesFallThroughTheSources(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			b, f, _ := setup(t)
 			f.mode = tt.modes
-			b.MustSay(apptest.Group, apptest.User, "/coin_price ETH")
-			if got := b.Last(); got != tt.want {
-				t.Fatalf("got %q, want %q", got, tt.want)
-			}
+			b.Expect(apptest.Group, apptest.User, "/coin_price ETH", tt.want)
 		})
 	}
 }

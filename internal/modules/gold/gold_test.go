@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
 )
 
@@ -71,22 +69,17 @@ func (f *fakeSources) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-
 func setup(t *testing.T) (*apptest.Bot, *fakeSources, *apptest.Clock) {
-	f := &fakeSources{keyExpires: t0.Add(15 * 24 * time.Hour)}
-	srv := httptest.NewServer(f)
-	t.Cleanup(srv.Close)
-	clk := apptest.NewClock(t0)
-	b := apptest.New(t, []app.Factory{Factory}, app.WithClock(clk.Now), app.WithSettings(map[string]string{
-		settingVNAppMob: srv.URL + "/vnappmob", settingERAPI: srv.URL + "/erapi",
+	f := &fakeSources{keyExpires: apptest.T0.Add(15 * 24 * time.Hour)}
+	b, clk := apptest.NewModule(t, Factory, apptest.FakeAPIs(t, f, map[string]string{
+		settingVNAppMob: "/vnappmob", settingERAPI: "/erapi",
 	}))
 	return b, f, clk
 }
 
 func TestATradingSession(t *testing.T) {
 	b, _, _ := setup(t)
-	steps := []struct{ text, want string }{
+	steps := []apptest.Step{
 		{"/gold_price", "Gold per luong: buy 84,500,000 VND, sell 86,500,000 VND (SJC via VNAppMob)"},
 		{"/gold_topup 100000000", "Topped up 100,000,000 VND. Cash: 100,000,000 VND."},
 		{"/gold_buy 1.1", "Bought 1.1 luong at 86,500,000 VND for 95,150,000 VND. Cash: 4,850,000 VND."},
@@ -97,12 +90,7 @@ func TestATradingSession(t *testing.T) {
 		{"/gold_sell all", "Sold 0.6 luong at 84,500,000 VND for 50,700,000 VND. Cash: 97,800,000 VND."},
 		{"/gold_sell 1", "Not done: not enough of that holding: you hold 0."},
 	}
-	for _, s := range steps {
-		b.MustSay(apptest.Group, apptest.User, s.text)
-		if got := b.Last(); got != s.want {
-			t.Fatalf("%s:\ngot:  %q\nwant: %q", s.text, got, s.want)
-		}
-	}
+	b.Converse(apptest.Group, apptest.User, steps)
 }
 
 func TestTheKeyIsCachedRefreshedAndRenewedWhenRefused(t *testing.T) {
@@ -132,19 +120,13 @@ func TestTheKeyIsCachedRefreshedAndRenewedWhenRefused(t *testing.T) {
 func TestWorldSpotIsTheFallback(t *testing.T) {
 	b, f, _ := setup(t)
 	f.sjcDown = true
-	b.MustSay(apptest.Group, apptest.User, "/gold_price")
 	// $2,000/oz x 25,000 VND/USD x 37.5/31.1034768 = 60,282,650 VND per luong.
-	want := "Gold per luong: buy 60,282,650 VND, sell 60,282,650 VND (world spot)\nworld spot $2000.00/oz x 25000 VND/USD x 37.5/31.1035 oz per luong"
-	if got := b.Last(); got != want {
-		t.Fatalf("got  %q\nwant %q", got, want)
-	}
+	b.Expect(apptest.Group, apptest.User, "/gold_price",
+		"Gold per luong: buy 60,282,650 VND, sell 60,282,650 VND (world spot)\nworld spot $2000.00/oz x 25000 VND/USD x 37.5/31.1035 oz per luong")
 }
 
 func TestNoSourceIsAClearReply(t *testing.T) {
 	b, f, _ := setup(t)
 	f.sjcDown, f.ratesDown = true, true
-	b.MustSay(apptest.Group, apptest.User, "/gold_buy 1")
-	if got := b.Last(); got != "No gold price right now; every source failed. Try again later." {
-		t.Fatalf("reply %q", got)
-	}
+	b.Expect(apptest.Group, apptest.User, "/gold_buy 1", "No gold price right now; every source failed. Try again later.")
 }

@@ -155,7 +155,7 @@ func TestAttributesCompare(t *testing.T) {
 
 func TestAGameFromStartToStats(t *testing.T) {
 	b := apptest.New(t, []app.Factory{fixed("Kai'Sa")})
-	steps := []struct{ text, want string }{
+	steps := []apptest.Step{
 		{"/loldle_stats", "No finished loldle yet."},
 		{"/loldle kassadin", startText(8) + "\n\nKassadin\n🟥 Gender: Male\n🟥 Positions: Middle\n🟩 Species: Human, Void-Being\n" +
 			"🟩 Resource: Mana\n🟥 Range: Melee\n🟨 Regions: Shurima, The Void\n⬆️ Released: 2009\n1/8"},
@@ -168,35 +168,21 @@ func TestAGameFromStartToStats(t *testing.T) {
 		{"/loldle_giveup", "No loldle is running. Start one with /loldle."},
 		{"/loldle_stats", "Played 1, won 1 (100%)\nStreak 1, best 1\nAverage tries to win: 2.0"},
 	}
-	for _, s := range steps {
-		b.MustSay(apptest.Group, apptest.User, s.text)
-		if got := b.Last(); got != s.want {
-			t.Fatalf("%s:\ngot:  %q\nwant: %q", s.text, got, s.want)
-		}
-	}
+	b.Converse(apptest.Group, apptest.User, steps)
 }
 
 func TestTheAttemptsLimit(t *testing.T) {
 	b := apptest.New(t, []app.Factory{fixed("Ahri", "Zed")})
 	for _, arg := range []string{"0", "11", "two", ""} {
-		b.MustSay(apptest.PrivateChat, apptest.Owner, "/loldle_setmax "+arg)
-		if got := b.Last(); got != "Usage: /loldle_setmax <1..10> (now 8)" {
-			t.Fatalf("setmax %q: %q", arg, got)
-		}
+		b.Expect(apptest.PrivateChat, apptest.Owner, "/loldle_setmax "+arg, "Usage: /loldle_setmax <1..10> (now 8)")
 	}
-	b.MustSay(apptest.PrivateChat, apptest.Owner, "/loldle_setmax 2")
-	if got := b.Last(); got != "New loldle games allow 2 tries; running games keep theirs." {
-		t.Fatal(got)
-	}
+	b.Expect(apptest.PrivateChat, apptest.Owner, "/loldle_setmax 2", "New loldle games allow 2 tries; running games keep theirs.")
 	b.MustSay(apptest.Group, apptest.User, "/loldle zed")
 	b.MustSay(apptest.Group, apptest.User, "/loldle lux")
 	if got := b.Last(); !strings.HasSuffix(got, "2/2\nOut of tries. It was Ahri.") {
 		t.Fatalf("the second miss of two: %q", got)
 	}
-	b.MustSay(apptest.Group, apptest.User, "/loldle_stats")
-	if got := b.Last(); got != "Played 1, won 0 (0%)\nStreak 0, best 0" {
-		t.Fatal(got)
-	}
+	b.Expect(apptest.Group, apptest.User, "/loldle_stats", "Played 1, won 0 (0%)\nStreak 0, best 0")
 }
 
 func TestOnlyTheOwnerSetsTheLimit(t *testing.T) {
@@ -212,14 +198,8 @@ func TestGiveUpEndsTheGameAndBreaksTheStreak(t *testing.T) {
 	b := apptest.New(t, []app.Factory{fixed("Ahri", "Zed")})
 	b.MustSay(apptest.Group, apptest.User, "/loldle ahri")
 	b.MustSay(apptest.Group, apptest.User, "/loldle lux")
-	b.MustSay(apptest.Group, apptest.User, "/loldle_giveup")
-	if got := b.Last(); got != "It was Zed." {
-		t.Fatal(got)
-	}
-	b.MustSay(apptest.Group, apptest.User, "/loldle_stats")
-	if got := b.Last(); got != "Played 2, won 1 (50%)\nStreak 0, best 1\nAverage tries to win: 1.0" {
-		t.Fatal(got)
-	}
+	b.Expect(apptest.Group, apptest.User, "/loldle_giveup", "It was Zed.")
+	b.Expect(apptest.Group, apptest.User, "/loldle_stats", "Played 2, won 1 (50%)\nStreak 0, best 1\nAverage tries to win: 1.0")
 }
 
 func TestConcurrentGuessesBothCountOnce(t *testing.T) {

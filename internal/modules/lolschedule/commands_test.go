@@ -86,10 +86,7 @@ Wed 25/11 17:00  BLG vs JDG (live, 1-0) · Bo5`},
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t, nil)
-			e.MustSay(apptest.Group, apptest.User, tt.text)
-			if got := e.Last(); got != tt.want {
-				t.Fatalf("%s:\ngot:\n%s\nwant:\n%s", tt.text, got, tt.want)
-			}
+			e.Expect(apptest.Group, apptest.User, tt.text, tt.want)
 		})
 	}
 }
@@ -116,10 +113,7 @@ func TestTheCacheServesFreshAndStaleCopies(t *testing.T) {
 	}
 
 	e.clk.Add(time.Hour)
-	e.MustSay(apptest.Group, apptest.User, "/lolschedule_today")
-	if got := e.Last(); got != "The LoL esports schedule is unavailable right now. Please try again later." {
-		t.Fatalf("past an hour the copy is too old: %q", got)
-	}
+	e.Expect(apptest.Group, apptest.User, "/lolschedule_today", "The LoL esports schedule is unavailable right now. Please try again later.")
 
 	e.api.Fail(0)
 	e.MustSay(apptest.Group, apptest.User, "/lolschedule_today")

@@ -14,14 +14,8 @@ func TestPingAnswersAndIsRecordedForMstats(t *testing.T) {
 	at := time.Date(2026, 11, 29, 8, 30, 0, 0, time.UTC)
 	b := apptest.New(t, []app.Factory{misc.Factory}, app.WithClock(func() time.Time { return at }))
 
-	b.MustSay(apptest.PrivateChat, apptest.Admin, "/mstats")
-	if got := b.Last(); got != "No /ping yet." {
-		t.Fatalf("/mstats before any ping = %q", got)
-	}
-	b.MustSay(apptest.Group, apptest.User, "/ping")
-	if got := b.Last(); got != "pong" {
-		t.Fatalf("/ping = %q", got)
-	}
+	b.Expect(apptest.PrivateChat, apptest.Admin, "/mstats", "No /ping yet.")
+	b.Expect(apptest.Group, apptest.User, "/ping", "pong")
 	b.MustSay(apptest.PrivateChat, apptest.Admin, "/mstats")
 	if got := b.Last(); !strings.Contains(got, "2026-11-29 08:30:00") || !strings.Contains(got, "user 3") || !strings.Contains(got, "chat -100") {
 		t.Fatalf("/mstats = %q", got)

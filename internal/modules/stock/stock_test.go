@@ -1,7 +1,6 @@
 package stock
 
 import (
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -11,28 +10,15 @@ import (
 
 func setup(t *testing.T) (*apptest.Bot, *fakeBrokers, *apptest.Clock) {
 	f := newFakeBrokers()
-	srv := httptest.NewServer(f)
-	t.Cleanup(srv.Close)
-	clk := apptest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
-	b := apptest.New(t, []app.Factory{Factory}, app.WithClock(clk.Now), app.WithSettings(map[string]string{
-		settingKBS: srv.URL + "/kbs", settingVCI: srv.URL + "/vci", settingSSI: srv.URL + "/ssi",
+	b, clk := apptest.NewModule(t, Factory, apptest.FakeAPIs(t, f, map[string]string{
+		settingKBS: "/kbs", settingVCI: "/vci", settingSSI: "/ssi",
 	}))
 	return b, f, clk
 }
 
-func say(t *testing.T, b *apptest.Bot, steps []struct{ text, want string }) {
-	t.Helper()
-	for _, s := range steps {
-		b.MustSay(apptest.Group, apptest.User, s.text)
-		if got := b.Last(); got != s.want {
-			t.Fatalf("%s:\ngot:  %q\nwant: %q", s.text, got, s.want)
-		}
-	}
-}
-
 func TestATradingSessionWithDividends(t *testing.T) {
 	b, _, _ := setup(t)
-	say(t, b, []struct{ text, want string }{
+	b.Converse(apptest.Group, apptest.User, []apptest.Step{
 		{"/stock_stats", "No stock portfolio yet. Start with /stock_topup 100000000."},
 		{"/stock_price fpt", "FPT: 71,000 VND (KBS)"},
 		{"/stock_price E1VFVN30", "E1VFVN30: 25,430 VND (KBS)"},
@@ -57,7 +43,7 @@ func TestBadInputChangesNothing(t *testing.T) {
 	b, _, _ := setup(t)
 	b.MustSay(apptest.Group, apptest.User, "/stock_topup 10000000")
 	b.MustSay(apptest.Group, apptest.User, "/stock_buy VNM 100")
-	tests := []struct{ text, want string }{
+	tests := []apptest.Step{
 		{"/stock_topup", "Not done: the amount must be a positive number."},
 		{"/stock_topup -5", "Not done: the amount must be a positive number."},
 		{"/stock_topup 1.5", "Not done: too many decimal places: at most 0."},
@@ -85,17 +71,9 @@ func TestBadInputChangesNothing(t *testing.T) {
 		{"/stock_income_vnd VNM", "Usage: /stock_income_vnd <ticker> <vnd received>, e.g. /stock_income_vnd FPT 200000"},
 		{"/stock_stats @bob", "You can only see your own portfolio: /stock_stats"},
 	}
-	for _, tt := range tests {
-		b.MustSay(apptest.Group, apptest.User, tt.text)
-		if got := b.Last(); got != tt.want {
-			t.Errorf("%s:\ngot:  %q\nwant: %q", tt.text, got, tt.want)
-		}
-	}
-	b.MustSay(apptest.Group, apptest.User, "/stock_stats")
-	want := "100 VNM: 6,150,000 VND (cost 6,150,000 VND, P/L 0 VND)\nCash: 3,850,000 VND\nTotal: 10,000,000 VND (invested 10,000,000 VND, P/L 0 VND)"
-	if got := b.Last(); got != want {
-		t.Fatalf("after refused commands:\ngot:  %q\nwant: %q", got, want)
-	}
+	b.Converse(apptest.Group, apptest.User, tests)
+	b.Expect(apptest.Group, apptest.User, "/stock_stats",
+		"100 VNM: 6,150,000 VND (cost 6,150,000 VND, P/L 0 VND)\nCash: 3,850,000 VND\nTotal: 10,000,000 VND (invested 10,000,000 VND, P/L 0 VND)")
 }
 
 func TestPricesFallThroughTheSources(t *testing.T) {
@@ -116,25 +94,16 @@ func TestPricesFallThroughTheSources(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			b, f, _ := setup(t)
 			f.mode = tt.modes
-			b.MustSay(apptest.Group, apptest.User, "/stock_price VNM")
-			if got := b.Last(); got != tt.want {
-				t.Fatalf("got %q, want %q", got, tt.want)
-			}
+			b.Expect(apptest.Group, apptest.User, "/stock_price VNM", tt.want)
 		})
 	}
 }
 
 func TestAnUnknownTickerNeedsEverySourceToSaySo(t *testing.T) {
 	b, f, _ := setup(t)
-	b.MustSay(apptest.Group, apptest.User, "/stock_price ZZZ")
-	if got := b.Last(); got != "Unknown ticker: ZZZ." {
-		t.Fatalf("got %q", got)
-	}
+	b.Expect(apptest.Group, apptest.User, "/stock_price ZZZ", "Unknown ticker: ZZZ.")
 	f.mode = map[string]string{"ssi": "down"}
-	b.MustSay(apptest.Group, apptest.User, "/stock_price ZZZ")
-	if got := b.Last(); got != "No price for ZZZ right now; every source failed. Try again later." {
-		t.Fatalf("with a source down, unknown is not certain: got %q", got)
-	}
+	b.Expect(apptest.Group, apptest.User, "/stock_price ZZZ", "No price for ZZZ right now; every source failed. Try again later.")
 }
 
 func TestPricesAreCachedBriefly(t *testing.T) {

@@ -3,8 +3,8 @@ package twentyq
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -71,23 +71,16 @@ func (f *fakeGemini) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func setup(t *testing.T, settings map[string]string) (*apptest.Bot, *fakeGemini, *apptest.Clock) {
 	f := &fakeGemini{}
-	srv := httptest.NewServer(f)
-	t.Cleanup(srv.Close)
-	s := map[string]string{settingKey: apiKey, settingURL: srv.URL}
-	for k, v := range settings {
-		s[k] = v
-	}
-	clk := apptest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
-	b := apptest.New(t, []app.Factory{Factory}, app.WithSettings(s), app.WithClock(clk.Now))
+	s := apptest.FakeAPIs(t, f, map[string]string{settingURL: ""})
+	s[settingKey] = apiKey
+	maps.Copy(s, settings)
+	b, clk := apptest.NewModule(t, Factory, s)
 	return b, f, clk
 }
 
 func TestWithoutAKeyTheGameSaysItIsUnavailable(t *testing.T) {
 	b := apptest.New(t, []app.Factory{Factory})
-	b.MustSay(apptest.Group, apptest.User, "/twentyq is it alive?")
-	if b.Last() != unavailableText {
-		t.Fatalf("reply %q", b.Last())
-	}
+	b.Expect(apptest.Group, apptest.User, "/twentyq is it alive?", unavailableText)
 }
 
 func TestAGameAgainstGemini(t *testing.T) {
@@ -97,7 +90,7 @@ func TestAGameAgainstGemini(t *testing.T) {
 	things = []string{"a cat"}
 	t.Cleanup(func() { things = thingsBefore })
 
-	steps := []struct{ text, want string }{
+	steps := []apptest.Step{
 		{"/twentyq_stats", "No finished game here yet."},
 		{"/twentyq_giveup", "No game is running. Start one with /twentyq."},
 		{"/twentyq", startText},
@@ -110,12 +103,7 @@ func TestAGameAgainstGemini(t *testing.T) {
 		{"/twentyq_giveup", "It was: a cat."},
 		{"/twentyq_stats", "Played 2, won 1; 3.0 questions per win on average."},
 	}
-	for _, s := range steps {
-		b.MustSay(apptest.Group, apptest.User, s.text)
-		if got := b.Last(); got != s.want {
-			t.Fatalf("%s:\ngot:  %q\nwant: %q", s.text, got, s.want)
-		}
-	}
+	b.Converse(apptest.Group, apptest.User, steps)
 	req := f.requests[0]
 	if f.paths[0] != "/v1beta/models/gemini-2.5-flash:generateContent" || req.Contents[0].Role != "user" ||
 		req.Contents[0].Parts[0].Text != "is it an animal?" || !strings.Contains(req.SystemInstruction.Parts[0].Text, "The secret is: a cat.") {
@@ -132,10 +120,7 @@ func TestGeminiFailuresCostNoQuestion(t *testing.T) {
 			t.Fatalf("reply %q, want %q", b.Last(), want)
 		}
 	}
-	b.MustSay(apptest.Group, apptest.User, "/twentyq is it blue?")
-	if got := b.Last(); got != "1/20 is it blue?: No" {
-		t.Fatalf("the first answered question must be number 1, got %q", got)
-	}
+	b.Expect(apptest.Group, apptest.User, "/twentyq is it blue?", "1/20 is it blue?: No")
 	if strings.Contains(b.Logs.String(), apiKey) {
 		t.Fatal("the API key reached the logs")
 	}

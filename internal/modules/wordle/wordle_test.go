@@ -46,7 +46,7 @@ func fixed(words ...string) app.Factory {
 
 func TestAGameFromStartToStats(t *testing.T) {
 	b := apptest.New(t, []app.Factory{fixed("crane", "robot")})
-	steps := []struct{ text, want string }{
+	steps := []apptest.Step{
 		{"/wordle_stats", "No finished Wordle yet."},
 		{"/wordle", startText},
 		{"/wordle cran", "A guess is a five-letter word."},
@@ -61,12 +61,7 @@ func TestAGameFromStartToStats(t *testing.T) {
 		{"/wordle_giveup", "The word was ROBOT."},
 		{"/wordle_stats", "Played 2, won 1 (50%)\nStreak 0, best 1\n1: 0\n2: █1\n3: 0\n4: 0\n5: 0\n6: 0"},
 	}
-	for _, s := range steps {
-		b.MustSay(apptest.PrivateChat, apptest.User, s.text)
-		if got := b.Last(); got != s.want {
-			t.Fatalf("%s:\ngot:\n%s\nwant:\n%s", s.text, got, s.want)
-		}
-	}
+	b.Converse(apptest.PrivateChat, apptest.User, steps)
 }
 
 func TestSixMissesEndTheGame(t *testing.T) {

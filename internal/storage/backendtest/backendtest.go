@@ -35,8 +35,8 @@ func Each(t *testing.T, f func(t *testing.T, p storage.KVProvider)) {
 		open func(t testing.TB) storage.KVProvider
 	}{
 		{"memory", func(testing.TB) storage.KVProvider { return memory.New() }},
-		{"mongodb", Mongo},
-		{"dynamodb", Dynamo},
+		{"mongodb", func(t testing.TB) storage.KVProvider { return Mongo(t) }},
+		{"dynamodb", func(t testing.TB) storage.KVProvider { return Dynamo(t) }},
 	}
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) { f(t, b.open(t)) })
@@ -53,19 +53,24 @@ const FerretDBLimit = "FerretDB v1 does not make a filtered UpdateOne atomic und
 // atomically under races: false only for a MongoDB provider on FerretDB.
 func AtomicValueCAS(t *testing.T, p storage.KVProvider) bool {
 	mp, ok := p.(*mongodb.Provider)
-	if !ok {
-		return true
-	}
+	return !ok || !IsFerretDB(t, mp)
+}
+
+// IsFerretDB tells FerretDB from MongoDB by its buildInfo.
+func IsFerretDB(t testing.TB, p *mongodb.Provider) bool {
+	t.Helper()
 	var info bson.M
-	if err := mp.Database().RunCommand(t.Context(), bson.D{{Key: "buildInfo", Value: 1}}).Decode(&info); err != nil {
+	if err := p.Database().RunCommand(context.Background(), bson.D{{Key: "buildInfo", Value: 1}}).Decode(&info); err != nil {
 		t.Fatalf("buildInfo: %v", err)
 	}
 	_, ferret := info["ferretdbVersion"]
-	return !ferret
+	return ferret
 }
 
-// Mongo opens a fresh database on the test MongoDB server.
-func Mongo(t testing.TB) storage.KVProvider {
+// Mongo opens a fresh database on the test MongoDB server, dropped when
+// the test ends.
+func Mongo(t testing.TB) *mongodb.Provider {
+	t.Helper()
 	url := testenv.Require(t, "MONGODB_TEST_URL")
 	p, err := mongodb.Open(context.Background(), mongodb.Config{URL: url, Database: name()}, mongodb.WithLogger(quiet))
 	if err != nil {
@@ -78,8 +83,10 @@ func Mongo(t testing.TB) storage.KVProvider {
 	return p
 }
 
-// Dynamo creates a fresh table on the test DynamoDB server.
-func Dynamo(t testing.TB) storage.KVProvider {
+// Dynamo creates a fresh table on the test DynamoDB server, deleted when
+// the test ends, and opens a provider on it with opts.
+func Dynamo(t testing.TB, opts ...ddb.Option) *ddb.Provider {
+	t.Helper()
 	testenv.Require(t, "AWS_ENDPOINT_URL_DYNAMODB")
 	ctx := context.Background()
 	client, err := ddb.NewClient(ctx)
@@ -91,7 +98,7 @@ func Dynamo(t testing.TB) storage.KVProvider {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ddb.DeleteTable(context.Background(), client, table) })
-	p, err := ddb.Open(ctx, ddb.Config{Table: table}, ddb.WithLogger(quiet))
+	p, err := ddb.Open(ctx, ddb.Config{Table: table}, append([]ddb.Option{ddb.WithLogger(quiet)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,11 +2,7 @@ package dynamodb_test
 
 import (
 	"context"
-	"fmt"
-	"io"
-	"log/slog"
 	"strconv"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,42 +11,16 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/miti99bot/miti99bot/internal/storage"
-	ddb "github.com/miti99bot/miti99bot/internal/storage/dynamodb"
+	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
 	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
-	"github.com/miti99bot/miti99bot/internal/testenv"
 )
 
-var tableSeq atomic.Int64
-
-var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
-
-// openFresh creates a table no other test uses and opens a provider on it.
-func openFresh(t testing.TB, opts ...ddb.Option) *ddb.Provider {
-	t.Helper()
-	testenv.Require(t, "AWS_ENDPOINT_URL_DYNAMODB")
-	ctx := context.Background()
-	name := fmt.Sprintf("t%d-%d", time.Now().UnixNano()%1e9, tableSeq.Add(1))
-	client, err := ddb.NewClient(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ddb.CreateTable(ctx, client, name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ddb.DeleteTable(context.Background(), client, name) })
-	p, err := ddb.Open(ctx, ddb.Config{Table: name}, append([]ddb.Option{ddb.WithLogger(quiet)}, opts...)...)
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	return p
-}
-
 func TestConformance(t *testing.T) {
-	storagetest.Run(t, func(t *testing.T) storage.KVProvider { return openFresh(t) })
+	storagetest.Run(t, func(t *testing.T) storage.KVProvider { return backendtest.Dynamo(t) })
 }
 
 func TestItemShape(t *testing.T) {
-	p := openFresh(t)
+	p := backendtest.Dynamo(t)
 	ctx := t.Context()
 	if err := p.For("mod").Put(ctx, "k", []byte{0xFF, 0x00}); err != nil {
 		t.Fatal(err)
@@ -78,7 +48,7 @@ func TestItemShape(t *testing.T) {
 }
 
 func TestReadsOlderAndMalformedItems(t *testing.T) {
-	p := openFresh(t)
+	p := backendtest.Dynamo(t)
 	ctx := t.Context()
 	put := func(sk string, attrs map[string]types.AttributeValue) {
 		attrs["pk"] = &types.AttributeValueMemberS{Value: "mod"}
@@ -117,7 +87,7 @@ func TestReadsOlderAndMalformedItems(t *testing.T) {
 // The benchmarks compare the provider with the same call made through the
 // raw SDK, in one run, so the ratio shows what the abstraction costs.
 func BenchmarkDynamoGet(b *testing.B) {
-	p := openFresh(b)
+	p := backendtest.Dynamo(b)
 	ctx := context.Background()
 	s := p.For("bench")
 	if err := s.Put(ctx, "k", make([]byte, 256)); err != nil {
@@ -142,7 +112,7 @@ func BenchmarkDynamoGet(b *testing.B) {
 }
 
 func BenchmarkDynamoPut(b *testing.B) {
-	p := openFresh(b)
+	p := backendtest.Dynamo(b)
 	ctx := context.Background()
 	s, v := p.For("bench"), make([]byte, 256)
 	b.Run("provider", func(b *testing.B) {
@@ -165,7 +135,7 @@ func BenchmarkDynamoPut(b *testing.B) {
 }
 
 func BenchmarkDynamoCAS(b *testing.B) {
-	p := openFresh(b)
+	p := backendtest.Dynamo(b)
 	ctx := context.Background()
 	s := p.For("bench")
 	vals := [2][]byte{[]byte("value-a"), []byte("value-b")}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
 	ddb "github.com/miti99bot/miti99bot/internal/storage/dynamodb"
 	"github.com/miti99bot/miti99bot/internal/testenv"
 )
@@ -51,7 +52,7 @@ func TestUnreachableEndpointFailsWithinTheInitBound(t *testing.T) {
 	for name, url := range targets {
 		t.Run(name, func(t *testing.T) {
 			_, err := ddb.Open(t.Context(), ddb.Config{Table: "bot"}, endpoint(url),
-				ddb.WithInitTimeout(500*time.Millisecond), ddb.WithLogger(quiet))
+				ddb.WithInitTimeout(500*time.Millisecond), ddb.WithLogger(slog.New(slog.DiscardHandler)))
 			if err == nil || !strings.Contains(err.Error(), `table "bot"`) {
 				t.Fatalf("Open = %v, want an error naming the table", err)
 			}
@@ -59,7 +60,7 @@ func TestUnreachableEndpointFailsWithinTheInitBound(t *testing.T) {
 		})
 	}
 	t.Run("a missing table", func(t *testing.T) {
-		_, err := ddb.Open(t.Context(), ddb.Config{Table: "no-such-table"}, ddb.WithLogger(quiet))
+		_, err := ddb.Open(t.Context(), ddb.Config{Table: "no-such-table"}, ddb.WithLogger(slog.New(slog.DiscardHandler)))
 		if err == nil || !strings.Contains(err.Error(), "no-such-table") {
 			t.Fatalf("Open = %v, want an error naming the table", err)
 		}
@@ -68,7 +69,7 @@ func TestUnreachableEndpointFailsWithinTheInitBound(t *testing.T) {
 
 func TestStartupLogNamesOnlyBackendAndTable(t *testing.T) {
 	var logs bytes.Buffer
-	p := openFresh(t, ddb.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))))
+	p := backendtest.Dynamo(t, ddb.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))))
 	var line map[string]any
 	if err := json.Unmarshal(logs.Bytes(), &line); err != nil {
 		t.Fatalf("want one JSON log line, got %q", logs.String())
@@ -101,7 +102,7 @@ func TestProviderSurvivesAServerRestart(t *testing.T) {
 		return srv
 	}
 	srv := start()
-	p, err := ddb.Open(ctx, ddb.Config{Table: "restart"}, endpoint(srv.URL), ddb.WithLogger(quiet))
+	p, err := ddb.Open(ctx, ddb.Config{Table: "restart"}, endpoint(srv.URL), ddb.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		t.Fatal(err)
 	}

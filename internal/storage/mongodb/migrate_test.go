@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
 )
 
 // Two loads of the same new items at once: one InsertMany wins, the other
 // meets duplicate keys and falls back to upserts; both succeed.
 func TestConcurrentLoadsOfNewItemsBothSucceed(t *testing.T) {
-	p := openFresh(t)
+	p := backendtest.Mongo(t)
 	var items []storage.Item
 	for i := range 50 {
 		items = append(items, storage.Item{Namespace: "m", Key: fmt.Sprintf("k%02d", i), Value: []byte{byte(i)}, UpdatedAt: int64(i)})

@@ -2,64 +2,31 @@ package mongodb_test
 
 import (
 	"context"
-	"fmt"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/miti99bot/miti99bot/internal/storage"
-	"github.com/miti99bot/miti99bot/internal/storage/mongodb"
+	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
 	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
-	"github.com/miti99bot/miti99bot/internal/testenv"
 )
-
-var dbSeq atomic.Int64
-
-// openFresh opens a provider on a database no other test uses, dropped at cleanup.
-func openFresh(t testing.TB) *mongodb.Provider {
-	t.Helper()
-	url := testenv.Require(t, "MONGODB_TEST_URL")
-	name := fmt.Sprintf("t%d_%d", time.Now().UnixNano()%1e9, dbSeq.Add(1))
-	p, err := mongodb.Open(context.Background(), mongodb.Config{URL: url, Database: name})
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	t.Cleanup(func() {
-		ctx := context.Background()
-		_ = p.Database().Drop(ctx)
-		_ = p.Close(ctx)
-	})
-	return p
-}
-
-// isFerretDB tells FerretDB from MongoDB by its buildInfo.
-func isFerretDB(t *testing.T, db *mongo.Database) bool {
-	var info bson.M
-	if err := db.RunCommand(t.Context(), bson.D{{Key: "buildInfo", Value: 1}}).Decode(&info); err != nil {
-		t.Fatalf("buildInfo: %v", err)
-	}
-	_, ok := info["ferretdbVersion"]
-	return ok
-}
 
 func TestConformance(t *testing.T) {
 	var opts []storagetest.Option
-	if isFerretDB(t, openFresh(t).Database()) {
+	if backendtest.IsFerretDB(t, backendtest.Mongo(t)) {
 		const why = "FerretDB v1 does not make a filtered UpdateOne atomic under concurrency, so racing " +
 			"value-matched CAS cannot pass there (the linearizability check runs with insert-only CAS; the " +
 			"racing insert case runs as usual). Run `make test-mongo` against a real MongoDB to cover it."
 		t.Log(why)
 		opts = append(opts, storagetest.SkipStaleCASRace(why))
 	}
-	storagetest.Run(t, func(t *testing.T) storage.KVProvider { return openFresh(t) }, opts...)
+	storagetest.Run(t, func(t *testing.T) storage.KVProvider { return backendtest.Mongo(t) }, opts...)
 }
 
 func TestDocumentShape(t *testing.T) {
-	p := openFresh(t)
+	p := backendtest.Mongo(t)
 	ctx := t.Context()
 	if err := p.For("mod").Put(ctx, "k", []byte{0xFF, 0x00}); err != nil {
 		t.Fatal(err)
@@ -78,7 +45,7 @@ func TestDocumentShape(t *testing.T) {
 }
 
 func TestReadsOlderAndMalformedDocuments(t *testing.T) {
-	p := openFresh(t)
+	p := backendtest.Mongo(t)
 	ctx := t.Context()
 	coll := p.Database().Collection("mod")
 	docs := []any{
@@ -116,7 +83,7 @@ func TestReadsOlderAndMalformedDocuments(t *testing.T) {
 // The benchmarks compare the provider with the same call made through the
 // raw driver, in one run, so the ratio shows what the abstraction costs.
 func BenchmarkMongoGet(b *testing.B) {
-	p := openFresh(b)
+	p := backendtest.Mongo(b)
 	ctx := context.Background()
 	s, coll := p.For("bench"), p.Database().Collection("bench")
 	if err := s.Put(ctx, "k", make([]byte, 256)); err != nil {
@@ -140,7 +107,7 @@ func BenchmarkMongoGet(b *testing.B) {
 }
 
 func BenchmarkMongoPut(b *testing.B) {
-	p := openFresh(b)
+	p := backendtest.Mongo(b)
 	ctx := context.Background()
 	s, coll := p.For("bench"), p.Database().Collection("bench")
 	v := make([]byte, 256)
@@ -163,7 +130,7 @@ func BenchmarkMongoPut(b *testing.B) {
 }
 
 func BenchmarkMongoCAS(b *testing.B) {
-	p := openFresh(b)
+	p := backendtest.Mongo(b)
 	ctx := context.Background()
 	s, coll := p.For("bench"), p.Database().Collection("bench")
 	vals := [2][]byte{[]byte("value-a"), []byte("value-b")}
