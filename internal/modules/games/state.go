@@ -43,3 +43,23 @@ func Current[G any](ctx context.Context, s storage.KVStore, subject int64) (*G, 
 	}
 	return g, nil
 }
+
+// GiveUp ends the subject's running game under CAS and returns it as it
+// ended; nil when no game was running. over points at the game's "over"
+// flag.
+func GiveUp[G any](ctx context.Context, s storage.KVStore, subject int64, over func(*G) *bool) (*G, error) {
+	var ended *G
+	err := Update(ctx, s, subject, func(g *G) (*G, error) {
+		ended = nil // this may run again after a lost race
+		if g == nil || *over(g) {
+			return nil, nil
+		}
+		*over(g) = true
+		ended = g
+		return g, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ended, nil
+}

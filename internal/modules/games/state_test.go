@@ -72,3 +72,25 @@ func TestConcurrentMovesEachLandOnce(t *testing.T) {
 		t.Fatalf("moves = %+v, want 20", g)
 	}
 }
+
+type round struct {
+	Over bool `json:"over"`
+}
+
+func TestGiveUpEndsOnlyARunningGame(t *testing.T) {
+	s := memory.New().For("g")
+	ctx := t.Context()
+	over := func(r *round) *bool { return &r.Over }
+	if g, err := games.GiveUp(ctx, s, 1, over); g != nil || err != nil {
+		t.Fatalf("GiveUp without a game = %+v, %v; want nil, nil", g, err)
+	}
+	if err := games.Update(ctx, s, 1, func(*round) (*round, error) { return &round{}, nil }); err != nil {
+		t.Fatal(err)
+	}
+	if g, err := games.GiveUp(ctx, s, 1, over); err != nil || g == nil || !g.Over {
+		t.Fatalf("GiveUp of a running game = %+v, %v; want it ended", g, err)
+	}
+	if g, err := games.GiveUp(ctx, s, 1, over); g != nil || err != nil {
+		t.Fatalf("GiveUp of an ended game = %+v, %v; want nil, nil", g, err)
+	}
+}

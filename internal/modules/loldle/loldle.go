@@ -213,24 +213,15 @@ func (m *module) finish(ctx context.Context, subject int64, g *game) {
 }
 
 func (m *module) cmdGiveUp(ctx context.Context, r *app.Request) error {
-	var reply string
-	var finished *game
-	err := games.Update(ctx, m.store, r.ChatID, func(g *game) (*game, error) {
-		finished = nil
-		if g == nil || g.Over {
-			reply = "No loldle is running. Start one with /loldle."
-			return nil, nil
-		}
-		g.Over = true
-		finished = g
-		reply = "It was " + g.Answer + "."
-		return g, nil
-	})
+	g, err := games.GiveUp(ctx, m.store, r.ChatID, func(g *game) *bool { return &g.Over })
 	if err != nil {
 		return err
 	}
-	m.finish(ctx, r.ChatID, finished)
-	return r.Reply(ctx, reply)
+	if g == nil {
+		return r.Reply(ctx, "No loldle is running. Start one with /loldle.")
+	}
+	m.finish(ctx, r.ChatID, g)
+	return r.Reply(ctx, "It was "+g.Answer+".")
 }
 
 func (m *module) cmdStats(ctx context.Context, r *app.Request) error {

@@ -159,26 +159,15 @@ func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 }
 
 func (m *module) cmdGiveUp(ctx context.Context, r *app.Request) error {
-	var reply string
-	var finished *game
-	err := games.Update(ctx, m.store, r.ChatID, func(g *game) (*game, error) {
-		finished = nil
-		if g == nil || g.Over {
-			reply = "No game is running. Start one with /twentyq."
-			return nil, nil
-		}
-		g.Over = true
-		finished = g
-		reply = "It was: " + g.Secret + "."
-		return g, nil
-	})
+	g, err := games.GiveUp(ctx, m.store, r.ChatID, func(g *game) *bool { return &g.Over })
 	if err != nil {
 		return err
 	}
-	if finished != nil {
-		m.addResult(ctx, r.ChatID, finished)
+	if g == nil {
+		return r.Reply(ctx, "No game is running. Start one with /twentyq.")
 	}
-	return r.Reply(ctx, reply)
+	m.addResult(ctx, r.ChatID, g)
+	return r.Reply(ctx, "It was: "+g.Secret+".")
 }
 
 func (m *module) cmdStats(ctx context.Context, r *app.Request) error {

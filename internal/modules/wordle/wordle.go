@@ -137,24 +137,15 @@ func (m *module) cmdNew(ctx context.Context, r *app.Request) error {
 }
 
 func (m *module) cmdGiveUp(ctx context.Context, r *app.Request) error {
-	var reply string
-	var finished *game
-	err := games.Update(ctx, m.store, r.ChatID, func(g *game) (*game, error) {
-		finished = nil
-		if g == nil || g.Over {
-			reply = "No Wordle is running. Start one with /wordle."
-			return nil, nil
-		}
-		g.Over = true
-		finished = g
-		reply = "The word was " + strings.ToUpper(g.Answer) + "."
-		return g, nil
-	})
+	g, err := games.GiveUp(ctx, m.store, r.ChatID, func(g *game) *bool { return &g.Over })
 	if err != nil {
 		return err
 	}
-	m.finish(ctx, r.ChatID, finished)
-	return r.Reply(ctx, reply)
+	if g == nil {
+		return r.Reply(ctx, "No Wordle is running. Start one with /wordle.")
+	}
+	m.finish(ctx, r.ChatID, g)
+	return r.Reply(ctx, "The word was "+strings.ToUpper(g.Answer)+".")
 }
 
 func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
