@@ -1,5 +1,5 @@
-// Command botctl is the operator's tool: the Telegram webhook, the command
-// menu and manual cron runs, configured by the bot's own environment (and
+// Command botctl is the operator"s tool: the Telegram webhook, the command
+// menu and manual cron runs, configured by the bot"s own environment (and
 // SSM parameter names).
 //
 //	botctl webhook set <url>            point Telegram at <url> with TELEGRAM_WEBHOOK_SECRET
@@ -9,19 +9,6 @@
 //	botctl cron run <name> -url <base>  POST <base>/cron/<name> with CRON_SHARED_SECRET
 package main
 
-import (
-	"context"
-	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
-)
+import "github.com/miti99bot/miti99bot/internal/cmdmain"
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "botctl:", err)
-		os.Exit(1)
-	}
-}
+func main() { cmdmain.Main("botctl", run) }

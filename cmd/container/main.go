@@ -4,19 +4,6 @@
 // network.
 package main
 
-import (
-	"context"
-	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
-)
+import "github.com/miti99bot/miti99bot/internal/cmdmain"
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "miti99bot:", err)
-		os.Exit(1)
-	}
-}
+func main() { cmdmain.Main("miti99bot", run) }

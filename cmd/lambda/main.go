@@ -9,6 +9,8 @@ import (
 	"os"
 )
 
+// main does not use cmdmain: Lambda signals the environment itself, and a
+// caught SIGTERM must not outlive lambda.Start.
 func main() {
 	if err := run(context.Background(), os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "miti99bot:", err)

@@ -3,19 +3,6 @@
 // verifies the result item by item. See docs in the README.
 package main
 
-import (
-	"context"
-	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
-)
+import "github.com/miti99bot/miti99bot/internal/cmdmain"
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "migrate:", err)
-		os.Exit(1)
-	}
-}
+func main() { cmdmain.Main("migrate", run) }
