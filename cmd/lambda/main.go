@@ -9,8 +9,8 @@ import (
 	"os"
 )
 
-// main does not use cmdmain: Lambda signals the environment itself, and a
-// caught SIGTERM must not outlive lambda.Start.
+// main does not use cmdmain: catching SIGTERM there would keep the process
+// alive past the shutdown signal Lambda sends.
 func main() {
 	if err := run(context.Background(), os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "miti99bot:", err)
