@@ -95,16 +95,25 @@ func (m *module) cmdPrice(ctx context.Context, r *app.Request) error {
 	return r.Reply(ctx, fmt.Sprintf("%s: $%s (%s)", sym, trading.Money(q.Price, places), q.Source))
 }
 
-func (m *module) cmdBuy(ctx context.Context, r *app.Request) error {
+// orderArgs reads "<symbol> <amount>", or answers usage or a bad symbol
+// (ok false; err is then the reply's error).
+func orderArgs(ctx context.Context, r *app.Request, usage string) (sym, amount string, ok bool, err error) {
 	f := strings.Fields(r.Args)
 	if len(f) != 2 {
-		return r.Reply(ctx, "Usage: /coin_buy <symbol> <usd>, e.g. /coin_buy BTC 100")
+		return "", "", false, r.Reply(ctx, usage)
 	}
-	sym, ok := symbolArg(f[0])
+	if sym, ok = symbolArg(f[0]); !ok {
+		return "", "", false, r.Reply(ctx, "Not a coin symbol: "+f[0]+".")
+	}
+	return sym, f[1], true, nil
+}
+
+func (m *module) cmdBuy(ctx context.Context, r *app.Request) error {
+	sym, arg, ok, err := orderArgs(ctx, r, "Usage: /coin_buy <symbol> <usd>, e.g. /coin_buy BTC 100")
 	if !ok {
-		return r.Reply(ctx, "Not a coin symbol: "+f[0]+".")
+		return err
 	}
-	amount, err := trading.ParseAmount(f[1], market.CashPlaces, market.MaxCash)
+	amount, err := trading.ParseAmount(arg, market.CashPlaces, market.MaxCash)
 	if err != nil {
 		return trading.Refuse(ctx, r, err)
 	}
@@ -114,15 +123,11 @@ func (m *module) cmdBuy(ctx context.Context, r *app.Request) error {
 }
 
 func (m *module) cmdSell(ctx context.Context, r *app.Request) error {
-	f := strings.Fields(r.Args)
-	if len(f) != 2 {
-		return r.Reply(ctx, "Usage: /coin_sell <symbol> <quantity|all>, e.g. /coin_sell BTC 0.5")
-	}
-	sym, ok := symbolArg(f[0])
+	sym, arg, ok, err := orderArgs(ctx, r, "Usage: /coin_sell <symbol> <quantity|all>, e.g. /coin_sell BTC 0.5")
 	if !ok {
-		return r.Reply(ctx, "Not a coin symbol: "+f[0]+".")
+		return err
 	}
-	qty, all, err := m.desk.SellArg(f[1])
+	qty, all, err := m.desk.SellArg(arg)
 	if err != nil {
 		return trading.Refuse(ctx, r, err)
 	}
