@@ -182,3 +182,27 @@ func TestCronRoute(t *testing.T) {
 		}
 	})
 }
+
+func TestAWebhookUpdateTheDecoderRejectsIsAcknowledgedNotRetried(t *testing.T) {
+	f := newFixture(t, webhookSecret, cronSecret)
+	h := map[string]string{"X-Telegram-Bot-Api-Secret-Token": webhookSecret}
+	body := string(telegramtest.Recorded(t, "update_forward_unknown_origin.json"))
+	rec := f.do("POST", "/webhook", h, body)
+	if rec.Code != 200 {
+		t.Fatalf("status = %d: Telegram redelivers anything but a 2xx, and no retry can decode it", rec.Code)
+	}
+	if len(f.bot.Replies()) != 0 {
+		t.Fatalf("replies = %q", f.bot.Replies())
+	}
+	logs := f.bot.Logs.String()
+	if strings.Count(logs, "update skipped: undecodable") != 1 || !strings.Contains(logs, `"update_id":900002`) {
+		t.Fatalf("want one log line naming the update: %s", logs)
+	}
+	if strings.Contains(logs, "secret forwarded words") {
+		t.Fatalf("the log carries the update's content: %s", logs)
+	}
+	// The next update is handled as usual.
+	if rec := f.do("POST", "/webhook", h, string(telegramtest.Recorded(t, "update_group_text_after.json"))); rec.Code != 200 || f.bot.Last() != "pong" {
+		t.Fatalf("the next update: %d, replies %q", rec.Code, f.bot.Replies())
+	}
+}

@@ -211,3 +211,36 @@ func TestStoppingFinishesTheUpdateInFlight(t *testing.T) {
 		t.Fatal("the handler's context was cancelled by the shutdown")
 	}
 }
+
+func TestAnUndecodableUpdateIsPassedAndPollingGoesOn(t *testing.T) {
+	srv := telegramtest.New(t)
+	rec := newRecorder()
+	var bare []int64
+	var mu sync.Mutex
+	handle := func(_ context.Context, u *models.Update) error {
+		if u.Message == nil { // what the client makes of an update it cannot decode
+			mu.Lock()
+			bare = append(bare, u.ID)
+			mu.Unlock()
+			return nil
+		}
+		rec.add(u)
+		return nil
+	}
+	srv.PushRaw(t,
+		telegramtest.Recorded(t, "update_group_text.json"),
+		telegramtest.Recorded(t, "update_forward_unknown_origin.json"),
+		telegramtest.Recorded(t, "update_group_text_after.json"))
+	start(t, poller.New(client(t, srv), handle, poller.WithLongPoll(time.Second), poller.WithWait(newWaits().wait)))
+	rec.waitFor(t, 2)
+	srv.Push(telegramtest.Text(2, 2, "later, another chat"))
+	rec.waitFor(t, 1)
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(bare, []int64{900002}) {
+		t.Fatalf("bare updates handed on: %v, want the undecodable one, once", bare)
+	}
+	if srv.Pending() > 1 {
+		t.Fatalf("%d updates still pending: the offset must pass the undecodable one", srv.Pending())
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/go-telegram/bot/models"
+
+	"github.com/miti99bot/miti99bot/internal/app"
 )
 
 // AllowedUpdates are the update kinds the bot handles.
@@ -79,9 +81,33 @@ func (c *Client) GetUpdates(ctx context.Context, offset int64, timeout time.Dura
 	if !r.OK {
 		return nil, &UpdatesError{Code: r.ErrorCode, Description: r.Description, RetryAfter: time.Duration(r.Parameters.RetryAfter) * time.Second}
 	}
-	var updates []*models.Update
-	if err := json.Unmarshal(r.Result, &updates); err != nil {
+	var raws []json.RawMessage
+	if err := json.Unmarshal(r.Result, &raws); err != nil {
 		return nil, &UpdatesError{Code: resp.StatusCode, Description: "undecodable updates", err: err}
 	}
+	updates := make([]*models.Update, 0, len(raws))
+	for _, raw := range raws {
+		if u := c.decodeUpdate(raw); u != nil {
+			updates = append(updates, u)
+		}
+	}
 	return updates, nil
+}
+
+// decodeUpdate decodes one update of a batch. One the decoder rejects (a
+// kind or a field value newer than the client library) must not hold back
+// the batch: it comes back as a bare update with only its id, which the core
+// answers with nothing and the poller passes, and the reason is logged
+// without the content.
+func (c *Client) decodeUpdate(raw json.RawMessage) *models.Update {
+	u, err := app.DecodeUpdate(raw)
+	if err == nil {
+		return u
+	}
+	if u == nil {
+		c.log.Error("update skipped: not even its update_id can be read", "reason", err.Error())
+		return nil
+	}
+	c.log.Warn("update skipped: undecodable", "update_id", u.ID, "reason", err.Error())
+	return u
 }

@@ -31,6 +31,26 @@ func (s *Server) Push(updates ...*models.Update) []int64 {
 	return ids
 }
 
+// PushRaw queues updates exactly as given (recorded answers, updates the
+// client cannot decode); each must carry its update_id, in order.
+func (s *Server) PushRaw(t testing.TB, updates ...json.RawMessage) {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, raw := range updates {
+		var id struct {
+			ID int64 `json:"update_id"`
+		}
+		if err := json.Unmarshal(raw, &id); err != nil || id.ID <= s.nextUpdate {
+			t.Fatalf("PushRaw: an update needs a new, increasing update_id: %s", raw)
+		}
+		s.nextUpdate = id.ID
+		s.queue = append(s.queue, raw)
+		s.queueIDs = append(s.queueIDs, id.ID)
+	}
+	s.notify()
+}
+
 // Pending is the number of updates not yet confirmed by an offset.
 func (s *Server) Pending() int {
 	s.mu.Lock()
