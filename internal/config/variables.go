@@ -36,11 +36,17 @@ var core = []Variable{
 }
 
 // Variables lists every variable the bot reads: the core's, then the
-// modules' settings. .env.example, the SAM template and the docs are
+// modules' settings, each once (modules may share one, as coin and gold
+// share BINANCE_API_URL). .env.example, the SAM template and the docs are
 // checked against it.
 func Variables(settings []app.Setting) []Variable {
 	out := append([]Variable{}, core...)
+	seen := map[string]bool{}
 	for _, s := range settings {
+		if seen[s.Name] {
+			continue
+		}
+		seen[s.Name] = true
 		out = append(out, Variable{Name: s.Name, Secret: s.Secret, Where: Both, Default: s.Default, Help: s.Help})
 	}
 	return out

@@ -21,7 +21,6 @@ const Name = "coin"
 
 // Settings.
 const (
-	settingBinance   = "BINANCE_API_URL"
 	settingCoinbase  = "COINBASE_API_URL"
 	settingCoinGecko = "COINGECKO_API_URL"
 )
@@ -30,7 +29,7 @@ const (
 var Factory = app.Factory{
 	Name: Name,
 	Settings: []app.Setting{
-		{Name: settingBinance, Default: "https://data-api.binance.vision", Help: "coin: Binance market data API"},
+		trading.BinanceURL,
 		{Name: settingCoinbase, Default: "https://api.coinbase.com", Help: "coin: Coinbase API (fallback)"},
 		{Name: settingCoinGecko, Default: "https://api.coingecko.com", Help: "coin: CoinGecko API (last fallback)"},
 	},
@@ -54,7 +53,7 @@ type module struct {
 // New builds the module.
 func New(d app.Deps) (*app.Module, error) {
 	quotes, err := trading.NewQuotes(d, priceFresh, "coin",
-		trading.SourceAt{Setting: settingBinance, Build: binance},
+		trading.SourceAt{Setting: trading.BinanceURL.Name, Build: binance},
 		trading.SourceAt{Setting: settingCoinbase, Build: coinbase},
 		trading.SourceAt{Setting: settingCoinGecko, Build: coingecko})
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -36,6 +38,10 @@ func (f *fakeMarkets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		_, _ = w.Write([]byte("<html><body>Access denied</body></html>"))
 		return
+	case "recorded": // the documented answer, for LTCBTC, whatever was asked
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(recorded("binance_ticker_price.json"))
+		return
 	}
 	price := func(sym string) (string, bool) {
 		p, ok := f.prices[strings.ToUpper(sym)]
@@ -52,7 +58,7 @@ func (f *fakeMarkets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p, ok := price(sym)
 		if !ok {
 			w.WriteHeader(http.StatusBadRequest)
-			_, _ = w.Write([]byte(`{"code":-1121,"msg":"Invalid symbol."}`))
+			_, _ = w.Write(recorded("binance_invalid_symbol.json"))
 			return
 		}
 		if !strings.Contains(p, ".") {
@@ -86,10 +92,19 @@ func (f *fakeMarkets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// recorded is a recorded answer from testdata (see its README).
+func recorded(name string) []byte {
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
 func setup(t *testing.T) (*apptest.Bot, *fakeMarkets, *apptest.Clock) {
 	f := &fakeMarkets{prices: map[string]string{"BTC": "60000.5", "ETH": "3000", "PEPE": "0.00001234"}, mode: map[string]string{}, calls: map[string]int{}}
 	b, clk := apptest.NewModule(t, Factory, apptest.FakeAPIs(t, f, map[string]string{
-		settingBinance: "/binance", settingCoinbase: "/coinbase", settingCoinGecko: "/coingecko",
+		trading.BinanceURL.Name: "/binance", settingCoinbase: "/coinbase", settingCoinGecko: "/coingecko",
 	}))
 	return b, f, clk
 }
@@ -141,6 +156,7 @@ func TestPricesFallThroughTheSources(t *testing.T) {
 		{"Binance down: Coinbase", map[string]string{"binance": "down"}, "ETH: $3,000.00 (Coinbase)"},
 		{"Binance answers HTML: Coinbase", map[string]string{"binance": "garbage"}, "ETH: $3,000.00 (Coinbase)"},
 		{"a zero price is not trusted", map[string]string{"binance": "empty"}, "ETH: $3,000.00 (Coinbase)"},
+		{"Binance answers for another pair: Coinbase", map[string]string{"binance": "recorded"}, "ETH: $3,000.00 (Coinbase)"},
 		{"two down: CoinGecko, the top-ranked coin of the symbol", map[string]string{"binance": "down", "coinbase": "down"}, "ETH: $3,000.00 (CoinGecko)"},
 		{"all down", map[string]string{"binance": "down", "coinbase": "garbage", "coingecko": "down"}, "No price for ETH right now; every source failed. Try again later."},
 	}

@@ -17,14 +17,7 @@ func positive(s string) (decimal.Decimal, error) { return trading.Positive(strin
 
 func binance(c *http.Client, base string) trading.Source {
 	return trading.Source{Name: "Binance", Price: func(ctx context.Context, sym string, _ time.Time) (decimal.Decimal, error) {
-		var r struct {
-			Symbol string `json:"symbol"`
-			Price  string `json:"price"`
-		}
-		if err := trading.GetJSON(ctx, c, base+"/api/v3/ticker/price?symbol="+url.QueryEscape(sym+"USDT"), "", &r); err != nil {
-			return decimal.Zero, err
-		}
-		return positive(r.Price)
+		return trading.BinancePrice(ctx, c, base, sym+"USDT")
 	}}
 }
 
