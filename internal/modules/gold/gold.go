@@ -1,7 +1,8 @@
 // Package gold is paper trading of SJC gold in VND, by the luong (37.5 g)
 // to the chi (a tenth): SJC buy/sell prices from VNAppMob, falling back to
-// world spot converted at the day's USD/VND rate. Buying pays the sell
-// price; selling gets the buy price.
+// world spot (PAXG, a token backed by one troy ounce of gold, in USDT on
+// Binance) converted at the day's USD/VND rate from ExchangeRate-API.
+// Buying pays the sell price; selling gets the buy price.
 package gold
 
 import (
@@ -33,7 +34,8 @@ var Factory = app.Factory{
 	Name: Name,
 	Settings: []app.Setting{
 		{Name: settingVNAppMob, Default: "https://api.vnappmob.com", Help: "gold: VNAppMob API (SJC prices)"},
-		{Name: settingERAPI, Default: "https://open.er-api.com", Help: "gold: ExchangeRate-API open rates (world spot fallback)"},
+		trading.BinanceURL,
+		{Name: settingERAPI, Default: "https://open.er-api.com", Help: "gold: ExchangeRate-API open rates (USD/VND for the world spot fallback)"},
 	},
 	New: New,
 }
@@ -64,14 +66,19 @@ type module struct {
 func New(d app.Deps) (*app.Module, error) {
 	m := &module{store: d.Store, log: d.Log, now: d.Now}
 	// SJC first, then world spot. The shops' buy and sell prices differ, so
-	// both sources answer two-sided quotes.
+	// both sources answer two-sided quotes. World spot reads two APIs: the
+	// ounce from Binance, the rate from ExchangeRate-API.
+	binance, err := trading.CheckURL(trading.BinanceURL.Name, d.Settings[trading.BinanceURL.Name])
+	if err != nil {
+		return nil, err
+	}
 	quotes, err := trading.NewQuotes(d, priceFresh, "gold",
 		trading.SourceAt{Setting: settingVNAppMob, Build: func(c *http.Client, base string) trading.Source {
 			m.http, m.vnappmob = c, base
 			return trading.Source{Name: "SJC via VNAppMob", Quote: m.sjc}
 		}},
 		trading.SourceAt{Setting: settingERAPI, Build: func(c *http.Client, base string) trading.Source {
-			return trading.Source{Name: "world spot", Quote: spot(c, base)}
+			return trading.Source{Name: "world spot", Quote: spot(c, binance, base)}
 		}})
 	if err != nil {
 		return nil, err

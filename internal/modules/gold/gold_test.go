@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/modules/trading"
 )
 
 // fakeSources serves VNAppMob (a key endpoint and the SJC price behind a
@@ -21,6 +24,8 @@ type fakeSources struct {
 	revoked    bool // refuse the current key once
 	sjcDown    bool
 	ratesDown  bool
+	spotDown   bool
+	wrongPair  bool // Binance answers for another pair than PAXGUSDT
 	sjcCalls   int
 	validKey   string
 	keyExpires time.Time
@@ -63,16 +68,37 @@ func (f *fakeSources) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusServiceUnavailable)
 			return
 		}
-		_, _ = w.Write([]byte(`{"result":"success","provider":"https://www.exchangerate-api.com","base_code":"USD","rates":{"USD":1,"VND":25000,"XAU":0.0005,"EUR":0.92}}`))
+		_, _ = w.Write(recorded("erapi_latest_usd.json"))
+	case "/binance/api/v3/ticker/price":
+		switch {
+		case f.spotDown:
+			w.WriteHeader(http.StatusServiceUnavailable)
+		case f.wrongPair:
+			_, _ = w.Write([]byte(`{"symbol":"PAXGBTC","price":"0.04200000"}`))
+		case r.URL.Query().Get("symbol") == "PAXGUSDT":
+			_, _ = w.Write(recorded("binance_paxgusdt.json"))
+		default:
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write([]byte(`{"code":-1121,"msg":"Invalid symbol."}`))
+		}
 	default:
 		w.WriteHeader(http.StatusNotFound)
 	}
 }
 
+// recorded is a recorded answer from testdata (see its README).
+func recorded(name string) []byte {
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
 func setup(t *testing.T) (*apptest.Bot, *fakeSources, *apptest.Clock) {
 	f := &fakeSources{keyExpires: apptest.T0.Add(15 * 24 * time.Hour)}
 	b, clk := apptest.NewModule(t, Factory, apptest.FakeAPIs(t, f, map[string]string{
-		settingVNAppMob: "/vnappmob", settingERAPI: "/erapi",
+		settingVNAppMob: "/vnappmob", settingERAPI: "/erapi", trading.BinanceURL.Name: "/binance",
 	}))
 	return b, f, clk
 }
@@ -120,9 +146,28 @@ func TestTheKeyIsCachedRefreshedAndRenewedWhenRefused(t *testing.T) {
 func TestWorldSpotIsTheFallback(t *testing.T) {
 	b, f, _ := setup(t)
 	f.sjcDown = true
-	// $2,000/oz x 25,000 VND/USD x 37.5/31.1034768 = 60,282,650 VND per luong.
+	// PAXG $4,433.33/oz x 25,048.492735 VND/USD x 37.5/31.1034768 = 133,885,636 VND per luong.
 	b.Expect(apptest.Group, apptest.User, "/gold_price",
-		"Gold per luong: buy 60,282,650 VND, sell 60,282,650 VND (world spot)\nworld spot $2000.00/oz x 25000 VND/USD x 37.5/31.1035 oz per luong")
+		"Gold per luong: buy 133,885,636 VND, sell 133,885,636 VND (world spot)\nworld spot $4433.33/oz x 25048 VND/USD x 37.5/31.1035 oz per luong")
+}
+
+func TestWorldSpotNeedsBothItsSources(t *testing.T) {
+	tests := []struct {
+		name string
+		set  func(f *fakeSources)
+	}{
+		{"Binance down", func(f *fakeSources) { f.spotDown = true }},
+		{"Binance answers for another pair", func(f *fakeSources) { f.wrongPair = true }},
+		{"the exchange rates down", func(f *fakeSources) { f.ratesDown = true }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, f, _ := setup(t)
+			f.sjcDown = true
+			tt.set(f)
+			b.Expect(apptest.Group, apptest.User, "/gold_price", "No gold price right now; every source failed. Try again later.")
+		})
+	}
 }
 
 func TestNoSourceIsAClearReply(t *testing.T) {

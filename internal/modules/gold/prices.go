@@ -119,23 +119,31 @@ func (m *module) sjc(ctx context.Context, _ string, _ time.Time) (trading.Quote,
 	return trading.Quote{}, trading.ErrRefused
 }
 
-// spot converts world spot gold to VND per luong with ExchangeRate-API's
-// open rates (rates.XAU is ounces per US dollar): one price both ways.
-func spot(c *http.Client, base string) func(context.Context, string, time.Time) (trading.Quote, error) {
+// spotPair is the world spot source: PAXG (Paxos Gold, one fine troy ounce
+// of London Good Delivery gold per token) against USDT, which tracks the
+// dollar. ExchangeRate-API's open rates have no XAU at all.
+const spotPair = "PAXGUSDT"
+
+// spot converts world spot gold to VND per luong: the ounce's price in USD
+// from Binance times the day's USD/VND rate from ExchangeRate-API, one price
+// both ways.
+func spot(c *http.Client, binance, erAPI string) func(context.Context, string, time.Time) (trading.Quote, error) {
 	return func(ctx context.Context, _ string, _ time.Time) (trading.Quote, error) {
+		usdPerOunce, err := trading.BinancePrice(ctx, c, binance, spotPair)
+		if err != nil {
+			return trading.Quote{}, fmt.Errorf("world spot: %w", err)
+		}
 		var r struct {
 			Result string                 `json:"result"`
 			Rates  map[string]json.Number `json:"rates"`
 		}
-		if err := trading.GetJSON(ctx, c, base+"/v6/latest/USD", "", &r); err != nil {
+		if err := trading.GetJSON(ctx, c, erAPI+"/v6/latest/USD", "", &r); err != nil {
 			return trading.Quote{}, err
 		}
-		xau, err1 := positive(r.Rates["XAU"])
-		vnd, err2 := positive(r.Rates["VND"])
-		if r.Result != "success" || err1 != nil || err2 != nil {
+		vnd, err := positive(r.Rates["VND"])
+		if r.Result != "success" || err != nil {
 			return trading.Quote{}, fmt.Errorf("exchange rates: unusable answer (result %q)", r.Result)
 		}
-		usdPerOunce := decimal.NewFromInt(1).DivRound(xau, 8)
 		perLuong := usdPerOunce.Mul(vnd).Mul(gramsPerLuong).Div(gramsPerTroyOunce).Round(0)
 		note := fmt.Sprintf("world spot $%s/oz x %s VND/USD x 37.5/31.1035 oz per luong", usdPerOunce.StringFixed(2), vnd.StringFixed(0))
 		return trading.Quote{Price: perLuong, Note: note}, nil
