@@ -72,7 +72,7 @@ func New(d app.Deps) (*app.Module, error) {
 	}, nil
 }
 
-func usd(d decimal.Decimal) string { return "$" + trading.Money(d, market.CashPlaces) }
+func usd(d decimal.Decimal) string { return trading.USD(d, market.CashPlaces) }
 
 // symbolArg reads and checks a symbol argument.
 func symbolArg(s string) (string, bool) {
@@ -91,7 +91,7 @@ func (m *module) cmdPrice(ctx context.Context, r *app.Request) error {
 	}
 	// As many decimals as the price has (small coins need them), at least 2.
 	places := max(2, int32(-decimal.RequireFromString(q.Price.String()).Exponent()))
-	return r.Reply(ctx, fmt.Sprintf("%s: $%s (%s)", sym, trading.Money(q.Price, places), q.Source))
+	return r.Reply(ctx, fmt.Sprintf("%s: %s (%s)", sym, trading.USD(q.Price, places), q.Source))
 }
 
 // orderArgs reads "<symbol> <amount>", or answers usage or a bad symbol

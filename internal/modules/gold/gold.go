@@ -84,12 +84,12 @@ func New(d app.Deps) (*app.Module, error) {
 		return nil, err
 	}
 	quotes.NoPrice = "No gold price right now; every source failed. Try again later."
-	m.desk = &trading.Desk{Market: market, Quotes: quotes, Money: vnd, Name: Name, Start: "100000000", Unit: "luong"}
+	m.desk = &trading.Desk{Market: market, Quotes: quotes, Money: trading.VND, Name: Name, Start: "100000000", Unit: "luong"}
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{
 			{Name: "gold_price", Description: "SJC gold buy/sell price in VND per luong", Handler: m.cmdPrice},
-			{Name: "gold_topup", Description: "Add paper VND: /gold_topup 100000000", Handler: trading.TopUpHandler(market, d.Store, d.Now, vnd)},
+			{Name: "gold_topup", Description: "Add paper VND: /gold_topup 100000000", Handler: trading.TopUpHandler(market, d.Store, d.Now, trading.VND)},
 			{Name: "gold_buy", Description: "Buy gold by the luong: /gold_buy 0.5", Handler: m.cmdBuy},
 			{Name: "gold_sell", Description: "Sell gold: /gold_sell 0.5 (or all)", Handler: m.cmdSell},
 			{Name: "gold_stats", Description: "Your gold portfolio and profit/loss", Handler: m.desk.ShowStats},
@@ -97,14 +97,12 @@ func New(d app.Deps) (*app.Module, error) {
 	}, nil
 }
 
-func vnd(d decimal.Decimal) string { return trading.Money(d, 0) + " VND" }
-
 func (m *module) cmdPrice(ctx context.Context, r *app.Request) error {
 	q, ok, err := m.desk.Quotes.PriceOrReply(ctx, r, symbol)
 	if !ok {
 		return err
 	}
-	text := fmt.Sprintf("Gold per luong: buy %s, sell %s (%s)", vnd(q.SellPrice()), vnd(q.Price), q.Source)
+	text := fmt.Sprintf("Gold per luong: buy %s, sell %s (%s)", trading.VND(q.SellPrice()), trading.VND(q.Price), q.Source)
 	if q.Note != "" {
 		text += "\n" + q.Note
 	}

@@ -74,12 +74,12 @@ func New(d app.Deps) (*app.Module, error) {
 		return nil, err
 	}
 	m := &module{store: d.Store, now: d.Now,
-		desk: &trading.Desk{Market: market, Quotes: quotes, Money: vnd, Name: Name, Start: "100000000"}}
+		desk: &trading.Desk{Market: market, Quotes: quotes, Money: trading.VND, Name: Name, Start: "100000000"}}
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{
 			{Name: "stock_price", Description: "A stock's price in VND: /stock_price FPT", Handler: m.cmdPrice},
-			{Name: "stock_topup", Description: "Add paper VND: /stock_topup 100000000", Handler: trading.TopUpHandler(market, m.store, m.now, vnd)},
+			{Name: "stock_topup", Description: "Add paper VND: /stock_topup 100000000", Handler: trading.TopUpHandler(market, m.store, m.now, trading.VND)},
 			{Name: "stock_buy", Description: "Buy shares in lots of 100: /stock_buy FPT 100", Handler: m.cmdBuy},
 			{Name: "stock_sell", Description: "Sell shares: /stock_sell FPT 100 (or all)", Handler: m.cmdSell},
 			{Name: "stock_stats", Description: "Your stock portfolio and profit/loss", Handler: m.desk.ShowStats},
@@ -88,8 +88,6 @@ func New(d app.Deps) (*app.Module, error) {
 		},
 	}, nil
 }
-
-func vnd(d decimal.Decimal) string { return trading.Money(d, 0) + " VND" }
 
 // tickerArg reads and checks a ticker argument.
 func tickerArg(s string) (string, bool) {
@@ -133,7 +131,7 @@ func (m *module) cmdPrice(ctx context.Context, r *app.Request) error {
 	if !ok {
 		return err
 	}
-	return r.Reply(ctx, fmt.Sprintf("%s: %s (%s)", sym, vnd(q.Price), q.Source))
+	return r.Reply(ctx, fmt.Sprintf("%s: %s (%s)", sym, trading.VND(q.Price), q.Source))
 }
 
 func (m *module) cmdBuy(ctx context.Context, r *app.Request) error {
@@ -187,5 +185,5 @@ func (m *module) cmdIncomeVND(ctx context.Context, r *app.Request) error {
 	if err != nil {
 		return trading.Answer(ctx, r, err)
 	}
-	return r.Reply(ctx, fmt.Sprintf("Recorded a cash dividend of %s on %s. Cash: %s.", vnd(amount), sym, vnd(p.Cash)))
+	return r.Reply(ctx, fmt.Sprintf("Recorded a cash dividend of %s on %s. Cash: %s.", trading.VND(amount), sym, trading.VND(p.Cash)))
 }

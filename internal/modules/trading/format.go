@@ -28,5 +28,18 @@ func Money(d decimal.Decimal, places int32) string {
 	return sign + b.String()
 }
 
+// USD formats dollars at places decimals, the sign before the dollar sign:
+// USD(-0.01, 2) = "-$0.01".
+func USD(d decimal.Decimal, places int32) string {
+	s := Money(d, places)
+	if rest, neg := strings.CutPrefix(s, "-"); neg {
+		return "-$" + rest
+	}
+	return "$" + s
+}
+
+// VND formats whole dong: VND(-1000) = "-1,000 VND".
+func VND(d decimal.Decimal) string { return Money(d, 0) + " VND" }
+
 // Qty formats a quantity without trailing zeros.
 func Qty(d decimal.Decimal) string { return d.String() }

@@ -226,3 +226,21 @@ func TestConcurrentTradesOnTheRealBackends(t *testing.T) {
 		}
 	})
 }
+
+func TestMoneyPutsTheSignFirst(t *testing.T) {
+	tests := []struct {
+		name, got, want string
+	}{
+		{"dollars", USD(decimal.RequireFromString("1234.5"), 2), "$1,234.50"},
+		{"a dollar loss", USD(decimal.RequireFromString("-0.01"), 2), "-$0.01"},
+		{"a large dollar loss", USD(decimal.RequireFromString("-1234567.891"), 2), "-$1,234,567.89"},
+		{"a loss that rounds to nothing", USD(decimal.RequireFromString("-0.001"), 2), "$0.00"},
+		{"dong", VND(decimal.NewFromInt(1000)), "1,000 VND"},
+		{"a dong loss", VND(decimal.NewFromInt(-1000)), "-1,000 VND"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, tt.got, tt.want)
+		}
+	}
+}
