@@ -102,3 +102,26 @@ func TestTheBootstrapUnderTheRuntimeInterfaceEmulator(t *testing.T) {
 		}
 	})
 }
+
+// TestAScheduleWhoseModuleIsDisabledIsASkip: the template creates the
+// lolschedule schedule whatever MODULES says; its fires must not fail,
+// retry and dead-letter every day.
+func TestAScheduleWhoseModuleIsDisabledIsASkip(t *testing.T) {
+	store := runtimetest.Dynalite(t, "bot")
+	srv := telegramtest.New(t)
+	env := map[string]string{
+		"TELEGRAM_BOT_TOKEN": srv.Token, "TELEGRAM_API_URL": srv.URL, "TELEGRAM_BOT_USERNAME": "miti99bot",
+		"TELEGRAM_WEBHOOK_SECRET": webhookSecret, "MODULES": "util,misc",
+	}
+	maps.Copy(env, store.Env)
+	rie := runtimetest.StartRIE(t, runtimetest.Build(t, "./cmd/lambda", "lambda.norpc"), env)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	out, err := rie.Invoke(ctx, map[string]string{"cron": "lolschedule_daily_push", "scheduledTime": "2026-11-30T01:00:00Z"})
+	if err != nil || strings.Contains(string(out), "errorMessage") {
+		t.Fatalf("a fire for the disabled lolschedule: %s, %v; want success", out, err)
+	}
+	if out, _ := rie.Invoke(ctx, map[string]string{"cron": "nosuch", "scheduledTime": "2026-11-30T01:00:00Z"}); !strings.Contains(string(out), "unknown job") {
+		t.Fatalf("a job no module has must still fail the invocation: %s", out)
+	}
+}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -98,7 +99,9 @@ func New(provider storage.KVProvider, bot Messenger, opts ...Option) (*App, erro
 	if err != nil {
 		return nil, err
 	}
+	a.reg.disabledJobs = disabledJobs(o.factories, factories)
 	mods := make([]*Module, 0, len(factories))
+	var undeclared []error // every problem of the module set is reported at once
 	for _, f := range factories {
 		settings := map[string]string{}
 		for _, s := range f.Settings {
@@ -124,9 +127,10 @@ func New(provider storage.KVProvider, bot Messenger, opts ...Option) (*App, erro
 		if m.Name != f.Name {
 			return nil, fmt.Errorf("module %q: factory built a module named %q", f.Name, m.Name)
 		}
+		undeclared = append(undeclared, checkJobs(f, m))
 		mods = append(mods, m)
 	}
-	if err := a.reg.register(mods); err != nil {
+	if err := errors.Join(append(undeclared, a.reg.register(mods))...); err != nil {
 		return nil, err
 	}
 	return a, nil

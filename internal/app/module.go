@@ -96,5 +96,10 @@ type Deps struct {
 type Factory struct {
 	Name     string
 	Settings []Setting
-	New      func(Deps) (*Module, error)
+	// Jobs names the cron jobs the module registers. They are declared here,
+	// before the module is built, so that a scheduled fire for a module that
+	// MODULES leaves out is told apart from a fire for no job at all; the
+	// registry refuses a module whose Crons differ from its Jobs.
+	Jobs []string
+	New  func(Deps) (*Module, error)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	robfig "github.com/robfig/cron/v3"
@@ -29,6 +30,9 @@ type Registry struct {
 	commands  map[string]route
 	callbacks []callbackRoute // prefixes never overlap, so at most one matches
 	crons     []CronJob
+	// disabledJobs are the catalogue's jobs whose module is not enabled,
+	// with that module.
+	disabledJobs map[string]string
 }
 
 type route struct {
@@ -62,6 +66,42 @@ func (r *Registry) CronByName(name string) (CronJob, bool) {
 		}
 	}
 	return CronJob{}, false
+}
+
+// DisabledJob reports whether name is a job of a catalogue module that
+// MODULES leaves out, and which.
+func (r *Registry) DisabledJob(name string) (module string, ok bool) {
+	module, ok = r.disabledJobs[name]
+	return module, ok
+}
+
+// disabledJobs maps the jobs of the catalogue's modules left out to them.
+func disabledJobs(catalogue, enabled []Factory) map[string]string {
+	on := map[string]bool{}
+	for _, f := range enabled {
+		on[f.Name] = true
+	}
+	out := map[string]string{}
+	for _, f := range catalogue {
+		if !on[f.Name] {
+			for _, j := range f.Jobs {
+				out[j] = f.Name
+			}
+		}
+	}
+	return out
+}
+
+// checkJobs holds a built module to the jobs its factory declares.
+func checkJobs(f Factory, m *Module) error {
+	var built []string
+	for _, c := range m.Crons {
+		built = append(built, c.Name)
+	}
+	if !slices.Equal(built, f.Jobs) {
+		return fmt.Errorf("module %q: its cron jobs %q differ from the ones its Factory.Jobs declares, %q", f.Name, built, f.Jobs)
+	}
+	return nil
 }
 
 // Commands lists every command with its module, in registration order.

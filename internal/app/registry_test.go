@@ -46,6 +46,9 @@ func TestRegistryRejectsBadModuleSetsAtStartUp(t *testing.T) {
 			module(app.Module{Name: "m2", Crons: []app.Cron{cron("daily", "0 2 * * *")}}),
 		}, nil, []string{`module "m2" cron "daily": already registered by module "m1"`}},
 		{"a cron schedule without 5 fields", []app.Factory{module(app.Module{Name: "m", Crons: []app.Cron{cron("c", "@daily")}})}, nil, []string{`cron "c": schedule "@daily" must have 5 fields`}},
+		{"a cron job its factory does not declare", []app.Factory{{Name: "m", New: func(app.Deps) (*app.Module, error) {
+			return &app.Module{Name: "m", Crons: []app.Cron{cron("daily", "0 1 * * *")}}, nil
+		}}}, nil, []string{`module "m": its cron jobs ["daily"] differ from the ones its Factory.Jobs declares`}},
 		{"a cron schedule out of range", []app.Factory{module(app.Module{Name: "m", Crons: []app.Cron{cron("job", "61 * * * *")}})}, nil, []string{`cron "job": schedule "61 * * * *"`}},
 		{"overlapping callback prefixes", []app.Factory{
 			module(app.Module{Name: "m1", Callbacks: []app.Callback{{Prefix: "g:", Handler: func(context.Context, *app.CallbackRequest) error { return nil }}}}),

@@ -28,7 +28,7 @@ func (c *clock) add(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.t = c
 
 // jobModule registers one job whose behaviour the test controls.
 func jobModule(schedule string, run func(ctx context.Context) error) app.Factory {
-	return app.Factory{Name: "jobs", New: func(app.Deps) (*app.Module, error) {
+	return app.Factory{Name: "jobs", Jobs: []string{"job"}, New: func(app.Deps) (*app.Module, error) {
 		return &app.Module{Name: "jobs", Crons: []app.Cron{{Name: "job", Schedule: schedule, Handler: run}}}, nil
 	}}
 }
@@ -200,3 +200,21 @@ func TestTheSchedulerFiresAndStopWaitsForTheJobInFlight(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func TestAFireForADisabledModuleIsASkipAndAnUnknownNameAnError(t *testing.T) {
+	jobs := jobModule("0 1 * * *", func(context.Context) error { t.Error("a disabled module's job ran"); return nil })
+	other := app.Factory{Name: "other", New: func(app.Deps) (*app.Module, error) { return &app.Module{Name: "other"}, nil }}
+	store := memory.New()
+	client, _ := telegram.New("1:x")
+	a, err := app.New(store, client, app.WithModules([]app.Factory{jobs, other}, "other"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewDispatcher(a.Registry(), store.For(app.CoreNamespace), slog.New(slog.DiscardHandler), time.Now)
+	if got, err := d.Dispatch(t.Context(), "job", slot); got != Disabled || err != nil {
+		t.Fatalf("a fire for a disabled module's job = %q, %v; want %q and no error (no retry, no dead letter)", got, err, Disabled)
+	}
+	if _, err := d.Dispatch(t.Context(), "no_such_job", slot); !errors.Is(err, ErrUnknownJob) {
+		t.Fatalf("a job no module has = %v, want ErrUnknownJob", err)
+	}
+}

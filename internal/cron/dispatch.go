@@ -29,15 +29,16 @@ const staleAfter = 2 * JobTimeout
 // A record for an older scheduled time in the same slot is simply replaced.
 const slotsPerJob = 24 * 60
 
-// ErrUnknownJob is returned for a name no module registered.
+// ErrUnknownJob is returned for a name no module of the catalogue has.
 var ErrUnknownJob = errors.New("cron: unknown job")
 
 // Outcome says what a fire did.
 type Outcome string
 
 const (
-	Ran     Outcome = "ran"     // this fire ran the job to success
-	Skipped Outcome = "skipped" // another fire runs or ran this slot
+	Ran      Outcome = "ran"      // this fire ran the job to success
+	Skipped  Outcome = "skipped"  // another fire runs or ran this slot
+	Disabled Outcome = "disabled" // the job's module is not enabled (MODULES)
 )
 
 // Dispatcher runs jobs of one registry over the core's store.
@@ -73,6 +74,12 @@ func slotKey(job string, scheduled time.Time) string {
 func (d *Dispatcher) Dispatch(ctx context.Context, name string, scheduled time.Time) (Outcome, error) {
 	job, ok := d.reg.CronByName(name)
 	if !ok {
+		if module, off := d.reg.DisabledJob(name); off {
+			// A schedule that outlives its module (the template creates it
+			// whatever MODULES says): nothing to run, nothing to retry.
+			d.log.Info("cron skipped: its module is disabled", "cron", name, "module", module)
+			return Disabled, nil
+		}
 		return "", fmt.Errorf("%w: %q", ErrUnknownJob, name)
 	}
 	scheduled = scheduled.UTC().Truncate(time.Second)

@@ -26,6 +26,9 @@ const (
 	settingPushEmpty = "LOLSCHEDULE_PUSH_EMPTY"
 )
 
+// pushJob is the daily push's cron job.
+const pushJob = "lolschedule_daily_push"
+
 // Factory registers the module.
 var Factory = app.Factory{
 	Name: Name,
@@ -35,7 +38,8 @@ var Factory = app.Factory{
 		{Name: settingLang, Default: "en-US", Help: "language of the schedule (hl)"},
 		{Name: settingPushEmpty, Default: "false", Help: "true: send the daily push even on days without matches"},
 	},
-	New: New,
+	Jobs: []string{pushJob},
+	New:  New,
 }
 
 type module struct {
@@ -66,7 +70,7 @@ func New(d app.Deps) (*app.Module, error) {
 			{Name: "lolschedule_subscribe", Description: "Get today's matches here every day at 08:00", Handler: m.cmdSubscribe},
 			{Name: "lolschedule_unsubscribe", Description: "Stop the daily matches here", Handler: m.cmdUnsubscribe},
 		},
-		Crons: []app.Cron{{Name: "lolschedule_daily_push", Schedule: "0 1 * * *", Handler: m.dailyPush}},
+		Crons: []app.Cron{{Name: pushJob, Schedule: "0 1 * * *", Handler: m.dailyPush}},
 	}, nil
 }
 

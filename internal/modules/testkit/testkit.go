@@ -21,6 +21,7 @@ const Name = "testkit"
 var Factory = app.Factory{
 	Name:     Name,
 	Settings: []app.Setting{{Name: "TESTKIT_JOB_DURATION", Default: "2s", Help: "how long the test job runs (tests only)"}},
+	Jobs:     []string{"testkit_slow"},
 	New:      New,
 }
 
