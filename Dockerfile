@@ -1,15 +1,18 @@
 # syntax=docker/dockerfile:1
 # miti99bot container image: long polling, in-process cron, HTTP on 8080.
 # Build: docker build --build-arg GIT_SHA=$(git rev-parse --short HEAD) -t miti99bot .
+# Coolify passes the deployed commit as the SOURCE_COMMIT build argument,
+# which wins over GIT_SHA, so the deploy notice needs nothing typed by hand.
 
 FROM golang:1.26-bookworm AS build
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
+ARG SOURCE_COMMIT=""
 ARG GIT_SHA=""
 RUN CGO_ENABLED=0 go build -trimpath \
-      -ldflags "-s -w -X github.com/miti99bot/miti99bot/internal/buildinfo.GitSHA=${GIT_SHA}" \
+      -ldflags "-s -w -X github.com/miti99bot/miti99bot/internal/buildinfo.GitSHA=${SOURCE_COMMIT:-${GIT_SHA}}" \
       -o /out/miti99bot ./cmd/container
 
 FROM gcr.io/distroless/static-debian12:nonroot

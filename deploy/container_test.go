@@ -24,7 +24,7 @@ func read(t *testing.T, path string) string {
 func TestTheDockerfileBuildsASmallHealthCheckedImage(t *testing.T) {
 	df := read(t, "../Dockerfile")
 	for _, want := range []string{
-		"FROM golang:1.26", "ARG GIT_SHA", "buildinfo.GitSHA=${GIT_SHA}", "CGO_ENABLED=0",
+		"FROM golang:1.26", "ARG SOURCE_COMMIT", "ARG GIT_SHA", "buildinfo.GitSHA=${SOURCE_COMMIT:-${GIT_SHA}}", "CGO_ENABLED=0",
 		"FROM gcr.io/distroless/static-debian12:nonroot", "USER nonroot", "EXPOSE 8080",
 		`HEALTHCHECK`, `"-healthcheck"`, "./cmd/container",
 	} {
@@ -63,8 +63,8 @@ func TestComposeRunsOneBotBehindCoolify(t *testing.T) {
 	if bot.Deploy == nil || bot.Deploy.Replicas == nil || *bot.Deploy.Replicas != 1 {
 		t.Error("exactly one replica: one getUpdates consumer per bot")
 	}
-	if bot.Build == nil || bot.Build.Args["GIT_SHA"] == nil {
-		t.Error("the build must pass GIT_SHA")
+	if bot.Build == nil || bot.Build.Args["GIT_SHA"] == nil || bot.Build.Args["SOURCE_COMMIT"] == nil {
+		t.Error("the build must pass SOURCE_COMMIT (Coolify's) and GIT_SHA")
 	}
 	if _, ok := p.Services["mongo"]; ok {
 		t.Error("mongo must only run with the local profile")

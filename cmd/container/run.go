@@ -65,7 +65,7 @@ func serve(ctx context.Context, b *wiring.Bot) error {
 	srv := &http.Server{Handler: b.HTTP, ReadHeaderTimeout: 10 * time.Second}
 	log.Info("http listening", "addr", ln.Addr().String())
 
-	if !b.App.NotifyDeploy(ctx, buildinfo.GitSHA) {
+	if !b.App.NotifyDeploy(ctx, buildinfo.Commit()) {
 		// No new build to announce: still make sure the menu matches. The
 		// container starts rarely, so this costs little (Lambda skips it).
 		if err := b.App.SyncCommands(ctx); err != nil {

@@ -35,7 +35,7 @@ func setup(ctx context.Context, getenv func(string) string, stdout io.Writer) (*
 	// One CAS per cold start; only the first instance of a build sends.
 	// Unlike the container, no menu re-sync on every start: cold starts are
 	// frequent and each would cost a Bot API call before the first update.
-	b.App.NotifyDeploy(ctx, buildinfo.GitSHA)
+	b.App.NotifyDeploy(ctx, buildinfo.Commit())
 	return &lambdaevent.Handler{
 		HTTP: b.HTTP,
 		Cron: func(ctx context.Context, name string, scheduled time.Time) error {

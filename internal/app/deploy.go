@@ -15,9 +15,15 @@ const deployBudget = 3 * time.Second
 // NotifyDeploy runs once per new build (git SHA), whichever runtime or
 // instance starts first: it claims the SHA with CAS in the core namespace,
 // publishes the command menu and DMs the owner. Failures are only logged.
-// It returns whether this call did the work.
+// It returns whether this call did the work. When it cannot run, it says
+// why in one line, so a silent deploy is never a mystery.
 func (a *App) NotifyDeploy(ctx context.Context, sha string) bool {
-	if sha == "" || a.ownerID == 0 {
+	switch {
+	case sha == "":
+		a.log.Info("deploy notice off: the build carries no commit (build with SOURCE_COMMIT or GIT_SHA, or from a clean checkout)")
+		return false
+	case a.ownerID == 0:
+		a.log.Info("deploy notice off: OWNER_ID is not set", "git_sha", sha)
 		return false
 	}
 	ctx, cancel := context.WithTimeout(ctx, deployBudget)

@@ -85,3 +85,29 @@ func mustClient(t *testing.T, srv *telegramtest.Server) *telegram.Client {
 	}
 	return c
 }
+
+func TestAnOffDeployNoticeSaysWhyOnce(t *testing.T) {
+	tests := []struct {
+		name  string
+		owner int64
+		sha   string
+		why   string
+	}{
+		{"no commit in the build", owner, "", "deploy notice off: the build carries no commit"},
+		{"no owner to tell", 0, "abc123", "deploy notice off: OWNER_ID is not set"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, app.WithOwner(tt.owner))
+			if h.app.NotifyDeploy(t.Context(), tt.sha) {
+				t.Fatal("the notice was sent")
+			}
+			if n := strings.Count(h.logs.String(), tt.why); n != 1 {
+				t.Fatalf("%q logged %d times, want once: %s", tt.why, n, h.logs)
+			}
+			if len(h.srv.Messages()) != 0 {
+				t.Fatalf("messages: %+v", h.srv.Messages())
+			}
+		})
+	}
+}

@@ -96,7 +96,7 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 		return nil, err
 	}
 	log := logging.New(o.Logs, cfg.LogLevel, cfg.Secrets())
-	log.Info("starting", "runtime", o.Runtime, "console", o.Console != nil, "git_sha", buildinfo.GitSHA, "config", cfg)
+	log.Info("starting", "runtime", o.Runtime, "console", o.Console != nil, "git_sha", buildinfo.Commit(), "config", cfg)
 
 	b := &Bot{Config: cfg, Log: log}
 	var bot app.Messenger
