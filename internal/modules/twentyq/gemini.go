@@ -18,13 +18,16 @@ import (
 // x-goog-api-key header, never in the URL, so no URL in an error can carry it.
 type gemini struct {
 	base, model, key string
+	thinking         *thinkingConfig // nil: send none (models that do not think)
+	maxOutput        int
 	http             *http.Client
 }
 
 const geminiTimeout = 15 * time.Second
 
 type part struct {
-	Text string `json:"text"`
+	Text    string `json:"text"`
+	Thought bool   `json:"thought,omitempty"` // a thought summary, not the answer
 }
 
 type content struct {
@@ -32,13 +35,24 @@ type content struct {
 	Parts []part `json:"parts"`
 }
 
+// thinkingConfig is how much a thinking model may think. 2.5 models take a
+// token budget (0 turns thinking off where the model allows it); Gemini 3
+// models take a level. The API refuses both at once.
+type thinkingConfig struct {
+	ThinkingBudget *int   `json:"thinkingBudget,omitempty"`
+	ThinkingLevel  string `json:"thinkingLevel,omitempty"`
+}
+
+type generationConfig struct {
+	Temperature     float64         `json:"temperature"`
+	MaxOutputTokens int             `json:"maxOutputTokens"`
+	ThinkingConfig  *thinkingConfig `json:"thinkingConfig,omitempty"`
+}
+
 type generateRequest struct {
-	SystemInstruction *content  `json:"systemInstruction,omitempty"`
-	Contents          []content `json:"contents"`
-	GenerationConfig  struct {
-		Temperature     float64 `json:"temperature"`
-		MaxOutputTokens int     `json:"maxOutputTokens"`
-	} `json:"generationConfig"`
+	SystemInstruction *content         `json:"systemInstruction,omitempty"`
+	Contents          []content        `json:"contents"`
+	GenerationConfig  generationConfig `json:"generationConfig"`
 }
 
 type generateResponse struct {
@@ -46,6 +60,9 @@ type generateResponse struct {
 		Content      content `json:"content"`
 		FinishReason string  `json:"finishReason"`
 	} `json:"candidates"`
+	PromptFeedback *struct {
+		BlockReason string `json:"blockReason"`
+	} `json:"promptFeedback"`
 	Error *struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
@@ -59,12 +76,33 @@ var (
 	errUnavailable = errors.New("gemini: unavailable")
 )
 
+// noAnswer: Gemini answered, but with no usable answer: the prompt was
+// blocked, or generation stopped for another reason than a normal stop
+// (safety, recitation, the token budget). Asking again would end the same
+// way, so the player is told why, in words.
+type noAnswer struct{ why string }
+
+func (e *noAnswer) Error() string { return "gemini: no answer: " + e.why }
+
+// stopReasons are Gemini's finishReason values in the player's words;
+// STOP, the normal end, is the only one that carries an answer.
+var stopReasons = map[string]string{
+	"MAX_TOKENS":         "it ran out of its token budget",
+	"SAFETY":             "its safety filter stopped it",
+	"RECITATION":         "its recitation filter stopped it",
+	"LANGUAGE":           "the language is not supported",
+	"BLOCKLIST":          "the question has a blocked term",
+	"PROHIBITED_CONTENT": "its content filter stopped it",
+	"SPII":               "it would have revealed personal information",
+}
+
 // ask sends one question under system instructions and returns the text.
 func (g *gemini) ask(ctx context.Context, system, question string) (string, error) {
-	var req generateRequest
-	req.SystemInstruction = &content{Parts: []part{{Text: system}}}
-	req.Contents = []content{{Role: "user", Parts: []part{{Text: question}}}}
-	req.GenerationConfig.MaxOutputTokens = 16
+	req := generateRequest{
+		SystemInstruction: &content{Parts: []part{{Text: system}}},
+		Contents:          []content{{Role: "user", Parts: []part{{Text: question}}}},
+		GenerationConfig:  generationConfig{MaxOutputTokens: g.maxOutput, ThinkingConfig: g.thinking},
+	}
 	body, _ := json.Marshal(req)
 
 	ctx, cancel := context.WithTimeout(ctx, geminiTimeout)
@@ -93,12 +131,33 @@ func (g *gemini) ask(ctx context.Context, system, question string) (string, erro
 			msg = out.Error.Status + ": " + out.Error.Message
 		}
 		return "", fmt.Errorf("%w: %s", errUnavailable, redact.String(msg, g.key))
-	case len(out.Candidates) == 0 || len(out.Candidates[0].Content.Parts) == 0:
-		return "", fmt.Errorf("%w: empty answer", errUnavailable)
+	case out.PromptFeedback != nil && out.PromptFeedback.BlockReason != "":
+		return "", &noAnswer{why: "it blocked the question (" + strings.ToLower(out.PromptFeedback.BlockReason) + ")"}
+	case len(out.Candidates) == 0:
+		return "", fmt.Errorf("%w: no candidate", errUnavailable)
+	}
+	return answerOf(out.Candidates[0].Content, out.Candidates[0].FinishReason)
+}
+
+// answerOf reads a candidate: only a normal stop with text is an answer.
+// A stop for any other reason is not, even with some text (a reply cut off
+// by the token budget may start "Yes" and mean nothing).
+func answerOf(c content, finish string) (string, error) {
+	if finish != "" && finish != "STOP" {
+		why, ok := stopReasons[finish]
+		if !ok {
+			why = "it stopped early (" + strings.ToLower(finish) + ")"
+		}
+		return "", &noAnswer{why: why}
 	}
 	var text strings.Builder
-	for _, p := range out.Candidates[0].Content.Parts {
-		text.WriteString(p.Text)
+	for _, p := range c.Parts {
+		if !p.Thought {
+			text.WriteString(p.Text)
+		}
+	}
+	if strings.TrimSpace(text.String()) == "" {
+		return "", fmt.Errorf("%w: empty answer", errUnavailable)
 	}
 	return strings.TrimSpace(text.String()), nil
 }

@@ -25,8 +25,10 @@ const Name = "twentyq"
 const (
 	settingKey   = "GEMINI_API_KEY"
 	settingURL   = "GEMINI_API_URL"
-	settingModel = "GEMINI_MODEL"
-	settingRate  = "TWENTYQ_QUESTIONS_PER_MINUTE"
+	settingModel     = "GEMINI_MODEL"
+	settingThinking  = "GEMINI_THINKING"
+	settingMaxOutput = "GEMINI_MAX_OUTPUT_TOKENS"
+	settingRate      = "TWENTYQ_QUESTIONS_PER_MINUTE"
 )
 
 // Factory registers the module.
@@ -36,6 +38,8 @@ var Factory = app.Factory{
 		{Name: settingKey, Secret: true, Help: "Gemini API key; without it twentyq answers that it is unavailable"},
 		{Name: settingURL, Default: "https://generativelanguage.googleapis.com", Help: "Gemini API base URL"},
 		{Name: settingModel, Default: "gemini-2.5-flash", Help: "Gemini model for twentyq"},
+		{Name: settingThinking, Default: thinkingAuto, Help: "twentyq: how much the model thinks: auto (by model: none on 2.5 Flash), off, dynamic, a token budget, or a Gemini 3 level"},
+		{Name: settingMaxOutput, Default: defaultMaxOutput, Help: "twentyq: maxOutputTokens, thinking included; must exceed a fixed thinking budget"},
 		{Name: settingRate, Default: "6", Help: "questions a user may ask per minute (protects the key)"},
 	},
 	New: New,
@@ -59,8 +63,17 @@ func New(d app.Deps) (*app.Module, error) {
 		return nil, fmt.Errorf("%s: want a positive number", settingRate)
 	}
 	m := &module{store: d.Store, log: d.Log, now: d.Now, rate: rate, pick: func() string { return things[rand.IntN(len(things))] }}
+	model := d.Settings[settingModel]
+	thinking, err := thinkingFor(model, d.Settings[settingThinking])
+	if err != nil {
+		return nil, err
+	}
+	maxOutput, err := maxOutputFor(d.Settings[settingMaxOutput], thinking)
+	if err != nil {
+		return nil, err
+	}
 	if key := d.Settings[settingKey]; key != "" {
-		m.gemini = &gemini{base: d.Settings[settingURL], model: d.Settings[settingModel], key: key, http: d.HTTP}
+		m.gemini = &gemini{base: d.Settings[settingURL], model: model, key: key, thinking: thinking, maxOutput: maxOutput, http: d.HTTP}
 	}
 	return m.module(), nil
 }
@@ -136,7 +149,11 @@ func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 		return err
 	}
 	answer, err := m.gemini.ask(ctx, system(g.Secret), question)
+	var refused *noAnswer
 	switch {
+	case errors.As(err, &refused):
+		m.log.Info("twentyq: gemini gave no answer", "why", refused.why)
+		return r.Reply(ctx, "Gemini gave no answer: "+refused.why+". Your question was not counted; try asking it another way.")
 	case errors.Is(err, errBusy):
 		return r.Reply(ctx, "Gemini is busy right now; your question was not counted. Try again in a minute.")
 	case err != nil:

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -24,6 +26,7 @@ type fakeGemini struct {
 	paths    []string
 	fail     []int // status codes for the next calls
 	reply    string
+	raw      []byte // a recorded answer for the next call, served as is
 }
 
 func (f *fakeGemini) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -43,6 +46,11 @@ func (f *fakeGemini) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	f.requests = append(f.requests, req)
 	f.paths = append(f.paths, r.URL.Path)
+	if f.raw != nil {
+		_, _ = w.Write(f.raw)
+		f.raw = nil
+		return
+	}
 	if len(f.fail) > 0 {
 		code := f.fail[0]
 		f.fail = f.fail[1:]
@@ -109,6 +117,12 @@ func TestAGameAgainstGemini(t *testing.T) {
 		req.Contents[0].Parts[0].Text != "is it an animal?" || !strings.Contains(req.SystemInstruction.Parts[0].Text, "The secret is: a cat.") {
 		t.Fatalf("request %s %+v", f.paths[0], req)
 	}
+	// 2.5 Flash thinks by default, against the same token budget as the
+	// answer: the default turns thinking off and leaves room to spare.
+	gc := req.GenerationConfig
+	if gc.ThinkingConfig == nil || gc.ThinkingConfig.ThinkingBudget == nil || *gc.ThinkingConfig.ThinkingBudget != 0 || gc.MaxOutputTokens != 1024 {
+		t.Fatalf("generationConfig %+v (thinking %+v): want thinkingBudget 0 and maxOutputTokens 1024", gc, gc.ThinkingConfig)
+	}
 }
 
 func TestGeminiFailuresCostNoQuestion(t *testing.T) {
@@ -160,5 +174,92 @@ func TestNormalize(t *testing.T) {
 		if got, _ := normalize(in); got != want {
 			t.Errorf("normalize(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// recordedAnswer is a recorded generateContent answer from testdata.
+func recordedAnswer(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestGeminiAnswersThatAreNoAnswerCostNoQuestion(t *testing.T) {
+	tests := []struct {
+		file, reply string
+	}{
+		{"max_tokens_no_parts.json", "Gemini gave no answer: it ran out of its token budget. Your question was not counted; try asking it another way."},
+		{"max_tokens_cut_off.json", "Gemini gave no answer: it ran out of its token budget. Your question was not counted; try asking it another way."},
+		{"safety.json", "Gemini gave no answer: its safety filter stopped it. Your question was not counted; try asking it another way."},
+		{"recitation.json", "Gemini gave no answer: its recitation filter stopped it. Your question was not counted; try asking it another way."},
+		{"prompt_blocked.json", "Gemini gave no answer: it blocked the question (safety). Your question was not counted; try asking it another way."},
+		{"empty_candidates.json", "Gemini did not answer; your question was not counted. Try again later."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			b, f, _ := setup(t, nil)
+			b.MustSay(apptest.Group, apptest.User, "/twentyq")
+			f.raw = recordedAnswer(t, tt.file)
+			b.Expect(apptest.Group, apptest.User, "/twentyq is it blue?", tt.reply)
+			b.Expect(apptest.Group, apptest.User, "/twentyq is it blue?", "1/20 is it blue?: No")
+		})
+	}
+}
+
+func TestARecordedAnswerAfterThinkingIsRead(t *testing.T) {
+	b, f, _ := setup(t, nil)
+	b.MustSay(apptest.Group, apptest.User, "/twentyq")
+	f.raw = recordedAnswer(t, "answer_with_thoughts.json")
+	b.Expect(apptest.Group, apptest.User, "/twentyq is it blue?", "1/20 is it blue?: No")
+}
+
+func TestThinkingAndOutputBudgetsFollowTheModel(t *testing.T) {
+	n := func(v int) *int { return &v }
+	tests := []struct {
+		model, thinking, maxOutput string
+		wantBudget                 *int
+		wantLevel                  string
+		wantErr                    string
+	}{
+		{"gemini-2.5-flash", "auto", "1024", n(0), "", ""},
+		{"gemini-2.5-flash-lite", "", "1024", n(0), "", ""},
+		{"gemini-2.5-pro", "auto", "1024", n(128), "", ""},
+		{"gemini-3-flash-preview", "auto", "1024", nil, "low", ""},
+		{"gemini-2.0-flash", "auto", "1024", nil, "", ""},
+		{"gemini-2.5-flash", "dynamic", "4096", n(-1), "", ""},
+		{"gemini-2.5-flash", "512", "1024", n(512), "", ""},
+		{"gemini-3-pro-preview", "HIGH", "4096", nil, "high", ""},
+		{"gemini-2.5-flash", "lots", "1024", nil, "", "GEMINI_THINKING"},
+		{"gemini-2.5-flash", "1024", "1024", nil, "", "must exceed the thinking budget"},
+		{"gemini-2.5-flash", "auto", "NaN", nil, "", "GEMINI_MAX_OUTPUT_TOKENS"},
+		{"gemini-2.5-flash", "auto", "8", nil, "", "GEMINI_MAX_OUTPUT_TOKENS"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.model+" "+tt.thinking+" "+tt.maxOutput, func(t *testing.T) {
+			tc, err := thinkingFor(tt.model, tt.thinking)
+			if err == nil {
+				_, err = maxOutputFor(tt.maxOutput, tc)
+			}
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want one naming %s", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case tt.wantBudget == nil && tt.wantLevel == "" && tc != nil:
+				t.Fatalf("config %+v, want none", tc)
+			case tt.wantBudget != nil && (tc == nil || tc.ThinkingBudget == nil || *tc.ThinkingBudget != *tt.wantBudget):
+				t.Fatalf("config %+v, want budget %d", tc, *tt.wantBudget)
+			case tt.wantLevel != "" && (tc == nil || tc.ThinkingLevel != tt.wantLevel || tc.ThinkingBudget != nil):
+				t.Fatalf("config %+v, want level %s alone", tc, tt.wantLevel)
+			}
+		})
 	}
 }
