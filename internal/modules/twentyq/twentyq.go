@@ -23,8 +23,8 @@ const Name = "twentyq"
 
 // Settings.
 const (
-	settingKey   = "GEMINI_API_KEY"
-	settingURL   = "GEMINI_API_URL"
+	settingKey       = "GEMINI_API_KEY"
+	settingURL       = "GEMINI_API_URL"
 	settingModel     = "GEMINI_MODEL"
 	settingThinking  = "GEMINI_THINKING"
 	settingMaxOutput = "GEMINI_MAX_OUTPUT_TOKENS"
