@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/awslabs/goformation/v7"
 	"github.com/awslabs/goformation/v7/cloudformation"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/config"
+	"github.com/miti99bot/miti99bot/internal/cron"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/wiring"
@@ -223,5 +225,19 @@ func TestEveryCronJobHasExactlyOneSchedule(t *testing.T) {
 		if !strings.Contains(string(role), want) {
 			t.Errorf("scheduler role lacks %s", want)
 		}
+	}
+}
+
+// TestTheFunctionTimeoutFitsTheRuns: the function must outlive the longest
+// run it serves, and not by much (a stuck run bills until the timeout).
+func TestTheFunctionTimeoutFitsTheRuns(t *testing.T) {
+	timeout, ok := dig(raw(t), "Globals", "Function", "Timeout").(float64)
+	if !ok {
+		t.Fatal("Globals.Function.Timeout is not set")
+	}
+	got := time.Duration(timeout) * time.Second
+	longest := max(app.UpdateBudget, cron.JobTimeout) + 10*time.Second // recording the outcome
+	if got < longest || got > 2*longest {
+		t.Fatalf("function timeout %v: want at least %v (the longest run and its record) and not far above", got, longest)
 	}
 }

@@ -20,8 +20,16 @@ import (
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
 
-// shutdownBudget bounds the whole graceful shutdown.
+// shutdownBudget bounds the whole graceful shutdown (compose gives 20 s
+// before SIGKILL).
 const shutdownBudget = 15 * time.Second
+
+// handlerGrace is how long an update in flight may go on after SIGTERM. It
+// is shorter than an update's own budget (app.UpdateBudget), so a handler
+// still running then is cut: it fails and is recorded as failed within
+// the shutdown budget, and is handled again after the restart, instead of
+// being abandoned as "running" until its claim goes stale.
+const handlerGrace = 10 * time.Second
 
 // consoleInput is what -console reads; tests replace it.
 var consoleInput io.Reader = os.Stdin
@@ -73,6 +81,9 @@ func serve(ctx context.Context, b *wiring.Bot) error {
 		}
 	}
 
+	p := poller.New(b.Client, b.App.HandleUpdate, poller.WithLogger(log), poller.WithGrace(handlerGrace))
+	b.AddHealth(p.Health) // the container answers nobody if polling is dead
+
 	var wg sync.WaitGroup
 	httpErr := make(chan error, 1)
 	go func() {
@@ -80,7 +91,6 @@ func serve(ctx context.Context, b *wiring.Bot) error {
 			httpErr <- err
 		}
 	}()
-	p := poller.New(b.Client, b.App.HandleUpdate, poller.WithLogger(log))
 	wg.Go(func() { _ = p.Run(ctx) })
 	sched := cron.NewScheduler(b.Dispatcher)
 	wg.Go(func() {

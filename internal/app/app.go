@@ -28,6 +28,8 @@ type App struct {
 	ownerID  int64
 	adminIDs []int64
 
+	budget   time.Duration // UpdateBudget, shorter in tests
+
 	userMu   sync.Mutex
 	username string // the bot's @username, for /cmd@Bot; resolved lazily
 }
@@ -42,6 +44,7 @@ type options struct {
 	ownerID   int64
 	adminIDs  []int64
 	username  string
+	budget    time.Duration
 }
 
 // Option configures New.
@@ -62,6 +65,9 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 // WithClock sets the clock the core and modules use.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
 
+// WithUpdateBudget replaces UpdateBudget (tests of an overrunning update).
+func WithUpdateBudget(d time.Duration) Option { return func(o *options) { o.budget = d } }
+
 // WithOwner sets OWNER_ID and ADMIN_IDS.
 func WithOwner(owner int64, admins ...int64) Option {
 	return func(o *options) { o.ownerID, o.adminIDs = owner, admins }
@@ -80,6 +86,7 @@ func New(provider storage.KVProvider, bot Messenger, opts ...Option) (*App, erro
 		logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		now:    time.Now,
 		http:   &http.Client{Timeout: 15 * time.Second},
+		budget: UpdateBudget,
 	}
 	for _, f := range opts {
 		f(&o)
@@ -94,6 +101,7 @@ func New(provider storage.KVProvider, bot Messenger, opts ...Option) (*App, erro
 		ownerID:  o.ownerID,
 		adminIDs: o.adminIDs,
 		username: o.username,
+		budget:   o.budget,
 	}
 	factories, err := selectFactories(o.factories, o.enabled)
 	if err != nil {

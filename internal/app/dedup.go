@@ -17,7 +17,9 @@ import (
 // its size is bounded by the slot count.
 const (
 	dedupSlots = 8192
-	// A claim older than this is a crashed run, free to take again.
+	// A claim older than this is a crashed run, free to take again. It must
+	// exceed the longest a run may take (UpdateBudget, plus recording its
+	// outcome), or a second run would start alongside a live first one.
 	dedupStale = 2 * time.Minute
 	// After this many failed runs an update is dropped, so one poison update
 	// cannot block its chat (or the poller) forever.
@@ -44,7 +46,8 @@ type claimResult int
 
 const (
 	claimRun       claimResult = iota // handle it
-	claimDuplicate                    // handled or being handled: skip
+	claimDuplicate                    // handled: skip and acknowledge
+	claimInFlight                     // being handled elsewhere: do not acknowledge yet
 	claimGiveUp                       // failed too often: drop it
 )
 
@@ -69,7 +72,8 @@ func (a *App) claim(ctx context.Context, id int64) (claimResult, error) {
 				result = claimDuplicate
 				return nil, nil
 			case rec.State == stateRunning && age < dedupStale:
-				result = claimDuplicate
+				// Being handled is not handled: the runner may die.
+				result = claimInFlight
 				return nil, nil
 			case rec.Attempts >= dedupMaxAttempts:
 				result = claimGiveUp

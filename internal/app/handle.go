@@ -2,12 +2,30 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/go-telegram/bot/models"
 )
+
+// UpdateBudget bounds the handling of one update. Telegram gives up on a
+// webhook answer after about 60 s and delivers the update again, so the
+// answer (a 5xx for an update that overran, so that it is redelivered) must
+// come well before that. Invariants: UpdateBudget < Telegram's ~60 s <
+// dedupStale, and the Lambda function's timeout exceeds UpdateBudget.
+const UpdateBudget = 45 * time.Second
+
+// recordBudget bounds recording an update's outcome after its run.
+const recordBudget = 5 * time.Second
+
+// ErrInFlight: the update is being handled elsewhere (another instance, or
+// a run that died and whose claim is not stale yet). It is not handled:
+// the runtime must not acknowledge it (the poller keeps its offset, the
+// webhook answers 5xx), so it comes again until it is done or taken over.
+var ErrInFlight = errors.New("update being handled elsewhere")
 
 // Replies the core itself sends.
 const (
@@ -28,6 +46,8 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 		return err
 	}
 	log := a.log.With("update_id", u.ID, "module", act.module, "action", act.name)
+	ctx, cancel := context.WithTimeout(ctx, a.budget)
+	defer cancel()
 	res, err := a.claim(ctx, u.ID)
 	if err != nil {
 		return fmt.Errorf("update %d: %w", u.ID, err)
@@ -36,6 +56,9 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	case claimDuplicate:
 		log.Info("update skipped: already handled")
 		return nil
+	case claimInFlight:
+		log.Info("update not acknowledged: being handled elsewhere")
+		return fmt.Errorf("update %d: %w", u.ID, ErrInFlight)
 	case claimGiveUp:
 		log.Error("update dropped after repeated failures", "attempts", dedupMaxAttempts)
 		if act.chatID != 0 {
@@ -44,7 +67,11 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 		return nil
 	}
 	err = act.run(ctx)
-	if ferr := a.finish(ctx, u.ID, err == nil); ferr != nil {
+	// Record the outcome even when the budget ran out: a failed record
+	// lets the redelivery run at once instead of waiting out the stale mark.
+	rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), recordBudget)
+	defer rcancel()
+	if ferr := a.finish(rctx, u.ID, err == nil); ferr != nil {
 		// The work is done; at worst a redelivery is handled once more.
 		log.Warn("could not record the update as handled", "err", ferr)
 	}

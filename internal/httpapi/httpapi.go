@@ -64,10 +64,21 @@ func (c Config) healthz(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		c.Log.Warn("health check failed", "err", err)
 		w.WriteHeader(http.StatusServiceUnavailable)
-		_, _ = io.WriteString(w, "unhealthy\n") // the reason is in the log, not for strangers
+		_, _ = io.WriteString(w, "unhealthy: "+healthReason(err)+"\n")
 		return
 	}
 	_, _ = io.WriteString(w, "ok\n")
+}
+
+// healthReason is what the body says of a failed check: a HealthError's
+// Reason (its detail stays in the log); the checks' other errors are
+// written to be shown (the poller's name no secret and quote no server).
+func healthReason(err error) string {
+	var he *app.HealthError
+	if errors.As(err, &he) {
+		return he.Reason
+	}
+	return err.Error()
 }
 
 // secretMatches compares in constant time, so the answer's timing tells an

@@ -206,3 +206,40 @@ func TestAWebhookUpdateTheDecoderRejectsIsAcknowledgedNotRetried(t *testing.T) {
 		t.Fatalf("the next update: %d, replies %q", rec.Code, f.bot.Replies())
 	}
 }
+
+func TestAWebhookUpdateThatOverrunsItsBudgetIsAnswered500AndHandledOnRedelivery(t *testing.T) {
+	var slow atomic.Bool
+	slow.Store(true)
+	mod := app.Factory{Name: "slow", New: func(app.Deps) (*app.Module, error) {
+		return &app.Module{Name: "slow", Commands: []app.Command{{Name: "work", Description: "Work",
+			Handler: func(ctx context.Context, r *app.Request) error {
+				if slow.Load() {
+					<-ctx.Done() // an API that does not answer within the budget
+					return ctx.Err()
+				}
+				return r.Reply(ctx, "worked")
+			}}}}, nil
+	}}
+	bot := apptest.New(t, []app.Factory{mod}, app.WithUpdateBudget(20*time.Millisecond))
+	h := httpapi.NewHandler(httpapi.Config{Handle: bot.App.HandleUpdate, Health: bot.App.Health, Dispatcher: bot.Dispatcher(time.Now),
+		WebhookSecret: webhookSecret, Log: bot.Log})
+	post := func() int {
+		req := httptest.NewRequest("POST", "/webhook", strings.NewReader(telegramtest.WebhookBody(t, 77, apptest.PrivateChat, apptest.User, "/work")))
+		req.Header.Set("X-Telegram-Bot-Api-Secret-Token", webhookSecret)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec.Code
+	}
+	if code := post(); code != 500 {
+		t.Fatalf("an overrun = %d, want 500 so Telegram delivers it again", code)
+	}
+	slow.Store(false)
+	for range 2 { // the redelivery, then a late duplicate
+		if code := post(); code != 200 {
+			t.Fatalf("redelivery = %d, want 200", code)
+		}
+	}
+	if got := bot.Replies(); len(got) != 1 || got[0] != "worked" {
+		t.Fatalf("replies %q, want one", got)
+	}
+}

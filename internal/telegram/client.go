@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-telegram/bot"
@@ -42,6 +43,8 @@ type Client struct {
 
 	budget time.Duration
 	wait   func(ctx context.Context, d time.Duration) error
+
+	lastUndecodable atomic.Int64 // the newest undecodable update logged
 }
 
 // Option configures New.

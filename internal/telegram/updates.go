@@ -108,6 +108,11 @@ func (c *Client) decodeUpdate(raw json.RawMessage) *models.Update {
 		c.log.Error("update skipped: not even its update_id can be read", "reason", err.Error())
 		return nil
 	}
-	c.log.Warn("update skipped: undecodable", "update_id", u.ID, "reason", err.Error())
+	// The poller fetches an update again until the offset passes it: log
+	// each one once (ids only grow).
+	if c.lastUndecodable.Load() < u.ID {
+		c.lastUndecodable.Store(u.ID)
+		c.log.Warn("update skipped: undecodable", "update_id", u.ID, "reason", err.Error())
+	}
 	return u
 }

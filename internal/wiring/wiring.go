@@ -9,6 +9,8 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
@@ -53,6 +55,33 @@ type Bot struct {
 	Dispatcher *cron.Dispatcher
 	// HTTP is the one HTTP surface (health, webhook, cron route).
 	HTTP http.Handler
+
+	healthMu sync.Mutex
+	checks   []func(context.Context) error
+}
+
+// AddHealth adds a check to /healthz, after the core's own (the store):
+// the container adds its poller, which Lambda does not have.
+func (b *Bot) AddHealth(check func(context.Context) error) {
+	b.healthMu.Lock()
+	defer b.healthMu.Unlock()
+	b.checks = append(b.checks, check)
+}
+
+// health runs the core's check, then the runtime's.
+func (b *Bot) health(ctx context.Context) error {
+	if err := b.App.Health(ctx); err != nil {
+		return err
+	}
+	b.healthMu.Lock()
+	checks := slices.Clone(b.checks)
+	b.healthMu.Unlock()
+	for _, check := range checks {
+		if err := check(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Settings are the settings of every module in the built-in catalogue.
@@ -120,7 +149,7 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 	}
 	b.Dispatcher = cron.NewDispatcher(b.App.Registry(), b.Store.For(app.CoreNamespace), log, time.Now)
 	b.HTTP = httpapi.NewHandler(httpapi.Config{
-		Handle: b.App.HandleUpdate, Health: b.App.Health, Dispatcher: b.Dispatcher,
+		Handle: b.App.HandleUpdate, Health: b.health, Dispatcher: b.Dispatcher,
 		WebhookSecret: cfg.WebhookSecret.Reveal(), CronSecret: cfg.CronSecret.Reveal(), Log: log,
 	})
 	return b, nil

@@ -1,0 +1,112 @@
+package app_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/telegramtest"
+)
+
+// blocking is a module whose /work waits for release (or its budget) before
+// it replies: a run in flight that the test controls.
+func blocking(release <-chan struct{}, started chan<- struct{}) app.Factory {
+	return app.Factory{Name: "slow", New: func(app.Deps) (*app.Module, error) {
+		return &app.Module{Name: "slow", Commands: []app.Command{{
+			Name: "work", Description: "Work until released",
+			Handler: func(ctx context.Context, r *app.Request) error {
+				started <- struct{}{}
+				select {
+				case <-release:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+				return r.Reply(ctx, "worked")
+			},
+		}}}, nil
+	}}
+}
+
+func TestAnUpdateInFlightElsewhereIsNotAcknowledgedUntilItIsDone(t *testing.T) {
+	release, started := make(chan struct{}), make(chan struct{}, 2)
+	first := apptest.New(t, []app.Factory{blocking(release, started)})
+	// The other runtime (or instance) over the same store and Bot API.
+	second, err := app.New(first.Store, first.Client, app.WithModules([]app.Factory{blocking(release, started)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := telegramtest.Text(apptest.PrivateChat, apptest.User, "/work")
+	u.ID = 7001
+	done := make(chan error, 1)
+	go func() { done <- first.App.HandleUpdate(context.Background(), u) }()
+	<-started
+
+	if err := second.HandleUpdate(t.Context(), u); !errors.Is(err, app.ErrInFlight) {
+		t.Fatalf("a redelivery while the first run goes on = %v, want ErrInFlight (not acknowledged)", err)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := second.HandleUpdate(t.Context(), u); err != nil {
+		t.Fatalf("a redelivery after the run = %v, want nil (a duplicate, acknowledged)", err)
+	}
+	if got := first.Replies(); len(got) != 1 {
+		t.Fatalf("replies %q, want the one run's", got)
+	}
+}
+
+func TestAClaimOfARunThatDiedIsTakenOverOnceStale(t *testing.T) {
+	clk := apptest.NewClock(apptest.T0)
+	started := make(chan struct{}, 2)
+	never := make(chan struct{}) // the first run never ends: its process died
+	dead := apptest.New(t, []app.Factory{blocking(never, started)}, app.WithClock(clk.Now), app.WithUpdateBudget(time.Hour))
+	u := telegramtest.Text(apptest.PrivateChat, apptest.User, "/work")
+	u.ID = 7002
+	ctx, kill := context.WithCancel(context.WithoutCancel(t.Context()))
+	go func() { _ = dead.App.HandleUpdate(ctx, u) }()
+	<-started
+	t.Cleanup(kill)
+
+	released := make(chan struct{})
+	close(released)
+	restarted, err := app.New(dead.Store, dead.Client, app.WithModules([]app.Factory{blocking(released, started)}), app.WithClock(clk.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := restarted.HandleUpdate(t.Context(), u); !errors.Is(err, app.ErrInFlight) {
+		t.Fatalf("before the stale mark = %v, want ErrInFlight", err)
+	}
+	clk.Add(3 * time.Minute) // past the stale mark
+	if err := restarted.HandleUpdate(t.Context(), u); err != nil {
+		t.Fatalf("after the stale mark = %v, want the update taken over and handled", err)
+	}
+	if got := dead.Replies(); len(got) != 1 || got[0] != "worked" {
+		t.Fatalf("replies %q, want one", got)
+	}
+}
+
+func TestAnUpdateThatOverrunsItsBudgetFailsAndIsHandledOnRedelivery(t *testing.T) {
+	release, started := make(chan struct{}), make(chan struct{}, 2)
+	b := apptest.New(t, []app.Factory{blocking(release, started)}, app.WithUpdateBudget(20*time.Millisecond))
+	u := telegramtest.Text(apptest.PrivateChat, apptest.User, "/work")
+	u.ID = 7003
+	if err := b.App.HandleUpdate(t.Context(), u); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("an overrun = %v, want a failure (the webhook answers 5xx, Telegram redelivers)", err)
+	}
+	<-started
+	close(release)
+	if err := b.App.HandleUpdate(t.Context(), u); err != nil {
+		t.Fatalf("the redelivery = %v, want it handled at once (the failed run was recorded)", err)
+	}
+	<-started
+	if err := b.App.HandleUpdate(t.Context(), u); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Replies(); len(got) != 1 {
+		t.Fatalf("replies %q, want exactly one", got)
+	}
+}

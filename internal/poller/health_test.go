@@ -1,0 +1,80 @@
+package poller_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/poller"
+	"github.com/miti99bot/miti99bot/internal/telegram"
+	"github.com/miti99bot/miti99bot/internal/telegramtest"
+	"github.com/miti99bot/miti99bot/internal/testenv"
+)
+
+func noop(context.Context, *models.Update) error { return nil }
+
+func TestHealthFailsAtOnceWhenTelegramRejectsTheToken(t *testing.T) {
+	srv := telegramtest.New(t)
+	revoked, err := telegram.New("123456:revoked", telegram.WithAPIURL(srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := poller.New(revoked, noop, poller.WithLongPoll(time.Second), poller.WithWait(newWaits().wait))
+	start(t, p)
+	err = testenv.Eventually(10*time.Second, func() error {
+		if err := p.Health(t.Context()); err == nil || !strings.Contains(err.Error(), "rejects the bot token") {
+			return fmt.Errorf("health = %v, want the token rejected", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("health with a revoked token: %v", err)
+	}
+	if h := p.Health(t.Context()).Error(); strings.Contains(h, "revoked") || strings.Contains(h, "123456") {
+		t.Fatalf("the health reason shows the token: %q", h)
+	}
+}
+
+func TestHealthFailsWhenPollingNeverStartsOrStalls(t *testing.T) {
+	srv := telegramtest.New(t)
+	clk := apptest.NewClock(apptest.T0)
+	w := newWaits()
+	srv.FailNext("deleteWebhook", telegramtest.Failure{Code: 500, Description: "Internal Server Error"})
+	p := poller.New(client(t, srv), noop, poller.WithLongPoll(time.Second), poller.WithWait(w.wait), poller.WithClock(clk.Now))
+	if err := p.Health(t.Context()); err != nil {
+		t.Fatalf("health while starting: %v", err)
+	}
+	block := make(chan struct{})
+	stallingWait := func(ctx context.Context, d time.Duration) error {
+		select { // hold the poller in its back-off until the test looks
+		case <-block:
+		case <-ctx.Done():
+		}
+		return ctx.Err()
+	}
+	p = poller.New(client(t, srv), noop, poller.WithLongPoll(time.Second), poller.WithWait(stallingWait), poller.WithClock(clk.Now))
+	start(t, p)
+	if _, err := srv.WaitCalls(t.Context(), "deleteWebhook", 1); err != nil {
+		t.Fatal(err)
+	}
+	clk.Add(time.Minute) // many long-poll periods without a start
+	err := testenv.Eventually(10*time.Second, func() error {
+		if err := p.Health(t.Context()); err == nil || !strings.Contains(err.Error(), "polling: not started after 1m0s (Telegram") {
+			return fmt.Errorf("health when deleteWebhook keeps failing = %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(block)
+	err = testenv.Eventually(10*time.Second, func() error { return p.Health(t.Context()) })
+	if err != nil {
+		t.Fatalf("health once polling runs: %v", err)
+	}
+}
