@@ -16,7 +16,7 @@ RIE_VERSION  := v0.0.0-20261030222936-bef5c4ba774d
 
 .PHONY: help run run-polling build build-lambda build-BotFunction docker-build test vet unit lint testservers test-mongo \
 	bench bench-coldstart mongo-local dynamodb-local sam-validate sam-build sam-deploy \
-	telegram-webhook telegram-webhook-info telegram-commands \
+	telegram-webhook telegram-webhook-info telegram-commands cron-status \
 	migrate-dynamo-to-mongo migrate-mongo-to-dynamo migrate-verify
 
 ## help: list the targets
@@ -76,6 +76,9 @@ telegram-webhook:
 ## telegram-webhook-info: the webhook and Telegram's pending_update_count
 telegram-webhook-info:
 	$(GO) run ./cmd/botctl webhook info
+## cron-status: each cron job's last success, last failure, attempts and next fire, from the configured store
+cron-status:
+	$(GO) run ./cmd/botctl cron status
 ## telegram-commands: publish the command menu from the enabled modules
 telegram-commands:
 	$(GO) run ./cmd/botctl commands sync

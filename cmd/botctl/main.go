@@ -1,5 +1,5 @@
-// Command botctl is the operator"s tool: the Telegram webhook, the command
-// menu and manual cron runs, configured by the bot"s own environment (and
+// Command botctl is the operator's tool: the Telegram webhook, the command
+// menu and manual cron runs, configured by the bot's own environment (and
 // SSM parameter names).
 //
 //	botctl webhook set <url>            point Telegram at <url> with TELEGRAM_WEBHOOK_SECRET
@@ -7,6 +7,7 @@
 //	botctl webhook info                 url and pending_update_count
 //	botctl commands sync                setMyCommands from the enabled modules
 //	botctl cron run <name> -url <base>  POST <base>/cron/<name> with CRON_SHARED_SECRET
+//	botctl cron status                  each job's last success, last failure, attempts, next fire
 package main
 
 import "github.com/miti99bot/miti99bot/internal/cmdmain"

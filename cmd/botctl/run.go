@@ -10,9 +10,13 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"text/tabwriter"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/config"
+	"github.com/miti99bot/miti99bot/internal/cron"
+	"github.com/miti99bot/miti99bot/internal/storage/backend"
 	"github.com/miti99bot/miti99bot/internal/storage/dynamodb"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/telegram"
@@ -25,6 +29,7 @@ const usage = `usage:
   botctl webhook info
   botctl commands sync
   botctl cron run <name> -url <deployment base URL>
+  botctl cron status             (the configured store: each job's last success and failure, next fire)
   botctl table create <name>     (local development and tests only)`
 
 var errUsage = errors.New(usage)
@@ -44,6 +49,7 @@ var commands = map[string]func(ctx context.Context, e env) error{
 	"webhook info":   webhookInfo,
 	"commands sync":  commandsSync,
 	"cron run":       cronRun,
+	"cron status":    cronStatus,
 	"table create":   tableCreate,
 }
 
@@ -205,4 +211,46 @@ func postCron(ctx context.Context, target, token string, stdout io.Writer) error
 		return errors.New("cron: 401: CRON_SHARED_SECRET does not match the deployment's")
 	}
 	return fmt.Errorf("cron: %d: %s", resp.StatusCode, strings.TrimSpace(string(body)))
+}
+
+// cronStatus prints each job's record from the configured store: what an
+// operator asks after a missed morning.
+func cronStatus(ctx context.Context, e env) error {
+	if len(e.args) != 0 {
+		return errUsage
+	}
+	cfg, err := wiring.LoadConfig(ctx, e.getenv)
+	if err != nil {
+		return err
+	}
+	store, err := backend.Open(ctx, cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return err
+	}
+	defer func() { _ = store.Close(context.WithoutCancel(ctx)) }()
+	statuses, err := cron.Statuses(ctx, store.For(app.CoreNamespace))
+	if err != nil {
+		return err
+	}
+	if len(statuses) == 0 {
+		fmt.Fprintln(e.stdout, "no cron job has run against this store yet")
+		return nil
+	}
+	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "JOB\tLAST SUCCESS\tLAST FAILURE\tATTEMPTS\tNEXT FIRE")
+	for _, s := range statuses {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\n", s.Job, slotOf(s.LastSuccess), slotOf(s.LastFailure), s.Attempts, s.NextFire.Format(time.RFC3339))
+	}
+	return w.Flush()
+}
+
+// slotOf is a run as "slot", or "slot (error)" for a failure; "-" for none.
+func slotOf(r *cron.RunInfo) string {
+	switch {
+	case r == nil:
+		return "-"
+	case r.Error != "":
+		return r.Slot.Format(time.RFC3339) + " (" + r.Error + ")"
+	}
+	return r.Slot.Format(time.RFC3339)
 }

@@ -8,7 +8,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/cron"
+	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
@@ -109,5 +113,31 @@ func TestCronRun(t *testing.T) {
 				t.Fatalf("= %q, %v", out, err)
 			}
 		})
+	}
+}
+
+func TestCronStatusReadsEachJobsRecordFromTheStore(t *testing.T) {
+	p := backendtest.Dynamo(t)
+	env := map[string]string{"DYNAMODB_TABLE": p.Table()}
+	if out, err := botctl(t, env, "cron", "status"); err != nil || !strings.Contains(out, "no cron job has run") {
+		t.Fatalf("cron status on a fresh store = %q, %v", out, err)
+	}
+	slot := time.Date(2026, 11, 29, 1, 0, 0, 0, time.UTC)
+	st := cron.JobStatus{
+		Job: "lolschedule_daily_push", Attempts: 3, NextFire: slot.Add(24 * time.Hour),
+		LastSuccess: &cron.RunInfo{Slot: slot, At: slot.Add(3 * time.Minute)},
+		LastFailure: &cron.RunInfo{Slot: slot, At: slot.Add(time.Minute), Error: "esports API: 503"},
+	}
+	if err := p.For(app.CoreNamespace).PutJSON(t.Context(), "cronjob:lolschedule_daily_push", st); err != nil {
+		t.Fatal(err)
+	}
+	out, err := botctl(t, env, "cron", "status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"lolschedule_daily_push", "2026-11-29T01:00:00Z (esports API: 503)", "2026-11-30T01:00:00Z", " 3 "} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("cron status lacks %q:\n%s", want, out)
+		}
 	}
 }

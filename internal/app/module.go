@@ -48,6 +48,11 @@ type Cron struct {
 	Name     string // ^[a-z0-9_]{1,32}$, unique across modules
 	Schedule string // 5-field cron expression, UTC
 	Handler  func(ctx context.Context) error
+	// CatchUp is how late a slot missed while no scheduler ran (a restart
+	// across the fire time) may still run, once, when one starts. Zero: a
+	// quarter of the time between fires, at most 6 hours (a daily job: 6 h;
+	// a per-minute job: none to speak of).
+	CatchUp time.Duration
 }
 
 // CommandEvent tells hooks that a command ran.

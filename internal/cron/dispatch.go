@@ -85,8 +85,9 @@ func (d *Dispatcher) Dispatch(ctx context.Context, name string, scheduled time.T
 	scheduled = scheduled.UTC().Truncate(time.Second)
 	log := d.log.With("cron", name, "module", job.Module, "scheduled", scheduled.Format(time.RFC3339))
 	key := slotKey(name, scheduled)
-	won, err := d.claim(ctx, key, name, scheduled)
+	won, attempts, err := d.claim(ctx, key, name, scheduled)
 	if err != nil {
+		log.Error("cron failed: its slot cannot be claimed", "err", err)
 		return "", fmt.Errorf("cron %s: claim slot: %w", name, err)
 	}
 	if !won {
@@ -94,20 +95,26 @@ func (d *Dispatcher) Dispatch(ctx context.Context, name string, scheduled time.T
 		return Skipped, nil
 	}
 
-	log.Info("cron triggered")
+	log.Info("cron triggered", "attempt", attempts)
 	start := d.now()
 	runErr := d.run(ctx, job)
 	dur := d.now().Sub(start)
 	state := "done"
 	if runErr != nil {
 		state = "failed"
-		log.Error("cron failed", "duration", dur, "err", runErr)
+		log.Error("cron failed", "attempt", attempts, "duration", dur, "err", runErr)
 	} else {
-		log.Info("cron done", "duration", dur)
+		log.Info("cron done", "attempt", attempts, "duration", dur)
 	}
 	// Record the outcome even if the trigger's context is ending.
-	if err := d.settle(context.WithoutCancel(ctx), key, name, scheduled, state); err != nil {
+	rctx := context.WithoutCancel(ctx)
+	if err := d.settle(rctx, key, name, scheduled, state); err != nil {
 		log.Warn("cron outcome not recorded", "err", err)
+	}
+	if st, err := d.report(rctx, job, scheduled, attempts, runErr); err != nil {
+		log.Warn("cron job status not recorded", "err", err)
+	} else {
+		log.Info("cron job status", st.attrs()...)
 	}
 	if runErr != nil {
 		return "", fmt.Errorf("cron %s: %w", name, runErr)
@@ -130,8 +137,8 @@ func (d *Dispatcher) run(ctx context.Context, job app.CronJob) (err error) {
 
 // claim wins the slot when it is free: never claimed, claimed for an older
 // scheduled time, failed, or held by a run that went stale.
-func (d *Dispatcher) claim(ctx context.Context, key, name string, scheduled time.Time) (bool, error) {
-	claimed := false
+func (d *Dispatcher) claim(ctx context.Context, key, name string, scheduled time.Time) (bool, int, error) {
+	claimed, attempts := false, 0
 	err := storage.Update(ctx, d.core, key, func(cur []byte) ([]byte, error) {
 		claimed = false // this may run again after a lost race
 		var rec slotRecord
@@ -148,10 +155,10 @@ func (d *Dispatcher) claim(ctx context.Context, key, name string, scheduled time
 		} else if cur != nil && rec.Scheduled > scheduled.Unix() {
 			return nil, nil // a late fire of a slot long since replaced
 		}
-		claimed = true
+		claimed, attempts = true, next.Attempts
 		return json.Marshal(next)
 	})
-	return claimed && err == nil, err
+	return claimed && err == nil, attempts, err
 }
 
 // settle records the run's outcome on the slot it claimed.

@@ -70,7 +70,9 @@ func New(d app.Deps) (*app.Module, error) {
 			{Name: "lolschedule_subscribe", Description: "Get today's matches here every day at 08:00", Handler: m.cmdSubscribe},
 			{Name: "lolschedule_unsubscribe", Description: "Stop the daily matches here", Handler: m.cmdUnsubscribe},
 		},
-		Crons: []app.Cron{{Name: pushJob, Schedule: "0 1 * * *", Handler: m.dailyPush}},
+		// The morning push is still worth sending hours late (after a restart
+		// that spanned 01:00 UTC), not the next day.
+		Crons: []app.Cron{{Name: pushJob, Schedule: "0 1 * * *", Handler: m.dailyPush, CatchUp: 6 * time.Hour}},
 	}, nil
 }
 

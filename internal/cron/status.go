@@ -1,0 +1,95 @@
+package cron
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// statusPrefix keys the record of each job in the core's namespace.
+const statusPrefix = "cronjob:"
+
+// maxErrorText bounds the error a status keeps.
+const maxErrorText = 500
+
+// JobStatus is what an operator reads of a job (`botctl cron status`): its
+// last success and failure, the attempts at its latest slot, its next fire.
+type JobStatus struct {
+	Job         string   `json:"job"`
+	LastSuccess *RunInfo `json:"last_success,omitempty"`
+	LastFailure *RunInfo `json:"last_failure,omitempty"`
+	// Attempts is how many runs the latest slot took (1: first time).
+	Attempts int       `json:"attempts"`
+	NextFire time.Time `json:"next_fire"`
+}
+
+// RunInfo is one run of a slot.
+type RunInfo struct {
+	Slot  time.Time `json:"slot"`
+	At    time.Time `json:"at"`
+	Error string    `json:"error,omitempty"`
+}
+
+// report records a run in the job's status and returns it.
+func (d *Dispatcher) report(ctx context.Context, job app.CronJob, slot time.Time, attempts int, runErr error) (JobStatus, error) {
+	now := d.now().UTC()
+	var out JobStatus
+	err := storage.UpdateJSON(ctx, d.core, statusPrefix+job.Name, func(s *JobStatus, _ bool) (bool, error) {
+		s.Job, s.Attempts, s.NextFire = job.Name, attempts, job.Next(now)
+		run := &RunInfo{Slot: slot, At: now}
+		if runErr != nil {
+			run.Error = truncate(runErr.Error(), maxErrorText)
+			s.LastFailure = run
+		} else {
+			s.LastSuccess = run
+		}
+		out = *s
+		return true, nil
+	})
+	return out, err
+}
+
+// attrs are the status as log attributes.
+func (s JobStatus) attrs() []any {
+	out := []any{"cron", s.Job, "attempts", s.Attempts, "next_fire", s.NextFire.Format(time.RFC3339)}
+	if s.LastSuccess != nil {
+		out = append(out, "last_success", s.LastSuccess.Slot.Format(time.RFC3339))
+	}
+	if s.LastFailure != nil {
+		out = append(out, "last_failure", s.LastFailure.Slot.Format(time.RFC3339), "last_error", s.LastFailure.Error)
+	}
+	return out
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "..."
+}
+
+// Statuses reads every job's status from the core's namespace, by name.
+func Statuses(ctx context.Context, core storage.KVStore) ([]JobStatus, error) {
+	keys, err := core.List(ctx, statusPrefix)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]JobStatus, 0, len(keys))
+	for _, k := range keys {
+		var s JobStatus
+		if err := core.GetJSON(ctx, k, &s); err != nil {
+			if errors.Is(err, storage.ErrNotFound) {
+				continue
+			}
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Job < out[j].Job })
+	return out, nil
+}
