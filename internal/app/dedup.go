@@ -17,14 +17,16 @@ import (
 // its size is bounded by the slot count.
 const (
 	dedupSlots = 8192
-	// A claim older than this is a crashed run, free to take again. It must
-	// exceed the longest a run may take (UpdateBudget, plus recording its
-	// outcome), or a second run would start alongside a live first one.
-	dedupStale = 2 * time.Minute
 	// After this many failed runs an update is dropped, so one poison update
 	// cannot block its chat (or the poller) forever.
 	dedupMaxAttempts = 5
 )
+
+// dedupStale: a claim older than this is a crashed run, free to take again.
+// It must exceed the longest a run may take (UpdateBudget, plus recording
+// its outcome), or a second run would start alongside a live first one.
+// A variable only so that testkit builds (the crash tests) can shorten it.
+var dedupStale = 2 * time.Minute
 
 type dedupState string
 
