@@ -67,6 +67,15 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 		return nil
 	}
 	err = act.run(ctx)
+	if err != nil && Permanent(err) {
+		// Telegram refuses this for good (blocked, gone, too long): trying
+		// again would send again and fail again, then apologise in vain.
+		log.Warn("update ended: Telegram refuses the reply; not retried", "class", permanentClass(err), "err", err)
+		err = nil
+	}
+	if act.event != nil {
+		act.event.Err = err
+	}
 	// Record the outcome even when the budget ran out: a failed record
 	// lets the redelivery run at once instead of waiting out the stale mark.
 	rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), recordBudget)
@@ -74,6 +83,10 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	if ferr := a.finish(rctx, u.ID, err == nil); ferr != nil {
 		// The work is done; at worst a redelivery is handled once more.
 		log.Warn("could not record the update as handled", "err", ferr)
+	}
+	if act.event != nil && err == nil {
+		// Hooks (stats) count the attempt that ended the update, once.
+		a.runHooks(ctx, *act.event)
 	}
 	if err != nil {
 		log.Error("update failed", "err", err)
@@ -89,6 +102,7 @@ type action struct {
 	chatID       int64
 	threadID     int
 	run          func(ctx context.Context) error
+	event        *CommandEvent // what the hooks hear once the update ends; nil: not a command
 }
 
 // plan decides what an update asks for, without side effects (except
@@ -143,11 +157,13 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 		Update: u, Message: msg, Module: rt.module.Name, Command: pc.name, Args: pc.args,
 		ChatID: chat, ThreadID: thread, UserID: userID, Private: private, Role: role, bot: a.bot,
 	}
-	return &action{module: rt.module.Name, name: "/" + pc.name, chatID: chat, threadID: thread, run: func(ctx context.Context) error {
-		err := a.safely(ctx, rt.module.Name, "/"+pc.name, chat, thread, func() error { return rt.cmd.Handler(ctx, req) })
-		a.runHooks(ctx, CommandEvent{Module: rt.module.Name, Command: pc.name, ChatID: chat, UserID: userID, Username: username, At: a.now(), Err: err})
-		return err
-	}}, nil
+	return &action{
+		module: rt.module.Name, name: "/" + pc.name, chatID: chat, threadID: thread,
+		run: func(ctx context.Context) error {
+			return a.safely(ctx, rt.module.Name, "/"+pc.name, chat, thread, func() error { return rt.cmd.Handler(ctx, req) })
+		},
+		event: &CommandEvent{Module: rt.module.Name, Command: pc.name, ChatID: chat, UserID: userID, Username: username, At: a.now()},
+	}, nil
 }
 
 func (a *App) planCallback(q *models.CallbackQuery) *action {

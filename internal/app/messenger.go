@@ -46,4 +46,31 @@ var (
 	ErrThreadNotFound = errors.New("telegram: message thread not found")
 	// ErrFlood: Telegram kept answering 429 beyond the retry budget.
 	ErrFlood = errors.New("telegram: rate limited beyond the retry budget")
+	// ErrRejected: Telegram refused the request as made (any other 400:
+	// a message too long, entities that do not parse). Sent again as is, it
+	// is refused again.
+	ErrRejected = errors.New("telegram: bad request")
 )
+
+// Permanent reports whether err is a Telegram refusal that no retry of the
+// same update can change: the chat blocked the bot or is gone, the topic is
+// gone, or the request itself is refused. The core ends such an update as
+// handled; everything else (the store, 5xx, the network, a flood) is
+// retried.
+func Permanent(err error) bool {
+	return errors.Is(err, ErrBlocked) || errors.Is(err, ErrChatNotFound) ||
+		errors.Is(err, ErrThreadNotFound) || errors.Is(err, ErrRejected)
+}
+
+// permanentClass names the class of a permanent error, for the log.
+func permanentClass(err error) string {
+	for _, c := range []struct {
+		err  error
+		name string
+	}{{ErrBlocked, "blocked"}, {ErrChatNotFound, "chat_not_found"}, {ErrThreadNotFound, "thread_not_found"}, {ErrRejected, "rejected"}} {
+		if errors.Is(err, c.err) {
+			return c.name
+		}
+	}
+	return ""
+}

@@ -104,6 +104,13 @@ func checkJobs(f Factory, m *Module) error {
 	return nil
 }
 
+// HasCommand reports whether name is a command of an enabled module: what
+// a module checks before a user's text becomes part of a key.
+func (r *Registry) HasCommand(name string) bool {
+	_, ok := r.commands[name]
+	return ok
+}
+
 // Commands lists every command with its module, in registration order.
 func (r *Registry) Commands() []ModuleCommand {
 	var out []ModuleCommand

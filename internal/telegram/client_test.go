@@ -92,7 +92,7 @@ func TestErrorsAreClassifiedByWhatTheCallerCanDo(t *testing.T) {
 		{"kicked from the group", telegramtest.Failure{Code: 403, Description: "Forbidden: bot was kicked from the supergroup chat"}, app.ErrBlocked},
 		{"chat not found", telegramtest.Failure{Code: 400, Description: "Bad Request: chat not found"}, app.ErrChatNotFound},
 		{"topic deleted", telegramtest.Failure{Code: 400, Description: "Bad Request: message thread not found"}, app.ErrThreadNotFound},
-		{"other bad request", telegramtest.Failure{Code: 400, Description: "Bad Request: can't parse entities"}, telegram.ErrBadRequest},
+		{"other bad request", telegramtest.Failure{Code: 400, Description: "Bad Request: can't parse entities"}, app.ErrRejected},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -110,7 +110,7 @@ func TestErrorsAreClassifiedByWhatTheCallerCanDo(t *testing.T) {
 		srv.FailNext("sendMessage", telegramtest.Failure{Code: 502, Description: "Bad Gateway"})
 		c, _ := newClient(t, srv)
 		_, err := c.Send(t.Context(), app.Message{ChatID: 1, Text: "x"})
-		if err == nil || errors.Is(err, app.ErrBlocked) || errors.Is(err, telegram.ErrBadRequest) {
+		if err == nil || errors.Is(err, app.ErrBlocked) || errors.Is(err, app.ErrRejected) {
 			t.Fatalf("Send = %v", err)
 		}
 	})
@@ -202,5 +202,17 @@ func TestGetUpdatesLongPollsUntilAnUpdateArrives(t *testing.T) {
 	srv.Push(telegramtest.Text(1, 1, "hi"))
 	if n := <-done; n != 1 {
 		t.Fatalf("long poll returned %d updates", n)
+	}
+}
+
+func TestAMessageOverTelegramsLimitIsCutNotSentAsIs(t *testing.T) {
+	srv := telegramtest.New(t)
+	c, _ := newClient(t, srv)
+	if _, err := c.Send(t.Context(), app.Message{ChatID: 1, Text: strings.Repeat("é", 5000)}); err != nil {
+		t.Fatal(err)
+	}
+	got := srv.Messages()[0].Text
+	if n := len([]rune(got)); n != app.MaxMessageUnits || !strings.HasSuffix(got, "…") {
+		t.Fatalf("sent %d characters, want %d ending in an ellipsis", n, app.MaxMessageUnits)
 	}
 }

@@ -17,8 +17,6 @@ var (
 	ErrConflict = errors.New("telegram: conflict with another update consumer")
 	// ErrUnauthorized: the token is wrong or revoked (401).
 	ErrUnauthorized = errors.New("telegram: unauthorized")
-	// ErrBadRequest: any other 400.
-	ErrBadRequest = errors.New("telegram: bad request")
 )
 
 // classify maps an error from go-telegram/bot onto the error classes. 403,
@@ -45,7 +43,7 @@ func classify(method string, err error) error {
 		case strings.Contains(msg, "chat not found"):
 			class = app.ErrChatNotFound
 		default:
-			class = ErrBadRequest
+			class = app.ErrRejected
 		}
 	default:
 		return fmt.Errorf("telegram: %s: %w", method, err)

@@ -9,8 +9,9 @@ import (
 	"github.com/miti99bot/miti99bot/internal/app"
 )
 
-// Send sends a text message.
+// Send sends a text message, cut to Telegram's limit by app.Fit.
 func (c *Client) Send(ctx context.Context, m app.Message) (*models.Message, error) {
+	m.Text, m.ParseMode = app.Fit(m.Text, m.ParseMode)
 	p := &bot.SendMessageParams{
 		ChatID:          m.ChatID,
 		MessageThreadID: m.ThreadID,

@@ -102,7 +102,7 @@ func orderArgs(ctx context.Context, r *app.Request, usage string) (sym, amount s
 		return "", "", false, r.Reply(ctx, usage)
 	}
 	if sym, ok = symbolArg(f[0]); !ok {
-		return "", "", false, r.Reply(ctx, "Not a coin symbol: "+f[0]+".")
+		return "", "", false, r.Reply(ctx, "Not a coin symbol: "+app.Quote(f[0])+".")
 	}
 	return sym, f[1], true, nil
 }

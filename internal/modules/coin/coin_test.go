@@ -136,7 +136,7 @@ func TestBadInputChangesNothing(t *testing.T) {
 		{"/coin_topup 1.001", "Not done: too many decimal places: at most 2."},
 		{"/coin_topup 99999999999", "Not done: the amount is too large: at most 1000000000."},
 		{"/coin_buy BTC", "Usage: /coin_buy <symbol> <usd>, e.g. /coin_buy BTC 100"},
-		{"/coin_buy B$C 10", "Not a coin symbol: B$C."},
+		{"/coin_buy B$C 10", "Not a coin symbol: \"B$C\"."},
 		{"/coin_buy NOPE 10", "Unknown coin: NOPE."},
 		{"/coin_buy BTC 500", "Not done: not enough cash: 500.00 needed, 100.00 available."},
 		{"/coin_sell BTC 1", "Not done: not enough of that holding: you hold 0."},

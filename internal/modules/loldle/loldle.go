@@ -163,7 +163,7 @@ func (m *module) parseGuess(arg string) (guess *champion, refusal string) {
 	case len(candidates) > 0:
 		return nil, "Which one? " + strings.Join(candidates, ", ")
 	}
-	return nil, fmt.Sprintf("No champion called %q. A wrong name uses no try.", arg)
+	return nil, "No champion called " + app.Quote(arg) + ". A wrong name uses no try."
 }
 
 // playable is the game a guess plays: the running one, or a new one when

@@ -85,7 +85,7 @@ func (m *module) cmdDay(ctx context.Context, r *app.Request) error {
 	if r.Args != "" {
 		d, err := parseDate(r.Args)
 		if err != nil {
-			return r.Reply(ctx, "Invalid date "+strconv.Quote(r.Args)+": "+err.Error()+".")
+			return r.Reply(ctx, "Invalid date "+app.Quote(r.Args)+": "+err.Error()+".")
 		}
 		day = d
 	}

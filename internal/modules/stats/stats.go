@@ -31,11 +31,12 @@ const countBudget = 2 * time.Second
 type module struct {
 	c     counters
 	store storage.KVStore
+	known func(command string) bool
 }
 
 // New builds the module.
 func New(d app.Deps) (*app.Module, error) {
-	m := &module{c: counters{store: d.Store}, store: d.Store}
+	m := &module{c: counters{store: d.Store}, store: d.Store, known: d.Registry.HasCommand}
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{{
@@ -97,7 +98,7 @@ func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
 	case fields[0] == "user" && len(fields) == 2:
 		text, err = m.user(ctx, fields[1])
 	case fields[0] == "cmd" && len(fields) == 2:
-		text, err = m.command(ctx, strings.TrimPrefix(fields[1], "/"))
+		text, err = m.command(ctx, strings.ToLower(strings.TrimPrefix(fields[1], "/")))
 	default:
 		text = "Usage: /stats, /stats users, /stats user <name|id>, /stats cmd <name>"
 	}
@@ -149,7 +150,7 @@ func (m *module) users(ctx context.Context, limit int) (string, error) {
 func (m *module) user(ctx context.Context, who string) (string, error) {
 	id, err := m.resolveUser(ctx, strings.TrimPrefix(who, "@"))
 	if err != nil || id == "" {
-		return "No such user: " + who, err
+		return "No such user: " + app.Quote(who), err
 	}
 	pairs, err := m.c.sums(ctx, "cu.")
 	if err != nil {
@@ -192,6 +193,10 @@ func (m *module) resolveUser(ctx context.Context, who string) (string, error) {
 }
 
 func (m *module) command(ctx context.Context, name string) (string, error) {
+	// The name becomes a key prefix: only a command this bot has may.
+	if !m.known(name) {
+		return "No such command: " + app.Quote(name) + ".", nil
+	}
 	pairs, err := m.c.sums(ctx, "cu."+name+".")
 	if err != nil {
 		return "", err

@@ -1,6 +1,7 @@
 package stats_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/miti99bot/miti99bot/internal/apptest"
@@ -32,7 +33,9 @@ func TestStatsReplies(t *testing.T) {
 		{"/stats user bob", "@bob (11): 2 commands\n/help: 1\n/ping: 1"},
 		{"/stats user @ALICE", "@alice (10): 3 commands\n/ping: 3"},
 		{"/stats user 12", "12: 1 commands\n/help: 1"},
-		{"/stats user nobody", "No such user: nobody"},
+		{"/stats user nobody", "No such user: \"nobody\""},
+		{"/stats cmd no/such", "No such command: \"no/such\"."},
+		{"/stats cmd " + strings.Repeat("x", 2000), "No such command: \"" + strings.Repeat("x", 32) + "\"…."},
 		{"/stats cmd /ping", "/ping: 4 uses\n1. @alice (10): 3\n2. @bob (11): 1"},
 		{"/stats cmd mstats", "/mstats has not been used."},
 		{"/stats what", "Usage: /stats, /stats users, /stats user <name|id>, /stats cmd <name>"},

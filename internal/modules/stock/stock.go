@@ -110,7 +110,7 @@ func parseOrder(ctx context.Context, r *app.Request, usage string, allowAll bool
 		return o, false, r.Reply(ctx, usage)
 	}
 	if o.sym, ok = tickerArg(f[0]); !ok {
-		return o, false, r.Reply(ctx, "Not a ticker: "+f[0]+".")
+		return o, false, r.Reply(ctx, "Not a ticker: "+app.Quote(f[0])+".")
 	}
 	if allowAll && strings.EqualFold(f[1], "all") {
 		o.all = true
@@ -173,7 +173,7 @@ func (m *module) cmdIncomeVND(ctx context.Context, r *app.Request) error {
 	}
 	sym, ok := tickerArg(f[0])
 	if !ok {
-		return r.Reply(ctx, "Not a ticker: "+f[0]+".")
+		return r.Reply(ctx, "Not a ticker: "+app.Quote(f[0])+".")
 	}
 	amount, err := trading.ParseAmount(f[1], market.CashPlaces, market.MaxCash)
 	if err != nil {

@@ -52,7 +52,7 @@ func TestBadInputChangesNothing(t *testing.T) {
 		{"/stock_price F$T", "Usage: /stock_price <ticker>, e.g. /stock_price FPT"},
 		{"/stock_buy FPT", "Usage: /stock_buy <ticker> <shares>, e.g. /stock_buy FPT 100"},
 		{"/stock_buy FPT 100 200", "Usage: /stock_buy <ticker> <shares>, e.g. /stock_buy FPT 100"},
-		{"/stock_buy F$T 100", "Not a ticker: F$T."},
+		{"/stock_buy F$T 100", "Not a ticker: \"F$T\"."},
 		{"/stock_buy FPT 0", "Not done: the amount must be a positive number (whole shares)."},
 		{"/stock_buy FPT many", "Not done: the amount must be a positive number (whole shares)."},
 		{"/stock_buy FPT 100.5", "Not done: too many decimal places: at most 0 (whole shares)."},

@@ -1,0 +1,63 @@
+package app
+
+import (
+	"html"
+	"regexp"
+	"strconv"
+	"unicode/utf16"
+
+	"github.com/go-telegram/bot/models"
+)
+
+// MaxMessageUnits is Telegram's limit on a message's text, in UTF-16 code
+// units (after entity parsing; counting before it is the safe side).
+const MaxMessageUnits = 4096
+
+// maxQuoted bounds how much of a user's input a reply repeats.
+const maxQuoted = 32
+
+// Quote is how a reply repeats what a user typed: quoted, and at most 32
+// characters of it, so no input can make a reply longer than Telegram takes
+// or fill a chat with an echo.
+func Quote(s string) string {
+	r := []rune(s)
+	if len(r) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(string(r[:maxQuoted])) + "…"
+}
+
+var tags = regexp.MustCompile(`</?[a-zA-Z][^>]*>`)
+
+// Fit is the one rule for a message longer than Telegram accepts: it is cut
+// to the limit with "…" at the end, never sent as is. HTML cut in the
+// middle could leave a tag open (Telegram refuses the whole message), so a
+// long HTML message goes as its plain text.
+func Fit(text string, mode models.ParseMode) (string, models.ParseMode) {
+	if utf16Len(text) <= MaxMessageUnits {
+		return text, mode
+	}
+	if mode == models.ParseModeHTML {
+		text, mode = html.UnescapeString(tags.ReplaceAllString(text, "")), ""
+		if utf16Len(text) <= MaxMessageUnits {
+			return text, mode
+		}
+	}
+	units, end := 0, 0
+	for i, r := range text {
+		n := len(utf16.Encode([]rune{r}))
+		if units+n > MaxMessageUnits-1 { // room for the ellipsis (one unit)
+			break
+		}
+		units, end = units+n, i+len(string(r))
+	}
+	return text[:end] + "…", mode
+}
+
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += len(utf16.Encode([]rune{r}))
+	}
+	return n
+}
