@@ -60,6 +60,7 @@ func (m *Messenger) print(prefix, text string) {
 
 // Send prints a message.
 func (m *Messenger) Send(_ context.Context, msg app.Message) (*models.Message, error) {
+	msg.Text, msg.ParseMode = app.Fit(msg.Text, msg.ParseMode) // as Telegram would take it
 	prefix := "bot> "
 	if msg.ChatID != ChatID {
 		prefix = fmt.Sprintf("bot (to chat %d)> ", msg.ChatID)
