@@ -152,7 +152,7 @@ func TestCutoverRehearsalBothRuntimesOverOneStore(t *testing.T) {
 	rie := startLambda(t, env)
 
 	// Fire one slot from both runtimes at once, twice (as Scheduler retries).
-	slot := "2026-11-29T01:00:00Z"
+	slot := time.Now().UTC().Truncate(time.Minute).Format(time.RFC3339) // a manual fire names a recent slot
 	for range 2 {
 		var wg sync.WaitGroup
 		wg.Go(func() {

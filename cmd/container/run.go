@@ -16,6 +16,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/buildinfo"
 	"github.com/miti99bot/miti99bot/internal/console"
 	"github.com/miti99bot/miti99bot/internal/cron"
+	"github.com/miti99bot/miti99bot/internal/httpapi"
 	"github.com/miti99bot/miti99bot/internal/poller"
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
@@ -70,7 +71,7 @@ func serve(ctx context.Context, b *wiring.Bot) error {
 	if err != nil {
 		return fmt.Errorf("listen on PORT %d: %w", b.Config.Port, err)
 	}
-	srv := &http.Server{Handler: b.HTTP, ReadHeaderTimeout: 10 * time.Second}
+	srv := httpapi.NewServer(b.HTTP)
 	log.Info("http listening", "addr", ln.Addr().String())
 
 	if !b.App.NotifyDeploy(ctx, buildinfo.Commit()) {

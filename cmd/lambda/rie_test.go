@@ -31,6 +31,8 @@ func TestTheBootstrapUnderTheRuntimeInterfaceEmulator(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	hook := map[string]string{"X-Telegram-Bot-Api-Secret-Token": webhookSecret, "Content-Type": "application/json"}
+	// A manual fire names a slot of the last day: this minute.
+	slot := time.Now().UTC().Truncate(time.Minute).Format(time.RFC3339)
 
 	steps := []struct {
 		name     string
@@ -47,8 +49,9 @@ func TestTheBootstrapUnderTheRuntimeInterfaceEmulator(t *testing.T) {
 		{"a wrong webhook secret", "POST", "/webhook", map[string]string{"X-Telegram-Bot-Api-Secret-Token": "guess"}, telegramtest.WebhookBody(t, 2, 7, 7, "/ping"), 401, ""},
 		{"an oversize body", "POST", "/webhook", hook, `{"x":"` + strings.Repeat("a", 1<<20) + `"}`, 413, ""},
 		{"bad JSON", "POST", "/webhook", hook, `{"update_id":`, 400, ""},
-		{"a cron job by URL", "POST", "/cron/testkit_slow?scheduled=2026-11-29T01:00:00Z", map[string]string{"X-Cron-Token": cronSecret}, "", 200, "ran\n"},
-		{"the same slot again", "POST", "/cron/testkit_slow?scheduled=2026-11-29T01:00:00Z", map[string]string{"X-Cron-Token": cronSecret}, "", 200, "skipped\n"},
+		{"a cron job by URL", "POST", "/cron/testkit_slow?scheduled=" + slot, map[string]string{"X-Cron-Token": cronSecret}, "", 200, "ran\n"},
+		{"the same slot again", "POST", "/cron/testkit_slow?scheduled=" + slot, map[string]string{"X-Cron-Token": cronSecret}, "", 200, "skipped\n"},
+		{"a slot far in the future is refused", "POST", "/cron/testkit_slow?scheduled=2099-01-01T01:00:00Z", map[string]string{"X-Cron-Token": cronSecret}, "", 400, ""},
 		{"a wrong cron token", "POST", "/cron/testkit_slow", map[string]string{"X-Cron-Token": "guess"}, "", 401, ""},
 	}
 	for _, s := range steps {

@@ -29,6 +29,26 @@ const staleAfter = 2 * JobTimeout
 // A record for an older scheduled time in the same slot is simply replaced.
 const slotsPerJob = 24 * 60
 
+// Bounds of the slot a manual fire (the HTTP route, botctl cron run) may
+// name: a slot claim is kept per minute of the day, so a slot far in the
+// future would stand for every later fire of that minute until then, and
+// one older than a day is another day's record.
+const (
+	manualPast   = 24 * time.Hour
+	manualFuture = time.Minute // clock skew between the caller and the bot
+)
+
+// ErrSlotOutOfRange: a manual fire named a slot outside its bounds.
+var ErrSlotOutOfRange = errors.New("cron: the scheduled time must be within the last 24 hours")
+
+// CheckManualSlot refuses a slot a manual fire may not name.
+func CheckManualSlot(slot, now time.Time) error {
+	if slot.Before(now.Add(-manualPast)) || slot.After(now.Add(manualFuture)) {
+		return ErrSlotOutOfRange
+	}
+	return nil
+}
+
 // ErrUnknownJob is returned for a name no module of the catalogue has.
 var ErrUnknownJob = errors.New("cron: unknown job")
 
@@ -82,7 +102,9 @@ func (d *Dispatcher) Dispatch(ctx context.Context, name string, scheduled time.T
 		}
 		return "", fmt.Errorf("%w: %q", ErrUnknownJob, name)
 	}
-	scheduled = scheduled.UTC().Truncate(time.Second)
+	// A slot is a whole minute (the schedules' granularity): two fires in
+	// the same minute are one slot, whatever their seconds.
+	scheduled = scheduled.UTC().Truncate(time.Minute)
 	log := d.log.With("cron", name, "module", job.Module, "scheduled", scheduled.Format(time.RFC3339))
 	key := slotKey(name, scheduled)
 	won, attempts, err := d.claim(ctx, key, name, scheduled)

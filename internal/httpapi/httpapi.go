@@ -41,6 +41,42 @@ type Config struct {
 	// CronSecret enables POST /cron/{name}; empty means 404 for every request.
 	CronSecret string
 	Log        *slog.Logger
+	// Now is the clock of the cron route (default time.Now).
+	Now func() time.Time
+}
+
+func (c Config) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
+}
+
+// Timeouts of the container's HTTP server. A webhook body is at most 1 MiB
+// and an update is answered within app.UpdateBudget, so nothing legitimate
+// needs more; a client that sends slowly or idles is cut off instead of
+// holding a connection.
+const (
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 15 * time.Second // headers and the body
+	writeTimeout      = app.UpdateBudget + 15*time.Second
+	idleTimeout       = 30 * time.Second
+	maxHeaderBytes    = 16 << 10
+)
+
+// NewServer serves h with those timeouts.
+func NewServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler: h, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
+		WriteTimeout: writeTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes,
+	}
+}
+
+// refuse answers a request with a wrong secret at once, without reading its
+// body, and closes the connection.
+func refuse(w http.ResponseWriter) {
+	w.Header().Set("Connection", "close")
+	w.WriteHeader(http.StatusUnauthorized)
 }
 
 // NewHandler returns the routes.
@@ -93,7 +129,7 @@ func (c Config) webhook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !secretMatches(r.Header.Get("X-Telegram-Bot-Api-Secret-Token"), c.WebhookSecret) {
-		w.WriteHeader(http.StatusUnauthorized)
+		refuse(w)
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxWebhookBody))
@@ -139,15 +175,20 @@ func (c Config) cron(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !secretMatches(r.Header.Get("X-Cron-Token"), c.CronSecret) {
-		w.WriteHeader(http.StatusUnauthorized)
+		refuse(w)
 		return
 	}
 	name := r.PathValue("name") // Dispatch answers ErrUnknownJob for any name no module has
-	slot := time.Now().UTC().Truncate(time.Minute)
+	now := c.now()
+	slot := now
 	if s := r.URL.Query().Get("scheduled"); s != "" {
 		t, err := time.Parse(time.RFC3339, s)
 		if err != nil {
 			http.Error(w, "scheduled must be RFC 3339", http.StatusBadRequest)
+			return
+		}
+		if err := cron.CheckManualSlot(t, now); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
 		slot = t

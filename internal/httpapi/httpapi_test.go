@@ -1,8 +1,11 @@
 package httpapi_test
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -44,6 +47,7 @@ func newFixture(t *testing.T, webhook, cronTok string) *fixture {
 	f.h = httpapi.NewHandler(httpapi.Config{
 		Handle: f.bot.App.HandleUpdate, Health: f.bot.App.Health, Dispatcher: f.bot.Dispatcher(time.Now),
 		WebhookSecret: webhook, CronSecret: cronTok, Log: f.bot.Log,
+		Now: func() time.Time { return time.Date(2026, 11, 29, 1, 0, 30, 0, time.UTC) },
 	})
 	return f
 }
@@ -162,6 +166,8 @@ func TestCronRoute(t *testing.T) {
 		{"a failing job is 500", "POST", "/cron/testjob", tok, true, 500, ""},
 		{"a job runs", "POST", "/cron/testjob?scheduled=2026-11-29T01:00:00Z", tok, false, 200, "ran\n"},
 		{"a bad scheduled time is 400", "POST", "/cron/testjob?scheduled=tomorrow", tok, false, 400, ""},
+		{"a slot far in the future is refused", "POST", "/cron/testjob?scheduled=2099-11-29T01:00:00Z", tok, false, 400, ""},
+		{"a slot older than a day is refused", "POST", "/cron/testjob?scheduled=2026-11-27T01:00:00Z", tok, false, 400, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -175,8 +181,9 @@ func TestCronRoute(t *testing.T) {
 	}
 	t.Run("the same slot fired twice runs once", func(t *testing.T) {
 		f := newFixture(t, webhookSecret, cronSecret)
-		path := "/cron/testjob?scheduled=2026-11-29T01:00:00Z"
-		first, second := f.do("POST", path, tok, ""), f.do("POST", path, tok, "")
+		// Two fires in the same minute are one slot, whatever their seconds.
+		first := f.do("POST", "/cron/testjob?scheduled=2026-11-29T01:00:00Z", tok, "")
+		second := f.do("POST", "/cron/testjob?scheduled=2026-11-29T01:00:17Z", tok, "")
 		if first.Body.String() != "ran\n" || second.Body.String() != "skipped\n" || f.jobRuns.Load() != 1 {
 			t.Fatalf("first %q second %q runs %d", first.Body, second.Body, f.jobRuns.Load())
 		}
@@ -241,5 +248,41 @@ func TestAWebhookUpdateThatOverrunsItsBudgetIsAnswered500AndHandledOnRedelivery(
 	}
 	if got := bot.Replies(); len(got) != 1 || got[0] != "worked" {
 		t.Fatalf("replies %q, want one", got)
+	}
+}
+
+func TestTheServerCutsSlowAndIdleClients(t *testing.T) {
+	s := httpapi.NewServer(http.NotFoundHandler())
+	if s.ReadHeaderTimeout <= 0 || s.ReadTimeout <= 0 || s.IdleTimeout <= 0 || s.MaxHeaderBytes <= 0 {
+		t.Fatalf("server timeouts %+v: a slow or idle client must be cut off", s)
+	}
+	if s.WriteTimeout <= app.UpdateBudget {
+		t.Fatalf("write timeout %v must outlast an update's budget %v, or a slow update loses its answer", s.WriteTimeout, app.UpdateBudget)
+	}
+}
+
+func TestAWrongSecretIsRefusedWithoutReadingTheBody(t *testing.T) {
+	f := newFixture(t, webhookSecret, cronSecret)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httpapi.NewServer(f.h)
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// A body of 1 MiB announced, none sent: the answer must not wait for it.
+	fmt.Fprintf(conn, "POST /webhook HTTP/1.1\r\nHost: bot\r\nX-Telegram-Bot-Api-Secret-Token: guess\r\nContent-Length: %d\r\n\r\n", 1<<20)
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 401 || !resp.Close {
+		t.Fatalf("status %d, close %v: want 401 and the connection closed", resp.StatusCode, resp.Close)
 	}
 }
