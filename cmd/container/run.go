@@ -47,7 +47,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return checkHealth(ctx, getenv("PORT"))
 	}
 
-	o := wiring.Options{Runtime: "container", Getenv: getenv, Logs: stdout}
+	o := wiring.Options{Runtime: wiring.RuntimeContainer, Getenv: getenv, Logs: stdout}
 	if *consoleMode {
 		o.Console, o.Logs = stdout, stderr // the chat owns stdout
 	}

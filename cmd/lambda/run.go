@@ -26,7 +26,7 @@ func run(ctx context.Context, _ []string, getenv func(string) string, stdout, _ 
 
 func setup(ctx context.Context, getenv func(string) string, stdout io.Writer) (*lambdaevent.Handler, error) {
 	b, err := wiring.Build(ctx, wiring.Options{
-		Runtime: "lambda", Getenv: getenv, Logs: stdout,
+		Runtime: wiring.RuntimeLambda, Getenv: getenv, Logs: stdout,
 		Require: []string{"TELEGRAM_WEBHOOK_SECRET"}, // Telegram reaches Lambda only by webhook
 	})
 	if err != nil {

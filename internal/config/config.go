@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/redact"
 )
 
 // Storage backends.
@@ -65,7 +67,7 @@ func (c *Config) ModuleSettings() map[string]string {
 // String summarises the configuration without any secret value.
 func (c *Config) String() string {
 	return fmt.Sprintf("backend=%s (%s) telegram_api=%s owner=%d admins=%v modules=%v log_level=%s port=%d secrets_set=%d",
-		c.Backend, c.BackendReason, c.TelegramAPIURL, c.OwnerID, c.AdminIDs, c.Modules, c.LogLevel, c.Port, len(c.secrets))
+		c.Backend, c.BackendReason, redactURL(c.TelegramAPIURL), c.OwnerID, c.AdminIDs, c.Modules, c.LogLevel, c.Port, len(c.secrets))
 }
 
 // GoString keeps %#v as safe as %v.
@@ -81,6 +83,8 @@ type Options struct {
 	Settings []app.Setting
 	// Require lists variables this runtime cannot start without.
 	Require []string
+	// Lambda: the variables only the container reads (PORT) are ignored.
+	Lambda bool
 	// SSM answers GetParameters; nil builds a client from the standard AWS
 	// configuration, and only when some <NAME>_PARAMETER_NAME is set.
 	SSM ParameterGetter
@@ -95,7 +99,7 @@ func Load(ctx context.Context, o Options) (*Config, error) {
 		problems = append(problems, err)
 	}
 	c := newConfig(env, secrets, o.Settings)
-	problems = append(problems, c.parse(env)...)
+	problems = append(problems, c.parse(env, o.Lambda)...)
 	problems = append(problems, c.resolveBackend(env("KV_PROVIDER"))...)
 	for _, name := range o.Require {
 		if env(name) == "" && secrets[name] == "" {
@@ -150,37 +154,91 @@ func newConfig(env func(string) string, secrets map[string]string, settings []ap
 	return c
 }
 
+// The shapes Telegram gives its credentials: a bot token is the bot's id, a
+// colon and a key; a webhook secret_token is 1-256 of these characters (the
+// cron secret follows the same rule). A value of another shape can never
+// work, so it is refused at start-up, naming the variable, never the value.
+var (
+	tokenRE  = regexp.MustCompile(`^[0-9]+:[A-Za-z0-9_-]+$`)
+	secretRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,256}$`)
+)
+
+// logLevels are the LOG_LEVEL values (slog would also take "error+100").
+var logLevels = map[string]slog.Level{"debug": slog.LevelDebug, "info": slog.LevelInfo, "warn": slog.LevelWarn, "error": slog.LevelError}
+
 // parse reads the values with a syntax, reporting every bad one.
-func (c *Config) parse(env func(string) string) []error {
+func (c *Config) parse(env func(string) string, lambda bool) []error {
 	var problems []error
 	bad := func(format string, a ...any) { problems = append(problems, fmt.Errorf(format, a...)) }
-	var err error
-	if u, err := url.Parse(c.TelegramAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		bad("TELEGRAM_API_URL: %q is not an http(s) URL", c.TelegramAPIURL)
+	if t := c.TelegramToken.Reveal(); t != "" && !tokenRE.MatchString(t) {
+		bad("TELEGRAM_BOT_TOKEN: not a bot token (digits, a colon, then letters, digits, _ and - only)")
 	}
-	if v := env("OWNER_ID"); v != "" {
-		if c.OwnerID, err = strconv.ParseInt(v, 10, 64); err != nil {
-			bad("OWNER_ID: %q is not a Telegram user id", v)
+	for _, s := range []struct {
+		name  string
+		value Secret
+	}{{"TELEGRAM_WEBHOOK_SECRET", c.WebhookSecret}, {"CRON_SHARED_SECRET", c.CronSecret}} {
+		if s.value.IsSet() && !secretRE.MatchString(s.value.Reveal()) {
+			bad("%s: must be 1 to 256 of A-Z, a-z, 0-9, _ and - (what Telegram accepts as a secret_token)", s.name)
 		}
 	}
+	problems = append(problems, c.parseAPIURL()...)
+	c.OwnerID = userID(env("OWNER_ID"), "OWNER_ID", bad)
 	for _, v := range splitCSV(env("ADMIN_IDS")) {
-		id, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			bad("ADMIN_IDS: %q is not a Telegram user id", v)
-			continue
+		if id := userID(v, "ADMIN_IDS", bad); id != 0 {
+			c.AdminIDs = append(c.AdminIDs, id)
 		}
-		c.AdminIDs = append(c.AdminIDs, id)
 	}
-	if err := c.LogLevel.UnmarshalText([]byte(orDefault(env("LOG_LEVEL"), "info"))); err != nil {
+	level, ok := logLevels[strings.ToLower(orDefault(env("LOG_LEVEL"), "info"))]
+	if !ok {
 		bad("LOG_LEVEL: %q is not debug, info, warn or error", env("LOG_LEVEL"))
 	}
+	c.LogLevel = level
 	c.Port = 8080
-	if v := env("PORT"); v != "" {
+	if v := env("PORT"); v != "" && !lambda { // Lambda serves no port: PORT is not its concern
+		var err error
 		if c.Port, err = strconv.Atoi(v); err != nil || c.Port < 1 || c.Port > 65535 {
 			bad("PORT: %q is not a TCP port", v)
 		}
 	}
 	return problems
+}
+
+// userID reads a Telegram user id: a positive number ("" is none).
+func userID(v, name string, bad func(string, ...any)) int64 {
+	if v == "" {
+		return 0
+	}
+	id, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || id <= 0 {
+		bad("%s: %q is not a Telegram user id (a positive number)", name, v)
+		return 0
+	}
+	return id
+}
+
+// parseAPIURL checks TELEGRAM_API_URL. Credentials in it (a self-hosted Bot
+// API behind basic auth) become secrets: masked in every log line, and the
+// URL is shown without them.
+func (c *Config) parseAPIURL() []error {
+	u, err := url.Parse(c.TelegramAPIURL)
+	if err == nil && u.User != nil {
+		c.secrets = append(c.secrets, u.User.String())
+		if p, ok := u.User.Password(); ok && p != "" {
+			c.secrets = append(c.secrets, p)
+		}
+	}
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return []error{fmt.Errorf("TELEGRAM_API_URL: %q is not an http(s) URL", redactURL(c.TelegramAPIURL))}
+	}
+	return nil
+}
+
+// redactURL is raw without its userinfo, for messages and the start-up line.
+func redactURL(raw string) string {
+	if u, err := url.Parse(raw); err == nil {
+		return u.Redacted()
+	}
+	return redact.String(raw, redact.URLSecrets(raw)[1:]...)
 }
 
 // resolveBackend applies KV_PROVIDER, or picks from what is configured.

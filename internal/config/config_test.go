@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 
@@ -128,5 +129,59 @@ func TestSecretsNeverPrint(t *testing.T) {
 	}
 	if got := strings.Join(c.Secrets(), " "); !strings.Contains(got, token) || !strings.Contains(got, "g-secret") {
 		t.Fatalf("Secrets() = %q, want every secret for log masking", got)
+	}
+}
+
+func TestAnUnusableValueStopsStartUpNamingTheVariableNeverTheValue(t *testing.T) {
+	tests := []struct {
+		name, variable, value, want string
+	}{
+		{"a token with a newline", "TELEGRAM_BOT_TOKEN", "123456:abc\ndefXYZZY", "TELEGRAM_BOT_TOKEN: not a bot token"},
+		{"a token with a space", "TELEGRAM_BOT_TOKEN", "123456:abc defXYZZY", "TELEGRAM_BOT_TOKEN: not a bot token"},
+		{"a token with a quote", "TELEGRAM_BOT_TOKEN", `123456:abc"defXYZZY`, "TELEGRAM_BOT_TOKEN: not a bot token"},
+		{"a token with a slash", "TELEGRAM_BOT_TOKEN", "123456:abc/defXYZZY", "TELEGRAM_BOT_TOKEN: not a bot token"},
+		{"a token with ?#", "TELEGRAM_BOT_TOKEN", "123456:abc?d#eXYZZY", "TELEGRAM_BOT_TOKEN: not a bot token"},
+		{"a webhook secret Telegram refuses", "TELEGRAM_WEBHOOK_SECRET", "has spaces XYZZY", "TELEGRAM_WEBHOOK_SECRET: must be 1 to 256"},
+		{"a cron secret of 300 characters", "CRON_SHARED_SECRET", strings.Repeat("s", 297) + "XYZZY", "CRON_SHARED_SECRET: must be 1 to 256"},
+		{"a negative owner", "OWNER_ID", "-5", "OWNER_ID: \"-5\" is not a Telegram user id"},
+		{"an admin of zero", "ADMIN_IDS", "7,0", "ADMIN_IDS: \"0\" is not a Telegram user id"},
+		{"a level past error", "LOG_LEVEL", "error+100", "LOG_LEVEL: \"error+100\" is not debug, info, warn or error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := load(t, map[string]string{tt.variable: tt.value})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Load = %v, want %q", err, tt.want)
+			}
+			if strings.Contains(err.Error(), "XYZZY") {
+				t.Fatalf("the error shows the secret: %v", err)
+			}
+		})
+	}
+}
+
+func TestAPasswordInTheBotAPIURLIsNeverPrinted(t *testing.T) {
+	c, err := load(t, map[string]string{"TELEGRAM_API_URL": "https://bot:hunter2pass@tg.example.org"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := c.String(); strings.Contains(s, "hunter2pass") || !strings.Contains(s, "tg.example.org") {
+		t.Fatalf("start-up summary %q", s)
+	}
+	if !slices.Contains(c.Secrets(), "hunter2pass") {
+		t.Fatal("the password is not among the secrets the logger masks")
+	}
+	if _, err := load(t, map[string]string{"TELEGRAM_API_URL": "ftp://bot:hunter2pass@tg.example.org"}); err == nil || strings.Contains(err.Error(), "hunter2pass") {
+		t.Fatalf("a bad URL's error = %v, want one without the password", err)
+	}
+}
+
+func TestLambdaIgnoresThePortItNeverServes(t *testing.T) {
+	c, err := config.Load(t.Context(), config.Options{Getenv: envOf(map[string]string{"PORT": "not-a-port"}), Lambda: true})
+	if err != nil || c == nil {
+		t.Fatalf("Lambda with PORT=not-a-port: %v", err)
+	}
+	if _, err := load(t, map[string]string{"PORT": "not-a-port"}); err == nil {
+		t.Fatal("the container must still refuse a bad PORT")
 	}
 }

@@ -5,8 +5,11 @@
 package redact
 
 import (
+	"encoding/json"
 	"net/url"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -23,13 +26,14 @@ func Error(err error, secrets ...string) error {
 	return &redacted{msg: String(err.Error(), secrets...), err: err}
 }
 
-// String removes every secret from s, longest first so that a secret that
-// contains another is masked whole.
+// String removes every secret from s, in every form it can be written in:
+// as is, escaped as in a quoted or JSON string, and URL-encoded. Longest
+// first, so that a secret that contains another is masked whole.
 func String(s string, secrets ...string) string {
 	ss := make([]string, 0, len(secrets))
 	for _, sec := range secrets {
 		if len(sec) >= 3 {
-			ss = append(ss, sec)
+			ss = append(ss, forms(sec)...)
 		}
 	}
 	sort.Slice(ss, func(i, j int) bool { return len(ss[i]) > len(ss[j]) })
@@ -37,6 +41,19 @@ func String(s string, secrets ...string) string {
 		s = strings.ReplaceAll(s, sec, Mask)
 	}
 	return s
+}
+
+// forms are the ways sec can appear in a log line or an error.
+func forms(sec string) []string {
+	quoted := strconv.Quote(sec)
+	js, _ := json.Marshal(sec)
+	out := []string{sec}
+	for _, f := range []string{quoted[1 : len(quoted)-1], string(js[1 : len(js)-1]), url.QueryEscape(sec), url.PathEscape(sec)} {
+		if f != sec && !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 type redacted struct {

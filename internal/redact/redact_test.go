@@ -2,9 +2,12 @@ package redact_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -52,5 +55,22 @@ func TestErrorMasksSecretsAndKeepsTheChain(t *testing.T) {
 	}
 	if redact.Error(nil, "x") != nil {
 		t.Fatal("Error(nil) must be nil")
+	}
+}
+
+func TestASecretIsMaskedInEveryEncoding(t *testing.T) {
+	secret := "123456:a/b c\n\"d\"?e#f"
+	for _, tt := range []struct{ name, text string }{
+		{"as is", "token " + secret},
+		{"quoted", strconv.Quote(secret)},
+		{"JSON", func() string { b, _ := json.Marshal(map[string]string{"token": secret}); return string(b) }()},
+		{"URL-encoded", "https://api.telegram.org/bot" + url.PathEscape(secret) + "/getMe?t=" + url.QueryEscape(secret)},
+	} {
+		got := redact.String(tt.text, secret)
+		for _, part := range []string{"a/b", "b c", `\"d\"`, "a%2Fb", "%0A"} {
+			if strings.Contains(got, part) {
+				t.Errorf("%s: %q still shows %q", tt.name, got, part)
+			}
+		}
 	}
 }

@@ -29,9 +29,15 @@ import (
 // storeCloseBudget bounds closing the store at exit.
 const storeCloseBudget = 5 * time.Second
 
+// The runtimes.
+const (
+	RuntimeLambda    = "lambda"
+	RuntimeContainer = "container"
+)
+
 // Options say what differs between the runtimes at construction.
 type Options struct {
-	Runtime string // "lambda" or "container", for the start-up line
+	Runtime string // RuntimeLambda or RuntimeContainer
 	Getenv  func(string) string
 	// Logs receives the JSON log lines.
 	Logs io.Writer
@@ -120,7 +126,7 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 	if o.Console == nil {
 		require = append([]string{"TELEGRAM_BOT_TOKEN"}, require...)
 	}
-	cfg, err := LoadConfig(ctx, o.Getenv, require...)
+	cfg, err := config.Load(ctx, config.Options{Getenv: o.Getenv, Settings: Settings(), Require: require, Lambda: o.Runtime == RuntimeLambda})
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -59,7 +60,7 @@ type module struct {
 // New builds the module.
 func New(d app.Deps) (*app.Module, error) {
 	rate, err := strconv.ParseFloat(d.Settings[settingRate], 64)
-	if err != nil || rate <= 0 {
+	if err != nil || !(rate > 0) || math.IsInf(rate, 0) { // NaN is not > 0
 		return nil, fmt.Errorf("%s: want a positive number", settingRate)
 	}
 	m := &module{store: d.Store, log: d.Log, now: d.Now, rate: rate, pick: func() string { return things[rand.IntN(len(things))] }}

@@ -263,3 +263,12 @@ func TestThinkingAndOutputBudgetsFollowTheModel(t *testing.T) {
 		})
 	}
 }
+
+func TestARateThatIsNoNumberIsRefusedAtStartUp(t *testing.T) {
+	for _, rate := range []string{"NaN", "+Inf", "0", "-1", "six"} {
+		_, err := New(app.Deps{Settings: map[string]string{settingRate: rate, settingModel: "gemini-2.5-flash", settingMaxOutput: "1024"}})
+		if err == nil || !strings.Contains(err.Error(), settingRate) {
+			t.Errorf("%s=%s: %v, want an error naming the setting", settingRate, rate, err)
+		}
+	}
+}
