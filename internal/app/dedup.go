@@ -93,8 +93,9 @@ func (a *App) claim(ctx context.Context, id int64) (claimResult, error) {
 }
 
 // finish records the outcome of a claimed update. A failed run leaves the
-// update claimable, so a redelivery is handled again.
-func (a *App) finish(ctx context.Context, id int64, ok bool) error {
+// update claimable, so a redelivery is handled again. A run that failed only
+// because Telegram asked to wait does not count toward dropping the update.
+func (a *App) finish(ctx context.Context, id int64, ok, flood bool) error {
 	err := storage.Update(ctx, a.core, dedupKey(id), func(cur []byte) ([]byte, error) {
 		if cur == nil {
 			return nil, fmt.Errorf("update %d: %w: its slot vanished", id, storage.ErrNotFound)
@@ -104,8 +105,11 @@ func (a *App) finish(ctx context.Context, id int64, ok bool) error {
 			return nil, nil // the slot moved on to a newer update
 		}
 		rec.State, rec.At = stateFailed, a.now().UnixNano()
-		if ok {
+		switch {
+		case ok:
 			rec.State = stateDone
+		case flood:
+			rec.Attempts = max(rec.Attempts-1, 0)
 		}
 		return json.Marshal(rec)
 	})

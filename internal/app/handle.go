@@ -80,7 +80,7 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	// lets the redelivery run at once instead of waiting out the stale mark.
 	rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), recordBudget)
 	defer rcancel()
-	if ferr := a.finish(rctx, u.ID, err == nil); ferr != nil {
+	if ferr := a.finish(rctx, u.ID, err == nil, errors.Is(err, ErrFlood)); ferr != nil {
 		// The work is done; at worst a redelivery is handled once more.
 		log.Warn("could not record the update as handled", "err", ferr)
 	}

@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
+	"time"
 
 	"github.com/go-telegram/bot/models"
 )
@@ -51,6 +53,19 @@ var (
 	// is refused again.
 	ErrRejected = errors.New("telegram: bad request")
 )
+
+// FloodError is a send Telegram asked to wait for longer than the update can
+// (a 429 beyond the client's budget, or a group's pace): it wraps ErrFlood
+// and says how long to wait. The update is not handled, and this attempt
+// does not count toward giving it up: it waits, in its chat's queue.
+type FloodError struct{ RetryAfter time.Duration }
+
+func (e *FloodError) Error() string {
+	return fmt.Sprintf("telegram: rate limited; retry after %s", e.RetryAfter)
+}
+
+// Is makes a FloodError match ErrFlood.
+func (e *FloodError) Is(target error) bool { return target == ErrFlood }
 
 // Permanent reports whether err is a Telegram refusal that no retry of the
 // same update can change: the chat blocked the bot or is gone, the topic is

@@ -23,6 +23,7 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/pause"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 )
@@ -206,12 +207,21 @@ func (p *Poller) work(ctx, handlers context.Context, q *queues, key chatKey) {
 			q.done(key, u.ID)
 			continue
 		}
-		if errors.Is(err, context.Canceled) && handlers.Err() != nil {
+		var flood *app.FloodError
+		var d time.Duration
+		switch {
+		case errors.As(err, &flood):
+			// Telegram asked this chat to wait: it waits, in its own queue,
+			// while the other chats go on; the update is not dropped.
+			d = flood.RetryAfter
+			p.log.Warn("chat waits out Telegram's flood control", "update_id", u.ID, "retry_in", d)
+		case errors.Is(err, context.Canceled) && handlers.Err() != nil:
 			p.log.Warn("update cut by the shutdown; it will be handled after the restart", "update_id", u.ID)
-		} else {
+		default:
+			d = backoff(q.failed(key), retryMin, retryMax)
 			p.log.Warn("update not handled; it will be fetched again", "update_id", u.ID, "err", err)
 		}
-		_ = p.wait(ctx, backoff(q.failed(key), retryMin, retryMax))
+		_ = p.wait(ctx, d)
 		q.release(key)
 		if next, ok := q.leave(key); ok {
 			key = next

@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/poller"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
@@ -249,5 +250,46 @@ func TestAnUndecodableUpdateIsPassedAndPollingGoesOn(t *testing.T) {
 		return nil
 	}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestAChatInAFloodWaitHoldsBackOnlyItself(t *testing.T) {
+	srv := telegramtest.New(t)
+	rec := newRecorder()
+	var once sync.Once
+	handle := func(_ context.Context, u *models.Update) error {
+		if u.Message.Chat.ID == -100 {
+			flooded := false
+			once.Do(func() { flooded = true })
+			if flooded {
+				return fmt.Errorf("sendMessage: %w", &app.FloodError{RetryAfter: 7 * time.Second})
+			}
+		}
+		rec.add(u)
+		return nil
+	}
+	release := make(chan struct{})
+	waited := make(chan time.Duration, 10)
+	wait := func(ctx context.Context, d time.Duration) error {
+		waited <- d
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return ctx.Err()
+	}
+	srv.Push(telegramtest.Text(-100, 1, "group"))
+	start(t, poller.New(client(t, srv), handle, poller.WithLongPoll(time.Second), poller.WithWait(wait)))
+	if d := <-waited; d != 7*time.Second {
+		t.Fatalf("the flooded chat waits %v, want Telegram's 7 s", d)
+	}
+	srv.Push(telegramtest.Text(2, 2, "private"))
+	rec.waitFor(t, 1) // handled while the group waits
+	close(release)
+	rec.waitFor(t, 1) // the group's update, after its wait: not dropped
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.byChat[2]) != 1 || len(rec.byChat[-100]) != 1 {
+		t.Fatalf("handled %v", rec.byChat)
 	}
 }

@@ -39,7 +39,8 @@ type Client struct {
 	global  *rate.Limiter
 	perChat rate.Limit
 	mu      sync.Mutex
-	chats   map[int64]*rate.Limiter
+	chats   map[int64]*rate.Limiter // bulk sends, per chat
+	groups  map[int64]*rate.Limiter // every send to a group, per group
 
 	budget time.Duration
 	wait   func(ctx context.Context, d time.Duration) error
@@ -83,6 +84,7 @@ func New(token string, opts ...Option) (*Client, error) {
 		global:  rate.NewLimiter(30, 1),
 		perChat: 1,
 		chats:   map[int64]*rate.Limiter{},
+		groups:  map[int64]*rate.Limiter{},
 		budget:  30 * time.Second,
 		wait:    pause.For,
 	}
@@ -106,19 +108,40 @@ func New(token string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
-// chatLimiter returns the bulk-send limiter of one chat.
-func (c *Client) chatLimiter(chatID int64) *rate.Limiter {
+// groupRate is Telegram's limit for one group: about 20 messages a minute.
+var groupRate, groupBurst = rate.Every(3 * time.Second), 20
+
+// limiter returns chatID's limiter from m, made by mk the first time.
+func (c *Client) limiter(m *map[int64]*rate.Limiter, chatID int64, mk func() *rate.Limiter) *rate.Limiter {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	l, ok := c.chats[chatID]
+	l, ok := (*m)[chatID]
 	if !ok {
-		if len(c.chats) > 10_000 { // a broadcast's worth; forget idle chats
-			c.chats = map[int64]*rate.Limiter{}
+		if len(*m) > 10_000 { // a broadcast's worth; forget idle chats
+			*m = map[int64]*rate.Limiter{}
 		}
-		l = rate.NewLimiter(c.perChat, 1)
-		c.chats[chatID] = l
+		l = mk()
+		(*m)[chatID] = l
 	}
 	return l
+}
+
+// pace waits for a token of l. A wait the update's deadline cannot cover is
+// not waited out: it is a FloodError, so the update comes back later.
+func (c *Client) pace(ctx context.Context, l *rate.Limiter) error {
+	r := l.Reserve()
+	d := r.Delay()
+	if dl, ok := ctx.Deadline(); ok && time.Now().Add(d).After(dl) {
+		r.Cancel()
+		return &app.FloodError{RetryAfter: d}
+	}
+	if d > 0 {
+		if err := c.wait(ctx, d); err != nil {
+			r.Cancel()
+			return err
+		}
+	}
+	return nil
 }
 
 // call runs one API call under flood control: the global rate always, the
@@ -126,7 +149,14 @@ func (c *Client) chatLimiter(chatID int64) *rate.Limiter {
 func call[T any](ctx context.Context, c *Client, method string, chatID int64, bulk bool, do func(context.Context) (T, error)) (T, error) {
 	var zero T
 	if bulk {
-		if err := c.chatLimiter(chatID).Wait(ctx); err != nil {
+		l := c.limiter(&c.chats, chatID, func() *rate.Limiter { return rate.NewLimiter(c.perChat, 1) })
+		if err := c.pace(ctx, l); err != nil {
+			return zero, fmt.Errorf("telegram: %s: %w", method, err)
+		}
+	}
+	if chatID < 0 { // a group or channel: held to its own pace, whatever sends
+		l := c.limiter(&c.groups, chatID, func() *rate.Limiter { return rate.NewLimiter(groupRate, groupBurst) })
+		if err := c.pace(ctx, l); err != nil {
 			return zero, fmt.Errorf("telegram: %s: %w", method, err)
 		}
 	}
@@ -141,8 +171,10 @@ func call[T any](ctx context.Context, c *Client, method string, chatID int64, bu
 			return res, c.scrub(classify(method, err))
 		}
 		d := time.Duration(max(secs, 1)) * time.Second
-		if waited+d > c.budget {
-			return zero, fmt.Errorf("%w: %s asked to wait %s after %s already waited", app.ErrFlood, method, d, waited)
+		dl, hasDeadline := ctx.Deadline()
+		if waited+d > c.budget || (hasDeadline && time.Now().Add(d).After(dl)) {
+			// Longer than this update may wait: it comes back later.
+			return zero, fmt.Errorf("telegram: %s asked to wait %s after %s already waited: %w", method, d, waited, &app.FloodError{RetryAfter: d})
 		}
 		c.log.Warn("telegram rate limited", "method", method, "chat_id", chatID, "retry_after_s", secs)
 		if err := c.wait(ctx, d); err != nil {

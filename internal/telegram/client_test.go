@@ -216,3 +216,28 @@ func TestAMessageOverTelegramsLimitIsCutNotSentAsIs(t *testing.T) {
 		t.Fatalf("sent %d characters, want %d ending in an ellipsis", n, app.MaxMessageUnits)
 	}
 }
+
+func TestAGroupIsPacedToItsOwnLimit(t *testing.T) {
+	srv := telegramtest.New(t)
+	c, _ := newClient(t, srv, telegram.WithRates(1e6, 1e6))
+	ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+	defer cancel()
+	var flood *app.FloodError
+	sent := 0
+	for range 25 {
+		_, err := c.Send(ctx, app.Message{ChatID: -1001, Text: "x"})
+		if errors.As(err, &flood) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		sent++
+	}
+	if sent != 20 || flood == nil || flood.RetryAfter <= 0 {
+		t.Fatalf("sent %d to one group within a second, then %v: want 20 (Telegram's ~20 a minute), then a wait", sent, flood)
+	}
+	if _, err := c.Send(t.Context(), app.Message{ChatID: 42, Text: "a private chat is not held back"}); err != nil {
+		t.Fatal(err)
+	}
+}
