@@ -14,7 +14,7 @@ RIE_BIN      := .testservers/bin/aws-lambda-rie
 LINT_DIR     := tools/lint/node_modules/dockerfile-utils
 RIE_VERSION  := v0.0.0-20261030222936-bef5c4ba774d
 
-.PHONY: help run run-polling build build-lambda build-BotFunction docker-build test vet unit lint testservers test-mongo \
+.PHONY: help run run-polling build build-lambda build-BotFunction docker-build test vet unit lint fuzz vulncheck testservers test-mongo \
 	bench bench-coldstart mongo-local dynamodb-local sam-validate sam-build sam-deploy \
 	telegram-webhook telegram-webhook-info telegram-commands cron-status \
 	migrate-dynamo-to-mongo migrate-mongo-to-dynamo migrate-verify
@@ -92,12 +92,20 @@ vet:
 
 ## lint: shellcheck the scripts, lint the Dockerfile (CI runs it)
 lint: $(LINT_DIR)
-	shellcheck scripts/with-testservers scripts/bench-coldstart .ci/run
+	shellcheck scripts/with-testservers scripts/bench-coldstart scripts/fuzz scripts/vulncheck .ci/run
 	tools/lint/node_modules/.bin/dockerfile-utils lint Dockerfile
 
 $(LINT_DIR): tools/lint/package.json tools/lint/package-lock.json
 	$(NPM) ci --prefix tools/lint --no-audit --no-fund
 	touch $(LINT_DIR)
+
+## fuzz: every fuzz target for FUZZTIME each (default 10s; CI runs it); a crash lands in testdata/fuzz as a regression test
+fuzz:
+	scripts/fuzz $(or $(FUZZTIME),10s)
+
+## vulncheck: govulncheck against an offline copy of the Go vulnerability database (CI runs it)
+vulncheck:
+	scripts/vulncheck
 
 ## unit: the tests that need no server (integration tests skip under -short)
 unit:

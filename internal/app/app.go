@@ -28,7 +28,7 @@ type App struct {
 	ownerID  int64
 	adminIDs []int64
 
-	budget   time.Duration // UpdateBudget, shorter in tests
+	budget time.Duration // UpdateBudget, shorter in tests
 
 	userMu   sync.Mutex
 	username string // the bot's @username, for /cmd@Bot; resolved lazily

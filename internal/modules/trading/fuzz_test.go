@@ -1,0 +1,27 @@
+package trading
+
+import (
+	"testing"
+
+	"github.com/shopspring/decimal"
+)
+
+// FuzzParseAmount: an amount a user types is refused, or positive, within
+// the places and the maximum.
+func FuzzParseAmount(f *testing.F) {
+	for _, s := range []string{"100", "0.5", "1,000", "-5", "1e9", "NaN", "0.001", "99999999999", " 7 "} {
+		f.Add(s)
+	}
+	maxCash := decimal.NewFromInt(1_000_000_000)
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, places := range []int32{0, 2, 8} {
+			v, err := ParseAmount(s, places, maxCash)
+			if err != nil {
+				continue
+			}
+			if !v.IsPositive() || v.GreaterThan(maxCash) || !v.Equal(v.Truncate(places)) {
+				t.Fatalf("ParseAmount(%q, %d) = %s", s, places, v)
+			}
+		}
+	})
+}
