@@ -13,7 +13,9 @@ require (
 	github.com/compose-spec/compose-go/v2 v2.16.2
 	github.com/go-telegram/bot v1.20.0
 	github.com/robfig/cron/v3 v3.0.1
+	github.com/shopspring/decimal v1.6.0
 	go.mongodb.org/mongo-driver/v2 v2.10.0
+	golang.org/x/sync v0.22.0
 	golang.org/x/time v0.16.0
 )
 
@@ -39,7 +41,6 @@ require (
 	github.com/mattn/go-shellwords v1.0.12 // indirect
 	github.com/opencontainers/go-digest v1.0.0 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.1 // indirect
-	github.com/shopspring/decimal v1.6.0 // indirect
 	github.com/sirupsen/logrus v1.10.1 // indirect
 	github.com/xdg-go/scram v1.4.0 // indirect
 	github.com/xdg-go/stringprep v1.0.4 // indirect
@@ -48,7 +49,6 @@ require (
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
 	go.yaml.in/yaml/v4 v4.0.0-rc.4 // indirect
 	golang.org/x/crypto v0.54.0 // indirect
-	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect

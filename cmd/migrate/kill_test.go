@@ -24,7 +24,7 @@ func TestARunKilledMidwayCompletesOnRerun(t *testing.T) {
 	for i := range 4_000 {
 		items = append(items, storage.Item{Namespace: fmt.Sprintf("mod%d", i%4), Key: fmt.Sprintf("k%06d", i), Value: []byte(strings.Repeat("v", i%50)), UpdatedAt: int64(i)})
 	}
-	if _, err := s.mongo.Load(t.Context(), items); err != nil {
+	if _, err := s.mongo.Load(t.Context(), items, storage.LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	want := dump(t, s.mongo)

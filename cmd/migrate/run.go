@@ -37,9 +37,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.StringVar(&to.table, "to-table", getenv("DYNAMODB_TABLE"), "target DynamoDB table (default $DYNAMODB_TABLE)")
 	fs.StringVar(&from.database, "from-database", getenv("MONGO_DATABASE"), "source MongoDB database (default $MONGO_DATABASE)")
 	fs.StringVar(&to.database, "to-database", getenv("MONGO_DATABASE"), "target MongoDB database (default $MONGO_DATABASE)")
-	dryRun := fs.Bool("dry-run", false, "print per-module counts and bytes; write nothing")
-	verify := fs.Bool("verify", false, "compare source and target per module and per item; write nothing")
+	dryRun := fs.Bool("dry-run", false, "print per-module counts and bytes (and, with --mirror, what it would delete); write nothing")
+	verify := fs.Bool("verify", false, "is the target an exact copy of the source? compare per module and per item; write nothing")
+	afterCutover := fs.Bool("verify-after-cutover", false, "was anything of the source lost or rolled back on the target since the copy? write nothing")
 	skipInvalid := fs.Bool("skip-invalid", false, "copy the valid items and report invalid ones instead of failing")
+	overwrite := fs.Bool("overwrite", false, "replace target items even when they are newer than the source's, and bring back items deleted on the target")
+	mirror := fs.Bool("mirror", false, "make the target exactly the source: overwrite, and delete target items the source lacks (needs --confirm-target)")
+	confirm := fs.String("confirm-target", "", "with --mirror: the target as this tool names it, e.g. \"dynamodb table miti99bot\"")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -66,12 +70,28 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	defer dst.Close(context.WithoutCancel(ctx))
 	fmt.Fprintf(stderr, "migrate: %s -> %s\n", describe(from), describe(to))
 
-	if *verify {
+	switch {
+	case *verify:
 		rep, err := migrate.Verify(ctx, src, dst, stderr)
 		rep.WriteTable(stdout)
 		return redact.Error(err, secrets...)
+	case *afterCutover:
+		rep, err := migrate.VerifyAfterCutover(ctx, src, dst, describe(from))
+		if rep != nil {
+			rep.WriteTable(stdout)
+		}
+		return redact.Error(err, secrets...)
+	case *mirror:
+		if *confirm != describe(to) && !*dryRun {
+			return fmt.Errorf("--mirror deletes what the source lacks from the target: confirm with --confirm-target=%q (or look first with --dry-run)", describe(to))
+		}
+		rep, err := migrate.Mirror(ctx, src, dst, migrate.Options{DryRun: *dryRun, SkipInvalid: *skipInvalid, Progress: stderr})
+		rep.WriteSummary(stdout)
+		return redact.Error(err, secrets...)
 	}
-	rep, err := migrate.Copy(ctx, src, dst, migrate.Options{DryRun: *dryRun, SkipInvalid: *skipInvalid, Progress: stderr})
+	rep, err := migrate.Copy(ctx, src, dst, migrate.Options{
+		DryRun: *dryRun, SkipInvalid: *skipInvalid, Overwrite: *overwrite, Source: describe(from), Progress: stderr,
+	})
 	rep.WriteSummary(stdout, *dryRun)
 	return redact.Error(err, secrets...)
 }

@@ -20,9 +20,22 @@ import (
 type Options struct {
 	DryRun      bool // count and measure, write nothing
 	SkipInvalid bool // report invalid items and carry on, instead of failing
-	BatchSize   int  // items per Load call (default 500)
-	Progress    io.Writer
-	Every       time.Duration // progress interval (default 2 s)
+	// Overwrite replaces target items that are newer than the source's;
+	// without it they are kept (and counted), and items deleted on the
+	// target since this source's first copy are not brought back.
+	Overwrite bool
+	// Source names the source for the copy's checkpoint in the target
+	// ("dynamodb table miti99bot"); empty: no checkpoint.
+	Source    string
+	BatchSize int // items per Load call (default 500)
+	Progress  io.Writer
+	Every     time.Duration // progress interval (default 2 s)
+}
+
+// Destination is what a copy writes to: a provider that loads in bulk.
+type Destination interface {
+	storage.KVProvider
+	storage.Loader
 }
 
 // ModuleStats counts one namespace.
@@ -35,6 +48,9 @@ type Report struct {
 	Modules            map[string]*ModuleStats
 	Read               int64
 	Written, Unchanged int64
+	KeptNewer          int64 // target items newer than the source's: kept
+	Deleted            int64 // deleted on the target since the first copy: not brought back
+	Since              time.Time
 	Invalid            []storage.Raw // the first ones, for the report
 	InvalidCount       int64
 	Elapsed            time.Duration
@@ -69,8 +85,11 @@ func problemOf(r storage.Raw) string {
 
 // Copy streams src into dst. Unless SkipInvalid is set, it first scans the
 // source for items that break the key rules and, if any, fails before
-// writing anything: a partial migration is worse than none.
-func Copy(ctx context.Context, src storage.Walker, dst storage.Loader, o Options) (*Report, error) {
+// writing anything: a partial migration is worse than none. Without
+// Overwrite a rerun is safe on a target that took writes since: newer
+// target items are kept, and (with a Source) items the target deleted since
+// the first copy from that source stay deleted.
+func Copy(ctx context.Context, src storage.Walker, dst Destination, o Options) (*Report, error) {
 	o.defaults()
 	if !o.SkipInvalid && !o.DryRun {
 		pre, err := Copy(ctx, src, nil, Options{DryRun: true, SkipInvalid: true, Every: o.Every})
@@ -83,6 +102,16 @@ func Copy(ctx context.Context, src storage.Walker, dst storage.Loader, o Options
 	}
 	rep := &Report{Modules: map[string]*ModuleStats{}}
 	start := time.Now()
+	load := storage.LoadOptions{Overwrite: o.Overwrite}
+	if o.Source != "" && dst != nil {
+		since, err := readCheckpoint(ctx, dst, o.Source)
+		if err != nil {
+			return rep, err
+		}
+		if !since.IsZero() {
+			load.Since, rep.Since = since.UnixNano(), since
+		}
+	}
 	p := newProgress(o.Progress, o.Every, "copy")
 	batch := make([]storage.Item, 0, o.BatchSize)
 	flush := func() error {
@@ -90,13 +119,18 @@ func Copy(ctx context.Context, src storage.Walker, dst storage.Loader, o Options
 			batch = batch[:0]
 			return nil
 		}
-		changed, err := dst.Load(ctx, batch)
-		rep.Written += int64(changed)
-		rep.Unchanged += int64(len(batch) - changed)
+		res, err := dst.Load(ctx, batch, load)
+		rep.Written += int64(res.Written)
+		rep.Unchanged += int64(res.Unchanged)
+		rep.KeptNewer += int64(res.KeptNewer)
+		rep.Deleted += int64(res.Deleted)
 		batch = batch[:0]
 		return err
 	}
 	err := src.Walk(ctx, func(r storage.Raw) error {
+		if isCheckpoint(r.Namespace, r.Key) {
+			return nil // the migrator's own, of an earlier copy into src
+		}
 		rep.Read++
 		p.tick(rep.Read)
 		if why := problemOf(r); why != "" {
@@ -123,6 +157,9 @@ func Copy(ctx context.Context, src storage.Walker, dst storage.Loader, o Options
 	})
 	if err == nil {
 		err = flush()
+	}
+	if err == nil && !o.DryRun && o.Source != "" && rep.Since.IsZero() {
+		err = writeCheckpoint(ctx, dst, o.Source, start)
 	}
 	rep.Elapsed = time.Since(start)
 	p.done(rep.Read)
@@ -157,6 +194,10 @@ func (r *Report) WriteSummary(w io.Writer, dryRun bool) {
 		fmt.Fprintf(w, "done: %d items read, nothing to change: the target already matches (%d invalid skipped, %.0f items/s)\n", r.Read, r.InvalidCount, rate)
 	default:
 		fmt.Fprintf(w, "done: %d items read, %d written, %d already up to date, %d invalid skipped (%.0f items/s)\n", r.Read, r.Written, r.Unchanged, r.InvalidCount, rate)
+	}
+	if r.KeptNewer > 0 || r.Deleted > 0 {
+		fmt.Fprintf(w, "kept: %d target items newer than the source's; %d deleted on the target since the first copy (%s) stay deleted (--overwrite replaces both)\n",
+			r.KeptNewer, r.Deleted, r.Since.UTC().Format(time.RFC3339))
 	}
 }
 

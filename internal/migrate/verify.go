@@ -75,6 +75,9 @@ func Verify(ctx context.Context, src storage.Walker, dst Target, progressW io.Wr
 	err := src.Walk(ctx, func(r storage.Raw) error {
 		n++
 		p.tick(n)
+		if isCheckpoint(r.Namespace, r.Key) {
+			return nil
+		}
 		if problemOf(r) != "" {
 			rep.Invalid++
 			return nil
@@ -101,7 +104,9 @@ func Verify(ctx context.Context, src storage.Walker, dst Target, progressW io.Wr
 	}
 
 	if err := dst.Walk(ctx, func(r storage.Raw) error {
-		mod(r.Namespace).Target++
+		if !isCheckpoint(r.Namespace, r.Key) {
+			mod(r.Namespace).Target++
+		}
 		return nil
 	}); err != nil {
 		return rep, fmt.Errorf("verify: reading the target: %w", err)
@@ -147,7 +152,7 @@ func findExtras(ctx context.Context, src storage.Walker, dst storage.Walker, sus
 		return fmt.Errorf("verify: rereading the source: %w", err)
 	}
 	return dst.Walk(ctx, func(r storage.Raw) error {
-		if !suspects[r.Namespace] {
+		if !suspects[r.Namespace] || isCheckpoint(r.Namespace, r.Key) {
 			return nil
 		}
 		if _, ok := have[keyHash(r.Namespace, r.Key)]; !ok {

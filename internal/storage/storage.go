@@ -10,6 +10,7 @@
 package storage
 
 import (
+	"bytes"
 	"context"
 	"iter"
 )
@@ -86,10 +87,48 @@ type Walker interface {
 }
 
 // Loader is a provider that can write items as they are, keeping their
-// UpdatedAt, in batches. It returns how many items it actually changed, so
-// a repeated load reports that it changed nothing.
+// UpdatedAt, in batches. It reports what it did with each, so a repeated
+// load says that it changed nothing.
 type Loader interface {
-	Load(ctx context.Context, items []Item) (changed int, err error)
+	Load(ctx context.Context, items []Item, o LoadOptions) (LoadResult, error)
+}
+
+// LoadOptions say how a Load treats what the target already holds.
+type LoadOptions struct {
+	// Overwrite replaces every target item that differs. Without it a
+	// target item newer than the source's (UpdatedAt) is kept: rerunning a
+	// copy never rolls back what was written on the target since.
+	Overwrite bool
+	// Since (unix nanos), when set, is when an earlier copy from the same
+	// source started: a source item no newer than that which the target
+	// lacks was deleted on the target since, and is not brought back.
+	Since int64
+}
+
+// LoadResult counts what a Load did.
+type LoadResult struct {
+	Written, Unchanged int
+	KeptNewer          int // target items newer than the source's, kept
+	Deleted            int // deleted on the target since the earlier copy: not brought back
+}
+
+// Add sums two results.
+func (r LoadResult) Add(o LoadResult) LoadResult {
+	return LoadResult{r.Written + o.Written, r.Unchanged + o.Unchanged, r.KeptNewer + o.KeptNewer, r.Deleted + o.Deleted}
+}
+
+// Decide is the one rule of a Load for one item: given what the target
+// holds (found false when nothing), write it, or count why not.
+func (o LoadOptions) Decide(it Item, cur Item, found bool) (write bool, why *LoadResult) {
+	switch {
+	case found && bytes.Equal(cur.Value, it.Value) && cur.UpdatedAt == it.UpdatedAt:
+		return false, &LoadResult{Unchanged: 1}
+	case found && !o.Overwrite && cur.UpdatedAt > it.UpdatedAt:
+		return false, &LoadResult{KeptNewer: 1}
+	case !found && !o.Overwrite && o.Since > 0 && it.UpdatedAt <= o.Since:
+		return false, &LoadResult{Deleted: 1}
+	}
+	return true, nil
 }
 
 // Check applies the contract's rules to an item, for tools that move data.

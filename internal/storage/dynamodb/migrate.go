@@ -1,14 +1,17 @@
 package dynamodb
 
 import (
-	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/miti99bot/miti99bot/internal/pause"
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -49,31 +52,84 @@ func (p *Provider) Walk(ctx context.Context, fn func(storage.Raw) error) error {
 // batchLimit is BatchWriteItem's and a sensible BatchGetItem size.
 const batchLimit = 25
 
-// Load writes items with BatchWriteItem (retrying unprocessed items with
-// back-off), using the same encoding as Put. It first reads the batch back
-// with BatchGetItem and writes only items that differ, so a repeated load
-// changes nothing and says so.
-func (p *Provider) Load(ctx context.Context, items []storage.Item) (int, error) {
-	changed := 0
+// Load writes items with the same encoding as Put. It first reads the batch
+// back with BatchGetItem and writes only what o.Decide says to, so a
+// repeated load changes nothing and says so. With Overwrite the writes go
+// in BatchWriteItem (retrying unprocessed items with back-off). Without it
+// each write is a PutItem on the condition that the target item is absent
+// or not newer, so a write the runtime makes on the target meanwhile is
+// never rolled back either.
+func (p *Provider) Load(ctx context.Context, items []storage.Item, o storage.LoadOptions) (storage.LoadResult, error) {
+	var res storage.LoadResult
 	for start := 0; start < len(items); start += batchLimit {
 		batch := items[start:min(start+batchLimit, len(items))]
 		existing, err := p.batchGet(ctx, batch)
 		if err != nil {
-			return changed, err
+			return res, err
 		}
-		var writes []types.WriteRequest
+		var writes []storage.Item
 		for _, it := range batch {
-			if cur, ok := existing[[2]string{it.Namespace, it.Key}]; ok && bytes.Equal(cur.Value, it.Value) && cur.UpdatedAt == it.UpdatedAt {
+			cur, found := existing[[2]string{it.Namespace, it.Key}]
+			if write, why := o.Decide(it, cur, found); !write {
+				res = res.Add(*why)
 				continue
 			}
-			writes = append(writes, types.WriteRequest{PutRequest: &types.PutRequest{Item: Encode(it)}})
+			writes = append(writes, it)
 		}
-		if err := p.batchWrite(ctx, writes); err != nil {
-			return changed, err
+		if o.Overwrite {
+			reqs := make([]types.WriteRequest, len(writes))
+			for i, it := range writes {
+				reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: Encode(it)}}
+			}
+			if err := p.batchWrite(ctx, reqs); err != nil {
+				return res, err
+			}
+			res.Written += len(writes)
+			continue
 		}
-		changed += len(writes)
+		done, err := p.putUnlessNewer(ctx, writes)
+		res = res.Add(done)
+		if err != nil {
+			return res, err
+		}
 	}
-	return changed, nil
+	return res, nil
+}
+
+// putUnlessNewer writes items concurrently, each only if the target item
+// is absent or no newer than it.
+func (p *Provider) putUnlessNewer(ctx context.Context, items []storage.Item) (storage.LoadResult, error) {
+	var mu sync.Mutex
+	var res storage.LoadResult
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(8)
+	for _, it := range items {
+		g.Go(func() error {
+			_, err := p.client.PutItem(gctx, &dynamodb.PutItemInput{
+				TableName:                &p.table,
+				Item:                     Encode(it),
+				ConditionExpression:      aws.String("attribute_not_exists(#pk) OR #u <= :u"),
+				ExpressionAttributeNames: map[string]string{"#pk": attrPK, "#u": attrUpdatedAt},
+				ExpressionAttributeValues: map[string]types.AttributeValue{
+					":u": &types.AttributeValueMemberN{Value: strconv.FormatInt(it.UpdatedAt, 10)},
+				},
+			})
+			var ccf *types.ConditionalCheckFailedException
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case errors.As(err, &ccf):
+				res.KeptNewer++ // written on the target since the read
+			case err != nil:
+				return fmt.Errorf("dynamodb: put %s/%q: %w", it.Namespace, it.Key, err)
+			default:
+				res.Written++
+			}
+			return nil
+		})
+	}
+	err := g.Wait()
+	return res, err
 }
 
 func (p *Provider) batchGet(ctx context.Context, batch []storage.Item) (map[[2]string]storage.Item, error) {

@@ -182,21 +182,23 @@ func (p *Provider) Walk(ctx context.Context, fn func(storage.Raw) error) error {
 }
 
 // Load writes items as they are, UpdatedAt included.
-func (p *Provider) Load(_ context.Context, items []storage.Item) (int, error) {
+func (p *Provider) Load(_ context.Context, items []storage.Item, o storage.LoadOptions) (storage.LoadResult, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	changed := 0
+	var res storage.LoadResult
 	for _, it := range items {
 		ns := p.ns[it.Namespace]
 		if ns == nil {
 			ns = make(map[string]entry)
 			p.ns[it.Namespace] = ns
 		}
-		if cur, ok := ns[it.Key]; ok && bytes.Equal(cur.value, it.Value) && cur.updatedAt == it.UpdatedAt {
+		cur, found := ns[it.Key]
+		if write, why := o.Decide(it, storage.Item{Value: cur.value, UpdatedAt: cur.updatedAt}, found); !write {
+			res = res.Add(*why)
 			continue
 		}
 		ns[it.Key] = entry{value: clone(it.Value), updatedAt: it.UpdatedAt}
-		changed++
+		res.Written++
 	}
-	return changed, nil
+	return res, nil
 }

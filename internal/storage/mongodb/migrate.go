@@ -1,7 +1,6 @@
 package mongodb
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -54,9 +53,9 @@ func (p *Provider) Walk(ctx context.Context, fn func(storage.Raw) error) error {
 const loadBatch = 100
 
 // Load writes items with the same document encoding as Put, per collection
-// in batches, and reports how many it changed: a repeated load writes
+// in batches, doing what o.Decide says for each: a repeated load writes
 // nothing and says so.
-func (p *Provider) Load(ctx context.Context, items []storage.Item) (int, error) {
+func (p *Provider) Load(ctx context.Context, items []storage.Item, o storage.LoadOptions) (storage.LoadResult, error) {
 	byNS := map[string][]storage.Item{}
 	var order []string
 	for _, it := range items {
@@ -65,79 +64,140 @@ func (p *Provider) Load(ctx context.Context, items []storage.Item) (int, error) 
 		}
 		byNS[it.Namespace] = append(byNS[it.Namespace], it)
 	}
-	changed := 0
+	var res storage.LoadResult
 	for _, ns := range order {
 		all := byNS[ns]
 		for start := 0; start < len(all); start += loadBatch {
-			n, err := p.loadBatch(ctx, ns, all[start:min(start+loadBatch, len(all))])
-			changed += n
+			n, err := p.loadBatch(ctx, ns, all[start:min(start+loadBatch, len(all))], o)
+			res = res.Add(n)
 			if err != nil {
-				return changed, err
+				return res, err
 			}
 		}
 	}
-	return changed, nil
+	return res, nil
 }
 
 // loadBatch inserts the batch optimistically with one unordered InsertMany
-// (a migration into an empty database costs one call per batch, no reads).
-// Keys that already exist come back as duplicate-key errors; only those are
-// read back, and replaced where they differ.
-func (p *Provider) loadBatch(ctx context.Context, ns string, batch []storage.Item) (int, error) {
+// (a first migration into an empty database costs one call per batch, no
+// reads). Keys that already exist come back as duplicate-key errors; only
+// those are read back and, where o.Decide says so, replaced. A rerun that
+// must not bring back deletions (o.Since) reads the whole batch first.
+func (p *Provider) loadBatch(ctx context.Context, ns string, batch []storage.Item, o storage.LoadOptions) (storage.LoadResult, error) {
+	var res storage.LoadResult
 	coll := p.db.Collection(ns)
-	docs := make([]any, len(batch))
-	for i, it := range batch {
+	insert, existing := batch, map[string]storage.Item{}
+	if o.Since > 0 && !o.Overwrite {
+		var err error
+		if existing, err = p.readBack(ctx, coll, ns, batch); err != nil {
+			return res, err
+		}
+		insert = nil
+		for _, it := range batch {
+			if _, found := existing[it.Key]; found {
+				continue
+			}
+			if write, why := o.Decide(it, storage.Item{}, false); !write {
+				res = res.Add(*why)
+				continue
+			}
+			insert = append(insert, it)
+		}
+	}
+	dups, err := p.insert(ctx, coll, ns, insert)
+	res.Written += len(insert) - len(dups)
+	if err != nil {
+		return res, err
+	}
+	var replace []storage.Item
+	for _, it := range batch {
+		if _, isDup := dups[it.Key]; isDup || (o.Since > 0 && !o.Overwrite && existing[it.Key].Key != "") {
+			replace = append(replace, it)
+		}
+	}
+	if len(replace) == 0 {
+		return res, nil
+	}
+	if len(existing) == 0 {
+		if existing, err = p.readBack(ctx, coll, ns, replace); err != nil {
+			return res, err
+		}
+	}
+	var models []mongo.WriteModel
+	for _, it := range replace {
+		cur, found := existing[it.Key]
+		if write, why := o.Decide(it, cur, found); !write {
+			res = res.Add(*why)
+			continue
+		}
+		filter := byID(it.Key)
+		if !o.Overwrite { // not if a newer write landed meanwhile
+			filter = append(filter, bson.E{Key: fieldUpdatedAt, Value: bson.D{{Key: "$lte", Value: it.UpdatedAt}}})
+		}
+		models = append(models, mongo.NewReplaceOneModel().SetFilter(filter).SetReplacement(Document(it)).SetUpsert(o.Overwrite))
+	}
+	if len(models) == 0 {
+		return res, nil
+	}
+	r, err := coll.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
+	if err != nil {
+		return res, p.wrap("bulk write "+ns, err)
+	}
+	written := int(r.MatchedCount + r.UpsertedCount)
+	res.Written += written
+	res.KeptNewer += len(models) - written
+	return res, nil
+}
+
+// insert inserts items with one unordered InsertMany and returns the keys
+// that already existed.
+func (p *Provider) insert(ctx context.Context, coll *mongo.Collection, ns string, items []storage.Item) (map[string]bool, error) {
+	dups := map[string]bool{}
+	if len(items) == 0 {
+		return dups, nil
+	}
+	docs := make([]any, len(items))
+	for i, it := range items {
 		docs[i] = Document(it)
 	}
 	_, err := coll.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
 	if err == nil {
-		return len(batch), nil
+		return dups, nil
 	}
 	var bwe mongo.BulkWriteException
 	if !errors.As(err, &bwe) || bwe.WriteConcernError != nil {
-		return 0, p.wrap("insert "+ns, err)
+		return dups, p.wrap("insert "+ns, err)
 	}
-	var dups []storage.Item
 	for _, we := range bwe.WriteErrors {
-		if we.Code != duplicateKey || we.Index < 0 || we.Index >= len(batch) {
-			return 0, p.wrap("insert "+ns, err)
+		if we.Code != duplicateKey || we.Index < 0 || we.Index >= len(items) {
+			return dups, p.wrap("insert "+ns, err)
 		}
-		dups = append(dups, batch[we.Index])
+		dups[items[we.Index].Key] = true
 	}
-	inserted := len(batch) - len(dups)
+	return dups, nil
+}
 
-	ids := make(bson.A, len(dups))
-	for i, it := range dups {
+// readBack reads the target documents of items' keys.
+func (p *Provider) readBack(ctx context.Context, coll *mongo.Collection, ns string, items []storage.Item) (map[string]storage.Item, error) {
+	ids := make(bson.A, len(items))
+	for i, it := range items {
 		ids[i] = it.Key
 	}
 	cur, err := coll.Find(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}})
 	if err != nil {
-		return inserted, p.wrap("read back "+ns, err)
+		return nil, p.wrap("read back "+ns, err)
 	}
+	defer cur.Close(ctx)
 	existing := map[string]storage.Item{}
 	for cur.Next(ctx) {
 		if it, err := decodeItem(ns, cur.Current); err == nil {
 			existing[it.Key] = it
 		}
 	}
-	err = cur.Err()
-	cur.Close(ctx)
-	if err != nil {
-		return inserted, p.wrap("read back "+ns, err)
+	if err := cur.Err(); err != nil {
+		return nil, p.wrap("read back "+ns, err)
 	}
-	var models []mongo.WriteModel
-	for _, it := range dups {
-		if cur, ok := existing[it.Key]; ok && bytes.Equal(cur.Value, it.Value) && cur.UpdatedAt == it.UpdatedAt {
-			continue
-		}
-		models = append(models, mongo.NewReplaceOneModel().SetFilter(byID(it.Key)).SetReplacement(Document(it)).SetUpsert(true))
-	}
-	if len(models) > 0 {
-		if _, err := coll.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false)); err != nil {
-			return inserted, p.wrap("bulk write "+ns, err)
-		}
-	}
-	return inserted + len(models), nil
+	return existing, nil
 }
 
 // duplicateKey is MongoDB's E11000 error code.

@@ -20,7 +20,7 @@ func TestConcurrentLoadsOfNewItemsBothSucceed(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 2 {
 		wg.Go(func() {
-			if _, err := p.Load(t.Context(), items); err != nil {
+			if _, err := p.Load(t.Context(), items, storage.LoadOptions{}); err != nil {
 				t.Error(err)
 			}
 		})
@@ -30,7 +30,7 @@ func TestConcurrentLoadsOfNewItemsBothSucceed(t *testing.T) {
 	if err != nil || len(keys) != 50 {
 		t.Fatalf("after two concurrent loads: %d keys, %v", len(keys), err)
 	}
-	if n, err := p.Load(t.Context(), items); err != nil || n != 0 {
-		t.Fatalf("a third load changed %d items (%v), want none", n, err)
+	if n, err := p.Load(t.Context(), items, storage.LoadOptions{}); err != nil || n.Written != 0 {
+		t.Fatalf("a third load changed %+v (%v), want none", n, err)
 	}
 }
