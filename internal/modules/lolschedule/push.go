@@ -2,19 +2,37 @@ package lolschedule
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
-// The daily push is resumable: after each successful send it records a
-// marker for (day, subscriber); a retry of the day's push skips marked
-// subscribers, so a crash after k of N sends costs at most the send that was
-// in flight. Markers of earlier days are removed as each push starts.
+// The daily push sends at most one message per chat per day, whoever fires
+// it and however often: before sending it claims the (day, subscriber)
+// marker with CAS ("sending"), and only the claim's winner sends; a sent
+// message turns the claim into "sent", a failed send gives the claim back
+// so a retry can send. A claim left "sending" by a push that crashed is
+// retaken once claimStale old. The trade-off, chosen over skipping the chat
+// for the day: if the crash fell between Telegram taking the message and
+// the marker turning "sent", that chat gets the message twice. Markers of
+// earlier days are removed as each push starts.
 const sentPrefix = "sent:"
+
+// claimStale: a "sending" claim this old belongs to a push that died (a
+// send takes seconds; a push waits out no more than its flood budget).
+const claimStale = 10 * time.Minute
+
+// marker is the value of a sent-marker. An empty value is "sent" (how
+// markers were written before claims).
+type marker struct {
+	State string `json:"state"` // sending | sent | failed (claimable again)
+	At    int64  `json:"at"`    // unix nanos
+}
 
 func sentKey(day string, s subscriber) string {
 	return fmt.Sprintf("%s%s:%d:%d", sentPrefix, day, s.ChatID, s.ThreadID)
@@ -58,19 +76,26 @@ func (m *module) push(ctx context.Context) (pushResult, error) {
 			return res, ctx.Err()
 		}
 		key := sentKey(day, s)
-		switch _, err := m.store.Get(ctx, key); {
-		case err == nil:
-			res.Skipped++
-			continue
-		case !errors.Is(err, storage.ErrNotFound):
+		claimed, err := m.claim(ctx, key)
+		if err != nil {
 			return res, err // without the marker we cannot tell: do not risk a repeat
 		}
-		_, err := m.bot.Send(ctx, app.Message{ChatID: s.ChatID, ThreadID: s.ThreadID, Text: text, ParseMode: "HTML", NoPreview: true, Bulk: true})
+		if claimed == nil {
+			res.Skipped++ // sent, or being sent by another push
+			continue
+		}
+		_, err = m.bot.Send(ctx, app.Message{ChatID: s.ChatID, ThreadID: s.ThreadID, Text: text, ParseMode: "HTML", NoPreview: true, Bulk: true})
+		if err != nil && !app.Permanent(err) {
+			// Give the claim back, so a retry sends (and no other push waits).
+			failed, _ := json.Marshal(marker{State: "failed", At: m.now().UnixNano()})
+			_ = m.store.CompareAndSwap(context.WithoutCancel(ctx), key, claimed, failed)
+		}
 		switch {
 		case err == nil:
 			res.Sent++
-			if err := m.store.Put(ctx, key, nil); err != nil {
-				failures = append(failures, err) // at worst this one is sent twice
+			sent, _ := json.Marshal(marker{State: "sent", At: m.now().UnixNano()})
+			if err := m.store.CompareAndSwap(ctx, key, claimed, sent); err != nil {
+				failures = append(failures, err) // the claim stands: no other push sends it
 			}
 		case errors.Is(err, app.ErrBlocked), errors.Is(err, app.ErrChatNotFound), errors.Is(err, app.ErrThreadNotFound):
 			// The chat or topic is gone for good: stop writing to it.
@@ -89,6 +114,29 @@ func (m *module) push(ctx context.Context) (pushResult, error) {
 		return res, fmt.Errorf("%d of %d sends failed (a retry sends only the rest): %w", len(failures), len(subs), errors.Join(failures...))
 	}
 	return res, nil
+}
+
+// claim takes the marker at key for this push: it returns the claim's bytes
+// when this push is to send, nil when the chat was sent to or is being
+// sent to by another push.
+func (m *module) claim(ctx context.Context, key string) ([]byte, error) {
+	mine, _ := json.Marshal(marker{State: "sending", At: m.now().UnixNano()})
+	var won []byte
+	err := storage.Update(ctx, m.store, key, func(cur []byte) ([]byte, error) {
+		won = nil // this may run again after a lost race
+		if cur != nil {
+			var mk marker
+			switch {
+			case len(cur) == 0 || json.Unmarshal(cur, &mk) != nil || mk.State == "sent":
+				return nil, nil // sent
+			case mk.State == "sending" && m.now().Sub(time.Unix(0, mk.At)) < claimStale:
+				return nil, nil // a live claim of another push
+			}
+		}
+		won = mine
+		return mine, nil
+	})
+	return won, err
 }
 
 // forgetOtherDays removes sent-markers not of day; failures only cost space.

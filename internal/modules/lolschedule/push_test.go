@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -188,4 +189,32 @@ func newPushEnvWith(t testing.TB, api *fakeAPI, opts ...telegramtest.Option) (*e
 	e := newEnvWith(t, api, nil, opts...)
 	e.clk.Set(slot.Add(3 * time.Second))
 	return e, e.Dispatcher(e.clk.Now)
+}
+
+func TestTwoOverlappingPushesSendOneDigestPerChat(t *testing.T) {
+	e, d := newPushEnv(t, nil)
+	subs := [][2]int64{{-1, 0}, {-2, 7}, {3, 0}, {4, 0}, {5, 0}}
+	e.subscribe(t, subs...)
+	slow := make([]telegramtest.Failure, 2*len(subs)) // every send takes a while: the pushes overlap
+	for i := range slow {
+		slow[i] = telegramtest.Failure{Delay: 20 * time.Millisecond}
+	}
+	e.Srv.FailNext("sendMessage", slow...)
+	var wg sync.WaitGroup
+	// The scheduled run and a manual run of another minute: two slots, so
+	// the slot claim lets both in; the per-chat claim must not.
+	for _, at := range []time.Time{slot, slot.Add(time.Minute)} {
+		wg.Go(func() {
+			if _, err := d.Dispatch(context.Background(), pushJob, at); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	got := e.digests()
+	for _, s := range subs {
+		if got[s] != 1 {
+			t.Fatalf("digests per subscriber %v: want exactly one each", got)
+		}
+	}
 }
