@@ -16,8 +16,8 @@ RIE_VERSION  := v0.0.0-20261030222936-bef5c4ba774d
 
 .PHONY: help run run-polling build build-lambda build-BotFunction docker-build test vet unit lint fuzz vulncheck testservers test-mongo \
 	bench bench-coldstart mongo-local dynamodb-local sam-validate sam-build sam-deploy \
-	telegram-webhook telegram-webhook-info telegram-commands cron-status \
-	migrate-dynamo-to-mongo migrate-mongo-to-dynamo migrate-verify
+	telegram-webhook telegram-webhook-info telegram-commands cron-status schedules-state schedules-pause schedules-resume \
+	migrate-dynamo-to-mongo migrate-mongo-to-dynamo migrate-verify migrate-verify-after-cutover
 
 ## help: list the targets
 help:
@@ -69,6 +69,14 @@ sam-build:
 sam-deploy: sam-build
 	sam deploy --guided
 
+## schedules-state, schedules-pause, schedules-resume: the Lambda stack's cron schedules (STACK, default miti99bot)
+schedules-state:
+	scripts/schedules $(or $(STACK),miti99bot)
+schedules-pause:
+	scripts/schedules $(or $(STACK),miti99bot) DISABLED
+schedules-resume:
+	scripts/schedules $(or $(STACK),miti99bot) ENABLED
+
 ## telegram-webhook: point Telegram at WEBHOOK_URL (e.g. the stack's FunctionUrl + webhook)
 telegram-webhook:
 	@test -n "$(WEBHOOK_URL)" || { echo "set WEBHOOK_URL"; exit 1; }
@@ -92,7 +100,7 @@ vet:
 
 ## lint: shellcheck the scripts, lint the Dockerfile (CI runs it)
 lint: $(LINT_DIR)
-	shellcheck scripts/with-testservers scripts/bench-coldstart scripts/fuzz scripts/vulncheck .ci/run
+	shellcheck scripts/with-testservers scripts/bench-coldstart scripts/fuzz scripts/vulncheck scripts/schedules .ci/run
 	tools/lint/node_modules/.bin/dockerfile-utils lint Dockerfile
 
 $(LINT_DIR): tools/lint/package.json tools/lint/package-lock.json
@@ -148,6 +156,10 @@ migrate-dynamo-to-mongo:
 migrate-mongo-to-dynamo:
 	$(GO) run ./cmd/migrate --from mongodb --to dynamodb
 
-## migrate-verify: compare DynamoDB and MongoDB per module and per item; exits non-zero on any difference
+## migrate-verify: is MongoDB an exact copy of DynamoDB? per module and per item; exits non-zero on any difference
 migrate-verify:
 	$(GO) run ./cmd/migrate --from dynamodb --to mongodb --verify
+
+## migrate-verify-after-cutover: was anything of DynamoDB lost or rolled back on MongoDB since the copy?
+migrate-verify-after-cutover:
+	$(GO) run ./cmd/migrate --from dynamodb --to mongodb --verify-after-cutover

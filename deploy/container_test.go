@@ -66,6 +66,9 @@ func TestComposeRunsOneBotBehindCoolify(t *testing.T) {
 	if bot.Build == nil || bot.Build.Args["GIT_SHA"] == nil || bot.Build.Args["SOURCE_COMMIT"] == nil {
 		t.Error("the build must pass SOURCE_COMMIT (Coolify's) and GIT_SHA")
 	}
+	if dep, ok := bot.DependsOn["mongo"]; !ok || dep.Condition != "service_healthy" || dep.Required {
+		t.Errorf("the bot must wait for the local MongoDB to be healthy, when there is one: %+v", bot.DependsOn)
+	}
 	if _, ok := p.Services["mongo"]; ok {
 		t.Error("mongo must only run with the local profile")
 	}

@@ -241,3 +241,49 @@ func TestTheFunctionTimeoutFitsTheRuns(t *testing.T) {
 		t.Fatalf("function timeout %v: want at least %v (the longest run and its record) and not far above", got, longest)
 	}
 }
+
+// TestOneParameterPausesEverySchedule: the cutover's pause is one
+// parameter that every schedule uses, so a stack update cannot undo it.
+func TestOneParameterPausesEverySchedule(t *testing.T) {
+	m := raw(t)
+	if def := dig(m, "Parameters", "SchedulesState", "Default"); def != "ENABLED" {
+		t.Fatalf("SchedulesState default = %v, want ENABLED", def)
+	}
+	resources, _ := dig(m, "Resources").(map[string]any)
+	schedules := 0
+	for name, r := range resources {
+		if dig(r, "Type") != "AWS::Scheduler::Schedule" {
+			continue
+		}
+		schedules++
+		if js, _ := json.Marshal(dig(r, "Properties", "State")); string(js) != `{"Ref":"SchedulesState"}` {
+			t.Errorf("schedule %s: State = %s, want !Ref SchedulesState", name, js)
+		}
+		if js, _ := json.Marshal(dig(r, "Properties", "Name")); !strings.Contains(string(js), "AWS::StackName") {
+			t.Errorf("schedule %s must be named after the stack (it takes no tags): %s", name, js)
+		}
+	}
+	if schedules == 0 {
+		t.Fatal("no schedule found")
+	}
+}
+
+// TestEveryResourceThatTakesTagsIsTagged: the decommission sweep by tag
+// finds every leftover.
+func TestEveryResourceThatTakesTagsIsTagged(t *testing.T) {
+	m := raw(t)
+	if dig(m, "Globals", "Function", "Tags", "app") != "miti99bot" || dig(m, "Globals", "Function", "PropagateTags") != true {
+		t.Error("Globals.Function must tag app=miti99bot and propagate the tags")
+	}
+	resources, _ := dig(m, "Resources").(map[string]any)
+	for name, r := range resources {
+		switch dig(r, "Type") {
+		case "AWS::Serverless::Function", "AWS::Scheduler::Schedule":
+			continue // the globals; untaggable
+		}
+		js, _ := json.Marshal(dig(r, "Properties", "Tags"))
+		if !strings.Contains(string(js), `{"Key":"app","Value":"miti99bot"}`) {
+			t.Errorf("%s (%v) is not tagged app=miti99bot: %s", name, dig(r, "Type"), js)
+		}
+	}
+}
