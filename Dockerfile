@@ -13,10 +13,14 @@ ARG SOURCE_COMMIT=""
 ARG GIT_SHA=""
 RUN CGO_ENABLED=0 go build -trimpath \
       -ldflags "-s -w -X github.com/miti99bot/miti99bot/internal/buildinfo.GitSHA=${SOURCE_COMMIT:-${GIT_SHA}}" \
-      -o /out/miti99bot ./cmd/container
+      -o /out/miti99bot ./cmd/container \
+ && mkdir -p /out/data
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/miti99bot /miti99bot
+# The embedded store's directory, owned by the user the bot runs as, so a
+# named volume mounted here starts writable (BOLT_PATH=/data/miti99bot.db).
+COPY --from=build --chown=nonroot:nonroot /out/data /data
 USER nonroot:nonroot
 EXPOSE 8080
 # distroless has no curl: the binary checks its own /healthz.

@@ -66,6 +66,9 @@ func TestComposeRunsOneBotBehindCoolify(t *testing.T) {
 	if bot.Build == nil || bot.Build.Args["GIT_SHA"] == nil || bot.Build.Args["SOURCE_COMMIT"] == nil {
 		t.Error("the build must pass SOURCE_COMMIT (Coolify's) and GIT_SHA")
 	}
+	if bot.Environment["BOLT_PATH"] == nil || *bot.Environment["BOLT_PATH"] != "/data/miti99bot.db" || len(bot.Volumes) != 1 || bot.Volumes[0].Target != "/data" {
+		t.Errorf("without MongoDB the bot keeps its data in a file on a volume: env %v, volumes %+v", bot.Environment["BOLT_PATH"], bot.Volumes)
+	}
 	if dep, ok := bot.DependsOn["mongo"]; !ok || dep.Condition != "service_healthy" || dep.Required {
 		t.Errorf("the bot must wait for the local MongoDB to be healthy, when there is one: %+v", bot.DependsOn)
 	}

@@ -11,13 +11,14 @@ import (
 	"github.com/miti99bot/miti99bot/internal/migrate"
 	"github.com/miti99bot/miti99bot/internal/redact"
 	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/storage/bolt"
 	"github.com/miti99bot/miti99bot/internal/storage/dynamodb"
 	"github.com/miti99bot/miti99bot/internal/storage/mongodb"
 )
 
 // side is one end of the migration.
 type side struct {
-	kind, table, database, mongoURL string
+	kind, table, database, mongoURL, path string
 }
 
 // endpoint is what the migrator needs of a provider.
@@ -31,8 +32,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var from, to side
-	fs.StringVar(&from.kind, "from", "", "source backend: dynamodb or mongodb")
-	fs.StringVar(&to.kind, "to", "", "target backend: dynamodb or mongodb")
+	fs.StringVar(&from.kind, "from", "", "source backend: dynamodb, mongodb or bolt")
+	fs.StringVar(&to.kind, "to", "", "target backend: dynamodb, mongodb or bolt")
+	fs.StringVar(&from.path, "from-path", getenv("BOLT_PATH"), "source bolt file (default $BOLT_PATH)")
+	fs.StringVar(&to.path, "to-path", getenv("BOLT_PATH"), "target bolt file (default $BOLT_PATH)")
 	fs.StringVar(&from.table, "from-table", getenv("DYNAMODB_TABLE"), "source DynamoDB table (default $DYNAMODB_TABLE)")
 	fs.StringVar(&to.table, "to-table", getenv("DYNAMODB_TABLE"), "target DynamoDB table (default $DYNAMODB_TABLE)")
 	fs.StringVar(&from.database, "from-database", getenv("MONGO_DATABASE"), "source MongoDB database (default $MONGO_DATABASE)")
@@ -109,15 +112,23 @@ func open(ctx context.Context, s side, source bool, log *slog.Logger) (endpoint,
 		return dynamodb.Open(ctx, dynamodb.Config{Table: s.table}, opts...)
 	case "mongodb":
 		return mongodb.Open(ctx, mongodb.Config{URL: s.mongoURL, Database: s.database}, mongodb.WithLogger(log))
+	case "bolt":
+		if s.path == "" {
+			return nil, errors.New("BOLT_PATH (or --from-path/--to-path) is required for bolt")
+		}
+		return bolt.Open(s.path)
 	case "":
-		return nil, errors.New("--from and --to are required (dynamodb or mongodb)")
+		return nil, errors.New("--from and --to are required (dynamodb, mongodb or bolt)")
 	}
-	return nil, fmt.Errorf("unknown backend %q (want dynamodb or mongodb)", s.kind)
+	return nil, fmt.Errorf("unknown backend %q (want dynamodb, mongodb or bolt)", s.kind)
 }
 
 func describe(s side) string {
-	if s.kind == "dynamodb" {
+	switch s.kind {
+	case "dynamodb":
 		return "dynamodb table " + s.table
+	case "bolt":
+		return "bolt file " + s.path
 	}
 	return "mongodb database " + s.database
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -320,5 +321,25 @@ func TestACutoverAnOperatorCanRerunVerifyAndUndo(t *testing.T) {
 	}
 	if v, _ := dyn.Get(ctx, "portfolio:1"); string(v) != "cash=5000" {
 		t.Fatalf("the rollback lost the container's trade: %q", v)
+	}
+}
+
+func TestAFileStoreCopiesToAndFromTheServers(t *testing.T) {
+	s := newStores(t)
+	seed(t, s.dyn)
+	want := dump(t, s.dyn)
+	file := filepath.Join(t.TempDir(), "backup.db")
+	for _, step := range [][]string{
+		{"--from", "dynamodb", "--to", "bolt", "--to-path", file}, // a file backup of DynamoDB
+		{"--from", "dynamodb", "--to", "bolt", "--to-path", file, "--verify"},
+		{"--from", "bolt", "--from-path", file, "--to", "mongodb"}, // a self-hoster moving to MongoDB
+		{"--from", "bolt", "--from-path", file, "--to", "mongodb", "--verify"},
+	} {
+		if out, err := migrateCmd(t, s, step...); err != nil {
+			t.Fatalf("migrate %v: %v\n%s", step, err, out)
+		}
+	}
+	if got := dump(t, s.mongo); !maps.Equal(got, want) {
+		t.Fatal("DynamoDB -> file -> MongoDB changed the data")
 	}
 }

@@ -22,6 +22,7 @@ const (
 	BackendMemory   = "memory"
 	BackendDynamoDB = "dynamodb"
 	BackendMongoDB  = "mongodb"
+	BackendBolt     = "bolt"
 )
 
 // Config is the validated configuration.
@@ -42,6 +43,7 @@ type Config struct {
 	BackendReason string
 	MongoDatabase string
 	DynamoDBTable string
+	BoltPath      string
 
 	LogLevel slog.Level
 	Port     int
@@ -136,6 +138,7 @@ func newConfig(env func(string) string, secrets map[string]string, settings []ap
 		BotUsername:    strings.TrimPrefix(env("TELEGRAM_BOT_USERNAME"), "@"),
 		MongoDatabase:  env("MONGO_DATABASE"),
 		DynamoDBTable:  env("DYNAMODB_TABLE"),
+		BoltPath:       env("BOLT_PATH"),
 		Modules:        splitCSV(env("MODULES")),
 		settings:       map[string]Secret{},
 	}
@@ -250,6 +253,8 @@ func (c *Config) resolveBackend(explicit string) []error {
 		c.Backend, c.BackendReason = BackendMongoDB, "MONGO_URL is set"
 	case c.DynamoDBTable != "":
 		c.Backend, c.BackendReason = BackendDynamoDB, "DYNAMODB_TABLE is set"
+	case c.BoltPath != "":
+		c.Backend, c.BackendReason = BackendBolt, "BOLT_PATH is set"
 	default:
 		c.Backend, c.BackendReason = BackendMemory, "no backend configured"
 	}
@@ -263,12 +268,16 @@ func (c *Config) resolveBackend(explicit string) []error {
 		if c.MongoDatabase == "" {
 			errs = append(errs, errors.New("MONGO_DATABASE is required for KV_PROVIDER=mongodb"))
 		}
+	case BackendBolt:
+		if c.BoltPath == "" {
+			errs = append(errs, errors.New("BOLT_PATH is required for KV_PROVIDER=bolt"))
+		}
 	case BackendDynamoDB:
 		if c.DynamoDBTable == "" {
 			errs = append(errs, errors.New("DYNAMODB_TABLE is required for KV_PROVIDER=dynamodb"))
 		}
 	default:
-		errs = append(errs, fmt.Errorf("KV_PROVIDER: %q is not memory, dynamodb or mongodb", explicit))
+		errs = append(errs, fmt.Errorf("KV_PROVIDER: %q is not memory, dynamodb, mongodb or bolt", explicit))
 	}
 	return errs
 }

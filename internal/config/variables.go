@@ -27,10 +27,11 @@ var core = []Variable{
 	{Name: "OWNER_ID", Where: Both, Help: "the owner's Telegram user id"},
 	{Name: "ADMIN_IDS", Where: Both, Help: "comma-separated Telegram user ids of admins"},
 	{Name: "MODULES", Where: Both, Help: "comma-separated modules to enable, in order; empty: all"},
-	{Name: "KV_PROVIDER", Where: Both, Help: "memory, dynamodb or mongodb; unset: MONGO_URL -> mongodb, DYNAMODB_TABLE -> dynamodb, else memory"},
+	{Name: "KV_PROVIDER", Where: Both, Help: "memory, dynamodb, mongodb or bolt; unset: MONGO_URL -> mongodb, DYNAMODB_TABLE -> dynamodb, BOLT_PATH -> bolt, else memory"},
 	{Name: "MONGO_URL", Secret: true, Where: Container, Help: "MongoDB connection string (a credential)"},
 	{Name: "MONGO_DATABASE", Where: Container, Help: "MongoDB database"},
 	{Name: "DYNAMODB_TABLE", Where: Both, Help: "DynamoDB table (pk/sk strings)"},
+	{Name: "BOLT_PATH", Where: Container, Help: "the embedded store's file (bbolt), e.g. /data/miti99bot.db; a server-free self-host"},
 	{Name: "LOG_LEVEL", Where: Both, Default: "info", Help: "debug, info, warn or error"},
 	{Name: "PORT", Where: Container, Default: "8080", Help: "HTTP port of the container"},
 }

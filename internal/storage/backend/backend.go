@@ -10,6 +10,7 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/config"
 	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/storage/bolt"
 	"github.com/miti99bot/miti99bot/internal/storage/dynamodb"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/storage/mongodb"
@@ -23,6 +24,9 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (storage.KV
 		return mongodb.Open(ctx, mongodb.Config{URL: cfg.MongoURL.Reveal(), Database: cfg.MongoDatabase}, mongodb.WithLogger(log))
 	case config.BackendDynamoDB:
 		return dynamodb.Open(ctx, dynamodb.Config{Table: cfg.DynamoDBTable}, dynamodb.WithLogger(log))
+	case config.BackendBolt:
+		log.Info("embedded store", "path", cfg.BoltPath)
+		return bolt.Open(cfg.BoltPath)
 	case config.BackendMemory:
 		log.Warn("memory store: nothing survives a restart")
 		return memory.New(), nil

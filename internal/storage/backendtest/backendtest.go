@@ -1,6 +1,7 @@
 // Package backendtest hands tests a fresh provider of every backend: memory,
-// MongoDB (the server at MONGODB_TEST_URL) and DynamoDB (the one at
-// AWS_ENDPOINT_URL_DYNAMODB), each emptied and closed when the test ends.
+// MongoDB (the server at MONGODB_TEST_URL), DynamoDB (the one at
+// AWS_ENDPOINT_URL_DYNAMODB) and the embedded file, each emptied and closed
+// when the test ends.
 // Module tests use it to prove their concurrency claims on real servers.
 package backendtest
 
@@ -9,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -16,6 +18,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/storage/bolt"
 	ddb "github.com/miti99bot/miti99bot/internal/storage/dynamodb"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/storage/mongodb"
@@ -37,6 +40,7 @@ func Each(t *testing.T, f func(t *testing.T, p storage.KVProvider)) {
 		{"memory", func(testing.TB) storage.KVProvider { return memory.New() }},
 		{"mongodb", func(t testing.TB) storage.KVProvider { return Mongo(t) }},
 		{"dynamodb", func(t testing.TB) storage.KVProvider { return Dynamo(t) }},
+		{"bolt", func(t testing.TB) storage.KVProvider { return Bolt(t) }},
 	}
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) { f(t, b.open(t)) })
@@ -102,5 +106,16 @@ func Dynamo(t testing.TB, opts ...ddb.Option) *ddb.Provider {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return p
+}
+
+// Bolt opens a fresh embedded store in the test's temporary directory.
+func Bolt(t testing.TB) *bolt.Provider {
+	t.Helper()
+	p, err := bolt.Open(filepath.Join(t.TempDir(), "bot.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Close(context.Background()) })
 	return p
 }
