@@ -154,21 +154,7 @@ func (p *Provider) page(name string, after []byte, n int) ([]storage.Item, error
 
 // Walk streams every item of every namespace.
 func (p *Provider) Walk(ctx context.Context, fn func(storage.Raw) error) error {
-	names, err := p.Namespaces(ctx)
-	if err != nil {
-		return err
-	}
-	for _, ns := range names {
-		for it, err := range p.Items(ctx, ns) {
-			if err != nil {
-				return err
-			}
-			if err := fn(storage.Raw{Item: it}); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return storage.WalkItems(ctx, p, fn)
 }
 
 // Load writes items as they are, by o.Decide, in one transaction per call.

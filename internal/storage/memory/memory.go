@@ -167,18 +167,7 @@ func clone(b []byte) []byte {
 
 // Walk streams every item of every namespace.
 func (p *Provider) Walk(ctx context.Context, fn func(storage.Raw) error) error {
-	names, _ := p.Namespaces(ctx)
-	for _, ns := range names {
-		for it, err := range p.Items(ctx, ns) {
-			if err != nil {
-				return err
-			}
-			if err := fn(storage.Raw{Item: it}); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return storage.WalkItems(ctx, p, fn)
 }
 
 // Load writes items as they are, UpdatedAt included.
