@@ -11,13 +11,18 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/buildinfo"
 	"github.com/miti99bot/miti99bot/internal/console"
 	"github.com/miti99bot/miti99bot/internal/cron"
 	"github.com/miti99bot/miti99bot/internal/httpapi"
+	"github.com/miti99bot/miti99bot/internal/lease"
+	"github.com/miti99bot/miti99bot/internal/pause"
 	"github.com/miti99bot/miti99bot/internal/poller"
+	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
 
@@ -82,9 +87,6 @@ func serve(ctx context.Context, b *wiring.Bot) error {
 		}
 	}
 
-	p := poller.New(b.Client, b.App.HandleUpdate, poller.WithLogger(log), poller.WithGrace(handlerGrace))
-	b.AddHealth(p.Health) // the container answers nobody if polling is dead
-
 	var wg sync.WaitGroup
 	httpErr := make(chan error, 1)
 	go func() {
@@ -92,7 +94,11 @@ func serve(ctx context.Context, b *wiring.Bot) error {
 			httpErr <- err
 		}
 	}()
-	wg.Go(func() { _ = p.Run(ctx) })
+	if b.Config.WebhookURL != "" {
+		wg.Go(func() { registerWebhook(ctx, b) })
+	} else {
+		wg.Go(func() { poll(ctx, b) })
+	}
 	sched := cron.NewScheduler(b.Dispatcher)
 	wg.Go(func() {
 		if err := sched.Run(ctx); err != nil {
@@ -160,4 +166,62 @@ func checkHealth(ctx context.Context, port string) error {
 		return fmt.Errorf("unhealthy: /healthz answered %d", resp.StatusCode)
 	}
 	return nil
+}
+
+// Polling and webhook modes differ on purpose: polling is one consumer per
+// bot (Telegram answers a second one 409), so replicas take turns through a
+// lease in the store; a webhook is answered by whichever replica the load
+// balancer picks, so every replica serves and none polls.
+
+// pollLease is how long a poller holds the role without renewing it; a
+// replica that died hands over after this.
+const pollLease = 30 * time.Second
+
+// poll runs the poller while this replica holds the polling lease. A
+// replica that waits is healthy (it stands by); the one that polls answers
+// for its poller.
+func poll(ctx context.Context, b *wiring.Bot) {
+	p := poller.New(b.Client, b.App.HandleUpdate, poller.WithLogger(b.Log), poller.WithGrace(handlerGrace))
+	var polling atomic.Bool
+	b.AddHealth(func(ctx context.Context) error { // the container answers nobody if polling is dead
+		if !polling.Load() {
+			return nil
+		}
+		return p.Health(ctx)
+	})
+	owner := fmt.Sprintf("%s-%d", hostname(), time.Now().UnixNano())
+	l := lease.New(b.Store.For(app.CoreNamespace), "poller:lease", owner, pollLease)
+	_ = l.Hold(ctx, func(held context.Context) {
+		polling.Store(true)
+		defer polling.Store(false)
+		b.Log.Info("this replica polls", "owner", owner)
+		_ = p.Run(held)
+		if context.Cause(held) == lease.ErrLost {
+			b.Log.Warn("the polling lease went to another replica; standing by")
+		}
+	}, func() { b.Log.Info("another replica polls; standing by") })
+}
+
+// registerWebhook points Telegram at this deployment's webhook (webhook
+// mode), retrying with back-off until it succeeds or the process stops.
+func registerWebhook(ctx context.Context, b *wiring.Bot) {
+	for attempt := 0; ; attempt++ {
+		err := b.Client.SetWebhook(ctx, b.Config.WebhookURL, b.Config.WebhookSecret.Reveal(), telegram.AllowedUpdates)
+		if err == nil {
+			b.Log.Info("webhook mode: Telegram delivers to the webhook; not polling", "url", b.Config.WebhookURL)
+			return
+		}
+		b.Log.Error("setWebhook failed; retrying", "err", err)
+		if pause.For(ctx, min(time.Second<<min(attempt, 6), time.Minute)) != nil {
+			return
+		}
+	}
+}
+
+func hostname() string {
+	h, err := os.Hostname()
+	if err != nil {
+		return "replica"
+	}
+	return h
 }

@@ -32,7 +32,10 @@ type Config struct {
 	CronSecret     Secret
 	MongoURL       Secret
 	TelegramAPIURL string
-	BotUsername    string
+	// WebhookURL puts the container in webhook mode: it registers this URL
+	// and serves POST /webhook instead of polling.
+	WebhookURL  string
+	BotUsername string
 	OwnerID        int64
 	AdminIDs       []int64
 	// Modules is MODULES in order; empty means every built-in module.
@@ -136,6 +139,7 @@ func newConfig(env func(string) string, secrets map[string]string, settings []ap
 		MongoURL:       Secret(secrets["MONGO_URL"]),
 		TelegramAPIURL: orDefault(env("TELEGRAM_API_URL"), "https://api.telegram.org"),
 		BotUsername:    strings.TrimPrefix(env("TELEGRAM_BOT_USERNAME"), "@"),
+		WebhookURL:     env("TELEGRAM_WEBHOOK_URL"),
 		MongoDatabase:  env("MONGO_DATABASE"),
 		DynamoDBTable:  env("DYNAMODB_TABLE"),
 		BoltPath:       env("BOLT_PATH"),
@@ -185,6 +189,16 @@ func (c *Config) parse(env func(string) string, lambda bool) []error {
 		}
 	}
 	problems = append(problems, c.parseAPIURL()...)
+	if c.WebhookURL != "" && !lambda {
+		u, err := url.Parse(c.WebhookURL)
+		loopback := err == nil && (u.Hostname() == "127.0.0.1" || u.Hostname() == "localhost")
+		switch {
+		case err != nil || u.Host == "" || (u.Scheme != "https" && !(u.Scheme == "http" && loopback)):
+			bad("TELEGRAM_WEBHOOK_URL: %q is not an https URL (Telegram calls only https)", redactURL(c.WebhookURL))
+		case !c.WebhookSecret.IsSet():
+			bad("TELEGRAM_WEBHOOK_SECRET is required with TELEGRAM_WEBHOOK_URL")
+		}
+	}
 	c.OwnerID = userID(env("OWNER_ID"), "OWNER_ID", bad)
 	for _, v := range splitCSV(env("ADMIN_IDS")) {
 		if id := userID(v, "ADMIN_IDS", bad); id != 0 {

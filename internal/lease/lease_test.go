@@ -1,0 +1,114 @@
+package lease
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/storage/memory"
+)
+
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) add(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.t = c.t.Add(d) }
+
+// parked is a wait that returns only when the test says so (or ctx ends).
+func parked(proceed <-chan struct{}, waiting chan<- struct{}) func(ctx context.Context, d time.Duration) error {
+	return func(ctx context.Context, _ time.Duration) error {
+		select {
+		case waiting <- struct{}{}:
+		default:
+		}
+		select {
+		case <-proceed:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+var t0 = time.Unix(1_800_000_000, 0)
+
+func TestOneHolderAtATimeAndTheNextTakesOverOnRelease(t *testing.T) {
+	store := memory.New().For("core")
+	clk := &clock{t: t0}
+	never := make(chan struct{})
+	a := New(store, "poller", "a", 30*time.Second, WithClock(clk.now), WithWait(parked(never, make(chan struct{}, 1))))
+	bRetry, bWaiting := make(chan struct{}), make(chan struct{}, 1)
+	b := New(store, "poller", "b", 30*time.Second, WithClock(clk.now), WithWait(parked(bRetry, bWaiting)))
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+
+	aHolds, aStop, aDone := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	go func() {
+		_ = a.Hold(ctx, func(context.Context) { close(aHolds); <-aStop; cancel() }, nil)
+		close(aDone)
+	}()
+	<-aHolds
+	bHolds := make(chan struct{})
+	go func() { _ = b.Hold(t.Context(), func(context.Context) { close(bHolds) }, nil) }()
+	<-bWaiting // b found a's lease and waits
+	select {
+	case <-bHolds:
+		t.Fatal("b took the lease while a held it")
+	default:
+	}
+	close(aStop) // a stops (a deploy) and releases the lease
+	<-aDone
+	close(bRetry) // b tries again, at once
+	select {
+	case <-bHolds:
+	case <-t.Context().Done():
+		t.Fatal("b never took over")
+	}
+}
+
+func TestAHolderThatStopsRenewingLosesTheLeaseAfterItsTTL(t *testing.T) {
+	store := memory.New().For("core")
+	clk := &clock{t: t0}
+	a := New(store, "poller", "a", 30*time.Second, WithClock(clk.now))
+	if won, err := a.try(t.Context()); !won || err != nil { // a holds, then its process dies
+		t.Fatalf("a: %v %v", won, err)
+	}
+	b := New(store, "poller", "b", 30*time.Second, WithClock(clk.now))
+	if won, _ := b.try(t.Context()); won {
+		t.Fatal("b took a live lease")
+	}
+	clk.add(31 * time.Second) // no renewal for longer than the ttl
+	if won, err := b.try(t.Context()); !won || err != nil {
+		t.Fatalf("b after the ttl: %v %v; want the lease", won, err)
+	}
+}
+
+func TestAHolderLearnsItLostTheLease(t *testing.T) {
+	store := memory.New().For("core")
+	clk := &clock{t: t0}
+	renew := make(chan struct{})
+	a := New(store, "poller", "a", 30*time.Second, WithClock(clk.now), WithWait(parked(renew, make(chan struct{}, 1))))
+	cause := make(chan error, 1)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	go func() {
+		_ = a.Hold(ctx, func(held context.Context) {
+			// Another replica took it (a's renewals stalled past the ttl).
+			_ = store.Put(context.Background(), "poller", []byte(`{"owner":"b","expires":9000000000000000000}`))
+			close(renew) // a's next renewal finds it
+			<-held.Done()
+			cause <- context.Cause(held)
+			cancel()
+		}, nil)
+	}()
+	if err := <-cause; !errors.Is(err, ErrLost) {
+		t.Fatalf("the holder's context ended with %v, want ErrLost", err)
+	}
+	if owner, ok := a.holder(context.Background()); !ok || owner != "b" {
+		t.Fatalf("holder %q %v: a must not release b's lease", owner, ok)
+	}
+}
