@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,7 +38,7 @@ func TestTheDockerfileBuildsASmallHealthCheckedImage(t *testing.T) {
 	}
 }
 
-func TestComposeRunsOneBotBehindCoolify(t *testing.T) {
+func TestComposeRunsTheBotBehindCoolifyInEitherMode(t *testing.T) {
 	env := []string{"TELEGRAM_BOT_TOKEN=x", "MONGO_URL=mongodb://mongo:27017", "MONGO_DATABASE=bot"}
 	opts, err := cli.NewProjectOptions([]string{"../compose.yml"}, cli.WithWorkingDirectory(".."), cli.WithEnv(env), cli.WithName("miti99bot"))
 	if err != nil {
@@ -61,7 +62,12 @@ func TestComposeRunsOneBotBehindCoolify(t *testing.T) {
 		t.Errorf("expose = %v", bot.Expose)
 	}
 	if bot.Deploy == nil || bot.Deploy.Replicas == nil || *bot.Deploy.Replicas != 1 {
-		t.Error("exactly one replica: one getUpdates consumer per bot")
+		t.Error("one replica unless BOT_REPLICAS says more (webhook mode on MongoDB)")
+	}
+	for _, v := range []string{"TELEGRAM_WEBHOOK_URL", "TELEGRAM_WEBHOOK_SECRET"} {
+		if _, ok := bot.Environment[v]; !ok {
+			t.Errorf("compose does not pass %s: webhook mode is set by it", v)
+		}
 	}
 	if bot.Build == nil || bot.Build.Args["GIT_SHA"] == nil || bot.Build.Args["SOURCE_COMMIT"] == nil {
 		t.Error("the build must pass SOURCE_COMMIT (Coolify's) and GIT_SHA")
@@ -84,6 +90,15 @@ func TestComposeRunsOneBotBehindCoolify(t *testing.T) {
 	opts, _ = cli.NewProjectOptions([]string{"../compose.yml"}, cli.WithWorkingDirectory(".."), cli.WithEnv(env), cli.WithProfiles([]string{"local"}), cli.WithName("miti99bot"))
 	if p, err := opts.LoadProject(t.Context()); err != nil || p.Services["mongo"].Image != "mongo:7" {
 		t.Errorf("the local profile should add mongo:7: %v", err)
+	}
+	webhook := append(slices.Clone(env), "TELEGRAM_WEBHOOK_URL=https://bot.example.org/webhook", "TELEGRAM_WEBHOOK_SECRET=s", "BOT_REPLICAS=3")
+	opts, _ = cli.NewProjectOptions([]string{"../compose.yml"}, cli.WithWorkingDirectory(".."), cli.WithEnv(webhook), cli.WithName("miti99bot"))
+	p, err = opts.LoadProject(t.Context())
+	if err != nil {
+		t.Fatalf("compose in webhook mode does not load: %v", err)
+	}
+	if bot := p.Services["bot"]; bot.Deploy.Replicas == nil || *bot.Deploy.Replicas != 3 || *bot.Environment["TELEGRAM_WEBHOOK_URL"] != "https://bot.example.org/webhook" {
+		t.Errorf("webhook mode with BOT_REPLICAS=3: replicas %v, url %v", bot.Deploy.Replicas, bot.Environment["TELEGRAM_WEBHOOK_URL"])
 	}
 }
 
