@@ -1,0 +1,28 @@
+package container
+
+import (
+	"context"
+	"io"
+	"sync"
+
+	"github.com/miti99bot/miti99bot/internal/console"
+	"github.com/miti99bot/miti99bot/internal/cron"
+	"github.com/miti99bot/miti99bot/internal/wiring"
+)
+
+// Console chats on the terminal (in, stdout), with the in-process cron running.
+func Console(ctx context.Context, b *wiring.Bot, in io.Reader, stdout io.Writer) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	sched := cron.NewScheduler(b.Dispatcher)
+	wg.Go(func() {
+		if err := sched.Run(ctx); err != nil {
+			b.Log.Error("cron scheduler", "err", err)
+		}
+	})
+	err := console.Run(ctx, in, stdout, b.App.HandleUpdate)
+	cancel()
+	wg.Wait()
+	return err
+}
