@@ -98,8 +98,9 @@ test: vet testservers
 vet:
 	$(GO) vet ./...
 
-## lint: shellcheck the scripts, lint the Dockerfile (CI runs it)
+## lint: gofmt, shellcheck the scripts, lint the Dockerfile (CI runs it)
 lint: $(LINT_DIR)
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$unformatted" ]; then echo "gofmt -w these:"; echo "$$unformatted"; exit 1; fi
 	shellcheck scripts/with-testservers scripts/bench-coldstart scripts/fuzz scripts/vulncheck scripts/schedules .ci/run
 	tools/lint/node_modules/.bin/dockerfile-utils lint Dockerfile
 

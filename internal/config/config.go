@@ -36,8 +36,8 @@ type Config struct {
 	// and serves POST /webhook instead of polling.
 	WebhookURL  string
 	BotUsername string
-	OwnerID        int64
-	AdminIDs       []int64
+	OwnerID     int64
+	AdminIDs    []int64
 	// Modules is MODULES in order; empty means every built-in module.
 	Modules []string
 
