@@ -57,10 +57,14 @@ func dedupKey(id int64) string {
 	return fmt.Sprintf("update:%d", ((id%dedupSlots)+dedupSlots)%dedupSlots)
 }
 
-// claim records that this process is handling update id.
-func (a *App) claim(ctx context.Context, id int64) (claimResult, error) {
+// claim records that this process is handling update id. When it is to run
+// the update, it also returns the record it wrote, so that finish can swap
+// it without reading it again.
+func (a *App) claim(ctx context.Context, id int64) (claimResult, []byte, error) {
 	var result claimResult
-	err := storage.Update(ctx, a.core, dedupKey(id), func(cur []byte) ([]byte, error) {
+	var wrote []byte
+	err := storage.Update(ctx, a.core, dedupKey(id), func(cur []byte) (out []byte, err error) {
+		defer func() { wrote = out }() // the last call is the one written
 		var rec dedupRecord
 		if cur != nil && json.Unmarshal(cur, &rec) != nil {
 			rec = dedupRecord{} // unreadable: treat as someone else's slot
@@ -87,16 +91,17 @@ func (a *App) claim(ctx context.Context, id int64) (claimResult, error) {
 		return json.Marshal(next)
 	})
 	if err != nil {
-		return 0, fmt.Errorf("dedup: update %d: %w", id, err)
+		return 0, nil, fmt.Errorf("dedup: update %d: %w", id, err)
 	}
-	return result, nil
+	return result, wrote, nil
 }
 
 // finish records the outcome of a claimed update. A failed run leaves the
 // update claimable, so a redelivery is handled again. A run that failed only
 // because Telegram asked to wait does not count toward dropping the update.
-func (a *App) finish(ctx context.Context, id int64, ok, flood bool) error {
-	err := storage.Update(ctx, a.core, dedupKey(id), func(cur []byte) ([]byte, error) {
+// claimed is the record claim wrote: most often still the slot's value.
+func (a *App) finish(ctx context.Context, id int64, claimed []byte, ok, flood bool) error {
+	err := storage.UpdateFrom(ctx, a.core, dedupKey(id), claimed, func(cur []byte) ([]byte, error) {
 		if cur == nil {
 			return nil, fmt.Errorf("update %d: %w: its slot vanished", id, storage.ErrNotFound)
 		}

@@ -48,7 +48,7 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	log := a.log.With("update_id", u.ID, "module", act.module, "action", act.name)
 	ctx, cancel := context.WithTimeout(ctx, a.budget)
 	defer cancel()
-	res, err := a.claim(ctx, u.ID)
+	res, claimed, err := a.claim(ctx, u.ID)
 	if err != nil {
 		return fmt.Errorf("update %d: %w", u.ID, err)
 	}
@@ -80,7 +80,7 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	// lets the redelivery run at once instead of waiting out the stale mark.
 	rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), recordBudget)
 	defer rcancel()
-	if ferr := a.finish(rctx, u.ID, err == nil, errors.Is(err, ErrFlood)); ferr != nil {
+	if ferr := a.finish(rctx, u.ID, claimed, err == nil, errors.Is(err, ErrFlood)); ferr != nil {
 		// The work is done; at worst a redelivery is handled once more.
 		log.Warn("could not record the update as handled", "err", ferr)
 	}

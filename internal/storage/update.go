@@ -25,8 +25,24 @@ const updateRetries = 32
 // call of f took effect. f returns nil to write nothing, or an error to
 // abort.
 func Update(ctx context.Context, s KVStore, key string, f func(cur []byte) ([]byte, error)) error {
+	return update(ctx, s, key, nil, false, f)
+}
+
+// UpdateFrom is Update for a caller that knows the value's likely bytes
+// (it wrote them a moment ago): the first try applies f to them and writes
+// with one CompareAndSwap, without reading. When they are stale the swap
+// fails and it goes on as Update does, so the guarantee is the same and
+// the common case costs one round trip instead of two.
+func UpdateFrom(ctx context.Context, s KVStore, key string, likely []byte, f func(cur []byte) ([]byte, error)) error {
+	return update(ctx, s, key, likely, likely != nil, f)
+}
+
+func update(ctx context.Context, s KVStore, key string, likely []byte, guess bool, f func(cur []byte) ([]byte, error)) error {
 	for attempt := range updateRetries {
-		cur, err := s.Get(ctx, key)
+		cur, err := likely, error(nil)
+		if !guess || attempt > 0 {
+			cur, err = s.Get(ctx, key)
+		}
 		switch {
 		case errors.Is(err, ErrNotFound):
 			cur = nil
@@ -40,6 +56,9 @@ func Update(ctx context.Context, s KVStore, key string, f func(cur []byte) ([]by
 		err = s.CompareAndSwap(ctx, key, cur, next)
 		if !errors.Is(err, ErrConflict) {
 			return err
+		}
+		if guess && attempt == 0 {
+			continue // the guess was stale, not a race: read at once
 		}
 		if err := backoff(ctx, attempt); err != nil {
 			return err

@@ -97,3 +97,48 @@ func BenchmarkUpdate(b *testing.B) {
 		}
 	})
 }
+
+// reads counts Gets, to tell whether UpdateFrom trusted its guess.
+type reads struct {
+	storage.KVStore
+	n int
+}
+
+func (r *reads) Get(ctx context.Context, k string) ([]byte, error) {
+	r.n++
+	return r.KVStore.Get(ctx, k)
+}
+
+func TestUpdateFrom(t *testing.T) {
+	ctx := context.Background()
+	appendX := func(cur []byte) ([]byte, error) { return append(append([]byte{}, cur...), 'x'), nil }
+	cases := []struct {
+		name      string
+		stored    string // "": no value
+		likely    []byte
+		want      string
+		wantReads int
+	}{
+		{"the right guess writes with one swap and no read", "a", []byte("a"), "ax", 0},
+		{"a stale guess reads and applies f to what is stored", "b", []byte("a"), "bx", 1},
+		{"a guess for a missing key reads and starts from nothing", "", []byte("a"), "x", 1},
+		{"no guess is Update", "a", nil, "ax", 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := &reads{KVStore: memory.New().For("test")}
+			if c.stored != "" {
+				if err := s.KVStore.Put(ctx, "k", []byte(c.stored)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := storage.UpdateFrom(ctx, s, "k", c.likely, appendX); err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.KVStore.Get(ctx, "k")
+			if err != nil || string(got) != c.want || s.n != c.wantReads {
+				t.Fatalf("value %q (%v) after %d reads, want %q after %d", got, err, s.n, c.want, c.wantReads)
+			}
+		})
+	}
+}
