@@ -238,7 +238,7 @@ func userID(v, name string, bad func(string, ...any)) int64 {
 // URL is shown without them.
 func (c *Config) parseAPIURL() []error {
 	u, err := url.Parse(c.TelegramAPIURL)
-	if err == nil && u.User != nil {
+	if err == nil && u.User != nil && u.User.String() != "" {
 		c.secrets = append(c.secrets, u.User.String())
 		if p, ok := u.User.Password(); ok && p != "" {
 			c.secrets = append(c.secrets, p)
@@ -251,9 +251,12 @@ func (c *Config) parseAPIURL() []error {
 }
 
 // redactURL is raw without its userinfo, for messages and the start-up line.
+// All of it goes, not only the password (url.URL.Redacted keeps the user):
+// basic auth may carry a token as the user name.
 func redactURL(raw string) string {
 	if u, err := url.Parse(raw); err == nil {
-		return u.Redacted()
+		u.User = nil
+		return u.String()
 	}
 	return redact.String(raw, redact.URLSecrets(raw)[1:]...)
 }

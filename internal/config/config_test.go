@@ -160,19 +160,27 @@ func TestAnUnusableValueStopsStartUpNamingTheVariableNeverTheValue(t *testing.T)
 	}
 }
 
-func TestAPasswordInTheBotAPIURLIsNeverPrinted(t *testing.T) {
-	c, err := load(t, map[string]string{"TELEGRAM_API_URL": "https://bot:hunter2pass@tg.example.org"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s := c.String(); strings.Contains(s, "hunter2pass") || !strings.Contains(s, "tg.example.org") {
-		t.Fatalf("start-up summary %q", s)
-	}
-	if !slices.Contains(c.Secrets(), "hunter2pass") {
-		t.Fatal("the password is not among the secrets the logger masks")
-	}
-	if _, err := load(t, map[string]string{"TELEGRAM_API_URL": "ftp://bot:hunter2pass@tg.example.org"}); err == nil || strings.Contains(err.Error(), "hunter2pass") {
-		t.Fatalf("a bad URL's error = %v, want one without the password", err)
+func TestCredentialsInTheBotAPIURLAreNeverPrinted(t *testing.T) {
+	for _, c := range []struct{ name, url, secret string }{
+		{"a password", "https://bot:hunter2pass@tg.example.org", "hunter2pass"},
+		{"a token as the user name", "https://hunter2token@tg.example.org", "hunter2token"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, err := load(t, map[string]string{"TELEGRAM_API_URL": c.url})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := cfg.String(); strings.Contains(s, c.secret) || !strings.Contains(s, "telegram_api=https://tg.example.org") {
+				t.Fatalf("start-up summary %q", s)
+			}
+			if !slices.ContainsFunc(cfg.Secrets(), func(s string) bool { return strings.Contains(s, c.secret) }) {
+				t.Fatal("the credentials are not among the secrets the logger masks")
+			}
+			bad := strings.Replace(c.url, "https", "ftp", 1)
+			if _, err := load(t, map[string]string{"TELEGRAM_API_URL": bad}); err == nil || strings.Contains(err.Error(), c.secret) {
+				t.Fatalf("a bad URL's error = %v, want one without the credentials", err)
+			}
+		})
 	}
 }
 

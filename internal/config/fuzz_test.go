@@ -1,6 +1,7 @@
 package config_test
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 
@@ -26,7 +27,7 @@ func FuzzLoad(f *testing.F) {
 			}
 			return
 		}
-		if strings.Contains(c.String(), "@") && strings.Contains(apiURL, ":") && strings.Contains(c.String(), apiURL) {
+		if u, err := url.Parse(apiURL); err == nil && u.User.String() != "" && strings.Contains(c.String(), u.User.String()+"@") {
 			t.Fatalf("the summary shows the API URL with its credentials: %s", c)
 		}
 	})
