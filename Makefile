@@ -141,9 +141,11 @@ test-mongo: testservers
 	@test -n "$(MONGODB_TEST_URL)" || { echo "set MONGODB_TEST_URL to a real MongoDB (see the comment above)"; exit 1; }
 	MONGODB_TEST_URL=$(MONGODB_TEST_URL) scripts/with-testservers $(GO) test -race -count=1 ./internal/storage/mongodb/ ./internal/modules/stats/ ./internal/modules/trading/
 
-## bench: the storage benchmarks with allocations, each provider next to its raw driver
+## bench: storage and core benchmarks (each provider next to its raw driver, the core next to a bare handler), the slow-chat latency, store round trips per update
 bench: testservers
 	scripts/with-testservers $(GO) test -run '^$$' -bench . -benchmem ./internal/storage/... ./internal/app/
+	$(GO) test -run '^$$' -bench PingBehindASlowChat -benchtime 3x ./internal/poller/
+	$(GO) test -count=1 -run RoundTrips -v ./internal/app/ | grep 'round trips'
 
 ## bench-coldstart: the Lambda bootstrap's cold first invocation next to a hello-world one, under the emulator
 bench-coldstart: testservers
