@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/go-telegram/bot/models"
 )
@@ -49,7 +50,10 @@ func Fit(text string, mode models.ParseMode) (string, models.ParseMode) {
 		if units+n > MaxMessageUnits-1 { // room for the ellipsis (one unit)
 			break
 		}
-		units, end = units+n, i+len(string(r))
+		// The width in text, not of r: an invalid byte is one byte here but
+		// r is then U+FFFD, three bytes.
+		_, width := utf8.DecodeRuneInString(text[i:])
+		units, end = units+n, i+width
 	}
 	return text[:end] + "…", mode
 }

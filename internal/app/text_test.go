@@ -38,6 +38,7 @@ func TestFitCutsWhatTelegramWouldRefuse(t *testing.T) {
 		{"a message within the limit goes as is", strings.Repeat("a", 4096), "", "", true, false},
 		{"a long message is cut with an ellipsis", strings.Repeat("a", 5000), "", "", false, true},
 		{"astral characters count two units", strings.Repeat("😀", 3000), "", "", false, true},
+		{"an invalid byte counts one unit, as the U+FFFD it is sent as", strings.Repeat("0", 40) + strings.Repeat("\xdd", 5000), "", "", false, true},
 		{"long HTML goes as its plain text", strings.Repeat("<b>x</b> &amp; ", 1000), models.ParseModeHTML, "", false, false},
 		{"long HTML whose text is long too is cut", strings.Repeat("<i>xxxxxxxx</i>", 1000), models.ParseModeHTML, "", false, true},
 		{"short HTML stays HTML", "<b>x</b>", models.ParseModeHTML, models.ParseModeHTML, true, false},
