@@ -53,7 +53,11 @@ func TestOneHolderAtATimeAndTheNextTakesOverOnRelease(t *testing.T) {
 	}()
 	<-aHolds
 	bHolds := make(chan struct{})
-	go func() { _ = b.Hold(t.Context(), func(context.Context) { close(bHolds) }, nil) }()
+	bCtx, bCancel := context.WithCancel(t.Context())
+	defer bCancel()
+	// b stops once it holds: otherwise it would release, hold again and
+	// call f a second time.
+	go func() { _ = b.Hold(bCtx, func(context.Context) { close(bHolds); bCancel() }, nil) }()
 	<-bWaiting // b found a's lease and waits
 	select {
 	case <-bHolds:
