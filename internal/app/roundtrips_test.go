@@ -13,9 +13,8 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/builtin"
-	"github.com/miti99bot/miti99bot/internal/pause"
-	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
+	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
@@ -36,7 +35,7 @@ func TestStoreRoundTripsPerUpdateDoNotGrow(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
-			store := &countingProvider{KVProvider: memory.New()}
+			store := storagetest.NewCounting(memory.New(), 0)
 			srv := telegramtest.New(t)
 			client, err := telegram.New(srv.Token, telegram.WithAPIURL(srv.URL), telegram.WithRates(rate.Inf, rate.Inf))
 			if err != nil {
@@ -54,79 +53,18 @@ func TestStoreRoundTripsPerUpdateDoNotGrow(t *testing.T) {
 			if err := a.HandleUpdate(ctx, withID(telegramtest.Text(benchChat, 3, c.text), 1)); err != nil {
 				t.Fatal(err)
 			}
-			store.n.Store(0)
+			store.Reset()
 			bot.before.Store(-1)
 			if err := a.HandleUpdate(ctx, withID(telegramtest.Text(benchChat, 3, c.text), 2)); err != nil {
 				t.Fatal(err)
 			}
-			total, before := store.n.Load(), bot.before.Load()
+			total, before := store.Trips(), bot.before.Load()
 			t.Logf("%s: %d store round trips, %d before the reply", c.text, total, before)
 			if total > c.total || before > c.beforeReply {
 				t.Errorf("%s costs %d round trips (%d before the reply), more than %d (%d)", c.text, total, before, c.total, c.beforeReply)
 			}
 		})
 	}
-}
-
-// countingProvider counts every KVStore call: each is one round trip on a
-// remote backend. With latency set, each call also waits that long first,
-// as a store that far away makes it.
-type countingProvider struct {
-	storage.KVProvider
-	latency time.Duration
-	n       atomic.Int64
-}
-
-func (p *countingProvider) For(ns string) storage.KVStore {
-	return countingStore{KVStore: p.KVProvider.For(ns), p: p}
-}
-
-type countingStore struct {
-	storage.KVStore
-	p *countingProvider
-}
-
-// trip is one round trip: counted, and as slow as the store is far.
-func (s countingStore) trip(ctx context.Context) {
-	s.p.n.Add(1)
-	if s.p.latency > 0 {
-		_ = pause.For(ctx, s.p.latency)
-	}
-}
-
-func (s countingStore) Get(ctx context.Context, k string) ([]byte, error) {
-	s.trip(ctx)
-	return s.KVStore.Get(ctx, k)
-}
-
-func (s countingStore) GetJSON(ctx context.Context, k string, dst any) error {
-	s.trip(ctx)
-	return s.KVStore.GetJSON(ctx, k, dst)
-}
-
-func (s countingStore) Put(ctx context.Context, k string, v []byte) error {
-	s.trip(ctx)
-	return s.KVStore.Put(ctx, k, v)
-}
-
-func (s countingStore) PutJSON(ctx context.Context, k string, v any) error {
-	s.trip(ctx)
-	return s.KVStore.PutJSON(ctx, k, v)
-}
-
-func (s countingStore) Delete(ctx context.Context, k string) error {
-	s.trip(ctx)
-	return s.KVStore.Delete(ctx, k)
-}
-
-func (s countingStore) List(ctx context.Context, prefix string) ([]string, error) {
-	s.trip(ctx)
-	return s.KVStore.List(ctx, prefix)
-}
-
-func (s countingStore) CompareAndSwap(ctx context.Context, k string, old, v []byte) error {
-	s.trip(ctx)
-	return s.KVStore.CompareAndSwap(ctx, k, old, v)
 }
 
 // BenchmarkPingWithAStoreFiveMillisecondsAway is the latency a chat sees
@@ -139,7 +77,7 @@ func BenchmarkPingWithAStoreFiveMillisecondsAway(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	store := &countingProvider{KVProvider: memory.New(), latency: 5 * time.Millisecond}
+	store := storagetest.NewCounting(memory.New(), 5*time.Millisecond)
 	a, err := app.New(store, client, app.WithModules(builtin.Catalogue()), app.WithBotUsername("miti99bot"),
 		app.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	if err != nil {
@@ -147,25 +85,25 @@ func BenchmarkPingWithAStoreFiveMillisecondsAway(b *testing.B) {
 	}
 	ctx := context.Background()
 	var id int64
-	store.n.Store(0)
+	store.Reset()
 	for b.Loop() {
 		id++
 		if err := a.HandleUpdate(ctx, withID(telegramtest.Text(benchChat, 3, "/ping"), id)); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(store.n.Load())/float64(id), "roundtrips/op")
+	b.ReportMetric(float64(store.Trips())/float64(id), "roundtrips/op")
 }
 
 // replyMark notes how many round trips had been made when the first reply
 // went out: the ones the user waits for.
 type replyMark struct {
 	app.Messenger
-	store  *countingProvider
+	store  *storagetest.Counting
 	before atomic.Int64
 }
 
 func (r *replyMark) Send(ctx context.Context, m app.Message) (*models.Message, error) {
-	r.before.CompareAndSwap(-1, r.store.n.Load())
+	r.before.CompareAndSwap(-1, r.store.Trips())
 	return r.Messenger.Send(ctx, m)
 }
