@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/miti99bot/miti99bot/internal/console"
-	"github.com/miti99bot/miti99bot/internal/cron"
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
 
@@ -15,12 +14,7 @@ func Console(ctx context.Context, b *wiring.Bot, in io.Reader, stdout io.Writer)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
-	sched := cron.NewScheduler(b.Dispatcher)
-	wg.Go(func() {
-		if err := sched.Run(ctx); err != nil {
-			b.Log.Error("cron scheduler", "err", err)
-		}
-	})
+	runCron(ctx, &wg, b)
 	err := console.Run(ctx, in, stdout, b.App.HandleUpdate)
 	cancel()
 	wg.Wait()

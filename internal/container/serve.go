@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/buildinfo"
-	"github.com/miti99bot/miti99bot/internal/cron"
 	"github.com/miti99bot/miti99bot/internal/httpapi"
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
@@ -63,12 +62,7 @@ func Serve(ctx context.Context, b *wiring.Bot) error {
 	} else {
 		wg.Go(func() { poll(ctx, b) })
 	}
-	sched := cron.NewScheduler(b.Dispatcher)
-	wg.Go(func() {
-		if err := sched.Run(ctx); err != nil {
-			log.Error("cron scheduler", "err", err)
-		}
-	})
+	runCron(ctx, &wg, b)
 
 	var runErr error
 	select {
