@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -29,6 +30,8 @@ type App struct {
 	adminIDs []int64
 
 	budget time.Duration // UpdateBudget, shorter in tests
+
+	slotsFull atomic.Bool // the dedup slots hold earlier updates: see slotGuess
 
 	userMu   sync.Mutex
 	username string // the bot's @username, for /cmd@Bot; resolved lazily

@@ -39,8 +39,26 @@ const (
 type dedupRecord struct {
 	ID       int64      `json:"id"`
 	State    dedupState `json:"state"`
-	Attempts int        `json:"attempts"`
-	At       int64      `json:"at"` // unix nanos of the last change
+	Attempts int        `json:"attempts,omitempty"`
+	At       int64      `json:"at,omitempty"` // unix nanos of the last change; none once done
+}
+
+// doneRecord is the one form of a finished update's record: nothing in it
+// varies, so the claim of the update that reuses the slot, dedupSlots
+// later, can guess the slot's bytes and claim with one conditional write.
+func doneRecord(id int64) ([]byte, error) {
+	return json.Marshal(dedupRecord{ID: id, State: stateDone})
+}
+
+// slotGuess is what claim expects in update id's slot: nothing while the
+// slots fill up after a fresh start of the store, then the record of the
+// update dedupSlots before. Whichever the last claim found is the guess.
+func (a *App) slotGuess(id int64) []byte {
+	if !a.slotsFull.Load() {
+		return nil
+	}
+	b, _ := doneRecord(id - dedupSlots)
+	return b
 }
 
 // claimResult says what to do with an update.
@@ -63,12 +81,16 @@ func dedupKey(id int64) string {
 func (a *App) claim(ctx context.Context, id int64) (claimResult, []byte, error) {
 	var result claimResult
 	var wrote []byte
-	err := storage.Update(ctx, a.core, dedupKey(id), func(cur []byte) (out []byte, err error) {
+	guess := a.slotGuess(id)
+	err := storage.UpdateFrom(ctx, a.core, dedupKey(id), guess, func(cur []byte) (out []byte, err error) {
 		defer func() { wrote = out }() // the last call is the one written
 		var rec dedupRecord
 		if cur != nil && json.Unmarshal(cur, &rec) != nil {
 			rec = dedupRecord{} // unreadable: treat as someone else's slot
 		}
+		// f's last call sees what the slot held (a wrong guess is followed
+		// by a read): the next claim guesses from it.
+		a.slotsFull.Store(cur != nil)
 		result = claimRun
 		next := dedupRecord{ID: id, State: stateRunning, Attempts: 1, At: a.now().UnixNano()}
 		if rec.ID == id && cur != nil {
@@ -83,8 +105,7 @@ func (a *App) claim(ctx context.Context, id int64) (claimResult, []byte, error) 
 				return nil, nil
 			case rec.Attempts >= dedupMaxAttempts:
 				result = claimGiveUp
-				next.State, next.Attempts = stateDone, rec.Attempts
-				return json.Marshal(next)
+				return doneRecord(id)
 			}
 			next.Attempts = rec.Attempts + 1
 		}
@@ -109,10 +130,11 @@ func (a *App) finish(ctx context.Context, id int64, claimed []byte, ok, flood bo
 		if json.Unmarshal(cur, &rec) != nil || rec.ID != id {
 			return nil, nil // the slot moved on to a newer update
 		}
+		if ok {
+			return doneRecord(id)
+		}
 		rec.State, rec.At = stateFailed, a.now().UnixNano()
 		switch {
-		case ok:
-			rec.State = stateDone
 		case flood:
 			rec.Attempts = max(rec.Attempts-1, 0)
 		}

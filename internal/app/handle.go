@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-telegram/bot/models"
@@ -80,14 +81,17 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	// lets the redelivery run at once instead of waiting out the stale mark.
 	rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), recordBudget)
 	defer rcancel()
+	var hooks sync.WaitGroup
+	if act.event != nil && err == nil {
+		// Hooks (stats) count the attempt that ended the update, once;
+		// their writes are independent of the record, so both go at once.
+		hooks.Go(func() { a.runHooks(ctx, *act.event) })
+	}
 	if ferr := a.finish(rctx, u.ID, claimed, err == nil, errors.Is(err, ErrFlood)); ferr != nil {
 		// The work is done; at worst a redelivery is handled once more.
 		log.Warn("could not record the update as handled", "err", ferr)
 	}
-	if act.event != nil && err == nil {
-		// Hooks (stats) count the attempt that ended the update, once.
-		a.runHooks(ctx, *act.event)
-	}
+	hooks.Wait()
 	if err != nil {
 		log.Error("update failed", "err", err)
 		return fmt.Errorf("update %d: %s %s: %w", u.ID, act.module, act.name, err)

@@ -29,12 +29,13 @@ func Update(ctx context.Context, s KVStore, key string, f func(cur []byte) ([]by
 }
 
 // UpdateFrom is Update for a caller that knows the value's likely bytes
-// (it wrote them a moment ago): the first try applies f to them and writes
-// with one CompareAndSwap, without reading. When they are stale the swap
-// fails and it goes on as Update does, so the guarantee is the same and
-// the common case costs one round trip instead of two.
+// (it wrote them a moment ago; nil: the key is likely absent): the first
+// try applies f to them and writes with one CompareAndSwap, without
+// reading. When they are stale the swap fails and it goes on as Update
+// does, so the guarantee is the same and the common case costs one round
+// trip instead of two.
 func UpdateFrom(ctx context.Context, s KVStore, key string, likely []byte, f func(cur []byte) ([]byte, error)) error {
-	return update(ctx, s, key, likely, likely != nil, f)
+	return update(ctx, s, key, likely, true, f)
 }
 
 func update(ctx context.Context, s KVStore, key string, likely []byte, guess bool, f func(cur []byte) ([]byte, error)) error {
@@ -86,9 +87,11 @@ func UpdateJSON[T any](ctx context.Context, s KVStore, key string, f func(v *T, 
 	})
 }
 
-// backoff waits a random moment that grows with the attempt (at most
-// 20 ms), so racing writers stop colliding instead of burning their
-// bounded retries in lock-step.
+// backoff waits a random moment up to a bound that doubles with each
+// attempt (1 ms, 2 ms, ... at most 64 ms: "full jitter"), so racing writers
+// spread out instead of burning their bounded retries in lock-step, and a
+// writer that keeps losing to a fast one waits long enough to get a turn.
 func backoff(ctx context.Context, attempt int) error {
-	return pause.For(ctx, time.Duration(rand.Int64N(int64(min(attempt+1, 20))*int64(time.Millisecond))))
+	bound := min(time.Millisecond<<min(attempt, 6), 64*time.Millisecond)
+	return pause.For(ctx, time.Duration(rand.Int64N(int64(bound))+1))
 }

@@ -122,7 +122,8 @@ func TestUpdateFrom(t *testing.T) {
 		{"the right guess writes with one swap and no read", "a", []byte("a"), "ax", 0},
 		{"a stale guess reads and applies f to what is stored", "b", []byte("a"), "bx", 1},
 		{"a guess for a missing key reads and starts from nothing", "", []byte("a"), "x", 1},
-		{"no guess is Update", "a", nil, "ax", 1},
+		{"a guess of no value writes with one insert when there is none", "", nil, "x", 0},
+		{"a guess of no value reads when there is one", "a", nil, "ax", 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package storagetest
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -16,6 +17,8 @@ type Counting struct {
 	storage.KVProvider
 	latency time.Duration
 	n       atomic.Int64
+	mu      sync.Mutex
+	calls   []string
 }
 
 // NewCounting wraps p; latency 0 adds no wait.
@@ -27,21 +30,38 @@ func NewCounting(p storage.KVProvider, latency time.Duration) *Counting {
 func (c *Counting) Trips() int64 { return c.n.Load() }
 
 // Reset starts the count again.
-func (c *Counting) Reset() { c.n.Store(0) }
+func (c *Counting) Reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n.Store(0)
+	c.calls = nil
+}
+
+// Calls lists the calls since the start or the last Reset, in order, as
+// "Op namespace/key": what a test prints to say where the trips go.
+func (c *Counting) Calls() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.calls...)
+}
 
 // For returns the namespace, counted.
 func (c *Counting) For(module string) storage.KVStore {
-	return counted{KVStore: c.KVProvider.For(module), c: c}
+	return counted{KVStore: c.KVProvider.For(module), c: c, ns: module}
 }
 
 type counted struct {
 	storage.KVStore
-	c *Counting
+	c  *Counting
+	ns string
 }
 
 var _ storage.KVStore = counted{}
 
-func (s counted) trip(ctx context.Context) {
+func (s counted) trip(ctx context.Context, op, key string) {
+	s.c.mu.Lock()
+	s.c.calls = append(s.c.calls, op+" "+s.ns+"/"+key)
+	s.c.mu.Unlock()
 	s.c.n.Add(1)
 	if s.c.latency > 0 {
 		_ = pause.For(ctx, s.c.latency)
@@ -49,36 +69,36 @@ func (s counted) trip(ctx context.Context) {
 }
 
 func (s counted) Get(ctx context.Context, k string) ([]byte, error) {
-	s.trip(ctx)
+	s.trip(ctx, "Get", k)
 	return s.KVStore.Get(ctx, k)
 }
 
 func (s counted) GetJSON(ctx context.Context, k string, dst any) error {
-	s.trip(ctx)
+	s.trip(ctx, "GetJSON", k)
 	return s.KVStore.GetJSON(ctx, k, dst)
 }
 
 func (s counted) Put(ctx context.Context, k string, v []byte) error {
-	s.trip(ctx)
+	s.trip(ctx, "Put", k)
 	return s.KVStore.Put(ctx, k, v)
 }
 
 func (s counted) PutJSON(ctx context.Context, k string, v any) error {
-	s.trip(ctx)
+	s.trip(ctx, "PutJSON", k)
 	return s.KVStore.PutJSON(ctx, k, v)
 }
 
 func (s counted) Delete(ctx context.Context, k string) error {
-	s.trip(ctx)
+	s.trip(ctx, "Delete", k)
 	return s.KVStore.Delete(ctx, k)
 }
 
 func (s counted) List(ctx context.Context, prefix string) ([]string, error) {
-	s.trip(ctx)
+	s.trip(ctx, "List", prefix)
 	return s.KVStore.List(ctx, prefix)
 }
 
 func (s counted) CompareAndSwap(ctx context.Context, k string, old, v []byte) error {
-	s.trip(ctx)
+	s.trip(ctx, "CompareAndSwap", k)
 	return s.KVStore.CompareAndSwap(ctx, k, old, v)
 }

@@ -1,0 +1,131 @@
+package stats
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// A user's tally is one document ("u:<id>"): their latest @username and how
+// often they used each command. Counting a command is one write of it, a
+// CompareAndSwap against the bytes this process last wrote for that user,
+// falling back to a read when another process (or a racing update) changed
+// them since: exact, and one round trip in the common case. Only one user's
+// own updates contend for a document.
+const (
+	tallyKeys = "u:"
+	// remembered bounds the bytes kept per process: past it, a user's next
+	// count reads first (two round trips instead of one).
+	remembered = 4096
+)
+
+type tally struct {
+	Name string           `json:"name,omitempty"`
+	Cmds map[string]int64 `json:"cmds"`
+}
+
+type tallies struct {
+	store storage.KVStore
+	mu    sync.Mutex
+	last  map[string][]byte // key -> the bytes this process last wrote
+}
+
+func newTallies(s storage.KVStore) *tallies {
+	return &tallies{store: s, last: map[string][]byte{}}
+}
+
+// add counts one use of command by user, and keeps username when given.
+func (t *tallies) add(ctx context.Context, user, username, command string) error {
+	key := tallyKeys + user
+	likely, known := t.recall(key)
+	var wrote []byte
+	f := func(cur []byte) (out []byte, err error) {
+		defer func() { wrote = out }() // the last call is the one written
+		var v tally
+		if cur != nil {
+			if err := json.Unmarshal(cur, &v); err != nil {
+				return nil, fmt.Errorf("stats: tally %s: %w", key, err)
+			}
+		}
+		if v.Cmds == nil {
+			v.Cmds = map[string]int64{}
+		}
+		v.Cmds[command]++
+		if username != "" {
+			v.Name = username
+		}
+		return json.Marshal(v) // map keys sorted: the same tally, the same bytes
+	}
+	var err error
+	if known {
+		err = storage.UpdateFrom(ctx, t.store, key, likely, f)
+	} else {
+		err = storage.Update(ctx, t.store, key, f)
+	}
+	t.keep(key, wrote, err == nil)
+	return err
+}
+
+func (t *tallies) recall(key string) ([]byte, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b, ok := t.last[key]
+	return b, ok
+}
+
+func (t *tallies) keep(key string, wrote []byte, ok bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !ok {
+		delete(t.last, key) // unknown now: read next time
+		return
+	}
+	if _, had := t.last[key]; !had && len(t.last) >= remembered {
+		for k := range t.last { // any one: a forgotten user costs one read
+			delete(t.last, k)
+			break
+		}
+	}
+	t.last[key] = wrote
+}
+
+// usage is every user's counts and names, as /stats shows them.
+type usage struct {
+	counts map[string]map[string]int64 // user -> command -> uses
+	names  map[string]string           // user -> @username
+}
+
+// load reads every tally, and the counters of the layout before tallies
+// (kept readable so that counts from before an upgrade still show).
+func (t *tallies) load(ctx context.Context) (usage, error) {
+	u := usage{counts: map[string]map[string]int64{}, names: map[string]string{}}
+	keys, err := t.store.List(ctx, tallyKeys)
+	if err != nil {
+		return u, err
+	}
+	for _, k := range keys {
+		var v tally
+		if err := t.store.GetJSON(ctx, k, &v); err != nil {
+			return u, fmt.Errorf("stats: %w", err)
+		}
+		user := strings.TrimPrefix(k, tallyKeys)
+		for c, n := range v.Cmds {
+			u.add(user, c, n)
+		}
+		if v.Name != "" {
+			u.names[user] = v.Name
+		}
+	}
+	return u, loadLegacy(ctx, t.store, u)
+}
+
+func (u usage) add(user, command string, n int64) {
+	if u.counts[user] == nil {
+		u.counts[user] = map[string]int64{}
+	}
+	u.counts[user][command] += n
+}
