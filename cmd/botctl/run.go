@@ -13,6 +13,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
+
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/config"
 	"github.com/miti99bot/miti99bot/internal/cron"
@@ -67,7 +69,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 // connect loads the configuration (the token, and what the command needs on
 // top) and builds the Telegram client.
 func (e env) connect(ctx context.Context, require ...string) (*config.Config, *telegram.Client, error) {
-	cfg, err := wiring.LoadConfig(ctx, e.getenv, append([]string{"TELEGRAM_BOT_TOKEN"}, require...)...)
+	cfg, err := wiring.LoadConfig(ctx, e.getenv, shared.Load, append([]string{"TELEGRAM_BOT_TOKEN"}, require...)...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -155,7 +157,7 @@ func tableCreate(ctx context.Context, e env) error {
 	if len(e.args) != 1 {
 		return errUsage
 	}
-	client, err := dynamodb.NewClient(ctx)
+	client, err := dynamodb.NewClient(ctx, shared.Load)
 	if err != nil {
 		return err
 	}
@@ -180,7 +182,7 @@ func cronRun(ctx context.Context, e env) error {
 	if *base == "" {
 		return errors.New("cron run needs -url (or BOT_URL): the deployment's base URL")
 	}
-	cfg, err := wiring.LoadConfig(ctx, e.getenv, "CRON_SHARED_SECRET")
+	cfg, err := wiring.LoadConfig(ctx, e.getenv, shared.Load, "CRON_SHARED_SECRET")
 	if err != nil {
 		return err
 	}
@@ -219,7 +221,7 @@ func cronStatus(ctx context.Context, e env) error {
 	if len(e.args) != 0 {
 		return errUsage
 	}
-	cfg, err := wiring.LoadConfig(ctx, e.getenv)
+	cfg, err := wiring.LoadConfig(ctx, e.getenv, shared.Load)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
+
 	"github.com/miti99bot/miti99bot/internal/container"
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
@@ -25,7 +27,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return container.CheckHealth(ctx, getenv("PORT"))
 	}
 
-	o := wiring.Options{Runtime: wiring.RuntimeContainer, Getenv: getenv, Logs: stdout}
+	o := wiring.Options{Runtime: wiring.RuntimeContainer, Getenv: getenv, Logs: stdout, AWS: shared.Load}
 	if *consoleMode {
 		o.Console, o.Logs = stdout, stderr // the chat owns stdout
 	}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/awsenv"
+
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/miti99bot/miti99bot/internal/buildinfo"
@@ -27,6 +29,7 @@ func run(ctx context.Context, _ []string, getenv func(string) string, stdout, _ 
 func setup(ctx context.Context, getenv func(string) string, stdout io.Writer) (*lambdaevent.Handler, error) {
 	b, err := wiring.Build(ctx, wiring.Options{
 		Runtime: wiring.RuntimeLambda, Getenv: getenv, Logs: stdout,
+		AWS:     awsenv.Lambda(getenv),               // not the shared-config chain: see package awsenv
 		Require: []string{"TELEGRAM_WEBHOOK_SECRET"}, // Telegram reaches Lambda only by webhook
 	})
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"io"
 	"log/slog"
 
+	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
+
 	"github.com/miti99bot/miti99bot/internal/migrate"
 	"github.com/miti99bot/miti99bot/internal/redact"
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -109,7 +111,7 @@ func open(ctx context.Context, s side, source bool, log *slog.Logger) (endpoint,
 		if source {
 			opts = append(opts, dynamodb.WithoutTableCheck()) // the source needs only dynamodb:Scan
 		}
-		return dynamodb.Open(ctx, dynamodb.Config{Table: s.table}, opts...)
+		return dynamodb.Open(ctx, dynamodb.Config{Table: s.table, AWS: shared.Load}, opts...)
 	case "mongodb":
 		return mongodb.Open(ctx, mongodb.Config{URL: s.mongoURL, Database: s.database}, mongodb.WithLogger(log))
 	case "bolt":

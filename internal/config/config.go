@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/awsenv"
 	"github.com/miti99bot/miti99bot/internal/redact"
 )
 
@@ -50,6 +51,9 @@ type Config struct {
 
 	LogLevel slog.Level
 	Port     int
+
+	// AWS is Options.AWS, for the DynamoDB client.
+	AWS awsenv.Source
 
 	// settings are the modules' declared settings; every value is kept as
 	// a Secret so that printing the config cannot show an API key.
@@ -90,20 +94,22 @@ type Options struct {
 	Require []string
 	// Lambda: the variables only the container reads (PORT) are ignored.
 	Lambda bool
-	// SSM answers GetParameters; nil builds a client from the standard AWS
-	// configuration, and only when some <NAME>_PARAMETER_NAME is set.
-	SSM ParameterGetter
+	// AWS is where SSM (read only when some <NAME>_PARAMETER_NAME is set)
+	// and DynamoDB get their AWS configuration: the main chooses, so the
+	// Lambda binary need not link the SDK's shared-config chain.
+	AWS awsenv.Source
 }
 
 // Load reads, resolves and validates the configuration.
 func Load(ctx context.Context, o Options) (*Config, error) {
 	env := func(k string) string { return strings.TrimSpace(o.Getenv(k)) }
 	var problems []error
-	secrets, err := resolveSecrets(ctx, env, secretNames(o.Settings), o.SSM)
+	secrets, err := resolveSecrets(ctx, env, secretNames(o.Settings), o.AWS)
 	if err != nil {
 		problems = append(problems, err)
 	}
 	c := newConfig(env, secrets, o.Settings)
+	c.AWS = o.AWS
 	problems = append(problems, c.parse(env, o.Lambda)...)
 	problems = append(problems, c.resolveBackend(env("KV_PROVIDER"))...)
 	for _, name := range o.Require {

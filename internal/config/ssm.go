@@ -8,25 +8,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/service/ssm"
+	"github.com/miti99bot/miti99bot/internal/awsenv"
+	"github.com/miti99bot/miti99bot/internal/ssm"
 )
 
 // ssmTimeout bounds the whole SSM read at start-up.
 const ssmTimeout = 5 * time.Second
 
-// ssmBatch is GetParameters' limit of names per call.
-const ssmBatch = 10
-
-// ParameterGetter is the SSM call Load needs.
-type ParameterGetter interface {
-	GetParameters(ctx context.Context, in *ssm.GetParametersInput, opts ...func(*ssm.Options)) (*ssm.GetParametersOutput, error)
-}
-
 // resolveSecrets reads each secret from its variable, or from SSM when
 // <NAME>_PARAMETER_NAME is set. With no such variable, no AWS call is made.
-func resolveSecrets(ctx context.Context, env func(string) string, names []string, client ParameterGetter) (map[string]string, error) {
+func resolveSecrets(ctx context.Context, env func(string) string, names []string, source awsenv.Source) (map[string]string, error) {
 	out := map[string]string{}
 	byParam := map[string][]string{} // parameter -> secret names using it
 	var problems []error
@@ -47,31 +38,35 @@ func resolveSecrets(ctx context.Context, env func(string) string, names []string
 
 	ctx, cancel := context.WithTimeout(ctx, ssmTimeout)
 	defer cancel()
-	if client == nil {
-		cfg, err := awsconfig.LoadDefaultConfig(ctx)
-		if err != nil {
-			return out, errors.Join(append(problems, fmt.Errorf("SSM: load AWS configuration: %w", err))...)
-		}
-		client = ssm.NewFromConfig(cfg)
+	if source == nil {
+		return out, errors.Join(append(problems, fmt.Errorf("SSM: %w", awsenv.ErrNoSource))...)
+	}
+	cfg, err := source(ctx)
+	if err != nil {
+		return out, errors.Join(append(problems, fmt.Errorf("SSM: load AWS configuration: %w", err))...)
+	}
+	client, err := ssm.New(ctx, cfg)
+	if err != nil {
+		return out, errors.Join(append(problems, fmt.Errorf("SSM: %w", err))...)
 	}
 	params := make([]string, 0, len(byParam))
 	for p := range byParam {
 		params = append(params, p)
 	}
 	sort.Strings(params)
-	for start := 0; start < len(params); start += ssmBatch {
-		batch := params[start:min(start+ssmBatch, len(params))]
-		res, err := client.GetParameters(ctx, &ssm.GetParametersInput{Names: batch, WithDecryption: aws.Bool(true)})
+	for start := 0; start < len(params); start += ssm.MaxNames {
+		batch := params[start:min(start+ssm.MaxNames, len(params))]
+		res, err := client.GetParameters(ctx, batch)
 		if err != nil {
 			problems = append(problems, fmt.Errorf("SSM: GetParameters %s: %w", strings.Join(batch, ", "), err))
 			continue
 		}
-		for _, p := range res.Parameters {
-			for _, name := range byParam[aws.ToString(p.Name)] {
-				out[name] = aws.ToString(p.Value)
+		for param, value := range res.Values {
+			for _, name := range byParam[param] {
+				out[name] = value
 			}
 		}
-		for _, missing := range res.InvalidParameters {
+		for _, missing := range res.Invalid {
 			problems = append(problems, fmt.Errorf("SSM: parameter %q (for %s) does not exist", missing, strings.Join(byParam[missing], ", ")))
 		}
 	}

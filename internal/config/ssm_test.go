@@ -5,13 +5,15 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/service/ssm"
+	"github.com/aws/aws-sdk-go-v2/aws"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/awsenv"
 	"github.com/miti99bot/miti99bot/internal/config"
 )
 
@@ -84,6 +86,7 @@ func TestSecretsComeFromSSMWhenAParameterIsNamed(t *testing.T) {
 			"CRON_SHARED_SECRET":                "plain-cron",
 		}),
 		Settings: []app.Setting{{Name: "GEMINI_API_KEY", Secret: true}},
+		AWS:      awsenv.Lambda(os.Getenv),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -103,25 +106,25 @@ func TestAMissingParameterOrADoubleSourceIsAnError(t *testing.T) {
 		"MONGO_URL_PARAMETER_NAME":          "/nope",
 		"CRON_SHARED_SECRET":                "x",
 		"CRON_SHARED_SECRET_PARAMETER_NAME": "/cron",
-	})})
+	}), AWS: awsenv.Lambda(os.Getenv)})
 	if err == nil || !strings.Contains(err.Error(), `parameter "/nope" (for MONGO_URL) does not exist`) ||
 		!strings.Contains(err.Error(), "CRON_SHARED_SECRET and CRON_SHARED_SECRET_PARAMETER_NAME are both set") {
 		t.Fatalf("Load = %v", err)
 	}
 }
 
-// refusingSSM fails the test if anything asks it.
-type refusingSSM struct{ t *testing.T }
-
-func (r refusingSSM) GetParameters(context.Context, *ssm.GetParametersInput, ...func(*ssm.Options)) (*ssm.GetParametersOutput, error) {
-	r.t.Fatal("SSM was called although no *_PARAMETER_NAME is set")
-	return nil, nil
+// refusingAWS fails the test if anything asks it.
+func refusingAWS(t *testing.T) awsenv.Source {
+	return func(context.Context) (aws.Config, error) {
+		t.Fatal("the AWS configuration was loaded although no *_PARAMETER_NAME is set")
+		return aws.Config{}, nil
+	}
 }
 
 func TestWithoutParameterNamesNoAWSCallIsMade(t *testing.T) {
 	_, err := config.Load(t.Context(), config.Options{
 		Getenv: envOf(map[string]string{"TELEGRAM_BOT_TOKEN": "1:x", "MONGO_URL": "mongodb://h", "MONGO_DATABASE": "d"}),
-		SSM:    refusingSSM{t},
+		AWS:    refusingAWS(t),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +133,7 @@ func TestWithoutParameterNamesNoAWSCallIsMade(t *testing.T) {
 
 func TestAnUnreachableSSMFailsClearly(t *testing.T) {
 	useFakeSSM(t, "http://127.0.0.1:1")
-	_, err := config.Load(t.Context(), config.Options{Getenv: envOf(map[string]string{"TELEGRAM_BOT_TOKEN_PARAMETER_NAME": "/t"})})
+	_, err := config.Load(t.Context(), config.Options{Getenv: envOf(map[string]string{"TELEGRAM_BOT_TOKEN_PARAMETER_NAME": "/t"}), AWS: awsenv.Lambda(os.Getenv)})
 	if err == nil || !strings.Contains(err.Error(), "SSM: GetParameters /t") {
 		t.Fatalf("Load = %v", err)
 	}

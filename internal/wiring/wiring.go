@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/awsenv"
+
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/buildinfo"
 	"github.com/miti99bot/miti99bot/internal/config"
@@ -48,6 +50,10 @@ type Options struct {
 	// Telegram: no token, no network, and the person at the terminal owns
 	// the bot unless OWNER_ID says otherwise.
 	Console io.Writer
+	// AWS is where SSM and DynamoDB get their AWS configuration: the
+	// Lambda main passes awsenv.Lambda, the others shared.Load (wiring
+	// imports neither chain, so the Lambda binary links only its own).
+	AWS awsenv.Source
 }
 
 // Bot is the built bot.
@@ -100,8 +106,8 @@ func Settings() []app.Setting {
 }
 
 // LoadConfig reads the configuration of the built-in modules from getenv.
-func LoadConfig(ctx context.Context, getenv func(string) string, require ...string) (*config.Config, error) {
-	return config.Load(ctx, config.Options{Getenv: getenv, Settings: Settings(), Require: require})
+func LoadConfig(ctx context.Context, getenv func(string) string, aws awsenv.Source, require ...string) (*config.Config, error) {
+	return config.Load(ctx, config.Options{Getenv: getenv, Settings: Settings(), Require: require, AWS: aws})
 }
 
 // NewClient is the Telegram client cfg describes.
@@ -126,7 +132,7 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 	if o.Console == nil {
 		require = append([]string{"TELEGRAM_BOT_TOKEN"}, require...)
 	}
-	cfg, err := config.Load(ctx, config.Options{Getenv: o.Getenv, Settings: Settings(), Require: require, Lambda: o.Runtime == RuntimeLambda})
+	cfg, err := config.Load(ctx, config.Options{Getenv: o.Getenv, Settings: Settings(), Require: require, Lambda: o.Runtime == RuntimeLambda, AWS: o.AWS})
 	if err != nil {
 		return nil, err
 	}

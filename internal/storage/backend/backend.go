@@ -23,7 +23,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (storage.KV
 	case config.BackendMongoDB:
 		return mongodb.Open(ctx, mongodb.Config{URL: cfg.MongoURL.Reveal(), Database: cfg.MongoDatabase}, mongodb.WithLogger(log))
 	case config.BackendDynamoDB:
-		return dynamodb.Open(ctx, dynamodb.Config{Table: cfg.DynamoDBTable}, dynamodb.WithLogger(log))
+		return dynamodb.Open(ctx, dynamodb.Config{Table: cfg.DynamoDBTable, AWS: cfg.AWS}, dynamodb.WithLogger(log))
 	case config.BackendBolt:
 		log.Info("embedded store", "path", cfg.BoltPath)
 		return bolt.Open(cfg.BoltPath)

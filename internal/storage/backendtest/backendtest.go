@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -93,7 +95,7 @@ func Dynamo(t testing.TB, opts ...ddb.Option) *ddb.Provider {
 	t.Helper()
 	testenv.Require(t, "AWS_ENDPOINT_URL_DYNAMODB")
 	ctx := context.Background()
-	client, err := ddb.NewClient(ctx)
+	client, err := ddb.NewClient(ctx, shared.Load)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +104,7 @@ func Dynamo(t testing.TB, opts ...ddb.Option) *ddb.Provider {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ddb.DeleteTable(context.Background(), client, table) })
-	p, err := ddb.Open(ctx, ddb.Config{Table: table}, append([]ddb.Option{ddb.WithLogger(quiet)}, opts...)...)
+	p, err := ddb.Open(ctx, ddb.Config{Table: table, AWS: shared.Load}, append([]ddb.Option{ddb.WithLogger(quiet)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
+
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
@@ -19,7 +21,7 @@ import (
 )
 
 func TestOpenRequiresATableName(t *testing.T) {
-	_, err := ddb.Open(t.Context(), ddb.Config{})
+	_, err := ddb.Open(t.Context(), ddb.Config{AWS: shared.Load})
 	if err == nil || !strings.Contains(err.Error(), "DYNAMODB_TABLE") {
 		t.Fatalf("Open(no table) = %v, want an error naming DYNAMODB_TABLE", err)
 	}
@@ -51,7 +53,7 @@ func TestUnreachableEndpointFailsWithinTheInitBound(t *testing.T) {
 	}
 	for name, url := range targets {
 		t.Run(name, func(t *testing.T) {
-			_, err := ddb.Open(t.Context(), ddb.Config{Table: "bot"}, endpoint(url),
+			_, err := ddb.Open(t.Context(), ddb.Config{Table: "bot", AWS: shared.Load}, endpoint(url),
 				ddb.WithInitTimeout(500*time.Millisecond), ddb.WithLogger(slog.New(slog.DiscardHandler)))
 			if err == nil || !strings.Contains(err.Error(), `table "bot"`) {
 				t.Fatalf("Open = %v, want an error naming the table", err)
@@ -60,7 +62,7 @@ func TestUnreachableEndpointFailsWithinTheInitBound(t *testing.T) {
 		})
 	}
 	t.Run("a missing table", func(t *testing.T) {
-		_, err := ddb.Open(t.Context(), ddb.Config{Table: "no-such-table"}, ddb.WithLogger(slog.New(slog.DiscardHandler)))
+		_, err := ddb.Open(t.Context(), ddb.Config{Table: "no-such-table", AWS: shared.Load}, ddb.WithLogger(slog.New(slog.DiscardHandler)))
 		if err == nil || !strings.Contains(err.Error(), "no-such-table") {
 			t.Fatalf("Open = %v, want an error naming the table", err)
 		}
@@ -92,7 +94,7 @@ func TestProviderSurvivesAServerRestart(t *testing.T) {
 	start := func() *testenv.Server {
 		srv := testenv.StartServer(t, "node", script, testenv.URLFile, port)
 		// dynalite keeps tables in memory: a restarted server needs the table again.
-		client, err := ddb.NewClient(ctx, func(o *dynamodb.Options) { o.BaseEndpoint = &srv.URL })
+		client, err := ddb.NewClient(ctx, shared.Load, func(o *dynamodb.Options) { o.BaseEndpoint = &srv.URL })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +104,7 @@ func TestProviderSurvivesAServerRestart(t *testing.T) {
 		return srv
 	}
 	srv := start()
-	p, err := ddb.Open(ctx, ddb.Config{Table: "restart"}, endpoint(srv.URL), ddb.WithLogger(slog.New(slog.DiscardHandler)))
+	p, err := ddb.Open(ctx, ddb.Config{Table: "restart", AWS: shared.Load}, endpoint(srv.URL), ddb.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,8 +15,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/awsenv"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -37,6 +38,9 @@ const (
 // Config names the table. It is required.
 type Config struct {
 	Table string // DYNAMODB_TABLE
+	// AWS is where the client's region, credentials and endpoint come from
+	// (awsenv.Lambda in the Lambda binary, shared.Load elsewhere).
+	AWS awsenv.Source
 }
 
 // Provider is a storage.KVProvider over one DynamoDB table.
@@ -92,7 +96,7 @@ func Open(ctx context.Context, cfg Config, opts ...Option) (*Provider, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, set.timeout)
 	defer cancel()
-	client, err := NewClient(ctx, set.clientOpt...)
+	client, err := NewClient(ctx, cfg.AWS, set.clientOpt...)
 	if err != nil {
 		return nil, err
 	}
@@ -105,10 +109,13 @@ func Open(ctx context.Context, cfg Config, opts ...Option) (*Provider, error) {
 	return &Provider{client: client, table: cfg.Table, now: set.now}, nil
 }
 
-// NewClient builds an SDK client from the standard AWS configuration
-// (environment, shared files, role), including AWS_ENDPOINT_URL_DYNAMODB.
-func NewClient(ctx context.Context, opts ...func(*dynamodb.Options)) (*dynamodb.Client, error) {
-	awsCfg, err := awsconfig.LoadDefaultConfig(ctx)
+// NewClient builds an SDK client from the AWS configuration source
+// (which honours AWS_ENDPOINT_URL_DYNAMODB).
+func NewClient(ctx context.Context, source awsenv.Source, opts ...func(*dynamodb.Options)) (*dynamodb.Client, error) {
+	if source == nil {
+		return nil, fmt.Errorf("dynamodb: %w", awsenv.ErrNoSource)
+	}
+	awsCfg, err := source(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("dynamodb: load AWS configuration: %w", err)
 	}
