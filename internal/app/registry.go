@@ -19,7 +19,14 @@ const CoreNamespace = "core"
 // commandNameRE is the rule for command and cron job names: what Telegram
 // accepts in a command. Module names follow the storage namespace rule
 // (storage.ValidateModule), since each module is a namespace.
-var commandNameRE = regexp.MustCompile(`^[a-z0-9_]{1,32}$`)
+var commandNameRE = regexp.MustCompile(`^[a-z0-9_]+$`)
+
+// validName applies commandNameRE and the length bound, checked apart: a
+// counted repetition {1,32} compiles to 32 copies, paid at every cold start.
+func validName(name string) bool { return len(name) <= 32 && commandNameRE.MatchString(name) }
+
+// nameRule is how an error states the rule.
+const nameRule = "^[a-z0-9_]{1,32}$"
 
 // maxDescription is Telegram's limit for a command description.
 const maxDescription = 256
@@ -179,8 +186,8 @@ func (r *Registry) register(mods []*Module) error {
 			c := &m.Commands[i]
 			where := fmt.Sprintf("module %q command %q", m.Name, c.Name)
 			switch {
-			case !commandNameRE.MatchString(c.Name):
-				bad("%s: name must match %s", where, commandNameRE)
+			case !validName(c.Name):
+				bad("%s: name must match %s", where, nameRule)
 			case strings.TrimSpace(c.Description) == "":
 				bad("%s: missing description", where)
 			case len(c.Description) > maxDescription:
@@ -213,8 +220,8 @@ func (r *Registry) register(mods []*Module) error {
 			where := fmt.Sprintf("module %q cron %q", m.Name, c.Name)
 			sched, err := scheduleParser.Parse(c.Schedule)
 			switch {
-			case !commandNameRE.MatchString(c.Name):
-				bad("%s: name must match %s", where, commandNameRE)
+			case !validName(c.Name):
+				bad("%s: name must match %s", where, nameRule)
 			case err != nil:
 				bad("%s: schedule %q must have 5 fields (minute hour day month weekday, UTC): %w", where, c.Schedule, err)
 			case c.Handler == nil:

@@ -30,7 +30,7 @@ type module struct {
 
 // New builds the module.
 func New(d app.Deps) (*app.Module, error) {
-	m := &module{store: d.Store, log: d.Log, pick: func() string { return answers[rand.IntN(len(answers))] }}
+	m := &module{store: d.Store, log: d.Log, pick: func() string { return answers.at(rand.IntN(answers.len())) }}
 	return m.module(), nil
 }
 

@@ -2,6 +2,7 @@ package wordle
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -109,11 +110,21 @@ func TestGamesBelongToTheirChat(t *testing.T) {
 }
 
 func TestTheEmbeddedListsAreUsable(t *testing.T) {
-	if len(answers) < 1000 || len(guesses) < len(answers) {
-		t.Fatalf("%d answers, %d guesses", len(answers), len(guesses))
+	if answers.len() < 1000 || guesses.len() < answers.len() {
+		t.Fatalf("%d answers, %d guesses", answers.len(), guesses.len())
 	}
-	for _, a := range answers {
-		if !isWord(a) || checkGuess(a) != "" {
+	for name, l := range map[string]wordList{"answers": answers, "guesses": guesses} {
+		if !regexp.MustCompile(`\A([a-z]{5}\n)+\z`).MatchString(string(l)) {
+			t.Fatalf("%s: not one five-letter lower-case word per line, each line ending in a newline", name)
+		}
+		for i := 1; name == "guesses" && i < l.len(); i++ {
+			if l.at(i-1) >= l.at(i) {
+				t.Fatalf("guesses: %q before %q: not sorted", l.at(i-1), l.at(i))
+			}
+		}
+	}
+	for i := range answers.len() {
+		if a := answers.at(i); !isWord(a) || checkGuess(a) != "" {
 			t.Fatalf("answer %q is not a valid guess", a)
 		}
 	}
