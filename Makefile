@@ -146,10 +146,11 @@ bench: testservers
 	scripts/with-testservers $(GO) test -run '^$$' -bench . -benchmem ./internal/storage/... ./internal/app/
 	$(GO) test -run '^$$' -bench PingBehindASlowChat -benchtime 3x ./internal/poller/
 	$(GO) test -count=1 -run RoundTrips -v ./internal/app/ | grep 'round trips'
+	$(GO) test -run '^$$' -bench IdleRSS -benchtime 1x ./cmd/container/
 
-## bench-coldstart: the Lambda bootstrap's cold first invocation next to a hello-world one, under the emulator
+## bench-coldstart: the Lambda bootstrap's cold first invocation next to a hello-world one, under the emulator (memory store and DynamoDB)
 bench-coldstart: testservers
-	scripts/bench-coldstart
+	scripts/with-testservers scripts/bench-coldstart
 
 ## migrate-dynamo-to-mongo: copy every item from DYNAMODB_TABLE into MONGO_URL/MONGO_DATABASE (see docs/migration.md)
 migrate-dynamo-to-mongo:

@@ -2,10 +2,13 @@ package testenv
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -166,4 +169,20 @@ func Eventually(timeout time.Duration, f func() error) error {
 		}
 		<-tick.C
 	}
+}
+
+// RSS is the process's resident set size now, in bytes (Linux: VmRSS of
+// /proc/<pid>/status).
+func (p *Process) RSS() (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+	if err != nil {
+		return 0, err
+	}
+	for line := range strings.Lines(string(b)) {
+		if kb, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			n, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(kb), " kB"), 10, 64)
+			return n * 1024, err
+		}
+	}
+	return 0, errors.New("no VmRSS in /proc status")
 }
