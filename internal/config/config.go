@@ -172,7 +172,7 @@ func newConfig(env func(string) string, secrets map[string]string, settings []ap
 // cron secret follows the same rule). A value of another shape can never
 // work, so it is refused at start-up, naming the variable, never the value.
 var (
-	tokenRE  = regexp.MustCompile(`^[0-9]+:[A-Za-z0-9_-]+$`)
+	tokenRE = regexp.MustCompile(`^[0-9]+:[A-Za-z0-9_-]+$`)
 	// The length is checked apart: a counted repetition {1,256} compiles
 	// to 256 copies, a millisecond of every Lambda cold start.
 	secretRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
