@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/metrics/emf/emftest"
 	"github.com/miti99bot/miti99bot/internal/runtimetest"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
@@ -102,6 +103,38 @@ func TestTheBootstrapUnderTheRuntimeInterfaceEmulator(t *testing.T) {
 		}
 		if got := srv.Messages()[before:]; len(got) != 1 || got[0].Text != "pong" {
 			t.Fatalf("replies after the outage: %+v", got)
+		}
+	})
+
+	t.Run("each invocation's metrics are CloudWatch EMF lines", func(t *testing.T) {
+		sums := map[string]float64{}
+		lines := 0
+		for line := range strings.Lines(rie.Output()) {
+			if !strings.Contains(line, `"_aws"`) {
+				continue
+			}
+			lines++
+			values, err := emftest.Check([]byte(line))
+			if err != nil {
+				t.Fatalf("not an EMF document (%v): %s", err, line)
+			}
+			for name, vs := range values {
+				for _, v := range vs {
+					sums[name] += v
+				}
+			}
+		}
+		if lines == 0 {
+			t.Fatal("no EMF line in the bootstrap's output")
+		}
+		for _, name := range []string{
+			"updates.message.handled", "botapi_calls.sendMessage.ok", "store_operations.dynamodb.cas.ok",
+			"store_operations.dynamodb.cas.error", "updates.message.failed", "cron_runs.testkit_slow.ran", "cron_runs.testkit_slow.skipped",
+			"cron_runs.unknown.failed", "init_duration_seconds",
+		} {
+			if sums[name] <= 0 {
+				t.Errorf("no %s in the EMF lines (have %v)", name, sums)
+			}
 		}
 	})
 }

@@ -1,18 +1,26 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"io"
 	"time"
 
-	"github.com/miti99bot/miti99bot/internal/awsenv"
-
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/miti99bot/miti99bot/internal/awsenv"
 	"github.com/miti99bot/miti99bot/internal/buildinfo"
+	"github.com/miti99bot/miti99bot/internal/config"
 	"github.com/miti99bot/miti99bot/internal/lambdaevent"
+	"github.com/miti99bot/miti99bot/internal/metrics"
+	"github.com/miti99bot/miti99bot/internal/metrics/emf"
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
+
+// started is when this package initialised: the init duration reported
+// with the first invocation counts from here (the runtime's REPORT line
+// has the whole of it, package inits included).
+var started = time.Now()
 
 // run builds everything once per execution environment (config, SSM,
 // store client), outside the handler, then serves invocations forever.
@@ -27,9 +35,12 @@ func run(ctx context.Context, _ []string, getenv func(string) string, stdout, _ 
 }
 
 func setup(ctx context.Context, getenv func(string) string, stdout io.Writer) (*lambdaevent.Handler, error) {
+	// Metrics leave as CloudWatch EMF lines, flushed at each invocation's end.
+	sink := emf.New("miti99bot", map[string]string{"function": cmp.Or(getenv("AWS_LAMBDA_FUNCTION_NAME"), "miti99bot")})
 	b, err := wiring.Build(ctx, wiring.Options{
 		Runtime: wiring.RuntimeLambda, Getenv: getenv, Logs: stdout,
-		AWS:     awsenv.Lambda(getenv),               // not the shared-config chain: see package awsenv
+		AWS:     awsenv.Lambda(getenv), // not the shared-config chain: see package awsenv
+		Metrics: func(*config.Config) metrics.Sink { return sink },
 		Require: []string{"TELEGRAM_WEBHOOK_SECRET"}, // Telegram reaches Lambda only by webhook
 	})
 	if err != nil {
@@ -39,11 +50,13 @@ func setup(ctx context.Context, getenv func(string) string, stdout io.Writer) (*
 	// Unlike the container, no menu re-sync on every start: cold starts are
 	// frequent and each would cost a Bot API call before the first update.
 	b.App.NotifyDeploy(ctx, buildinfo.Commit())
+	b.Metrics.Init(time.Since(started))
 	return &lambdaevent.Handler{
 		HTTP: b.HTTP,
 		Cron: func(ctx context.Context, name string, scheduled time.Time) error {
 			_, err := b.Dispatcher.Dispatch(ctx, name, scheduled)
 			return err
 		},
+		Flush: func(ctx context.Context) { sink.Flush(ctx, b.Log) },
 	}, nil
 }

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/metrics"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -33,6 +34,8 @@ type App struct {
 
 	slotsFull atomic.Bool // the dedup slots hold earlier updates: see slotGuess
 
+	metrics *metrics.Metrics // nil: none
+
 	userMu   sync.Mutex
 	username string // the bot's @username, for /cmd@Bot; resolved lazily
 }
@@ -48,6 +51,7 @@ type options struct {
 	adminIDs  []int64
 	username  string
 	budget    time.Duration
+	metrics   *metrics.Metrics
 }
 
 // Option configures New.
@@ -58,6 +62,10 @@ type Option func(*options)
 func WithModules(catalogue []Factory, enabled ...string) Option {
 	return func(o *options) { o.factories, o.enabled = catalogue, enabled }
 }
+
+// WithMetrics records the core's metrics (updates by kind and outcome,
+// handling time by command, deploy notices) into m.
+func WithMetrics(m *metrics.Metrics) Option { return func(o *options) { o.metrics = m } }
 
 // WithSettings passes module settings (each module sees its declared ones).
 func WithSettings(s map[string]string) Option { return func(o *options) { o.settings = s } }
@@ -105,6 +113,7 @@ func New(provider storage.KVProvider, bot Messenger, opts ...Option) (*App, erro
 		adminIDs: o.adminIDs,
 		username: o.username,
 		budget:   o.budget,
+		metrics:  o.metrics,
 	}
 	factories, err := selectFactories(o.factories, o.enabled)
 	if err != nil {

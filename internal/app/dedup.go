@@ -89,8 +89,11 @@ func (a *App) claim(ctx context.Context, id int64) (claimResult, []byte, error) 
 			rec = dedupRecord{} // unreadable: treat as someone else's slot
 		}
 		// f's last call sees what the slot held (a wrong guess is followed
-		// by a read): the next claim guesses from it.
-		a.slotsFull.Store(cur != nil)
+		// by a read): the next claim guesses from it. This update's own
+		// record (a redelivery) says nothing about the slots.
+		if cur == nil || rec.ID != id {
+			a.slotsFull.Store(cur != nil)
+		}
 		result = claimRun
 		next := dedupRecord{ID: id, State: stateRunning, Attempts: 1, At: a.now().UnixNano()}
 		if rec.ID == id && cur != nil {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/metrics"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -20,9 +21,11 @@ const deployBudget = 3 * time.Second
 func (a *App) NotifyDeploy(ctx context.Context, sha string) bool {
 	switch {
 	case sha == "":
+		a.metrics.DeployNotice(metrics.Skipped)
 		a.log.Info("deploy notice off: the build carries no commit (build with SOURCE_COMMIT or GIT_SHA, or from a clean checkout)")
 		return false
 	case a.ownerID == 0:
+		a.metrics.DeployNotice(metrics.Skipped)
 		a.log.Info("deploy notice off: OWNER_ID is not set", "git_sha", sha)
 		return false
 	}
@@ -33,8 +36,10 @@ func (a *App) NotifyDeploy(ctx context.Context, sha string) bool {
 	err := a.core.CompareAndSwap(ctx, "deploy:"+sha, nil, stamp)
 	switch {
 	case errors.Is(err, storage.ErrConflict):
+		a.metrics.DeployNotice(metrics.Skipped)
 		return false // another instance announced this build
 	case err != nil:
+		a.metrics.DeployNotice(metrics.Failed)
 		log.Warn("deploy notice skipped", "err", err)
 		return false
 	}
@@ -42,8 +47,11 @@ func (a *App) NotifyDeploy(ctx context.Context, sha string) bool {
 		log.Warn("deploy: command menu not updated", "err", err)
 	}
 	if _, err := a.bot.Send(ctx, Message{ChatID: a.ownerID, Text: "miti99bot deployed: " + sha}); err != nil {
+		a.metrics.DeployNotice(metrics.Failed)
 		log.Warn("deploy: owner not notified", "err", err)
+		return true
 	}
+	a.metrics.DeployNotice("sent")
 	log.Info("deploy announced")
 	return true
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/go-telegram/bot/models"
+
+	"github.com/miti99bot/miti99bot/internal/metrics"
 )
 
 // UpdateBudget bounds the handling of one update. Telegram gives up on a
@@ -42,32 +44,44 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	if u == nil {
 		return nil
 	}
+	kind := updateKind(u)
 	act, err := a.plan(ctx, u)
-	if err != nil || act == nil {
+	switch {
+	case err != nil:
+		a.metrics.Update(kind, metrics.Failed)
 		return err
+	case act == nil:
+		a.metrics.Update(kind, metrics.Ignored)
+		return nil
 	}
 	log := a.log.With("update_id", u.ID, "module", act.module, "action", act.name)
 	ctx, cancel := context.WithTimeout(ctx, a.budget)
 	defer cancel()
 	res, claimed, err := a.claim(ctx, u.ID)
 	if err != nil {
+		a.metrics.Update(kind, metrics.Failed)
 		return fmt.Errorf("update %d: %w", u.ID, err)
 	}
 	switch res {
 	case claimDuplicate:
+		a.metrics.Update(kind, metrics.Duplicate)
 		log.Info("update skipped: already handled")
 		return nil
 	case claimInFlight:
+		a.metrics.Update(kind, metrics.InFlight)
 		log.Info("update not acknowledged: being handled elsewhere")
 		return fmt.Errorf("update %d: %w", u.ID, ErrInFlight)
 	case claimGiveUp:
+		a.metrics.Update(kind, metrics.Dropped)
 		log.Error("update dropped after repeated failures", "attempts", dedupMaxAttempts)
 		if act.chatID != 0 {
 			_, _ = a.bot.Send(ctx, Message{ChatID: act.chatID, ThreadID: act.threadID, Text: apologyText})
 		}
 		return nil
 	}
+	started := time.Now()
 	err = act.run(ctx)
+	a.metrics.Handling(act.name, time.Since(started))
 	if err != nil && Permanent(err) {
 		// Telegram refuses this for good (blocked, gone, too long): trying
 		// again would send again and fail again, then apologise in vain.
@@ -93,11 +107,30 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	}
 	hooks.Wait()
 	if err != nil {
+		a.metrics.Update(kind, metrics.Failed)
 		log.Error("update failed", "err", err)
 		return fmt.Errorf("update %d: %s %s: %w", u.ID, act.module, act.name, err)
 	}
+	a.metrics.Update(kind, metrics.Handled)
 	log.Debug("update handled")
 	return nil
+}
+
+// updateKind names an update's kind for metrics: the field Telegram set.
+func updateKind(u *models.Update) string {
+	switch {
+	case u.Message != nil:
+		return "message"
+	case u.EditedMessage != nil:
+		return "edited_message"
+	case u.CallbackQuery != nil:
+		return "callback_query"
+	case u.MyChatMember != nil:
+		return "my_chat_member"
+	case u.ChannelPost != nil:
+		return "channel_post"
+	}
+	return "other"
 }
 
 // action is the one thing an update asks for.

@@ -51,6 +51,9 @@ type Config struct {
 
 	LogLevel slog.Level
 	Port     int
+	// MetricsPort serves GET /metrics when MetricsEnabled (container).
+	MetricsEnabled bool
+	MetricsPort    int
 
 	// AWS is Options.AWS, for the DynamoDB client.
 	AWS awsenv.Source
@@ -224,6 +227,26 @@ func (c *Config) parse(env func(string) string, lambda bool) []error {
 		if c.Port, err = strconv.Atoi(v); err != nil || c.Port < 1 || c.Port > 65535 {
 			bad("PORT: %q is not a TCP port", v)
 		}
+	}
+	if lambda {
+		return problems
+	}
+	switch v := strings.ToLower(env("METRICS_ENABLED")); v {
+	case "", "false", "0", "no":
+	case "true", "1", "yes":
+		c.MetricsEnabled = true
+	default:
+		bad("METRICS_ENABLED: %q is not true or false", v)
+	}
+	c.MetricsPort = 9091
+	if v := env("METRICS_PORT"); v != "" {
+		var err error
+		if c.MetricsPort, err = strconv.Atoi(v); err != nil || c.MetricsPort < 1 || c.MetricsPort > 65535 {
+			bad("METRICS_PORT: %q is not a TCP port", v)
+		}
+	}
+	if c.MetricsEnabled && c.MetricsPort == c.Port {
+		bad("METRICS_PORT: %d is PORT too; metrics need a port of their own, which the public domain does not route to", c.Port)
 	}
 	return problems
 }

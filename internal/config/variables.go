@@ -35,6 +35,8 @@ var core = []Variable{
 	{Name: "BOLT_PATH", Where: Container, Help: "the embedded store's file (bbolt), e.g. /data/miti99bot.db; a server-free self-host"},
 	{Name: "LOG_LEVEL", Where: Both, Default: "info", Help: "debug, info, warn or error"},
 	{Name: "PORT", Where: Container, Default: "8080", Help: "HTTP port of the container"},
+	{Name: "METRICS_ENABLED", Where: Container, Default: "false", Help: "true: serve Prometheus metrics at GET /metrics on METRICS_PORT (Lambda always writes CloudWatch EMF lines)"},
+	{Name: "METRICS_PORT", Where: Container, Default: "9091", Help: "port of /metrics, apart from PORT so that the public domain never serves it; publish it to your Prometheus only"},
 }
 
 // Variables lists every variable the bot reads: the core's, then the

@@ -41,6 +41,11 @@ func Serve(ctx context.Context, b *wiring.Bot) error {
 	}
 	srv := httpapi.NewServer(b.HTTP)
 	log.Info("http listening", "addr", ln.Addr().String())
+	stopMetrics, err := serveMetrics(b)
+	if err != nil {
+		_ = ln.Close()
+		return err
+	}
 
 	if !b.App.NotifyDeploy(ctx, buildinfo.Commit()) {
 		// No new build to announce: still make sure the menu matches. The
@@ -83,6 +88,7 @@ func Serve(ctx context.Context, b *wiring.Bot) error {
 	if err := srv.Shutdown(deadline); err != nil {
 		log.Warn("http shutdown", "err", err)
 	}
+	stopMetrics(deadline)
 	log.Info("stopped")
 	return runErr
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/metrics"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -63,16 +64,44 @@ const (
 
 // Dispatcher runs jobs of one registry over the core's store.
 type Dispatcher struct {
-	reg  *app.Registry
-	core storage.KVStore
-	log  *slog.Logger
-	now  func() time.Time
+	reg     *app.Registry
+	core    storage.KVStore
+	log     *slog.Logger
+	now     func() time.Time
+	metrics *metrics.Metrics
 }
+
+// DispatcherOption configures NewDispatcher.
+type DispatcherOption func(*Dispatcher)
+
+// WithMetrics counts every run by job and outcome into m.
+func WithMetrics(m *metrics.Metrics) DispatcherOption { return func(d *Dispatcher) { d.metrics = m } }
 
 // NewDispatcher runs reg's jobs, claiming their slots in core (the core's
 // namespace, app.CoreNamespace), with the given logger and clock.
-func NewDispatcher(reg *app.Registry, core storage.KVStore, log *slog.Logger, now func() time.Time) *Dispatcher {
-	return &Dispatcher{reg: reg, core: core, log: log, now: now}
+func NewDispatcher(reg *app.Registry, core storage.KVStore, log *slog.Logger, now func() time.Time, opts ...DispatcherOption) *Dispatcher {
+	d := &Dispatcher{reg: reg, core: core, log: log, now: now}
+	for _, o := range opts {
+		o(d)
+	}
+	return d
+}
+
+// Dispatch claims (name, scheduled) and runs the job if the claim is won,
+// and counts the outcome.
+func (d *Dispatcher) Dispatch(ctx context.Context, name string, scheduled time.Time) (Outcome, error) {
+	out, err := d.dispatch(ctx, name, scheduled)
+	switch {
+	case errors.Is(err, ErrUnknownJob):
+		d.metrics.Cron("unknown", metrics.Failed) // a caller's name is not a label
+	case err != nil:
+		d.metrics.Cron(name, metrics.Failed)
+	case out == Ran:
+		d.metrics.Cron(name, metrics.Ran)
+	default:
+		d.metrics.Cron(name, metrics.Skipped)
+	}
+	return out, err
 }
 
 type slotRecord struct {
@@ -88,10 +117,10 @@ func slotKey(job string, scheduled time.Time) string {
 	return fmt.Sprintf("cron:%s:%d", job, minuteOfDay)
 }
 
-// Dispatch claims (name, scheduled) and runs the job if the claim is won.
+// dispatch claims (name, scheduled) and runs the job if the claim is won.
 // A job error is returned, after the slot is marked failed so that a retry
 // (Scheduler's, or the next manual call) can claim it again.
-func (d *Dispatcher) Dispatch(ctx context.Context, name string, scheduled time.Time) (Outcome, error) {
+func (d *Dispatcher) dispatch(ctx context.Context, name string, scheduled time.Time) (Outcome, error) {
 	job, ok := d.reg.CronByName(name)
 	if !ok {
 		if module, off := d.reg.DisabledJob(name); off {

@@ -8,6 +8,7 @@ import (
 	robfig "github.com/robfig/cron/v3"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/metrics"
 	"github.com/miti99bot/miti99bot/internal/pause"
 )
 
@@ -101,6 +102,7 @@ func (s *Scheduler) fire(ctx context.Context, j app.CronJob, slot time.Time, cat
 		out, err := s.d.Dispatch(context.WithoutCancel(ctx), j.Name, slot)
 		if err == nil {
 			if catchUp && out == Ran {
+				s.d.metrics.Cron(j.Name, metrics.CaughtUp)
 				s.d.log.Info("cron caught up a missed slot", "cron", j.Name, "scheduled", slot.Format(time.RFC3339))
 			}
 			return
@@ -116,6 +118,7 @@ func (s *Scheduler) fire(ctx context.Context, j app.CronJob, slot time.Time, cat
 		if s.wait(ctx, s.retries[try]) != nil {
 			return // shutting down: the next start catches the slot up
 		}
+		s.d.metrics.Cron(j.Name, metrics.Retried)
 	}
 }
 

@@ -31,6 +31,8 @@ type Handler struct {
 	// Cron runs a scheduled job; its error fails the invocation, so the
 	// Scheduler retries and finally dead-letters it.
 	Cron func(ctx context.Context, name string, scheduled time.Time) error
+	// Flush, when set, writes the invocation's metrics at its end.
+	Flush func(ctx context.Context)
 }
 
 // SchedulerEvent is the input each EventBridge schedule sends:
@@ -53,8 +55,16 @@ type probe struct {
 // ErrUnknownEvent is returned for an event of neither shape.
 var ErrUnknownEvent = errors.New("lambda: unrecognised event (want a Function URL request or a scheduler event)")
 
-// Invoke is the Lambda handler.
+// Invoke is the Lambda handler. The invocation's metrics are flushed
+// before it returns: Lambda may freeze the process right after.
 func (h *Handler) Invoke(ctx context.Context, payload json.RawMessage) (any, error) {
+	if h.Flush != nil {
+		defer h.Flush(ctx)
+	}
+	return h.invoke(ctx, payload)
+}
+
+func (h *Handler) invoke(ctx context.Context, payload json.RawMessage) (any, error) {
 	var p probe
 	if err := json.Unmarshal(payload, &p); err != nil {
 		return nil, fmt.Errorf("lambda: event is not JSON: %w", err)

@@ -5,15 +5,25 @@ package logging
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 
 	"github.com/miti99bot/miti99bot/internal/redact"
 )
 
+// LevelMetrics is the level of metric lines (CloudWatch EMF on Lambda):
+// above every LOG_LEVEL, so that no setting hides them, and named METRICS.
+const LevelMetrics = slog.Level(12)
+
 // New returns a JSON logger at level that masks secrets.
 func New(w io.Writer, level slog.Leveler, secrets []string) *slog.Logger {
-	h := slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level})
+	h := slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level, ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+		if a.Key == slog.LevelKey && a.Value.Any() == LevelMetrics {
+			return slog.String(slog.LevelKey, "METRICS")
+		}
+		return a
+	}})
 	return slog.New(&masking{inner: h, secrets: secrets})
 }
 
@@ -60,6 +70,9 @@ func (m *masking) mask(a slog.Attr) slog.Attr {
 	case slog.KindString:
 		return slog.String(a.Key, redact.String(v.String(), m.secrets...))
 	case slog.KindAny:
+		if raw, ok := v.Any().(json.RawMessage); ok { // JSON kept as JSON (an EMF block), masked as text
+			return slog.Any(a.Key, json.RawMessage(redact.String(string(raw), m.secrets...)))
+		}
 		if err, ok := v.Any().(error); ok {
 			return slog.String(a.Key, redact.String(err.Error(), m.secrets...))
 		}

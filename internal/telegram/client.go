@@ -6,6 +6,7 @@ package telegram
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/metrics"
 	"github.com/miti99bot/miti99bot/internal/pause"
 	"github.com/miti99bot/miti99bot/internal/redact"
 )
@@ -46,6 +48,8 @@ type Client struct {
 	wait   func(ctx context.Context, d time.Duration) error
 
 	lastUndecodable atomic.Int64 // the newest undecodable update logged
+
+	metrics *metrics.Metrics // nil: none
 }
 
 // Option configures New.
@@ -55,6 +59,9 @@ type Option func(*Client)
 func WithAPIURL(u string) Option {
 	return func(c *Client) { c.apiURL = strings.TrimRight(u, "/") }
 }
+
+// WithMetrics counts every Bot API call by method and result into m.
+func WithMetrics(m *metrics.Metrics) Option { return func(c *Client) { c.metrics = m } }
 
 // WithLogger sets the logger for retries and drops.
 func WithLogger(l *slog.Logger) Option { return func(c *Client) { c.log = l } }
@@ -167,10 +174,13 @@ func call[T any](ctx context.Context, c *Client, method string, chatID int64, bu
 		}
 		res, err := do(ctx)
 		secs, limited := retryAfter(err)
-		if !limited {
-			return res, c.scrub(classify(method, err))
-		}
 		d := time.Duration(max(secs, 1)) * time.Second
+		if !limited {
+			err = c.scrub(classify(method, err))
+			c.metrics.BotAPI(method, result(err), 0)
+			return res, err
+		}
+		c.metrics.BotAPI(method, metrics.Flood, d)
 		dl, hasDeadline := ctx.Deadline()
 		if waited+d > c.budget || (hasDeadline && time.Now().Add(d).After(dl)) {
 			// Longer than this update may wait: it comes back later.
@@ -182,6 +192,17 @@ func call[T any](ctx context.Context, c *Client, method string, chatID int64, bu
 		}
 		waited += d
 	}
+}
+
+// result is a call's outcome as the metrics name it.
+func result(err error) string {
+	switch {
+	case err == nil:
+		return metrics.OK
+	case errors.Is(err, app.ErrBlocked):
+		return metrics.Blocked
+	}
+	return metrics.Error
 }
 
 // scrub masks the token in any error that reaches callers and logs.

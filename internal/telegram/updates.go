@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/metrics"
 )
 
 // AllowedUpdates are the update kinds the bot handles.
@@ -55,6 +57,20 @@ func (e *UpdatesError) Is(target error) bool {
 // directly (go-telegram/bot's own loop acknowledges updates before they are
 // handled, which loses them when handling fails).
 func (c *Client) GetUpdates(ctx context.Context, offset int64, timeout time.Duration) ([]*models.Update, error) {
+	updates, err := c.getUpdates(ctx, offset, timeout)
+	var ue *UpdatesError
+	switch {
+	case err == nil:
+		c.metrics.BotAPI("getUpdates", metrics.OK, 0)
+	case errors.As(err, &ue) && ue.RetryAfter > 0:
+		c.metrics.BotAPI("getUpdates", metrics.Flood, ue.RetryAfter)
+	case ctx.Err() == nil: // not the poller stopping
+		c.metrics.BotAPI("getUpdates", metrics.Error, 0)
+	}
+	return updates, err
+}
+
+func (c *Client) getUpdates(ctx context.Context, offset int64, timeout time.Duration) ([]*models.Update, error) {
 	body, _ := json.Marshal(map[string]any{
 		"offset":          offset,
 		"timeout":         int(timeout / time.Second),

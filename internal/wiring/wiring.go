@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/awsenv"
+	"github.com/miti99bot/miti99bot/internal/metrics"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/buildinfo"
@@ -25,6 +26,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/modules/builtin"
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/backend"
+	"github.com/miti99bot/miti99bot/internal/storage/metered"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 )
 
@@ -54,6 +56,10 @@ type Options struct {
 	// Lambda main passes awsenv.Lambda, the others shared.Load (wiring
 	// imports neither chain, so the Lambda binary links only its own).
 	AWS awsenv.Source
+	// Metrics, when set, is where the metric set goes, given the loaded
+	// configuration (nil: no metrics): EMF lines on Lambda, Prometheus on
+	// the container when METRICS_ENABLED.
+	Metrics func(*config.Config) metrics.Sink
 }
 
 // Bot is the built bot.
@@ -67,6 +73,11 @@ type Bot struct {
 	Dispatcher *cron.Dispatcher
 	// HTTP is the one HTTP surface (health, webhook, cron route).
 	HTTP http.Handler
+	// Metrics is the metric set the parts record into; nil: none.
+	Metrics *metrics.Metrics
+	// Sink is where Metrics goes (Options.Metrics' answer), for the
+	// runtime that serves or flushes it.
+	Sink metrics.Sink
 
 	healthMu sync.Mutex
 	checks   []func(context.Context) error
@@ -111,18 +122,18 @@ func LoadConfig(ctx context.Context, getenv func(string) string, aws awsenv.Sour
 }
 
 // NewClient is the Telegram client cfg describes.
-func NewClient(cfg *config.Config, log *slog.Logger) (*telegram.Client, error) {
-	return telegram.New(cfg.TelegramToken.Reveal(), telegram.WithAPIURL(cfg.TelegramAPIURL), telegram.WithLogger(log))
+func NewClient(cfg *config.Config, log *slog.Logger, opts ...telegram.Option) (*telegram.Client, error) {
+	return telegram.New(cfg.TelegramToken.Reveal(), append([]telegram.Option{telegram.WithAPIURL(cfg.TelegramAPIURL), telegram.WithLogger(log)}, opts...)...)
 }
 
 // NewApp builds the core with cfg's modules, owner and settings over store.
-func NewApp(cfg *config.Config, store storage.KVProvider, bot app.Messenger, log *slog.Logger) (*app.App, error) {
-	return app.New(store, bot,
+func NewApp(cfg *config.Config, store storage.KVProvider, bot app.Messenger, log *slog.Logger, opts ...app.Option) (*app.App, error) {
+	return app.New(store, bot, append([]app.Option{
 		app.WithModules(builtin.Catalogue(), cfg.Modules...),
 		app.WithOwner(cfg.OwnerID, cfg.AdminIDs...),
 		app.WithSettings(cfg.ModuleSettings()),
 		app.WithBotUsername(cfg.BotUsername),
-		app.WithLogger(log))
+		app.WithLogger(log)}, opts...)...)
 }
 
 // Build reads the configuration and builds everything, in order. On error
@@ -140,6 +151,11 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 	log.Info("starting", "runtime", o.Runtime, "console", o.Console != nil, "git_sha", buildinfo.Commit(), "config", cfg)
 
 	b := &Bot{Config: cfg, Log: log}
+	if o.Metrics != nil {
+		if b.Sink = o.Metrics(cfg); b.Sink != nil {
+			b.Metrics = metrics.New(b.Sink)
+		}
+	}
 	var bot app.Messenger
 	if o.Console != nil {
 		bot = console.NewMessenger(o.Console)
@@ -147,7 +163,7 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 			cfg.OwnerID = console.UserID
 		}
 	} else {
-		if b.Client, err = NewClient(cfg, log); err != nil {
+		if b.Client, err = NewClient(cfg, log, telegram.WithMetrics(b.Metrics)); err != nil {
 			return nil, err
 		}
 		bot = b.Client
@@ -155,11 +171,12 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 	if b.Store, err = backend.Open(ctx, cfg, log); err != nil {
 		return nil, err
 	}
-	if b.App, err = NewApp(cfg, b.Store, bot, log); err != nil {
+	b.Store = metered.Wrap(b.Store, cfg.Backend, b.Metrics)
+	if b.App, err = NewApp(cfg, b.Store, bot, log, app.WithMetrics(b.Metrics)); err != nil {
 		b.Close()
 		return nil, err
 	}
-	b.Dispatcher = cron.NewDispatcher(b.App.Registry(), b.Store.For(app.CoreNamespace), log, time.Now)
+	b.Dispatcher = cron.NewDispatcher(b.App.Registry(), b.Store.For(app.CoreNamespace), log, time.Now, cron.WithMetrics(b.Metrics))
 	b.HTTP = httpapi.NewHandler(httpapi.Config{
 		Handle: b.App.HandleUpdate, Health: b.health, Dispatcher: b.Dispatcher,
 		WebhookSecret: cfg.WebhookSecret.Reveal(), CronSecret: cfg.CronSecret.Reveal(), Log: log,

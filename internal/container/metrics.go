@@ -1,0 +1,49 @@
+package container
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/config"
+	"github.com/miti99bot/miti99bot/internal/metrics"
+	"github.com/miti99bot/miti99bot/internal/metrics/prom"
+	"github.com/miti99bot/miti99bot/internal/wiring"
+)
+
+// PrometheusSink is the container's metrics: Prometheus text, kept only when
+// METRICS_ENABLED (wiring.Options.Metrics).
+func PrometheusSink(cfg *config.Config) metrics.Sink {
+	if !cfg.MetricsEnabled {
+		return nil
+	}
+	return prom.New()
+}
+
+// serveMetrics serves GET /metrics on METRICS_PORT, a listener apart from
+// the bot's PORT: Coolify's proxy routes the public domain to PORT only, so
+// metrics are never published by accident. stop ends it.
+func serveMetrics(b *wiring.Bot) (stop func(context.Context), err error) {
+	h, ok := b.Sink.(interface{ Handler() http.Handler })
+	if !ok {
+		return func(context.Context) {}, nil
+	}
+	ln, err := net.Listen("tcp", ":"+strconv.Itoa(b.Config.MetricsPort))
+	if err != nil {
+		return nil, fmt.Errorf("listen on METRICS_PORT %d: %w", b.Config.MetricsPort, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", h.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, WriteTimeout: 30 * time.Second}
+	b.Log.Info("metrics listening", "addr", ln.Addr().String(), "path", "/metrics")
+	go func() {
+		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			b.Log.Error("metrics server failed", "err", err)
+		}
+	}()
+	return func(ctx context.Context) { _ = srv.Shutdown(ctx) }, nil
+}

@@ -1,0 +1,168 @@
+// Package emf keeps the metric set of one Lambda invocation and writes it as
+// CloudWatch Embedded Metric Format: one JSON log line per flush with an
+// "_aws" block, which CloudWatch Logs turns into metrics with no agent, no
+// API call and no dependency. Flush runs before the invocation returns, as
+// Lambda may freeze the process right after.
+//
+// A series' labels become part of its EMF metric name
+// ("updates.message.handled"), so that one object carries every series of
+// the flush under the one dimension set (the function's name): EMF gives
+// each dimension a single value per object.
+package emf
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/logging"
+	"github.com/miti99bot/miti99bot/internal/metrics"
+)
+
+// Limits of one EMF object (CloudWatch's): metrics per directive and
+// values per metric.
+const (
+	maxMetrics = 100
+	maxValues  = 100
+)
+
+// Sink is a metrics.Sink that buffers until Flush.
+type Sink struct {
+	namespace string
+	dims      map[string]string
+	now       func() time.Time
+
+	mu     sync.Mutex
+	values map[string]*series
+}
+
+type series struct {
+	unit   string
+	sum    float64   // counters and gauges
+	values []float64 // histograms
+	hist   bool
+}
+
+var _ metrics.Sink = (*Sink)(nil)
+
+// New is a sink for namespace whose every metric carries dims (e.g.
+// {"function": "miti99bot"}).
+func New(namespace string, dims map[string]string) *Sink {
+	return &Sink{namespace: namespace, dims: dims, now: time.Now, values: map[string]*series{}}
+}
+
+// Name is the EMF name of a series: the Prometheus name without the
+// project prefix and the _total suffix, then each label value.
+func Name(name string, labels []metrics.Label) string {
+	n := strings.TrimSuffix(strings.TrimPrefix(name, "miti99bot_"), "_total")
+	for _, l := range labels {
+		n += "." + l.Value
+	}
+	return n
+}
+
+func unit(name string) string {
+	switch {
+	case strings.Contains(name, "seconds"):
+		return "Seconds"
+	default:
+		return "Count"
+	}
+}
+
+func (s *Sink) get(name string, labels []metrics.Label) *series {
+	k := Name(name, labels)
+	v, ok := s.values[k]
+	if !ok {
+		v = &series{unit: unit(name)}
+		s.values[k] = v
+	}
+	return v
+}
+
+// Add implements metrics.Sink.
+func (s *Sink) Add(name string, labels []metrics.Label, n float64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.get(name, labels).sum += n
+}
+
+// Observe implements metrics.Sink.
+func (s *Sink) Observe(name string, labels []metrics.Label, v float64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sr := s.get(name, labels)
+	sr.hist = true
+	if len(sr.values) < maxValues {
+		sr.values = append(sr.values, v)
+	}
+}
+
+// Set implements metrics.Sink.
+func (s *Sink) Set(name string, labels []metrics.Label, v float64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.get(name, labels).sum = v
+}
+
+type directive struct {
+	Namespace  string     `json:"Namespace"`
+	Dimensions [][]string `json:"Dimensions"`
+	Metrics    []metric   `json:"Metrics"`
+}
+
+type metric struct {
+	Name string `json:"Name"`
+	Unit string `json:"Unit"`
+}
+
+// Flush writes what was recorded since the last flush, through log at
+// logging.LevelMetrics (so no LOG_LEVEL hides it), and starts again.
+// Nothing recorded, nothing written.
+func (s *Sink) Flush(ctx context.Context, log *slog.Logger) {
+	s.mu.Lock()
+	values := s.values
+	s.values = map[string]*series{}
+	s.mu.Unlock()
+	if len(values) == 0 {
+		return
+	}
+	names := make([]string, 0, len(values))
+	for n := range values {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	dimKeys := make([]string, 0, len(s.dims))
+	for k := range s.dims {
+		dimKeys = append(dimKeys, k)
+	}
+	sort.Strings(dimKeys)
+	for start := 0; start < len(names); start += maxMetrics {
+		chunk := names[start:min(start+maxMetrics, len(names))]
+		d := directive{Namespace: s.namespace, Dimensions: [][]string{dimKeys}}
+		attrs := make([]slog.Attr, 0, len(chunk)+len(dimKeys)+1)
+		for _, n := range chunk {
+			v := values[n]
+			d.Metrics = append(d.Metrics, metric{Name: n, Unit: v.unit})
+			if v.hist {
+				raw, _ := json.Marshal(v.values)
+				attrs = append(attrs, slog.Any(n, json.RawMessage(raw)))
+			} else {
+				attrs = append(attrs, slog.Float64(n, v.sum))
+			}
+		}
+		for _, k := range dimKeys {
+			attrs = append(attrs, slog.String(k, s.dims[k]))
+		}
+		aws, _ := json.Marshal(struct {
+			Timestamp         int64       `json:"Timestamp"`
+			CloudWatchMetrics []directive `json:"CloudWatchMetrics"`
+		}{s.now().UnixMilli(), []directive{d}})
+		attrs = append(attrs, slog.Any("_aws", json.RawMessage(aws)))
+		log.LogAttrs(ctx, logging.LevelMetrics, "metrics", attrs...)
+	}
+}

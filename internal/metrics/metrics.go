@@ -1,0 +1,126 @@
+// Package metrics is the bot's one metric set, defined here once and fed by
+// the core, the Telegram client, the store wrapper and the cron dispatch (never
+// by a module). Where the numbers go is a Sink: Prometheus text on the
+// container (package prom), CloudWatch Embedded Metric Format lines on Lambda
+// (package emf). Label values are bounded by construction: command, job and
+// method names come from the code, outcomes from the constants below; no user
+// id, chat id or free text is ever a label.
+//
+// A nil *Metrics records nothing, so every part works without metrics.
+package metrics
+
+import "time"
+
+// Sink receives the measurements.
+type Sink interface {
+	// Add adds n to a counter.
+	Add(name string, labels []Label, n float64)
+	// Observe records one value (seconds) in a histogram.
+	Observe(name string, labels []Label, seconds float64)
+	// Set sets a gauge.
+	Set(name string, labels []Label, v float64)
+}
+
+// Label is one label of a series.
+type Label struct{ Name, Value string }
+
+// The metric set. Names follow Prometheus conventions; the EMF sink uses
+// them as they are.
+const (
+	Updates       = "miti99bot_updates_total"                   // {kind, outcome}
+	UpdateSeconds = "miti99bot_update_duration_seconds"         // {command}: histogram
+	BotAPICalls   = "miti99bot_botapi_calls_total"              // {method, result}
+	BotAPIWait    = "miti99bot_botapi_flood_wait_seconds_total" // {method}: what 429s asked to wait
+	StoreOps      = "miti99bot_store_operations_total"          // {backend, op, outcome}
+	CronRuns      = "miti99bot_cron_runs_total"                 // {job, outcome}
+	DeployNotices = "miti99bot_deploy_notices_total"            // {outcome}
+	InitSeconds   = "miti99bot_init_duration_seconds"           // gauge: this process's start-up (a Lambda cold start)
+)
+
+// Update outcomes.
+const (
+	Handled   = "handled"   // run and recorded
+	Duplicate = "duplicate" // handled before: skipped
+	InFlight  = "in_flight" // being handled elsewhere: not acknowledged yet
+	Failed    = "failed"    // the run failed; it comes back
+	Dropped   = "dropped"   // failed too often: given up
+	Ignored   = "ignored"   // nothing of this bot's (not a command, another bot's)
+)
+
+// Bot API results.
+const (
+	OK      = "ok"
+	Flood   = "flood"   // 429
+	Blocked = "blocked" // 403: the user blocked the bot or left
+	Error   = "error"   // anything else
+)
+
+// Store outcomes (OK and Error as above).
+const (
+	NotFound = "not_found"
+	Conflict = "conflict" // a CompareAndSwap that lost: the update loop tries again
+)
+
+// Cron outcomes.
+const (
+	Ran      = "ran"
+	Skipped  = "skipped"   // the slot was run elsewhere, or the job is disabled
+	Retried  = "retried"   // a failed run tried again (container)
+	CaughtUp = "caught_up" // a slot missed while down, run late (container)
+)
+
+// Metrics records the metric set into a sink.
+type Metrics struct{ sink Sink }
+
+// New records into s.
+func New(s Sink) *Metrics { return &Metrics{sink: s} }
+
+func (m *Metrics) add(name string, n float64, labels ...Label) {
+	if m != nil {
+		m.sink.Add(name, labels, n)
+	}
+}
+
+// Update counts one update by its kind (message, callback_query, ...) and outcome.
+func (m *Metrics) Update(kind, outcome string) {
+	m.add(Updates, 1, Label{"kind", kind}, Label{"outcome", outcome})
+}
+
+// Handling records how long one command (or callback prefix) took.
+func (m *Metrics) Handling(command string, d time.Duration) {
+	if m != nil {
+		m.sink.Observe(UpdateSeconds, []Label{{"command", command}}, d.Seconds())
+	}
+}
+
+// BotAPI counts one Bot API call by method and result; wait is what a 429
+// asked to wait (0 otherwise).
+func (m *Metrics) BotAPI(method, result string, wait time.Duration) {
+	m.add(BotAPICalls, 1, Label{"method", method}, Label{"result", result})
+	if wait > 0 {
+		m.add(BotAPIWait, wait.Seconds(), Label{"method", method})
+	}
+}
+
+// Store counts one store operation.
+func (m *Metrics) Store(backend, op, outcome string) {
+	m.add(StoreOps, 1, Label{"backend", backend}, Label{"op", op}, Label{"outcome", outcome})
+}
+
+// Cron counts one cron run by job and outcome.
+func (m *Metrics) Cron(job, outcome string) {
+	m.add(CronRuns, 1, Label{"job", job}, Label{"outcome", outcome})
+}
+
+// DeployNotice counts a deploy notice: sent, skipped (sent by another
+// instance of the build, or nobody to tell) or failed.
+func (m *Metrics) DeployNotice(outcome string) {
+	m.add(DeployNotices, 1, Label{"outcome", outcome})
+}
+
+// Init records how long this process took to get ready.
+func (m *Metrics) Init(d time.Duration) {
+	if m != nil {
+		m.sink.Set(InitSeconds, nil, d.Seconds())
+	}
+}
