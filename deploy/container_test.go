@@ -2,6 +2,7 @@ package deploy_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"os"
 	"regexp"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/cli"
 
 	"github.com/miti99bot/miti99bot/internal/config"
+	"github.com/miti99bot/miti99bot/internal/metrics"
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
 
@@ -58,8 +60,12 @@ func TestComposeRunsTheBotBehindCoolifyInEitherMode(t *testing.T) {
 	if len(bot.Ports) != 0 {
 		t.Errorf("the bot publishes ports %v; Coolify's proxy needs none", bot.Ports)
 	}
-	if len(bot.Expose) != 1 || bot.Expose[0] != "8080" {
+	// 8080 for Coolify's proxy; 9091 (metrics) for the internal network only.
+	if !slices.Equal(bot.Expose, []string{"8080", "9091"}) {
 		t.Errorf("expose = %v", bot.Expose)
+	}
+	if bot.Environment["METRICS_PORT"] == nil || *bot.Environment["METRICS_PORT"] != "9091" || bot.Environment["METRICS_ENABLED"] == nil {
+		t.Error("compose must pass METRICS_ENABLED and METRICS_PORT=9091, the exposed metrics port")
 	}
 	if bot.Deploy == nil || bot.Deploy.Replicas == nil || *bot.Deploy.Replicas != 1 {
 		t.Error("one replica unless BOT_REPLICAS says more (webhook mode on MongoDB)")
@@ -128,5 +134,41 @@ func TestEveryVariableIsDocumented(t *testing.T) {
 				t.Errorf(".env.example must list %s_PARAMETER_NAME marked \"leave unset off AWS\"", v.Name)
 			}
 		}
+	}
+}
+
+// TestTheGrafanaDashboardReadsTheMetricSet: the dashboard is JSON and
+// every series it queries is one the bot serves (the metric set, or the Go
+// runtime and process metrics the endpoint adds).
+func TestTheGrafanaDashboardReadsTheMetricSet(t *testing.T) {
+	data, err := os.ReadFile("grafana/miti99bot.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dash struct {
+		Panels []struct {
+			Title   string
+			Targets []struct{ Expr string }
+		}
+	}
+	if err := json.Unmarshal(data, &dash); err != nil {
+		t.Fatal(err)
+	}
+	served := []string{metrics.Updates, metrics.UpdateSeconds + "_bucket", metrics.BotAPICalls, metrics.BotAPIWait,
+		metrics.StoreOps, metrics.CronRuns, metrics.DeployNotices, metrics.InitSeconds}
+	names := regexp.MustCompile(`\b(miti99bot_[a-z_]+|go_[a-z_]+|process_[a-z_]+)`)
+	queried := 0
+	for _, p := range dash.Panels {
+		for _, target := range p.Targets {
+			for _, n := range names.FindAllString(target.Expr, -1) {
+				queried++
+				if strings.HasPrefix(n, "miti99bot_") && !slices.Contains(served, n) {
+					t.Errorf("panel %q queries %s, which the bot does not serve", p.Title, n)
+				}
+			}
+		}
+	}
+	if queried == 0 {
+		t.Fatal("the dashboard queries nothing")
 	}
 }

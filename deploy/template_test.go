@@ -278,12 +278,70 @@ func TestEveryResourceThatTakesTagsIsTagged(t *testing.T) {
 	resources, _ := dig(m, "Resources").(map[string]any)
 	for name, r := range resources {
 		switch dig(r, "Type") {
-		case "AWS::Serverless::Function", "AWS::Scheduler::Schedule":
-			continue // the globals; untaggable
+		case "AWS::Serverless::Function", "AWS::Scheduler::Schedule", "AWS::CloudWatch::Dashboard", "AWS::SNS::Subscription":
+			continue // the globals; untaggable (named by the stack, or gone with their topic)
 		}
 		js, _ := json.Marshal(dig(r, "Properties", "Tags"))
 		if !strings.Contains(string(js), `{"Key":"app","Value":"miti99bot"}`) {
 			t.Errorf("%s (%v) is not tagged app=miti99bot: %s", name, dig(r, "Type"), js)
 		}
+	}
+}
+
+// TestTheTemplateRaisesTheAlarmsThatMatter: a dead-letter queue that is not
+// empty, failed updates, a cron job with no run in its period, a failing or
+// throttled function; each publishing to the alarm topic, which mails the
+// AlarmEmail parameter only when one is given; and a dashboard.
+func TestTheTemplateRaisesTheAlarmsThatMatter(t *testing.T) {
+	m := raw(t)
+	resources, _ := dig(m, "Resources").(map[string]any)
+	alarms := map[string]string{} // resource -> what it watches
+	for name, r := range resources {
+		if dig(r, "Type") != "AWS::CloudWatch::Alarm" {
+			continue
+		}
+		js, _ := json.Marshal(dig(r, "Properties"))
+		if !strings.Contains(string(js), `"AlarmActions":[{"Ref":"AlarmTopic"}]`) {
+			t.Errorf("%s does not publish to AlarmTopic: %s", name, js)
+		}
+		alarms[name] = string(js)
+	}
+	watches := func(what string) bool {
+		for _, js := range alarms {
+			if strings.Contains(js, what) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, what := range []string{
+		`"MetricName":"ApproximateNumberOfMessagesVisible"`, `"MetricName":"updates.message.failed"`,
+		`"MetricName":"updates.callback_query.dropped"`, `"MetricName":"Errors"`, `"MetricName":"Throttles"`,
+	} {
+		if !watches(what) {
+			t.Errorf("no alarm watches %s", what)
+		}
+	}
+	for _, job := range registry(t).Crons() {
+		if !watches(`"MetricName":"cron_runs.` + job.Name + `.ran"`) {
+			t.Errorf("cron job %s has no alarm for a period without a run", job.Name)
+		}
+	}
+	if dig(resources, "AlarmEmailSubscription", "Condition") != "HasAlarmEmail" {
+		t.Error("the e-mail subscription must exist only when AlarmEmail is given")
+	}
+	body, _ := dig(resources, "Dashboard", "Properties", "DashboardBody", "Fn::Sub").([]any)
+	if len(body) != 2 {
+		t.Fatalf("the dashboard body is not a Fn::Sub with variables: %v", dig(resources, "Dashboard"))
+	}
+	text, _ := body[0].(string)
+	// The body must be JSON once CloudFormation substitutes: try it with
+	// stand-ins for the variables.
+	text = strings.NewReplacer("${AWS::Region}", "eu-west-1", "${Fn}", "fn", "${Dlq}", "dlq").Replace(text)
+	var dash struct {
+		Widgets []map[string]any `json:"widgets"`
+	}
+	if err := json.Unmarshal([]byte(text), &dash); err != nil || len(dash.Widgets) < 5 {
+		t.Fatalf("the dashboard body is not JSON with its widgets (%v): %s", err, text)
 	}
 }
