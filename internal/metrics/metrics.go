@@ -14,15 +14,32 @@ import "time"
 // Sink receives the measurements.
 type Sink interface {
 	// Add adds n to a counter.
-	Add(name string, labels []Label, n float64)
+	Add(s Series, n float64)
 	// Observe records one value (seconds) in a histogram.
-	Observe(name string, labels []Label, seconds float64)
+	Observe(s Series, seconds float64)
 	// Set sets a gauge.
-	Set(name string, labels []Label, v float64)
+	Set(s Series, v float64)
 }
 
 // Label is one label of a series.
 type Label struct{ Name, Value string }
+
+// Series is a metric and its label values: a comparable value, so that a
+// sink can key its series by it without building a string per call.
+type Series struct {
+	Name   string
+	Labels [3]Label // the first N are set
+	N      int
+}
+
+// LabelList is the series' labels.
+func (s Series) LabelList() []Label { return s.Labels[:s.N] }
+
+func series(name string, labels ...Label) Series {
+	s := Series{Name: name, N: len(labels)}
+	copy(s.Labels[:], labels)
+	return s
+}
 
 // The metric set. Names follow Prometheus conventions; the EMF sink uses
 // them as they are.
@@ -75,52 +92,52 @@ type Metrics struct{ sink Sink }
 // New records into s.
 func New(s Sink) *Metrics { return &Metrics{sink: s} }
 
-func (m *Metrics) add(name string, n float64, labels ...Label) {
+func (m *Metrics) add(s Series, n float64) {
 	if m != nil {
-		m.sink.Add(name, labels, n)
+		m.sink.Add(s, n)
 	}
 }
 
 // Update counts one update by its kind (message, callback_query, ...) and outcome.
 func (m *Metrics) Update(kind, outcome string) {
-	m.add(Updates, 1, Label{"kind", kind}, Label{"outcome", outcome})
+	m.add(series(Updates, Label{"kind", kind}, Label{"outcome", outcome}), 1)
 }
 
 // Handling records how long one command (or callback prefix) took.
 func (m *Metrics) Handling(command string, d time.Duration) {
 	if m != nil {
-		m.sink.Observe(UpdateSeconds, []Label{{"command", command}}, d.Seconds())
+		m.sink.Observe(series(UpdateSeconds, Label{"command", command}), d.Seconds())
 	}
 }
 
 // BotAPI counts one Bot API call by method and result; wait is what a 429
 // asked to wait (0 otherwise).
 func (m *Metrics) BotAPI(method, result string, wait time.Duration) {
-	m.add(BotAPICalls, 1, Label{"method", method}, Label{"result", result})
+	m.add(series(BotAPICalls, Label{"method", method}, Label{"result", result}), 1)
 	if wait > 0 {
-		m.add(BotAPIWait, wait.Seconds(), Label{"method", method})
+		m.add(series(BotAPIWait, Label{"method", method}), wait.Seconds())
 	}
 }
 
 // Store counts one store operation.
 func (m *Metrics) Store(backend, op, outcome string) {
-	m.add(StoreOps, 1, Label{"backend", backend}, Label{"op", op}, Label{"outcome", outcome})
+	m.add(series(StoreOps, Label{"backend", backend}, Label{"op", op}, Label{"outcome", outcome}), 1)
 }
 
 // Cron counts one cron run by job and outcome.
 func (m *Metrics) Cron(job, outcome string) {
-	m.add(CronRuns, 1, Label{"job", job}, Label{"outcome", outcome})
+	m.add(series(CronRuns, Label{"job", job}, Label{"outcome", outcome}), 1)
 }
 
 // DeployNotice counts a deploy notice: sent, skipped (sent by another
 // instance of the build, or nobody to tell) or failed.
 func (m *Metrics) DeployNotice(outcome string) {
-	m.add(DeployNotices, 1, Label{"outcome", outcome})
+	m.add(series(DeployNotices, Label{"outcome", outcome}), 1)
 }
 
 // Init records how long this process took to get ready.
 func (m *Metrics) Init(d time.Duration) {
 	if m != nil {
-		m.sink.Set(InitSeconds, nil, d.Seconds())
+		m.sink.Set(series(InitSeconds), d.Seconds())
 	}
 }

@@ -37,7 +37,7 @@ type Sink struct {
 	now       func() time.Time
 
 	mu     sync.Mutex
-	values map[string]*series
+	values map[metrics.Series]*series
 }
 
 type series struct {
@@ -52,14 +52,14 @@ var _ metrics.Sink = (*Sink)(nil)
 // New is a sink for namespace whose every metric carries dims (e.g.
 // {"function": "miti99bot"}).
 func New(namespace string, dims map[string]string) *Sink {
-	return &Sink{namespace: namespace, dims: dims, now: time.Now, values: map[string]*series{}}
+	return &Sink{namespace: namespace, dims: dims, now: time.Now, values: map[metrics.Series]*series{}}
 }
 
 // Name is the EMF name of a series: the Prometheus name without the
 // project prefix and the _total suffix, then each label value.
-func Name(name string, labels []metrics.Label) string {
-	n := strings.TrimSuffix(strings.TrimPrefix(name, "miti99bot_"), "_total")
-	for _, l := range labels {
+func Name(s metrics.Series) string {
+	n := strings.TrimSuffix(strings.TrimPrefix(s.Name, "miti99bot_"), "_total")
+	for _, l := range s.LabelList() {
 		n += "." + l.Value
 	}
 	return n
@@ -74,28 +74,27 @@ func unit(name string) string {
 	}
 }
 
-func (s *Sink) get(name string, labels []metrics.Label) *series {
-	k := Name(name, labels)
-	v, ok := s.values[k]
+func (s *Sink) get(sr metrics.Series) *series {
+	v, ok := s.values[sr]
 	if !ok {
-		v = &series{unit: unit(name)}
-		s.values[k] = v
+		v = &series{unit: unit(sr.Name)}
+		s.values[sr] = v
 	}
 	return v
 }
 
 // Add implements metrics.Sink.
-func (s *Sink) Add(name string, labels []metrics.Label, n float64) {
+func (s *Sink) Add(sr metrics.Series, n float64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.get(name, labels).sum += n
+	s.get(sr).sum += n
 }
 
 // Observe implements metrics.Sink.
-func (s *Sink) Observe(name string, labels []metrics.Label, v float64) {
+func (s *Sink) Observe(key metrics.Series, v float64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sr := s.get(name, labels)
+	sr := s.get(key)
 	sr.hist = true
 	if len(sr.values) < maxValues {
 		sr.values = append(sr.values, v)
@@ -103,10 +102,10 @@ func (s *Sink) Observe(name string, labels []metrics.Label, v float64) {
 }
 
 // Set implements metrics.Sink.
-func (s *Sink) Set(name string, labels []metrics.Label, v float64) {
+func (s *Sink) Set(sr metrics.Series, v float64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.get(name, labels).sum = v
+	s.get(sr).sum = v
 }
 
 type directive struct {
@@ -125,14 +124,22 @@ type metric struct {
 // Nothing recorded, nothing written.
 func (s *Sink) Flush(ctx context.Context, log *slog.Logger) {
 	s.mu.Lock()
-	values := s.values
-	s.values = map[string]*series{}
+	recorded := s.values
+	s.values = map[metrics.Series]*series{}
 	s.mu.Unlock()
-	if len(values) == 0 {
+	if len(recorded) == 0 {
 		return
 	}
-	names := make([]string, 0, len(values))
-	for n := range values {
+	values := make(map[string]*series, len(recorded))
+	names := make([]string, 0, len(recorded))
+	for sr, v := range recorded {
+		n := Name(sr)
+		if old, dup := values[n]; dup { // two series, one EMF name: add them up
+			old.sum += v.sum
+			old.values = append(old.values, v.values...)
+			continue
+		}
+		values[n] = v
 		names = append(names, n)
 	}
 	sort.Strings(names)

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	vm "github.com/VictoriaMetrics/metrics"
 
@@ -19,7 +20,12 @@ import (
 var latencyBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60}
 
 // Sink is a metrics.Sink kept in memory until scraped.
-type Sink struct{ set *vm.Set }
+type Sink struct {
+	set *vm.Set
+	// The library's handle of each series, by series: its own lookup
+	// needs the series' text, which would be built on every call.
+	counters, histograms, gauges sync.Map
+}
 
 var _ metrics.Sink = (*Sink)(nil)
 
@@ -29,8 +35,9 @@ func New() *Sink {
 	return &Sink{set: vm.NewSet()}
 }
 
-// series is name{label="value",...}.
-func series(name string, labels []metrics.Label) string {
+// text is name{label="value",...}.
+func text(s metrics.Series) string {
+	name, labels := s.Name, s.LabelList()
 	if len(labels) == 0 {
 		return name
 	}
@@ -49,19 +56,30 @@ func series(name string, labels []metrics.Label) string {
 	return b.String()
 }
 
+// handle is the library's handle of sr, made once.
+func handle[T any](m *sync.Map, sr metrics.Series, mk func(string) T) T {
+	if h, ok := m.Load(sr); ok {
+		return h.(T)
+	}
+	h, _ := m.LoadOrStore(sr, mk(text(sr)))
+	return h.(T)
+}
+
 // Add implements metrics.Sink.
-func (s *Sink) Add(name string, labels []metrics.Label, n float64) {
-	s.set.GetOrCreateFloatCounter(series(name, labels)).Add(n)
+func (s *Sink) Add(sr metrics.Series, n float64) {
+	handle(&s.counters, sr, s.set.GetOrCreateFloatCounter).Add(n)
 }
 
 // Observe implements metrics.Sink.
-func (s *Sink) Observe(name string, labels []metrics.Label, v float64) {
-	s.set.GetOrCreatePrometheusHistogramExt(series(name, labels), latencyBuckets).Update(v)
+func (s *Sink) Observe(sr metrics.Series, v float64) {
+	handle(&s.histograms, sr, func(t string) *vm.PrometheusHistogram {
+		return s.set.GetOrCreatePrometheusHistogramExt(t, latencyBuckets)
+	}).Update(v)
 }
 
 // Set implements metrics.Sink.
-func (s *Sink) Set(name string, labels []metrics.Label, v float64) {
-	s.set.GetOrCreateGauge(series(name, labels), nil).Set(v)
+func (s *Sink) Set(sr metrics.Series, v float64) {
+	handle(&s.gauges, sr, func(t string) *vm.Gauge { return s.set.GetOrCreateGauge(t, nil) }).Set(v)
 }
 
 // Handler serves the metric set with the Go runtime and process metrics,
