@@ -3,9 +3,11 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/pause"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -124,7 +126,29 @@ func (a *App) claim(ctx context.Context, id int64) (claimResult, []byte, error) 
 // update claimable, so a redelivery is handled again. A run that failed only
 // because Telegram asked to wait does not count toward dropping the update.
 // claimed is the record claim wrote: most often still the slot's value.
+// A try that fails (a store too slow to answer within recordBudget) is
+// made again: it may have landed, and then the next try finds it and
+// writes the same record.
 func (a *App) finish(ctx context.Context, id int64, claimed []byte, ok, flood bool) error {
+	var err error
+	for try := range recordTries {
+		tctx, cancel := context.WithTimeout(ctx, recordBudget)
+		err = a.finishOnce(tctx, id, claimed, ok, flood)
+		cancel()
+		if err == nil || errors.Is(err, storage.ErrNotFound) || ctx.Err() != nil {
+			return err
+		}
+		if try < recordTries-1 {
+			a.log.Warn("recording the update's outcome failed; trying again", "update_id", id, "err", err)
+			if perr := pause.For(ctx, time.Duration(100<<try)*time.Millisecond); perr != nil {
+				return err
+			}
+		}
+	}
+	return err
+}
+
+func (a *App) finishOnce(ctx context.Context, id int64, claimed []byte, ok, flood bool) error {
 	err := storage.UpdateFrom(ctx, a.core, dedupKey(id), claimed, func(cur []byte) ([]byte, error) {
 		if cur == nil {
 			return nil, fmt.Errorf("update %d: %w: its slot vanished", id, storage.ErrNotFound)

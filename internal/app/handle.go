@@ -21,8 +21,18 @@ import (
 // dedupStale, and the Lambda function's timeout exceeds UpdateBudget.
 const UpdateBudget = 45 * time.Second
 
-// recordBudget bounds recording an update's outcome after its run.
-const recordBudget = 5 * time.Second
+// recordBudget bounds one try at recording an update's outcome after its
+// run; recordTries tries are made. A record that never lands leaves the
+// update "running" until dedupStale, when a redelivery runs it again: the
+// one case of a handled update handled twice, so a slow store gets more
+// than one chance. UpdateBudget + recordTries*recordBudget stays below
+// dedupStale and the Lambda timeout.
+const (
+	recordBudget = 5 * time.Second
+	recordTries  = 3
+	// RecordTime bounds recording an outcome, every try and pause between.
+	RecordTime = recordTries*recordBudget + time.Second
+)
 
 // ErrInFlight: the update is being handled elsewhere (another instance, or
 // a run that died and whose claim is not stale yet). It is not handled:
@@ -93,8 +103,7 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	}
 	// Record the outcome even when the budget ran out: a failed record
 	// lets the redelivery run at once instead of waiting out the stale mark.
-	rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), recordBudget)
-	defer rcancel()
+	rctx := context.WithoutCancel(ctx)
 	var hooks sync.WaitGroup
 	if act.event != nil && err == nil {
 		// Hooks (stats) count the attempt that ended the update, once;
