@@ -14,6 +14,8 @@ import (
 // classes below, so modules act on them without knowing the adapter.
 type Messenger interface {
 	Send(ctx context.Context, m Message) (*models.Message, error)
+	// Edit rewrites a message the bot sent; what it already says is no error.
+	Edit(ctx context.Context, e Edit) error
 	AnswerCallback(ctx context.Context, queryID, text string) error
 	SetCommands(ctx context.Context, cmds []models.BotCommand) error
 	GetMe(ctx context.Context) (*models.User, error)

@@ -1,7 +1,8 @@
 // Package console runs the whole bot in a terminal: each line typed is a
 // message from a local user (the owner) in a local private chat, and the
 // bot's messages are printed. No token, no network: it is how a newcomer
-// tries the bot with one command.
+// tries the bot with one command. A message's buttons print as a numbered
+// list; typing a number presses that button of the latest keyboard.
 package console
 
 import (
@@ -11,6 +12,7 @@ import (
 	"html"
 	"io"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -32,9 +34,16 @@ var _ app.Messenger = (*Messenger)(nil)
 // Messenger prints what the bot would send to Telegram. It satisfies
 // app.Messenger and is safe for concurrent use (cron jobs print too).
 type Messenger struct {
-	mu  sync.Mutex
-	out io.Writer
-	seq int
+	mu      sync.Mutex
+	out     io.Writer
+	seq     int
+	buttons []button // the latest keyboard's, in print order
+}
+
+// button is one printed button: the message it is on and its data.
+type button struct {
+	messageID int
+	data      string
 }
 
 // NewMessenger prints to out.
@@ -58,7 +67,7 @@ func (m *Messenger) print(prefix, text string) {
 	}
 }
 
-// Send prints a message.
+// Send prints a message, and its buttons as a numbered list.
 func (m *Messenger) Send(_ context.Context, msg app.Message) (*models.Message, error) {
 	msg.Text, msg.ParseMode = app.Fit(msg.Text, msg.ParseMode) // as Telegram would take it
 	prefix := "bot> "
@@ -70,7 +79,50 @@ func (m *Messenger) Send(_ context.Context, msg app.Message) (*models.Message, e
 	m.seq++
 	id := m.seq
 	m.mu.Unlock()
+	if kb, ok := msg.ReplyMarkup.(*models.InlineKeyboardMarkup); ok && msg.ChatID == ChatID {
+		m.keyboard(id, kb)
+	}
 	return &models.Message{ID: id, Chat: models.Chat{ID: msg.ChatID}, Text: msg.Text}, nil
+}
+
+// Edit prints the message's new text and buttons.
+func (m *Messenger) Edit(_ context.Context, e app.Edit) error {
+	e.Text, e.ParseMode = app.Fit(e.Text, e.ParseMode)
+	m.print(fmt.Sprintf("bot (edits message %d)> ", e.MessageID), plain(e.Text, e.ParseMode))
+	if e.ChatID == ChatID {
+		m.keyboard(e.MessageID, e.Keyboard)
+	}
+	return nil
+}
+
+// keyboard prints kb's buttons numbered from 1, and keeps them for the
+// next typed number.
+func (m *Messenger) keyboard(messageID int, kb *models.InlineKeyboardMarkup) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.buttons = nil
+	if kb == nil {
+		return
+	}
+	for _, row := range kb.InlineKeyboard {
+		var line []string
+		for _, b := range row {
+			m.buttons = append(m.buttons, button{messageID: messageID, data: b.CallbackData})
+			line = append(line, fmt.Sprintf("[%d] %s", len(m.buttons), b.Text))
+		}
+		fmt.Fprintf(m.out, "     %s\n", strings.Join(line, "  "))
+	}
+}
+
+// press is the button numbered text, if the latest keyboard has it.
+func (m *Messenger) press(text string) (button, bool) {
+	n, err := strconv.Atoi(text)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err != nil || n < 1 || n > len(m.buttons) {
+		return button{}, false
+	}
+	return m.buttons[n-1], true
 }
 
 // AnswerCallback prints a toast, if any.
@@ -90,8 +142,9 @@ func (m *Messenger) GetMe(context.Context) (*models.User, error) {
 }
 
 // Run reads lines from in until EOF or ctx ends, handing each to handle as a
-// message update from the local user.
-func Run(ctx context.Context, in io.Reader, out io.Writer, handle func(context.Context, *models.Update) error) error {
+// message update from the local user, or, when it is the number of one of
+// the latest keyboard's buttons, as that button's press.
+func (m *Messenger) Run(ctx context.Context, in io.Reader, out io.Writer, handle func(context.Context, *models.Update) error) error {
 	fmt.Fprintln(out, "miti99bot console: type /help, or Ctrl-D to quit.")
 	lines := make(chan string)
 	errc := make(chan error, 1)
@@ -118,11 +171,27 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, handle func(context.C
 				continue
 			}
 			id++
-			if err := handle(ctx, update(id, line)); err != nil {
+			u := update(id, line)
+			if b, ok := m.press(line); ok {
+				u = pressUpdate(id, b)
+			}
+			if err := handle(ctx, u); err != nil {
 				fmt.Fprintf(out, "(not handled: %v)\n", err)
 			}
 		}
 	}
+}
+
+// pressUpdate is the callback query of pressing b.
+func pressUpdate(id int64, b button) *models.Update {
+	return &models.Update{ID: id, CallbackQuery: &models.CallbackQuery{
+		ID:   strconv.FormatInt(id, 10),
+		From: models.User{ID: UserID, FirstName: "You", Username: "you"},
+		Message: models.MaybeInaccessibleMessage{Type: models.MaybeInaccessibleMessageTypeMessage, Message: &models.Message{
+			ID: b.messageID, Chat: models.Chat{ID: ChatID, Type: models.ChatTypePrivate},
+		}},
+		Data: b.data,
+	}}
 }
 
 func update(id int64, text string) *models.Update {

@@ -5,7 +5,6 @@ import (
 	"io"
 	"sync"
 
-	"github.com/miti99bot/miti99bot/internal/console"
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
 
@@ -15,7 +14,7 @@ func Console(ctx context.Context, b *wiring.Bot, in io.Reader, stdout io.Writer)
 	defer cancel()
 	var wg sync.WaitGroup
 	runCron(ctx, &wg, b)
-	err := console.Run(ctx, in, stdout, b.App.HandleUpdate)
+	err := b.Console.Run(ctx, in, stdout, b.App.HandleUpdate)
 	cancel()
 	wg.Wait()
 	return err

@@ -2,6 +2,8 @@ package telegram
 
 import (
 	"context"
+	"errors"
+	"strings"
 
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
@@ -28,6 +30,24 @@ func (c *Client) Send(ctx context.Context, m app.Message) (*models.Message, erro
 	return call(ctx, c, "sendMessage", m.ChatID, m.Bulk, func(ctx context.Context) (*models.Message, error) {
 		return c.bot.SendMessage(ctx, p)
 	})
+}
+
+// Edit rewrites a message's text and keyboard. Telegram refuses an edit
+// to the same content ("message is not modified"): that is a double tap
+// or a refresh with nothing new, done already, so no error.
+func (c *Client) Edit(ctx context.Context, e app.Edit) error {
+	e.Text, e.ParseMode = app.Fit(e.Text, e.ParseMode)
+	p := &bot.EditMessageTextParams{ChatID: e.ChatID, MessageID: e.MessageID, Text: e.Text, ParseMode: e.ParseMode}
+	if e.Keyboard != nil {
+		p.ReplyMarkup = e.Keyboard
+	}
+	_, err := call(ctx, c, "editMessageText", e.ChatID, false, func(ctx context.Context) (*models.Message, error) {
+		return c.bot.EditMessageText(ctx, p)
+	})
+	if errors.Is(err, app.ErrRejected) && strings.Contains(err.Error(), "message is not modified") {
+		return nil
+	}
+	return err
 }
 
 // AnswerCallback acknowledges a callback query, optionally with a toast.

@@ -159,20 +159,42 @@ func (s *Server) sendMessage(w http.ResponseWriter, params map[string]string) {
 		writeFailure(w, badRequest("chat not found"))
 		return
 	}
+	s.mu.Lock()
+	if s.shown == nil {
+		s.shown = map[[2]int64]shown{}
+	}
+	s.shown[[2]int64{msg.Chat.ID, int64(msg.ID)}] = shown{params["text"], params["reply_markup"]}
+	s.mu.Unlock()
 	writeOK(w, msg)
 }
 
+// editMessageText answers as Telegram does: a message it never sent is
+// "not found", and an edit to the same text and keyboard is refused as
+// "not modified" (the descriptions are Telegram's, as bots in the wild
+// match them).
 func (s *Server) editMessageText(w http.ResponseWriter, params map[string]string) {
 	if params["text"] == "" {
 		writeFailure(w, badRequest("message text is empty"))
 		return
 	}
-	msg, ok := s.message(params)
-	if !ok {
-		writeFailure(w, badRequest("chat not found"))
+	key := [2]int64{parseInt(params["chat_id"]), parseInt(params["message_id"])}
+	now := shown{params["text"], params["reply_markup"]}
+	s.mu.Lock()
+	was, found := s.shown[key]
+	if found && was != now {
+		s.shown[key] = now
+	}
+	s.mu.Unlock()
+	switch {
+	case !found:
+		writeFailure(w, badRequest("message to edit not found"))
+		return
+	case was == now:
+		writeFailure(w, badRequest("message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message"))
 		return
 	}
-	msg.ID = int(parseInt(params["message_id"]))
+	msg, _ := s.message(params)
+	msg.ID = int(key[1])
 	writeOK(w, msg)
 }
 

@@ -63,8 +63,12 @@ type Server struct {
 	webhookURL  string
 	webhookSec  string
 	commands    []models.BotCommand
-	poll        *poller // the getUpdates request in flight
+	poll        *poller            // the getUpdates request in flight
+	shown       map[[2]int64]shown // (chat, message id) -> what the message says now
 }
+
+// shown is a sent message's current text and keyboard, for editMessageText.
+type shown struct{ text, markup string }
 
 type poller struct{ cancel chan struct{} }
 
@@ -223,6 +227,42 @@ type Sent struct {
 	Text        string
 	ParseMode   string
 	ReplyMarkup string
+}
+
+// Shown is what message id of chat says now (its last edit), with its
+// keyboard's JSON; ok false for a message the bot never sent.
+func (s *Server) Shown(chat int64, id int) (text, markup string, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.shown[[2]int64{chat, int64(id)}]
+	return v.text, v.markup, ok
+}
+
+// Keyboard is the inline keyboard of the newest message in chat that has
+// one, as it shows now (after edits), with that message's id.
+func (s *Server) Keyboard(chat int64) (messageID int, rows [][]models.InlineKeyboardButton, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for key, v := range s.shown {
+		if key[0] != chat || v.markup == "" || int(key[1]) < messageID {
+			continue
+		}
+		var kb models.InlineKeyboardMarkup
+		if json.Unmarshal([]byte(v.markup), &kb) != nil || len(kb.InlineKeyboard) == 0 {
+			continue
+		}
+		messageID, rows, ok = int(key[1]), kb.InlineKeyboard, true
+	}
+	return messageID, rows, ok
+}
+
+// Edits returns every editMessageText call in order, decoded.
+func (s *Server) Edits() []Sent {
+	var out []Sent
+	for _, c := range s.Calls("editMessageText") {
+		out = append(out, decodeSent(c))
+	}
+	return out
 }
 
 // Messages returns every sendMessage call in order, decoded.

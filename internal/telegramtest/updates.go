@@ -3,6 +3,7 @@ package telegramtest
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"testing"
 	"time"
 
@@ -142,6 +143,24 @@ func Text(chatID, userID int64, text string) *models.Update {
 		msg.Entities = []models.MessageEntity{{Type: models.MessageEntityTypeBotCommand, Offset: 0, Length: utf16Len(text[:end])}}
 	}
 	return &models.Update{Message: msg}
+}
+
+// Press is userID pressing the button with data on message messageID of
+// chatID (a callback query).
+func Press(chatID, userID int64, messageID int, data string) *models.Update {
+	typ := models.ChatTypePrivate
+	if chatID < 0 {
+		typ = models.ChatTypeSupergroup
+	}
+	return &models.Update{CallbackQuery: &models.CallbackQuery{
+		ID:   strconv.FormatInt(time.Now().UnixNano(), 10),
+		From: models.User{ID: userID, FirstName: "User", Username: "user"},
+		Message: models.MaybeInaccessibleMessage{Type: models.MaybeInaccessibleMessageTypeMessage, Message: &models.Message{
+			ID: messageID, Chat: models.Chat{ID: chatID, Type: typ}, Date: unix(time.Now()),
+		}},
+		ChatInstance: strconv.FormatInt(chatID, 10),
+		Data:         data,
+	}}
 }
 
 // WebhookBody is a text message with the given update_id as the JSON body

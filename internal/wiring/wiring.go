@@ -68,7 +68,9 @@ type Bot struct {
 	Log    *slog.Logger
 	Store  storage.KVProvider
 	// Client is the Telegram client; nil in console mode.
-	Client     *telegram.Client
+	Client *telegram.Client
+	// Console is the terminal the bot talks to in console mode; else nil.
+	Console    *console.Messenger
 	App        *app.App
 	Dispatcher *cron.Dispatcher
 	// HTTP is the one HTTP surface (health, webhook, cron route).
@@ -158,7 +160,8 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 	}
 	var bot app.Messenger
 	if o.Console != nil {
-		bot = console.NewMessenger(o.Console)
+		b.Console = console.NewMessenger(o.Console)
+		bot = b.Console
 		if cfg.OwnerID == 0 {
 			cfg.OwnerID = console.UserID
 		}

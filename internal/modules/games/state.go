@@ -48,10 +48,16 @@ func Current[G any](ctx context.Context, s storage.KVStore, subject int64) (*G, 
 // ended; nil when no game was running. over points at the game's "over"
 // flag.
 func GiveUp[G any](ctx context.Context, s storage.KVStore, subject int64, over func(*G) *bool) (*G, error) {
+	return GiveUpIf(ctx, s, subject, func(*G) bool { return true }, over)
+}
+
+// GiveUpIf is GiveUp of the running game only if it is the one wanted (a
+// button's game, not a newer one).
+func GiveUpIf[G any](ctx context.Context, s storage.KVStore, subject int64, want func(*G) bool, over func(*G) *bool) (*G, error) {
 	var ended *G
 	err := Update(ctx, s, subject, func(g *G) (*G, error) {
 		ended = nil // this may run again after a lost race
-		if g == nil || *over(g) {
+		if g == nil || *over(g) || !want(g) {
 			return nil, nil
 		}
 		*over(g) = true

@@ -3,9 +3,12 @@ package games_test
 import (
 	"context"
 	"errors"
+	"math"
 	"sync"
 	"testing"
 
+	"github.com/go-telegram/bot/models"
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/games"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 )
@@ -92,5 +95,25 @@ func TestGiveUpEndsOnlyARunningGame(t *testing.T) {
 	}
 	if g, err := games.GiveUp(ctx, s, 1, over); g != nil || err != nil {
 		t.Fatalf("GiveUp of an ended game = %+v, %v; want nil, nil", g, err)
+	}
+}
+
+// The longest button data the game buttons make (the largest ids) fits
+// Telegram's 64 bytes: Keyboard would panic otherwise.
+func TestTheLongestGameButtonFitsTelegramsLimit(t *testing.T) {
+	type g struct {
+		ID   int64
+		Over bool
+	}
+	p := &games.Play[g]{Prefix: "loldle:", ID: func(x *g) int64 { return x.ID }, Over: func(x *g) *bool { return &x.Over }}
+	big := &g{ID: math.MinInt64}
+	for _, kb := range []*models.InlineKeyboardMarkup{p.Running(big), p.Finished(big), games.Confirm(p, big, math.MinInt64)} {
+		for _, row := range kb.InlineKeyboard {
+			for _, b := range row {
+				if len(b.CallbackData) > app.MaxCallbackData {
+					t.Errorf("%q: %d bytes", b.CallbackData, len(b.CallbackData))
+				}
+			}
+		}
 	}
 }

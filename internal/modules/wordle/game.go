@@ -11,6 +11,8 @@ const maxGuesses = 6
 // private chats) with games.Update, so it survives restarts and moves with
 // the data.
 type game struct {
+	// ID tells this game from the chat's next one, for its buttons.
+	ID      int64    `json:"id,omitempty"`
 	Answer  string   `json:"answer"`
 	Guesses []string `json:"guesses"`
 	Over    bool     `json:"over"`

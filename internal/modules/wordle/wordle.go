@@ -26,16 +26,34 @@ type module struct {
 	store storage.KVStore
 	log   *slog.Logger
 	pick  func() string // the next answer
+	newID func() int64  // the next game's ID
+	play  *games.Play[game]
 }
 
 // New builds the module.
 func New(d app.Deps) (*app.Module, error) {
-	m := &module{store: d.Store, log: d.Log, pick: func() string { return answers.at(rand.IntN(answers.len())) }}
+	m := &module{store: d.Store, log: d.Log, pick: func() string { return answers.at(rand.IntN(answers.len())) }, newID: rand.Int64}
 	return m.module(), nil
 }
 
+// callbackPrefix starts the data of the module's buttons.
+const callbackPrefix = "wordle:"
+
+func (m *module) newGame() *game { return &game{ID: m.newID(), Answer: m.pick()} }
+
 func (m *module) module() *app.Module {
+	m.play = &games.Play[game]{
+		Name: "Wordle", Prefix: callbackPrefix, Store: m.store,
+		ID:      func(g *game) int64 { return g.ID },
+		Over:    func(g *game) *bool { return &g.Over },
+		Board:   func(g *game) string { return g.board() },
+		GaveUp:  func(g *game) string { return "The word was " + strings.ToUpper(g.Answer) + "." },
+		Start:   m.newGame,
+		Started: startText,
+		Finish:  m.finish,
+	}
 	return &app.Module{
+		Callbacks: []app.Callback{{Prefix: callbackPrefix, Handler: m.play.Handle}},
 		Name: Name,
 		Commands: []app.Command{
 			{Name: "wordle", Description: "Play Wordle: /wordle <five-letter word>", Handler: m.cmdGuess},
@@ -69,12 +87,13 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 		}
 	}
 	var reply string
-	var finished *game
+	var finished, shown *game
 	err := games.Update(ctx, m.store, r.ChatID, func(g *game) (*game, error) {
-		reply, finished = "", nil // this closure may run again after a lost race
+		reply, finished, shown = "", nil, g // this closure may run again after a lost race
 		started := g == nil || g.Over
 		if started {
-			g = &game{Answer: m.pick()}
+			g = m.newGame()
+			shown = g
 		}
 		switch {
 		case guess == "" && started:
@@ -103,13 +122,14 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 		if g.Over {
 			finished = g
 		}
+		shown = g
 		return g, nil
 	})
 	if err != nil {
 		return err
 	}
 	m.finish(ctx, r.ChatID, finished)
-	return r.Reply(ctx, reply)
+	return r.ReplyKeyboard(ctx, reply, m.play.Keyboard(shown))
 }
 
 // finish counts the game that just ended, if any.
@@ -120,20 +140,21 @@ func (m *module) finish(ctx context.Context, subject int64, g *game) {
 }
 
 func (m *module) cmdNew(ctx context.Context, r *app.Request) error {
-	var abandoned *game
+	var abandoned, started *game
 	err := games.Update(ctx, m.store, r.ChatID, func(g *game) (*game, error) {
 		abandoned = nil
 		if g != nil && !g.Over && len(g.Guesses) > 0 {
 			g.Over = true
 			abandoned = g // an abandoned game counts as lost
 		}
-		return &game{Answer: m.pick()}, nil
+		started = m.newGame()
+		return started, nil
 	})
 	if err != nil {
 		return err
 	}
 	m.finish(ctx, r.ChatID, abandoned)
-	return r.Reply(ctx, startText)
+	return r.ReplyKeyboard(ctx, startText, m.play.Running(started))
 }
 
 func (m *module) cmdGiveUp(ctx context.Context, r *app.Request) error {
@@ -145,7 +166,7 @@ func (m *module) cmdGiveUp(ctx context.Context, r *app.Request) error {
 		return r.Reply(ctx, "No Wordle is running. Start one with /wordle.")
 	}
 	m.finish(ctx, r.ChatID, g)
-	return r.Reply(ctx, "The word was "+strings.ToUpper(g.Answer)+".")
+	return r.ReplyKeyboard(ctx, m.play.GaveUp(g), m.play.Finished(g))
 }
 
 func (m *module) cmdStats(ctx context.Context, r *app.Request) error {

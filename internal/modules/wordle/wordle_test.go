@@ -33,6 +33,7 @@ func TestScoreFollowsTheDuplicateLetterRules(t *testing.T) {
 func fixed(words ...string) app.Factory {
 	var mu sync.Mutex
 	i := 0
+	var ids int64
 	return app.Factory{Name: Name, New: func(d app.Deps) (*app.Module, error) {
 		m := &module{store: d.Store, log: d.Log, pick: func() string {
 			mu.Lock()
@@ -40,6 +41,11 @@ func fixed(words ...string) app.Factory {
 			w := words[i%len(words)]
 			i++
 			return w
+		}, newID: func() int64 {
+			mu.Lock()
+			defer mu.Unlock()
+			ids++
+			return ids
 		}}
 		return m.module(), nil
 	}}
@@ -127,5 +133,76 @@ func TestTheEmbeddedListsAreUsable(t *testing.T) {
 		if a := answers.at(i); !isWord(a) || checkGuess(a) != "" {
 			t.Fatalf("answer %q is not a valid guess", a)
 		}
+	}
+}
+
+func TestButtonsGiveUpWithAConfirmationAndStartANewGame(t *testing.T) {
+	b := apptest.New(t, []app.Factory{fixed("crane", "robot")})
+	const chat, alice, bob = apptest.Group, 10, 11
+	lastEdit := func() string {
+		edits := b.Srv.Edits()
+		if len(edits) == 0 {
+			return ""
+		}
+		return edits[len(edits)-1].Text
+	}
+	press := func(user int64, label string) string {
+		t.Helper()
+		data, err := b.Press(chat, user, label)
+		if err != nil {
+			t.Fatalf("%s: %v", label, err)
+		}
+		return data
+	}
+	board := "⬛🟩🟩🟨🟩  TRACE\n1/6\n🟩 A E R\n🟨 C\n⬛ T"
+
+	b.MustSay(chat, alice, "/wordle")
+	b.MustSay(chat, alice, "/wordle trace")
+	if got := b.Buttons(chat); got != "[🏳 Give up]" {
+		t.Fatalf("a running game's keyboard: %q", got)
+	}
+	if data := press(bob, "🏳 Give up"); data != "wordle:g:1" {
+		t.Errorf("give-up data %q", data)
+	}
+	if got, want := lastEdit(), "Give up this Wordle?\n"+board; got != want || b.Buttons(chat) != "[Yes, give up] [No, keep playing]" {
+		t.Fatalf("the confirmation edits the board in place: %q with %s", got, b.Buttons(chat))
+	}
+	confirm := press(alice, "Yes, give up") // alice did not ask: a toast, nothing else
+	if toasts := b.Toasts(); toasts[len(toasts)-1] != games.NotYoursToast {
+		t.Fatalf("a foreign confirmation: toasts %q", toasts)
+	}
+	if confirm != "wordle:y:1:11" {
+		t.Errorf("the confirmation names the game and the user who asked: %q", confirm)
+	}
+	press(bob, "No, keep playing")
+	if got := lastEdit(); got != board || b.Buttons(chat) != "[🏳 Give up]" {
+		t.Fatalf("keep playing shows the board again: %q with %s", got, b.Buttons(chat))
+	}
+	press(bob, "🏳 Give up")
+	press(bob, "Yes, give up")
+	if got := lastEdit(); got != "The word was CRANE." || b.Buttons(chat) != "[🔄 New game]" {
+		t.Fatalf("after giving up: %q with %s", got, b.Buttons(chat))
+	}
+	// A double tap: the same confirmation again acts no more.
+	if err := b.Handle(telegramtest.Press(chat, bob, 0, confirm[:len("wordle:y:1:")]+"11")); err != nil {
+		t.Fatal(err)
+	}
+	if toasts := b.Toasts(); toasts[len(toasts)-1] != games.StaleToast {
+		t.Fatalf("a second give-up of an ended game: toasts %q", toasts)
+	}
+	newGame := press(alice, "🔄 New game")
+	if got := b.Last(); got != startText || b.Buttons(chat) != "[🏳 Give up]" {
+		t.Fatalf("new game: %q with %s", got, b.Buttons(chat))
+	}
+	if err := b.Handle(telegramtest.Press(chat, bob, 0, newGame)); err != nil { // the old message's button, tapped again
+		t.Fatal(err)
+	}
+	if toasts := b.Toasts(); toasts[len(toasts)-1] != games.StaleToast {
+		t.Fatalf("a stale new-game press: toasts %q", toasts)
+	}
+	b.Expect(chat, alice, "/wordle_stats", "Played 1, won 0 (0%)\nStreak 0, best 0\n1: 0\n2: 0\n3: 0\n4: 0\n5: 0\n6: 0")
+	b.Expect(chat, alice, "/wordle robot", "🟩🟩🟩🟩🟩  ROBOT\n1/6\n🟩 B O R T\nSolved in 1/6!")
+	if got := b.Buttons(chat); got != "[🔄 New game]" {
+		t.Fatalf("a won game's keyboard: %q", got)
 	}
 }

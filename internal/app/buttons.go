@@ -1,0 +1,74 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/go-telegram/bot/models"
+)
+
+// MaxCallbackData is Telegram's limit on a button's callback data, in bytes.
+const MaxCallbackData = 64
+
+// Button is one inline-keyboard button: its label and the callback data
+// its press brings back (a module's callback prefix first). Data is seen
+// by anyone who can see the message: it carries ids, never a secret.
+type Button struct{ Text, Data string }
+
+// Keyboard is an inline keyboard of rows of buttons. It refuses data
+// Telegram would refuse, so a module finds out in its tests, not from a
+// 400 in production.
+func Keyboard(rows ...[]Button) (*models.InlineKeyboardMarkup, error) {
+	kb := &models.InlineKeyboardMarkup{InlineKeyboard: make([][]models.InlineKeyboardButton, 0, len(rows))}
+	for _, row := range rows {
+		out := make([]models.InlineKeyboardButton, 0, len(row))
+		for _, b := range row {
+			if n := len(b.Data); n == 0 || n > MaxCallbackData {
+				return nil, fmt.Errorf("button %q: callback data of %d bytes, want 1 to %d", b.Text, n, MaxCallbackData)
+			}
+			out = append(out, models.InlineKeyboardButton{Text: b.Text, CallbackData: b.Data})
+		}
+		kb.InlineKeyboard = append(kb.InlineKeyboard, out)
+	}
+	return kb, nil
+}
+
+// Edit changes a message the bot sent: its text and its keyboard (nil
+// Keyboard removes the keyboard).
+type Edit struct {
+	ChatID    int64
+	MessageID int
+	Text      string
+	ParseMode models.ParseMode
+	Keyboard  *models.InlineKeyboardMarkup
+}
+
+// Edit rewrites the message whose button was pressed, in place. Editing it
+// to what it already says is not an error (a double tap).
+func (c *CallbackRequest) Edit(ctx context.Context, text string, kb *models.InlineKeyboardMarkup) error {
+	if c.MessageID == 0 {
+		return c.Reply(ctx, text) // an inline message has no chat message to edit
+	}
+	return c.bot.Edit(ctx, Edit{ChatID: c.ChatID, MessageID: c.MessageID, Text: text, Keyboard: kb})
+}
+
+// ReplyKeyboard sends text with an inline keyboard to the chat and topic
+// the button's message is in.
+func (c *CallbackRequest) ReplyKeyboard(ctx context.Context, text string, kb *models.InlineKeyboardMarkup) error {
+	m := Message{ChatID: c.ChatID, ThreadID: c.ThreadID, Text: text}
+	if kb != nil {
+		m.ReplyMarkup = kb
+	}
+	_, err := c.bot.Send(ctx, m)
+	return err
+}
+
+// ReplyKeyboard sends text with an inline keyboard to the chat and topic
+// the command came from.
+func (r *Request) ReplyKeyboard(ctx context.Context, text string, kb *models.InlineKeyboardMarkup) error {
+	m := Message{Text: text}
+	if kb != nil {
+		m.ReplyMarkup = kb
+	}
+	return r.send(ctx, m)
+}

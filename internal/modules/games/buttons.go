@@ -1,0 +1,172 @@
+package games
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// Toasts the buttons answer with instead of acting.
+const (
+	StaleToast    = "That game has moved on: this button no longer applies."
+	NotYoursToast = "This button is for whoever asked to give up."
+)
+
+// Button actions, the second field of the callback data
+// "<prefix><action>:<game id>[:<user id>]".
+const (
+	actGiveUp  = "g" // ask to confirm giving up
+	actConfirm = "y" // give up, confirmed by the user who asked
+	actKeep    = "k" // do not give up after all
+	actNew     = "n" // a new game, from a finished one
+)
+
+// Play is the shared button flow of a guessing game: "give up" on a running
+// game's board, with a confirmation only the user who asked can press, and
+// "new game" on a finished one. Each button names the game it belongs to,
+// so a press on a board the game has moved past answers a toast instead of
+// acting; every change goes through Update's CAS, so a double tap acts once.
+type Play[G any] struct {
+	Name   string // "Wordle"
+	Prefix string // the module's callback prefix, e.g. "wordle:"
+	Store  storage.KVStore
+	ID     func(*G) int64
+	Over   func(*G) *bool
+	// Board is a running game's message; GaveUp a given-up game's.
+	Board, GaveUp func(*G) string
+	// Start is a new game with a fresh ID, and Started its message.
+	Start   func() *G
+	Started string
+	// Finish counts a game that just ended.
+	Finish func(ctx context.Context, subject int64, g *G)
+}
+
+func (p *Play[G]) data(act string, id int64, user ...int64) string {
+	d := p.Prefix + act + ":" + strconv.FormatInt(id, 10)
+	for _, u := range user {
+		d += ":" + strconv.FormatInt(u, 10)
+	}
+	return d
+}
+
+func (p *Play[G]) keyboard(rows ...[]app.Button) *models.InlineKeyboardMarkup {
+	kb, err := app.Keyboard(rows...)
+	if err != nil {
+		panic(err) // ids are numbers: the data always fits; a test covers the longest
+	}
+	return kb
+}
+
+// Running is a running game's keyboard.
+func (p *Play[G]) Running(g *G) *models.InlineKeyboardMarkup {
+	return p.keyboard([]app.Button{{Text: "🏳 Give up", Data: p.data(actGiveUp, p.ID(g))}})
+}
+
+// Finished is a finished game's keyboard.
+func (p *Play[G]) Finished(g *G) *models.InlineKeyboardMarkup {
+	return p.keyboard([]app.Button{{Text: "🔄 New game", Data: p.data(actNew, p.ID(g))}})
+}
+
+// Keyboard is the keyboard a message about g carries: give up while it
+// runs, new game once it is over.
+func (p *Play[G]) Keyboard(g *G) *models.InlineKeyboardMarkup {
+	if g == nil {
+		return nil
+	}
+	if *p.Over(g) {
+		return p.Finished(g)
+	}
+	return p.Running(g)
+}
+
+func (p *Play[G]) confirm(g *G, user int64) *models.InlineKeyboardMarkup {
+	return p.keyboard([]app.Button{
+		{Text: "Yes, give up", Data: p.data(actConfirm, p.ID(g), user)},
+		{Text: "No, keep playing", Data: p.data(actKeep, p.ID(g), user)},
+	})
+}
+
+type press struct {
+	act  string
+	game int64
+	user int64 // 0: anyone may press
+}
+
+func (p *Play[G]) parse(data string) (press, bool) {
+	f := strings.Split(strings.TrimPrefix(data, p.Prefix), ":")
+	if len(f) < 2 || len(f) > 3 {
+		return press{}, false
+	}
+	pr := press{act: f[0]}
+	var err error
+	if pr.game, err = strconv.ParseInt(f[1], 10, 64); err != nil {
+		return press{}, false
+	}
+	if len(f) == 3 {
+		if pr.user, err = strconv.ParseInt(f[2], 10, 64); err != nil {
+			return press{}, false
+		}
+	}
+	return pr, true
+}
+
+// Handle is the callback handler of the module's prefix. The game is the
+// chat's (topic's chat's), as with the commands.
+func (p *Play[G]) Handle(ctx context.Context, req *app.CallbackRequest) error {
+	pr, ok := p.parse(req.Data)
+	if !ok {
+		return req.Answer(ctx, StaleToast)
+	}
+	if pr.user != 0 && pr.user != req.UserID {
+		return req.Answer(ctx, NotYoursToast)
+	}
+	subject := req.ChatID
+	switch pr.act {
+	case actGiveUp, actKeep:
+		g, err := Current[G](ctx, p.Store, subject)
+		if err != nil {
+			return err
+		}
+		if g == nil || p.ID(g) != pr.game || *p.Over(g) {
+			return req.Answer(ctx, StaleToast)
+		}
+		if pr.act == actKeep {
+			return req.Edit(ctx, p.Board(g), p.Running(g))
+		}
+		return req.Edit(ctx, fmt.Sprintf("Give up this %s?\n%s", p.Name, p.Board(g)), p.confirm(g, req.UserID))
+	case actConfirm:
+		g, err := GiveUpIf(ctx, p.Store, subject, func(g *G) bool { return p.ID(g) == pr.game }, p.Over)
+		if err != nil {
+			return err
+		}
+		if g == nil {
+			return req.Answer(ctx, StaleToast)
+		}
+		p.Finish(ctx, subject, g)
+		return req.Edit(ctx, p.GaveUp(g), p.Finished(g))
+	case actNew:
+		var started *G
+		err := Update(ctx, p.Store, subject, func(g *G) (*G, error) {
+			started = nil // this may run again after a lost race
+			if g != nil && (p.ID(g) != pr.game || !*p.Over(g)) {
+				return nil, nil // a newer game runs: the button is stale
+			}
+			started = p.Start()
+			return started, nil
+		})
+		if err != nil {
+			return err
+		}
+		if started == nil {
+			return req.Answer(ctx, StaleToast)
+		}
+		return req.ReplyKeyboard(ctx, p.Started, p.Running(started))
+	}
+	return req.Answer(ctx, StaleToast)
+}
