@@ -41,8 +41,8 @@ type Play[G any] struct {
 	// Board is a running game's message; GaveUp a given-up game's.
 	Board, GaveUp func(*G) string
 	// Start is a new game with a fresh ID, and Started its message.
-	Start   func() *G
-	Started string
+	Start   func(ctx context.Context) (*G, error)
+	Started func(*G) string
 	// Finish counts a game that just ended.
 	Finish func(ctx context.Context, subject int64, g *G)
 }
@@ -157,8 +157,9 @@ func (p *Play[G]) Handle(ctx context.Context, req *app.CallbackRequest) error {
 			if g != nil && (p.ID(g) != pr.game || !*p.Over(g)) {
 				return nil, nil // a newer game runs: the button is stale
 			}
-			started = p.Start()
-			return started, nil
+			var err error
+			started, err = p.Start(ctx)
+			return started, err
 		})
 		if err != nil {
 			return err
@@ -166,7 +167,7 @@ func (p *Play[G]) Handle(ctx context.Context, req *app.CallbackRequest) error {
 		if started == nil {
 			return req.Answer(ctx, StaleToast)
 		}
-		return req.ReplyKeyboard(ctx, p.Started, p.Running(started))
+		return req.ReplyKeyboard(ctx, p.Started(started), p.Running(started))
 	}
 	return req.Answer(ctx, StaleToast)
 }

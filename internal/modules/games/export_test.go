@@ -3,4 +3,6 @@ package games
 import "github.com/go-telegram/bot/models"
 
 // Confirm is the confirmation keyboard, for tests.
-func Confirm[G any](p *Play[G], g *G, user int64) *models.InlineKeyboardMarkup { return p.confirm(g, user) }
+func Confirm[G any](p *Play[G], g *G, user int64) *models.InlineKeyboardMarkup {
+	return p.confirm(g, user)
+}

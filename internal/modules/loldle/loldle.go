@@ -38,7 +38,12 @@ type module struct {
 	log    *slog.Logger
 	roster *roster
 	pick   func() string // the next answer's name
+	newID  func() int64  // the next game's ID
+	play   *games.Play[game]
 }
+
+// callbackPrefix starts the data of the module's buttons.
+const callbackPrefix = "loldle:"
 
 // New builds the module.
 func New(d app.Deps) (*app.Module, error) {
@@ -46,14 +51,29 @@ func New(d app.Deps) (*app.Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &module{store: d.Store, log: d.Log, roster: newRoster(cs)}
+	m := &module{store: d.Store, log: d.Log, roster: newRoster(cs), newID: rand.Int64}
 	m.pick = func() string { return cs[rand.IntN(len(cs))].Name }
 	return m.module(), nil
 }
 
 func (m *module) module() *app.Module {
+	m.play = &games.Play[game]{
+		Name: "loldle", Prefix: callbackPrefix, Store: m.store,
+		ID:     func(g *game) int64 { return g.ID },
+		Over:   func(g *game) *bool { return &g.Over },
+		Board:  m.board,
+		GaveUp: func(g *game) string { return "It was " + g.Answer + "." },
+		Start: func(ctx context.Context) (*game, error) {
+			limit := 0
+			g, _, err := m.playable(ctx, nil, &limit)
+			return g, err
+		},
+		Started: func(g *game) string { return startText(g.Max) },
+		Finish:  m.finish,
+	}
 	return &app.Module{
-		Name: Name,
+		Name:      Name,
+		Callbacks: []app.Callback{{Prefix: callbackPrefix, Handler: m.play.Handle}},
 		Commands: []app.Command{
 			{Name: "loldle", Description: "Guess the LoL champion: /loldle <champion>", Handler: m.cmdGuess},
 			{Name: "loldle_giveup", Description: "Give up and see the champion", Handler: m.cmdGiveUp},
@@ -65,6 +85,8 @@ func (m *module) module() *app.Module {
 
 // game is one round, stored per subject with games.Update.
 type game struct {
+	// ID tells this game from the chat's next one, for its buttons.
+	ID      int64    `json:"id,omitempty"`
 	Answer  string   `json:"answer"`
 	Guesses []string `json:"guesses"`
 	Max     int      `json:"max"` // fixed when the game starts
@@ -118,13 +140,14 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 	}
 	limit := 0 // read only when a game starts, once
 	var reply string
-	var finished *game
+	var finished, shown *game
 	err := games.Update(ctx, m.store, r.ChatID, func(cur *game) (*game, error) {
 		reply, finished = "", nil // this may run again after a lost race
 		g, started, err := m.playable(ctx, cur, &limit)
 		if err != nil {
 			return nil, err
 		}
+		shown = g
 		if guess == nil && started {
 			reply = startText(g.Max)
 			return g, nil
@@ -146,7 +169,7 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 		return err
 	}
 	m.finish(ctx, r.ChatID, finished)
-	return r.Reply(ctx, reply)
+	return r.ReplyKeyboard(ctx, reply, m.play.Keyboard(shown))
 }
 
 // parseGuess finds the champion a guess names ("" is no guess: show the
@@ -179,7 +202,7 @@ func (m *module) playable(ctx context.Context, cur *game, limit *int) (g *game, 
 			return nil, false, err
 		}
 	}
-	return &game{Answer: m.pick(), Max: *limit}, true, nil
+	return &game{ID: m.newID(), Answer: m.pick(), Max: *limit}, true, nil
 }
 
 // move plays guess (nil: none) in g and says how it went; changed reports
@@ -221,7 +244,7 @@ func (m *module) cmdGiveUp(ctx context.Context, r *app.Request) error {
 		return r.Reply(ctx, "No loldle is running. Start one with /loldle.")
 	}
 	m.finish(ctx, r.ChatID, g)
-	return r.Reply(ctx, "It was "+g.Answer+".")
+	return r.ReplyKeyboard(ctx, m.play.GaveUp(g), m.play.Finished(g))
 }
 
 func (m *module) cmdStats(ctx context.Context, r *app.Request) error {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/go-telegram/bot/models"
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/modules/games"
@@ -21,7 +22,13 @@ func fixed(answers ...string) app.Factory {
 			return nil, err
 		}
 		var mu sync.Mutex
-		m := &module{store: d.Store, log: d.Log, roster: newRoster(cs)}
+		var ids int64
+		m := &module{store: d.Store, log: d.Log, roster: newRoster(cs), newID: func() int64 {
+			mu.Lock()
+			defer mu.Unlock()
+			ids++
+			return ids
+		}}
 		m.pick = func() string {
 			mu.Lock()
 			defer mu.Unlock()
@@ -256,5 +263,43 @@ func BenchmarkParseChampions(b *testing.B) {
 			b.Fatal(err)
 		}
 		newRoster(cs)
+	}
+}
+
+// In a forum topic the buttons act on the chat's game and the new game's
+// message lands in the same topic.
+func TestButtonsWorkInAForumTopic(t *testing.T) {
+	b := apptest.New(t, []app.Factory{fixed("Zed", "Ahri")})
+	const chat, topic, user = apptest.Group, 42, 10
+	inTopic := func(u *models.Update) *models.Update {
+		if u.Message != nil {
+			u.Message.IsTopicMessage, u.Message.MessageThreadID = true, topic
+		}
+		if q := u.CallbackQuery; q != nil {
+			q.Message.Message.IsTopicMessage, q.Message.Message.MessageThreadID = true, topic
+		}
+		return u
+	}
+	if err := b.Handle(inTopic(telegramtest.Text(chat, user, "/loldle"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Buttons(chat); got != "[🏳 Give up]" {
+		t.Fatalf("keyboard %q", got)
+	}
+	id, _, _ := b.Srv.Keyboard(chat)
+	for _, data := range []string{"loldle:g:1", "loldle:y:1:10"} {
+		if err := b.Handle(inTopic(telegramtest.Press(chat, user, id, data))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if edits := b.Srv.Edits(); len(edits) != 2 || edits[1].Text != "It was Zed." {
+		t.Fatalf("edits %+v", edits)
+	}
+	if err := b.Handle(inTopic(telegramtest.Press(chat, user, id, "loldle:n:1"))); err != nil {
+		t.Fatal(err)
+	}
+	msgs := b.Srv.Messages()
+	if last := msgs[len(msgs)-1]; last.ThreadID != topic || !strings.HasPrefix(last.Text, "New loldle") {
+		t.Fatalf("the new game's message: %+v, want it in topic %d", last, topic)
 	}
 }

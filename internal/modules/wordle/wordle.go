@@ -48,13 +48,13 @@ func (m *module) module() *app.Module {
 		Over:    func(g *game) *bool { return &g.Over },
 		Board:   func(g *game) string { return g.board() },
 		GaveUp:  func(g *game) string { return "The word was " + strings.ToUpper(g.Answer) + "." },
-		Start:   m.newGame,
-		Started: startText,
+		Start:   func(context.Context) (*game, error) { return m.newGame(), nil },
+		Started: func(*game) string { return startText },
 		Finish:  m.finish,
 	}
 	return &app.Module{
 		Callbacks: []app.Callback{{Prefix: callbackPrefix, Handler: m.play.Handle}},
-		Name: Name,
+		Name:      Name,
 		Commands: []app.Command{
 			{Name: "wordle", Description: "Play Wordle: /wordle <five-letter word>", Handler: m.cmdGuess},
 			{Name: "wordle_new", Description: "Start a new Wordle", Handler: m.cmdNew},
