@@ -41,6 +41,7 @@ type Edit struct {
 	Text      string
 	ParseMode models.ParseMode
 	Keyboard  *models.InlineKeyboardMarkup
+	NoPreview bool // link previews off
 }
 
 // Edit rewrites the message whose button was pressed, in place. Editing it
@@ -50,6 +51,16 @@ func (c *CallbackRequest) Edit(ctx context.Context, text string, kb *models.Inli
 		return c.Reply(ctx, text) // an inline message has no chat message to edit
 	}
 	return c.bot.Edit(ctx, Edit{ChatID: c.ChatID, MessageID: c.MessageID, Text: text, Keyboard: kb})
+}
+
+// EditMessage is Edit with every field of e (the chat and message are
+// the pressed one's).
+func (c *CallbackRequest) EditMessage(ctx context.Context, e Edit) error {
+	if c.MessageID == 0 {
+		return c.ReplyKeyboard(ctx, e.Text, e.Keyboard)
+	}
+	e.ChatID, e.MessageID = c.ChatID, c.MessageID
+	return c.bot.Edit(ctx, e)
 }
 
 // ReplyKeyboard sends text with an inline keyboard to the chat and topic

@@ -41,6 +41,9 @@ func (c *Client) Edit(ctx context.Context, e app.Edit) error {
 	if e.Keyboard != nil {
 		p.ReplyMarkup = e.Keyboard
 	}
+	if e.NoPreview {
+		p.LinkPreviewOptions = &models.LinkPreviewOptions{IsDisabled: bot.True()}
+	}
 	_, err := call(ctx, c, "editMessageText", e.ChatID, false, func(ctx context.Context) (*models.Message, error) {
 		return c.bot.EditMessageText(ctx, p)
 	})

@@ -70,6 +70,7 @@ func New(d app.Deps) (*app.Module, error) {
 			{Name: "lolschedule_subscribe", Description: "Get today's matches here every day at 08:00", Handler: m.cmdSubscribe},
 			{Name: "lolschedule_unsubscribe", Description: "Stop the daily matches here", Handler: m.cmdUnsubscribe},
 		},
+		Callbacks: []app.Callback{{Prefix: callbackPrefix, Handler: m.onButton}},
 		// The morning push is still worth sending hours late (after a restart
 		// that spanned 01:00 UTC), not the next day.
 		Crons: []app.Cron{{Name: pushJob, Schedule: "0 1 * * *", Handler: m.dailyPush, CatchUp: 6 * time.Hour}},
@@ -97,29 +98,19 @@ func (m *module) cmdToday(ctx context.Context, r *app.Request) error {
 }
 
 func (m *module) replyDay(ctx context.Context, r *app.Request, t time.Time) error {
-	from, to := dayOf(t)
-	ms, err := m.matches(ctx, from, to)
+	v, err := m.dayView(ctx, t)
 	if err != nil {
 		return m.sourceDown(ctx, r, err)
 	}
-	if len(ms) == 0 {
-		return r.Reply(ctx, noMatchesText(from))
-	}
-	return r.ReplyMessage(ctx, app.Message{Text: render("LoL matches, "+from.Format("Mon 02/01/2006")+" (ICT)", ms, false), ParseMode: "HTML", NoPreview: true})
+	return r.ReplyMessage(ctx, v.message())
 }
 
 func (m *module) cmdWeek(ctx context.Context, r *app.Request) error {
-	from, to := weekOf(m.now())
-	ms, err := m.matches(ctx, from, to)
+	v, err := m.weekView(ctx, m.now())
 	if err != nil {
 		return m.sourceDown(ctx, r, err)
 	}
-	last := to.AddDate(0, 0, -1)
-	if len(ms) == 0 {
-		return r.Reply(ctx, "No LoL esports matches this week ("+from.Format("02/01")+" to "+last.Format("02/01")+").")
-	}
-	title := "LoL matches this week, " + from.Format("02/01") + " to " + last.Format("02/01/2006") + " (ICT)"
-	return r.ReplyMessage(ctx, app.Message{Text: render(title, ms, true), ParseMode: "HTML", NoPreview: true})
+	return r.ReplyMessage(ctx, v.message())
 }
 
 // sourceDown answers when neither the API nor a usable cached copy helped.
@@ -139,9 +130,9 @@ func (m *module) cmdSubscribe(ctx context.Context, r *app.Request) error {
 	case err != nil:
 		return err
 	case !created:
-		return r.Reply(ctx, "Already subscribed: today's matches arrive here every day at 08:00 (ICT).")
+		return r.ReplyKeyboard(ctx, "Already subscribed: today's matches arrive here every day at 08:00 (ICT).", unsubKeyboard())
 	}
-	return r.Reply(ctx, "Subscribed: today's matches will arrive here every day at 08:00 (ICT).")
+	return r.ReplyKeyboard(ctx, "Subscribed: today's matches will arrive here every day at 08:00 (ICT).", unsubKeyboard())
 }
 
 func (m *module) cmdUnsubscribe(ctx context.Context, r *app.Request) error {

@@ -1,0 +1,165 @@
+package lolschedule
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+)
+
+// The module's buttons: "sched:<kind>[:<yyyymmdd>]". A day or week button
+// names the day it shows, so it is never stale; the push's button names
+// the push's day, and is stale once that day is over.
+const (
+	callbackPrefix = "sched:"
+	kindDay        = "d" // show that day
+	kindWeek       = "w" // show the week starting that Monday
+	kindPush       = "p" // the push's day in full, with the day buttons
+	kindUnsub      = "u" // unsubscribe this chat or topic
+	dateLayout     = "20060102"
+)
+
+func data(kind string, day time.Time) string { return callbackPrefix + kind + ":" + day.Format(dateLayout) }
+
+func keyboard(rows ...[]app.Button) *models.InlineKeyboardMarkup {
+	kb, err := app.Keyboard(rows...)
+	if err != nil {
+		panic(err) // fixed-width data: a test covers every kind
+	}
+	return kb
+}
+
+// dayKeyboard pages a day view: the day before, today, the day after.
+func dayKeyboard(day time.Time) *models.InlineKeyboardMarkup {
+	prev, next := day.AddDate(0, 0, -1), day.AddDate(0, 0, 1)
+	return keyboard([]app.Button{
+		{Text: "◀ " + prev.Format("02/01"), Data: data(kindDay, prev)},
+		{Text: "Today", Data: callbackPrefix + kindDay},
+		{Text: next.Format("02/01") + " ▶", Data: data(kindDay, next)},
+	})
+}
+
+// weekKeyboard pages a week view by week.
+func weekKeyboard(monday time.Time) *models.InlineKeyboardMarkup {
+	prev, next := monday.AddDate(0, 0, -7), monday.AddDate(0, 0, 7)
+	return keyboard([]app.Button{
+		{Text: "◀ Week of " + prev.Format("02/01"), Data: data(kindWeek, prev)},
+		{Text: "This week", Data: callbackPrefix + kindWeek},
+		{Text: "Week of " + next.Format("02/01") + " ▶", Data: data(kindWeek, next)},
+	})
+}
+
+func pushKeyboard(day time.Time) *models.InlineKeyboardMarkup {
+	return keyboard([]app.Button{{Text: "📅 Today's full schedule", Data: data(kindPush, day)}})
+}
+
+func unsubKeyboard() *models.InlineKeyboardMarkup {
+	return keyboard([]app.Button{{Text: "🔕 Unsubscribe", Data: callbackPrefix + kindUnsub}})
+}
+
+// view is a day or week message: its text and how to send it.
+type view struct {
+	text string
+	html bool
+	kb   *models.InlineKeyboardMarkup
+}
+
+func (v view) message() app.Message {
+	m := app.Message{Text: v.text, NoPreview: true, ReplyMarkup: v.kb}
+	if v.html {
+		m.ParseMode = models.ParseModeHTML
+	}
+	return m
+}
+
+func (v view) edit() app.Edit {
+	e := app.Edit{Text: v.text, Keyboard: v.kb, NoPreview: true}
+	if v.html {
+		e.ParseMode = models.ParseModeHTML
+	}
+	return e
+}
+
+func (m *module) dayView(ctx context.Context, t time.Time) (view, error) {
+	from, to := dayOf(t)
+	ms, err := m.matches(ctx, from, to)
+	if err != nil {
+		return view{}, err
+	}
+	if len(ms) == 0 {
+		return view{text: noMatchesText(from), kb: dayKeyboard(from)}, nil
+	}
+	return view{text: render("LoL matches, "+from.Format("Mon 02/01/2006")+" (ICT)", ms, false), html: true, kb: dayKeyboard(from)}, nil
+}
+
+func (m *module) weekView(ctx context.Context, t time.Time) (view, error) {
+	from, to := weekOf(t)
+	ms, err := m.matches(ctx, from, to)
+	if err != nil {
+		return view{}, err
+	}
+	last := to.AddDate(0, 0, -1)
+	thisWeek, _ := weekOf(m.now())
+	if len(ms) == 0 {
+		if from.Equal(thisWeek) {
+			return view{text: "No LoL esports matches this week (" + from.Format("02/01") + " to " + last.Format("02/01") + ").", kb: weekKeyboard(from)}, nil
+		}
+		return view{text: "No LoL esports matches in the week " + from.Format("02/01") + " to " + last.Format("02/01") + ".", kb: weekKeyboard(from)}, nil
+	}
+	title := "LoL matches, week " + from.Format("02/01") + " to " + last.Format("02/01/2006") + " (ICT)"
+	if from.Equal(thisWeek) {
+		title = "LoL matches this week, " + from.Format("02/01") + " to " + last.Format("02/01/2006") + " (ICT)"
+	}
+	return view{text: render(title, ms, true), html: true, kb: weekKeyboard(from)}, nil
+}
+
+// onButton handles the module's buttons; a view is edited in place.
+func (m *module) onButton(ctx context.Context, req *app.CallbackRequest) error {
+	kind, date, _ := strings.Cut(strings.TrimPrefix(req.Data, callbackPrefix), ":")
+	day := m.now()
+	if date != "" {
+		d, err := time.ParseInLocation(dateLayout, date, ict)
+		if err != nil {
+			return req.Answer(ctx, "This button no longer applies.")
+		}
+		day = d
+	}
+	var v view
+	var err error
+	switch kind {
+	case kindDay:
+		v, err = m.dayView(ctx, day)
+	case kindWeek:
+		v, err = m.weekView(ctx, day)
+	case kindPush:
+		today, _ := dayOf(m.now())
+		if !day.Equal(today) {
+			return req.Answer(ctx, "That was "+day.Format("02/01")+"'s push: /lolschedule_today has today's matches.")
+		}
+		v, err = m.dayView(ctx, day)
+	case kindUnsub:
+		removed, err := m.unsubscribe(ctx, subscriber{ChatID: req.ChatID, ThreadID: req.ThreadID})
+		switch {
+		case err != nil:
+			return err
+		case !removed:
+			return req.Answer(ctx, "Not subscribed here.")
+		}
+		return req.Edit(ctx, "Unsubscribed: no more daily matches here.", nil)
+	default:
+		return req.Answer(ctx, "This button no longer applies.")
+	}
+	var apiErr *apiError
+	switch {
+	case errors.As(err, &apiErr):
+		m.log.Warn("schedule unavailable", "err", err)
+		return req.Answer(ctx, "The LoL esports schedule is unavailable right now. Please try again later.")
+	case err != nil:
+		return err
+	}
+	return req.EditMessage(ctx, v.edit())
+}
