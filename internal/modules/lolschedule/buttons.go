@@ -23,7 +23,9 @@ const (
 	dateLayout     = "20060102"
 )
 
-func data(kind string, day time.Time) string { return callbackPrefix + kind + ":" + day.Format(dateLayout) }
+func data(kind string, day time.Time) string {
+	return callbackPrefix + kind + ":" + day.Format(dateLayout)
+}
 
 func keyboard(rows ...[]app.Button) *models.InlineKeyboardMarkup {
 	kb, err := app.Keyboard(rows...)
