@@ -69,6 +69,7 @@ func New(d app.Deps) (*app.Module, error) {
 			{Name: "coin_sell", Description: "Sell a coin: /coin_sell BTC 0.5 (or all)", Handler: m.cmdSell},
 			{Name: "coin_stats", Description: "Your coin portfolio and profit/loss", Handler: m.desk.ShowStats},
 		},
+		Callbacks: []app.Callback{m.desk.Callback(priceText)},
 	}, nil
 }
 
@@ -89,9 +90,14 @@ func (m *module) cmdPrice(ctx context.Context, r *app.Request) error {
 	if !ok {
 		return err
 	}
-	// As many decimals as the price has (small coins need them), at least 2.
+	return r.ReplyKeyboard(ctx, priceText(sym, q), m.desk.PriceKeyboard(sym))
+}
+
+// priceText is a price reply: as many decimals as the price has (small
+// coins need them), at least 2.
+func priceText(sym string, q trading.Quote) string {
 	places := max(2, int32(-decimal.RequireFromString(q.Price.String()).Exponent()))
-	return r.Reply(ctx, fmt.Sprintf("%s: %s (%s)", sym, trading.USD(q.Price, places), q.Source))
+	return fmt.Sprintf("%s: %s (%s)", sym, trading.USD(q.Price, places), q.Source)
 }
 
 // orderArgs reads "<symbol> <amount>", or answers usage or a bad symbol

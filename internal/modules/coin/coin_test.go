@@ -193,3 +193,46 @@ func TestOnlyHTTPSOrLoopbackSources(t *testing.T) {
 		}
 	}
 }
+
+func TestRefreshButtonsEditInPlaceThroughTheQuoteCache(t *testing.T) {
+	b, f, clk := setup(t)
+	const chat, alice, bob = apptest.Group, 10, 11
+	b.MustSay(chat, alice, "/coin_price BTC")
+	if got := b.Buttons(chat); got != "[🔄 Refresh]" {
+		t.Fatalf("a price reply's keyboard: %q", got)
+	}
+	calls := f.calls["binance"]
+	data, err := b.Press(chat, bob, "🔄 Refresh") // anyone may refresh a price; the cache answers
+	if err != nil || data != "coin:p:BTC" {
+		t.Fatalf("refresh %q: %v", data, err)
+	}
+	if f.calls["binance"] != calls {
+		t.Fatalf("a refresh within the cache's 30 s asked Binance again")
+	}
+	f.mu.Lock()
+	f.prices["BTC"] = "61000.25"
+	f.mu.Unlock()
+	clk.Add(time.Minute)
+	if _, err := b.Press(chat, bob, "🔄 Refresh"); err != nil {
+		t.Fatal(err)
+	}
+	edits := b.Srv.Edits()
+	if len(edits) != 2 || !strings.Contains(edits[1].Text, "61,000.25") {
+		t.Fatalf("after the cache expired the price is edited in: %+v", edits)
+	}
+
+	b.MustSay(chat, alice, "/coin_topup 1000")
+	b.MustSay(chat, alice, "/coin_stats")
+	if _, err := b.Press(chat, bob, "🔄 Refresh"); err != nil {
+		t.Fatal(err)
+	}
+	if toasts := b.Toasts(); toasts[len(toasts)-1] != trading.NotYoursToast {
+		t.Fatalf("bob refreshed alice's portfolio: toasts %q", toasts)
+	}
+	if _, err := b.Press(chat, alice, "🔄 Refresh"); err != nil {
+		t.Fatal(err)
+	}
+	if toasts := b.Toasts(); toasts[len(toasts)-1] != "" {
+		t.Fatalf("alice's own refresh answers silently: toasts %q", toasts)
+	}
+}

@@ -94,6 +94,7 @@ func New(d app.Deps) (*app.Module, error) {
 			{Name: "gold_sell", Description: "Sell gold: /gold_sell 0.5 (or all)", Handler: m.cmdSell},
 			{Name: "gold_stats", Description: "Your gold portfolio and profit/loss", Handler: m.desk.ShowStats},
 		},
+		Callbacks: []app.Callback{m.desk.Callback(func(_ string, q trading.Quote) string { return priceText(q) })},
 	}, nil
 }
 
@@ -102,11 +103,16 @@ func (m *module) cmdPrice(ctx context.Context, r *app.Request) error {
 	if !ok {
 		return err
 	}
+	return r.ReplyKeyboard(ctx, priceText(q), m.desk.PriceKeyboard(symbol))
+}
+
+// priceText is a price reply.
+func priceText(q trading.Quote) string {
 	text := fmt.Sprintf("Gold per luong: buy %s, sell %s (%s)", trading.VND(q.SellPrice()), trading.VND(q.Price), q.Source)
 	if q.Note != "" {
 		text += "\n" + q.Note
 	}
-	return r.Reply(ctx, text)
+	return text
 }
 
 // cmdBuy buys at the shop's sell price (the quote's Price).

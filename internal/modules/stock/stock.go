@@ -86,6 +86,7 @@ func New(d app.Deps) (*app.Module, error) {
 			{Name: "stock_income_stock", Description: "Record a stock dividend: /stock_income_stock FPT 15", Handler: m.cmdIncomeStock},
 			{Name: "stock_income_vnd", Description: "Record a cash dividend: /stock_income_vnd FPT 200000", Handler: m.cmdIncomeVND},
 		},
+		Callbacks: []app.Callback{m.desk.Callback(priceText)},
 	}, nil
 }
 
@@ -131,7 +132,11 @@ func (m *module) cmdPrice(ctx context.Context, r *app.Request) error {
 	if !ok {
 		return err
 	}
-	return r.Reply(ctx, fmt.Sprintf("%s: %s (%s)", sym, trading.VND(q.Price), q.Source))
+	return r.ReplyKeyboard(ctx, priceText(sym, q), m.desk.PriceKeyboard(sym))
+}
+
+func priceText(sym string, q trading.Quote) string {
+	return fmt.Sprintf("%s: %s (%s)", sym, trading.VND(q.Price), q.Source)
 }
 
 func (m *module) cmdBuy(ctx context.Context, r *app.Request) error {

@@ -3,6 +3,7 @@ package trading
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -84,7 +85,8 @@ func (d *Desk) ShowStats(ctx context.Context, r *app.Request) error {
 	if !found {
 		return r.Reply(ctx, fmt.Sprintf("No %s portfolio yet. Start with /%s_topup %s.", d.Name, d.Name, d.Start))
 	}
-	return r.Reply(ctx, report(p.Value(d.Market, d.Quotes.Known(ctx)), d.Money, d.unit))
+	return r.ReplyKeyboard(ctx, report(p.Value(d.Market, d.Quotes.Known(ctx)), d.Money, d.unit),
+		d.refresh(d.prefix()+kindStats+":"+strconv.FormatInt(r.UserID, 10)))
 }
 
 // SellArg reads a sell quantity: "all", or a positive amount within the

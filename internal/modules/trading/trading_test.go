@@ -10,6 +10,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
 )
@@ -261,5 +262,18 @@ func TestMoneyPutsTheSignFirst(t *testing.T) {
 		if tt.got != tt.want {
 			t.Errorf("%s: got %q, want %q", tt.name, tt.got, tt.want)
 		}
+	}
+}
+
+// The longest refresh data (the longest desk name, a ten-character symbol,
+// the largest user id) fits Telegram's 64 bytes: Keyboard would panic.
+func TestTheLongestRefreshButtonFits(t *testing.T) {
+	d := &Desk{Name: "stock"}
+	kb := d.PriceKeyboard("ABCDEFGHIJ")
+	if n := len(kb.InlineKeyboard[0][0].CallbackData); n > app.MaxCallbackData {
+		t.Fatalf("%d bytes", n)
+	}
+	if n := len("stock:s:-9223372036854775808"); n > app.MaxCallbackData {
+		t.Fatalf("%d bytes", n)
 	}
 }

@@ -1,0 +1,82 @@
+package trading
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+)
+
+// A desk's buttons: "<name>:p:<SYM>" refreshes a price reply and
+// "<name>:s:<user id>" a portfolio reply, each edited in place. A refresh
+// goes through the quote cache (Quotes.Fresh), so tapping it again and
+// again costs the price sources nothing more than commands would.
+const (
+	kindPrice = "p"
+	kindStats = "s"
+)
+
+// NotYoursToast answers a press on someone else's portfolio.
+const NotYoursToast = "This is someone else's portfolio: your own is one command away."
+
+func (d *Desk) prefix() string { return d.Name + ":" }
+
+func (d *Desk) refresh(data string) *models.InlineKeyboardMarkup {
+	kb, err := app.Keyboard([]app.Button{{Text: "🔄 Refresh", Data: data}})
+	if err != nil {
+		panic(err) // symbols are checked by the commands; a test covers the longest
+	}
+	return kb
+}
+
+// PriceKeyboard is a price reply's keyboard.
+func (d *Desk) PriceKeyboard(sym string) *models.InlineKeyboardMarkup {
+	return d.refresh(d.prefix() + kindPrice + ":" + sym)
+}
+
+// Callback is the desk's button handler, for the module's Callbacks; text
+// renders a price reply (the module's own format).
+func (d *Desk) Callback(text func(sym string, q Quote) string) app.Callback {
+	return app.Callback{Prefix: d.prefix(), Handler: func(ctx context.Context, req *app.CallbackRequest) error {
+		kind, arg, _ := strings.Cut(strings.TrimPrefix(req.Data, d.prefix()), ":")
+		switch kind {
+		case kindPrice:
+			q, err := d.Quotes.Price(ctx, arg)
+			switch {
+			case errors.Is(err, ErrUnknownSymbol), errors.Is(err, ErrNoPrice):
+				return req.Answer(ctx, "No price for "+arg+" right now. Try again later.")
+			case err != nil:
+				return err
+			}
+			return req.Edit(ctx, text(arg, q), d.PriceKeyboard(arg))
+		case kindStats:
+			owner, err := strconv.ParseInt(arg, 10, 64)
+			if err != nil {
+				return req.Answer(ctx, "This button no longer applies.")
+			}
+			if owner != req.UserID {
+				return req.Answer(ctx, NotYoursToast)
+			}
+			body, err := d.stats(ctx, owner)
+			if err != nil {
+				return err
+			}
+			return req.Edit(ctx, body, d.refresh(req.Data))
+		}
+		return req.Answer(ctx, "This button no longer applies.")
+	}}
+}
+
+// stats is a user's portfolio report ("" when there is none).
+func (d *Desk) stats(ctx context.Context, user int64) (string, error) {
+	p, found, err := Load(ctx, d.Quotes.Store, user)
+	if err != nil || !found {
+		return fmt.Sprintf("No %s portfolio yet. Start with /%s_topup %s.", d.Name, d.Name, d.Start), err
+	}
+	return report(p.Value(d.Market, d.Quotes.Known(ctx)), d.Money, d.unit), nil
+}
