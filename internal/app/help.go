@@ -16,23 +16,55 @@ func (r *Registry) HelpText(role Role) string {
 	var b strings.Builder
 	b.WriteString("<b>Commands</b>\n")
 	for _, m := range r.modules {
-		var lines []string
-		for _, c := range m.Commands {
-			if !allowed(c.Visibility, role) {
-				continue
-			}
-			mark := ""
-			if c.Visibility != Public {
-				mark = " <i>(" + c.Visibility.String() + ")</i>"
-			}
-			lines = append(lines, fmt.Sprintf("/%s - %s%s", c.Name, html.EscapeString(c.Description), mark))
+		if lines := helpLines(m, role); len(lines) > 0 {
+			fmt.Fprintf(&b, "\n<b>%s</b>\n%s\n", html.EscapeString(m.Name), strings.Join(lines, "\n"))
 		}
-		if len(lines) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "\n<b>%s</b>\n%s\n", html.EscapeString(m.Name), strings.Join(lines, "\n"))
 	}
 	return b.String()
+}
+
+// HelpModules are the modules with a command role may run, in registry
+// order, and how many such commands there are in all.
+func (r *Registry) HelpModules(role Role) (names []string, commands int) {
+	for _, m := range r.modules {
+		if n := len(helpLines(m, role)); n > 0 {
+			names = append(names, m.Name)
+			commands += n
+		}
+	}
+	return names, commands
+}
+
+// HelpPage is one module's page of HelpText; ok false when role may run
+// none of its commands (or it is not enabled).
+func (r *Registry) HelpPage(role Role, module string) (page string, ok bool) {
+	for _, m := range r.modules {
+		if m.Name != module {
+			continue
+		}
+		lines := helpLines(m, role)
+		if len(lines) == 0 {
+			return "", false
+		}
+		return fmt.Sprintf("<b>Commands: %s</b>\n%s", html.EscapeString(m.Name), strings.Join(lines, "\n")), true
+	}
+	return "", false
+}
+
+// helpLines are m's commands role may run, one line each.
+func helpLines(m *Module, role Role) []string {
+	var lines []string
+	for _, c := range m.Commands {
+		if !allowed(c.Visibility, role) {
+			continue
+		}
+		mark := ""
+		if c.Visibility != Public {
+			mark = " <i>(" + c.Visibility.String() + ")</i>"
+		}
+		lines = append(lines, fmt.Sprintf("/%s - %s%s", c.Name, html.EscapeString(c.Description), mark))
+	}
+	return lines
 }
 
 // MenuCommands are the public commands, for Telegram's command menu.

@@ -5,6 +5,9 @@ package util
 import (
 	"context"
 	"fmt"
+	"strings"
+
+	"github.com/go-telegram/bot/models"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 )
@@ -24,11 +27,64 @@ func New(d app.Deps) (*app.Module, error) {
 				return r.ReplyHTML(ctx, "Hi! I am miti99bot.\n\n"+d.Registry.HelpText(r.Role))
 			}},
 			{Name: "help", Description: "List the commands you can use", Handler: func(ctx context.Context, r *app.Request) error {
-				return r.ReplyHTML(ctx, d.Registry.HelpText(r.Role))
+				return help(ctx, d.Registry, r)
 			}},
 			{Name: "info", Description: "Show chat, topic and sender ids", Visibility: app.Protected, Handler: info},
 		},
+		Callbacks: []app.Callback{{Prefix: helpPrefix, Handler: func(ctx context.Context, req *app.CallbackRequest) error {
+			return helpPage(ctx, d.Registry, req)
+		}}},
 	}, nil
+}
+
+// helpPrefix starts the data of /help's module buttons: "help:<module>".
+const helpPrefix = "help:"
+
+// helpOnOnePage is the most commands /help lists in one message; past it,
+// /help shows one module at a time, with a button per module.
+const helpOnOnePage = 15
+
+func help(ctx context.Context, reg *app.Registry, r *app.Request) error {
+	modules, commands := reg.HelpModules(r.Role)
+	if commands <= helpOnOnePage || len(modules) < 2 {
+		return r.ReplyHTML(ctx, reg.HelpText(r.Role))
+	}
+	page, _ := reg.HelpPage(r.Role, modules[0])
+	return r.ReplyMessage(ctx, app.Message{Text: page, ParseMode: models.ParseModeHTML, ReplyMarkup: helpKeyboard(modules, modules[0])})
+}
+
+// helpPage turns the pressed /help message to a module's page. The
+// presser's role decides what it lists: a user pressing an admin's /help
+// sees the commands a user may run.
+func helpPage(ctx context.Context, reg *app.Registry, req *app.CallbackRequest) error {
+	module := strings.TrimPrefix(req.Data, helpPrefix)
+	page, ok := reg.HelpPage(req.Role, module)
+	if !ok {
+		return req.Answer(ctx, "That module's commands are not yours to run, or it is off now: /help lists what is.")
+	}
+	modules, _ := reg.HelpModules(req.Role)
+	return req.EditMessage(ctx, app.Edit{Text: page, ParseMode: models.ParseModeHTML, Keyboard: helpKeyboard(modules, module)})
+}
+
+// helpKeyboard has a button per module, three to a row; the module shown
+// is marked.
+func helpKeyboard(modules []string, current string) *models.InlineKeyboardMarkup {
+	var rows [][]app.Button
+	for i, m := range modules {
+		if i%3 == 0 {
+			rows = append(rows, nil)
+		}
+		label := m
+		if m == current {
+			label = "• " + m
+		}
+		rows[len(rows)-1] = append(rows[len(rows)-1], app.Button{Text: label, Data: helpPrefix + m})
+	}
+	kb, err := app.Keyboard(rows...)
+	if err != nil {
+		panic(err) // module names are at most 32 bytes: the data fits
+	}
+	return kb
 }
 
 func info(ctx context.Context, r *app.Request) error {

@@ -30,3 +30,33 @@ func TestInfoShowsTheIdsOfATopicMessage(t *testing.T) {
 		t.Fatalf("/info = %q, want %q", got, want)
 	}
 }
+
+func TestALongHelpIsOnePagePerModuleWithModuleButtons(t *testing.T) {
+	b := apptest.New(t, builtin.Catalogue())
+	b.MustSay(apptest.Group, apptest.User, "/help")
+	if got := b.Last(); !strings.HasPrefix(got, "<b>Commands: util</b>\n/start - ") || strings.Contains(got, "/wordle") {
+		t.Fatalf("the first page: %q", got)
+	}
+	if got := b.Buttons(apptest.Group); !strings.HasPrefix(got, "[• util] [misc] [") || strings.Contains(got, "stats") {
+		t.Fatalf("the module buttons (a user's: no stats): %q", got)
+	}
+	data, err := b.Press(apptest.Group, apptest.User, "wordle")
+	if err != nil || data != "help:wordle" {
+		t.Fatalf("press %q: %v", data, err)
+	}
+	edits := b.Srv.Edits()
+	if len(edits) != 1 || !strings.HasPrefix(edits[0].Text, "<b>Commands: wordle</b>\n/wordle - ") || !strings.Contains(b.Buttons(apptest.Group), "[• wordle]") {
+		t.Fatalf("the wordle page, edited in place: %+v, %s", edits, b.Buttons(apptest.Group))
+	}
+	// An admin's /help has a stats button; a user pressing it learns nothing.
+	b.MustSay(apptest.Group, apptest.Admin, "/help")
+	if !strings.Contains(b.Buttons(apptest.Group), "[stats]") {
+		t.Fatalf("the admin's buttons: %s", b.Buttons(apptest.Group))
+	}
+	if _, err := b.Press(apptest.Group, apptest.User, "stats"); err != nil {
+		t.Fatal(err)
+	}
+	if toasts := b.Toasts(); !strings.HasPrefix(toasts[len(toasts)-1], "That module's commands are not yours") || len(b.Srv.Edits()) != 1 {
+		t.Fatalf("a user pressing an admin's stats button: toasts %q, %d edits", toasts, len(b.Srv.Edits()))
+	}
+}
