@@ -84,3 +84,27 @@ func TestPollingServesUpdatesHTTPAndStopsOnCancel(t *testing.T) {
 		t.Fatal("-healthcheck passed with the bot stopped")
 	}
 }
+
+// Buttons print as a numbered list, and typing a number presses one: the
+// console plays a button flow as a chat would.
+func TestConsoleButtonsAreANumberedListYouType(t *testing.T) {
+	saved := consoleInput
+	consoleInput = strings.NewReader("/wordle\n1\n1\n")
+	t.Cleanup(func() { consoleInput = saved })
+	var out, errOut bytes.Buffer
+	if err := run(t.Context(), []string{"-console"}, envOf(nil), &out, &errOut); err != nil {
+		t.Fatalf("run: %v\n%s", err, errOut.String())
+	}
+	got := out.String()
+	for _, want := range []string{
+		"     [1] 🏳 Give up\n",
+		"bot (edits message 1)> Give up this Wordle?",
+		"     [1] Yes, give up  [2] No, keep playing\n",
+		"bot (edits message 1)> The word was ",
+		"     [1] 🔄 New game\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("console output lacks %q:\n%s", want, got)
+		}
+	}
+}
