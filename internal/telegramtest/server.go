@@ -229,15 +229,6 @@ type Sent struct {
 	ReplyMarkup string
 }
 
-// Shown is what message id of chat says now (its last edit), with its
-// keyboard's JSON; ok false for a message the bot never sent.
-func (s *Server) Shown(chat int64, id int) (text, markup string, ok bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	v, ok := s.shown[[2]int64{chat, int64(id)}]
-	return v.text, v.markup, ok
-}
-
 // Keyboard is the inline keyboard of the newest message in chat that has
 // one, as it shows now (after edits), with that message's id.
 func (s *Server) Keyboard(chat int64) (messageID int, rows [][]models.InlineKeyboardButton, ok bool) {
