@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/pause"
@@ -74,7 +75,7 @@ const (
 )
 
 func dedupKey(id int64) string {
-	return fmt.Sprintf("update:%d", ((id%dedupSlots)+dedupSlots)%dedupSlots)
+	return "update:" + strconv.FormatInt(((id%dedupSlots)+dedupSlots)%dedupSlots, 10)
 }
 
 // claim records that this process is handling update id. When it is to run

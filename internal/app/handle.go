@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -64,7 +65,7 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 		a.metrics.Update(kind, metrics.Ignored)
 		return nil
 	}
-	log := a.log.With("update_id", u.ID, "module", act.module, "action", act.name)
+	log := updateLog{l: a.log, id: u.ID, act: act}
 	ctx, cancel := context.WithTimeout(ctx, a.budget)
 	defer cancel()
 	res, claimed, err := a.claim(ctx, u.ID)
@@ -75,15 +76,15 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	switch res {
 	case claimDuplicate:
 		a.metrics.Update(kind, metrics.Duplicate)
-		log.Info("update skipped: already handled")
+		log.at(ctx, slog.LevelInfo, "update skipped: already handled")
 		return nil
 	case claimInFlight:
 		a.metrics.Update(kind, metrics.InFlight)
-		log.Info("update not acknowledged: being handled elsewhere")
+		log.at(ctx, slog.LevelInfo, "update not acknowledged: being handled elsewhere")
 		return fmt.Errorf("update %d: %w", u.ID, ErrInFlight)
 	case claimGiveUp:
 		a.metrics.Update(kind, metrics.Dropped)
-		log.Error("update dropped after repeated failures", "attempts", dedupMaxAttempts)
+		log.at(ctx, slog.LevelError, "update dropped after repeated failures", "attempts", dedupMaxAttempts)
 		if act.chatID != 0 {
 			_, _ = a.bot.Send(ctx, Message{ChatID: act.chatID, ThreadID: act.threadID, Text: apologyText})
 		}
@@ -95,7 +96,7 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	if err != nil && Permanent(err) {
 		// Telegram refuses this for good (blocked, gone, too long): trying
 		// again would send again and fail again, then apologise in vain.
-		log.Warn("update ended: Telegram refuses the reply; not retried", "class", permanentClass(err), "err", err)
+		log.at(ctx, slog.LevelWarn, "update ended: Telegram refuses the reply; not retried", "class", permanentClass(err), "err", err)
 		err = nil
 	}
 	if act.event != nil {
@@ -112,16 +113,16 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	}
 	if ferr := a.finish(rctx, u.ID, claimed, err == nil, errors.Is(err, ErrFlood)); ferr != nil {
 		// The work is done; at worst a redelivery is handled once more.
-		log.Warn("could not record the update as handled", "err", ferr)
+		log.at(ctx, slog.LevelWarn, "could not record the update as handled", "err", ferr)
 	}
 	hooks.Wait()
 	if err != nil {
 		a.metrics.Update(kind, metrics.Failed)
-		log.Error("update failed", "err", err)
+		log.at(ctx, slog.LevelError, "update failed", "err", err)
 		return fmt.Errorf("update %d: %s %s: %w", u.ID, act.module, act.name, err)
 	}
 	a.metrics.Update(kind, metrics.Handled)
-	log.Debug("update handled")
+	log.at(ctx, slog.LevelDebug, "update handled")
 	return nil
 }
 
@@ -140,6 +141,22 @@ func updateKind(u *models.Update) string {
 		return "channel_post"
 	}
 	return "other"
+}
+
+// updateLog writes an update's log lines, each with its update_id,
+// module and action, without building a logger per update: most updates
+// log nothing at the configured level.
+type updateLog struct {
+	l   *slog.Logger
+	id  int64
+	act *action
+}
+
+func (u updateLog) at(ctx context.Context, level slog.Level, msg string, args ...any) {
+	if !u.l.Enabled(ctx, level) {
+		return
+	}
+	u.l.Log(ctx, level, msg, append([]any{"update_id", u.id, "module", u.act.module, "action", u.act.name}, args...)...)
 }
 
 // action is the one thing an update asks for.
