@@ -3,6 +3,7 @@ package stats
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -21,6 +22,8 @@ const (
 	// remembered bounds the bytes kept per process: past it, a user's next
 	// count reads first (two round trips instead of one).
 	remembered = 4096
+	// busyRetries bounds the new tries after storage.ErrBusy.
+	busyRetries = 3
 )
 
 type tally struct {
@@ -64,6 +67,15 @@ func (t *tallies) add(ctx context.Context, user, username, command string) error
 	if known {
 		err = storage.UpdateFrom(ctx, t.store, key, likely, f)
 	} else {
+		err = storage.Update(ctx, t.store, key, f)
+	}
+	// ErrBusy: the user's tally kept changing under Update's tries (one
+	// user's updates racing in several chats); the contract says to try
+	// again, and a count is worth a few more tries within the hook's budget.
+	for range busyRetries {
+		if !errors.Is(err, storage.ErrBusy) || ctx.Err() != nil {
+			break
+		}
 		err = storage.Update(ctx, t.store, key, f)
 	}
 	t.keep(key, wrote, err == nil)
