@@ -58,7 +58,7 @@ func (c Config) now() time.Time {
 // holding a connection.
 const (
 	readHeaderTimeout = 5 * time.Second
-	readTimeout       = 15 * time.Second // headers and the body
+	readTimeout       = 15 * time.Second                                  // headers and the body
 	writeTimeout      = app.UpdateBudget + app.RecordTime + 5*time.Second // the run, its record, the answer
 	idleTimeout       = 30 * time.Second
 	maxHeaderBytes    = 16 << 10
