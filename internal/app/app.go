@@ -97,7 +97,7 @@ func New(provider storage.KVProvider, bot Messenger, opts ...Option) (*App, erro
 		logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		now:    time.Now,
 		http:   &http.Client{Timeout: 15 * time.Second},
-		budget: UpdateBudget,
+		budget: defaultBudget,
 	}
 	for _, f := range opts {
 		f(&o)

@@ -42,8 +42,9 @@ const (
 type dedupRecord struct {
 	ID       int64      `json:"id"`
 	State    dedupState `json:"state"`
-	Attempts int        `json:"attempts,omitempty"`
-	At       int64      `json:"at,omitempty"` // unix nanos of the last change; none once done
+	Attempts int        `json:"attempts,omitempty"` // failed runs that count toward dropping it
+	Run      int        `json:"run,omitempty"`      // runs started, 1 for the first: names a claim again's token
+	At       int64      `json:"at,omitempty"`       // unix nanos of the last change; none once done
 }
 
 // doneRecord is the one form of a finished update's record: nothing in it
@@ -81,9 +82,17 @@ func dedupKey(id int64) string {
 // claim records that this process is handling update id. When it is to run
 // the update, it also returns the record it wrote, so that finish can swap
 // it without reading it again.
+//
+// A first claim is an insert, which every backend applies atomically. A
+// claim again (after a failed run, or of a stale one) first inserts a token
+// for that attempt ("try:<id>:<n>"): of the deliveries racing for it, only
+// the token's writer goes on to swap the record, so the re-claim does not
+// rest on a value-matched swap alone (which FerretDB, unlike MongoDB and
+// DynamoDB, does not apply atomically: two racing re-claims both won).
 func (a *App) claim(ctx context.Context, id int64) (claimResult, []byte, error) {
 	var result claimResult
-	var wrote []byte
+	var wrote, prev []byte
+	var again dedupRecord // the record a claim again replaces
 	guess := a.slotGuess(id)
 	err := storage.UpdateFrom(ctx, a.core, dedupKey(id), guess, func(cur []byte) (out []byte, err error) {
 		defer func() { wrote = out }() // the last call is the one written
@@ -98,29 +107,81 @@ func (a *App) claim(ctx context.Context, id int64) (claimResult, []byte, error) 
 			a.slotsFull.Store(cur != nil)
 		}
 		result = claimRun
-		next := dedupRecord{ID: id, State: stateRunning, Attempts: 1, At: a.now().UnixNano()}
 		if rec.ID == id && cur != nil {
 			age := time.Duration(a.now().UnixNano() - rec.At)
 			switch {
 			case rec.State == stateDone:
 				result = claimDuplicate
-				return nil, nil
 			case rec.State == stateRunning && age < dedupStale:
 				// Being handled is not handled: the runner may die.
 				result = claimInFlight
-				return nil, nil
 			case rec.Attempts >= dedupMaxAttempts:
-				result = claimGiveUp
+				result, again = claimGiveUp, rec
 				return doneRecord(id)
+			default:
+				result, prev, again = claimAgain, cur, rec
 			}
-			next.Attempts = rec.Attempts + 1
+			return nil, nil
 		}
-		return json.Marshal(next)
+		return json.Marshal(dedupRecord{ID: id, State: stateRunning, Attempts: 1, Run: 1, At: a.now().UnixNano()})
 	})
 	if err != nil {
 		return 0, nil, fmt.Errorf("dedup: update %d: %w", id, err)
 	}
-	return result, wrote, nil
+	if result == claimGiveUp {
+		a.dropTokens(ctx, id, again.runs())
+	}
+	if result != claimAgain {
+		return result, wrote, nil
+	}
+	return a.claimAttempt(ctx, id, prev, again)
+}
+
+// claimAgain: the update ran before and failed (or its run went stale);
+// claimAttempt decides who runs it next.
+const claimAgain claimResult = -1
+
+func tryKey(id int64, attempt int) string {
+	return "try:" + strconv.FormatInt(id, 10) + ":" + strconv.Itoa(attempt)
+}
+
+// runs is how many runs of the update started (records written before
+// Run was kept count their attempts).
+func (r dedupRecord) runs() int { return max(r.Run, r.Attempts) }
+
+// claimAttempt takes run prevRec.runs()+1 of update id: the token's insert
+// decides between racing deliveries, then the record is swapped from the
+// bytes that were read. Losing either step means another delivery has the
+// update: in flight, not acknowledged.
+func (a *App) claimAttempt(ctx context.Context, id int64, prev []byte, prevRec dedupRecord) (claimResult, []byte, error) {
+	run := prevRec.runs() + 1
+	err := a.core.CompareAndSwap(ctx, tryKey(id, run), nil, []byte(strconv.FormatInt(a.now().UnixNano(), 10)))
+	if errors.Is(err, storage.ErrConflict) {
+		return claimInFlight, nil, nil
+	}
+	if err != nil {
+		return 0, nil, fmt.Errorf("dedup: update %d: run %d: %w", id, run, err)
+	}
+	next, _ := json.Marshal(dedupRecord{ID: id, State: stateRunning, Attempts: prevRec.Attempts + 1, Run: run, At: a.now().UnixNano()})
+	err = a.core.CompareAndSwap(ctx, dedupKey(id), prev, next)
+	if errors.Is(err, storage.ErrConflict) {
+		return claimInFlight, nil, nil // the record moved on since it was read
+	}
+	if err != nil {
+		return 0, nil, fmt.Errorf("dedup: update %d: run %d: %w", id, run, err)
+	}
+	return claimRun, next, nil
+}
+
+// dropTokens deletes update id's attempt tokens once it ended (best effort:
+// a token left behind costs a few bytes and blocks nothing, as no later
+// claim of id asks for it).
+func (a *App) dropTokens(ctx context.Context, id int64, runs int) {
+	for n := 2; n <= runs; n++ {
+		if err := a.core.Delete(ctx, tryKey(id, n)); err != nil {
+			a.log.Debug("dedup: an attempt token stays", "update_id", id, "attempt", n, "err", err)
+		}
+	}
 }
 
 // finish records the outcome of a claimed update. A failed run leaves the
@@ -136,6 +197,12 @@ func (a *App) finish(ctx context.Context, id int64, claimed []byte, ok, flood bo
 		tctx, cancel := context.WithTimeout(ctx, recordBudget)
 		err = a.finishOnce(tctx, id, claimed, ok, flood)
 		cancel()
+		if err == nil && ok {
+			var mine dedupRecord
+			if json.Unmarshal(claimed, &mine) == nil && mine.runs() > 1 {
+				a.dropTokens(ctx, id, mine.runs())
+			}
+		}
 		if err == nil || errors.Is(err, storage.ErrNotFound) || ctx.Err() != nil {
 			return err
 		}
@@ -157,6 +224,17 @@ func (a *App) finishOnce(ctx context.Context, id int64, claimed []byte, ok, floo
 		var rec dedupRecord
 		if json.Unmarshal(cur, &rec) != nil || rec.ID != id {
 			return nil, nil // the slot moved on to a newer update
+		}
+		var mine dedupRecord
+		_ = json.Unmarshal(claimed, &mine)
+		switch {
+		case rec.State == stateDone:
+			return nil, nil // recorded already (an earlier try of this finish landed late)
+		case rec.State == stateRunning && (rec.At != mine.At || rec.runs() != mine.runs()):
+			// Another run took the update over: this one outlived the stale
+			// mark. That run records its own outcome; overwriting its live
+			// claim would let a third run start.
+			return nil, nil
 		}
 		if ok {
 			return doneRecord(id)

@@ -22,6 +22,10 @@ import (
 // dedupStale, and the Lambda function's timeout exceeds UpdateBudget.
 const UpdateBudget = 45 * time.Second
 
+// defaultBudget is UpdateBudget, shorter in testkit builds (with their
+// shorter dedupStale), so a run always ends before its claim turns stale.
+var defaultBudget = UpdateBudget
+
 // recordBudget bounds one try at recording an update's outcome after its
 // run; recordTries tries are made. A record that never lands leaves the
 // update "running" until dedupStale, when a redelivery runs it again: the
@@ -90,6 +94,7 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 		}
 		return nil
 	}
+	log.at(ctx, slog.LevelDebug, "update claimed")
 	started := time.Now()
 	err = act.run(ctx)
 	a.metrics.Handling(act.name, time.Since(started))

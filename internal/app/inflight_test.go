@@ -110,3 +110,40 @@ func TestAnUpdateThatOverrunsItsBudgetFailsAndIsHandledOnRedelivery(t *testing.T
 		t.Fatalf("replies %q, want exactly one", got)
 	}
 }
+
+// A run that outlives the stale mark (its process was only slow) must not
+// overwrite the claim of the run that took over: a third delivery would
+// start the update a third time.
+func TestALateRunLeavesTheClaimOfTheRunThatTookOver(t *testing.T) {
+	clk := apptest.NewClock(apptest.T0)
+	started := make(chan struct{}, 3)
+	slowDone, takeoverRelease := make(chan struct{}), make(chan struct{})
+	slow := apptest.New(t, []app.Factory{blocking(slowDone, started)}, app.WithClock(clk.Now), app.WithUpdateBudget(time.Hour))
+	u := telegramtest.Text(apptest.PrivateChat, apptest.User, "/work")
+	u.ID = 7004
+	slowErr := make(chan error, 1)
+	go func() { slowErr <- slow.App.HandleUpdate(context.Background(), u) }()
+	<-started
+
+	clk.Add(3 * time.Minute) // the slow run is past the stale mark: taken over
+	other, err := app.New(slow.Store, slow.Client, app.WithModules([]app.Factory{blocking(takeoverRelease, started)}), app.WithClock(clk.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherErr := make(chan error, 1)
+	go func() { otherErr <- other.HandleUpdate(context.Background(), u) }()
+	<-started
+
+	close(slowDone) // the slow run ends while the takeover runs
+	if err := <-slowErr; err != nil {
+		t.Fatal(err)
+	}
+	// A third delivery now: the takeover still runs, so it is in flight.
+	if err := other.HandleUpdate(t.Context(), u); !errors.Is(err, app.ErrInFlight) {
+		t.Fatalf("a delivery while the takeover runs = %v, want ErrInFlight", err)
+	}
+	close(takeoverRelease)
+	if err := <-otherErr; err != nil {
+		t.Fatal(err)
+	}
+}
