@@ -1,10 +1,12 @@
 package stats
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 
@@ -34,22 +36,31 @@ type tally struct {
 type tallies struct {
 	store storage.KVStore
 	mu    sync.Mutex
-	last  map[string][]byte // key -> the bytes this process last wrote
+	last  map[string]written // key -> what this process last wrote
+}
+
+// written is a tally as this process wrote it: its bytes, and decoded, so
+// that the next count of the same user decodes nothing.
+type written struct {
+	bytes []byte
+	tally tally
 }
 
 func newTallies(s storage.KVStore) *tallies {
-	return &tallies{store: s, last: map[string][]byte{}}
+	return &tallies{store: s, last: map[string]written{}}
 }
 
 // add counts one use of command by user, and keeps username when given.
 func (t *tallies) add(ctx context.Context, user, username, command string) error {
 	key := tallyKeys + user
-	likely, known := t.recall(key)
-	var wrote []byte
+	last, known := t.recall(key)
+	var wrote written
 	f := func(cur []byte) (out []byte, err error) {
-		defer func() { wrote = out }() // the last call is the one written
 		var v tally
-		if cur != nil {
+		switch {
+		case known && bytes.Equal(cur, last.bytes):
+			v.Name, v.Cmds = last.tally.Name, maps.Clone(last.tally.Cmds)
+		case cur != nil:
 			if err := json.Unmarshal(cur, &v); err != nil {
 				return nil, fmt.Errorf("stats: tally %s: %w", key, err)
 			}
@@ -61,11 +72,13 @@ func (t *tallies) add(ctx context.Context, user, username, command string) error
 		if username != "" {
 			v.Name = username
 		}
-		return json.Marshal(v) // map keys sorted: the same tally, the same bytes
+		out, err = json.Marshal(v) // map keys sorted: the same tally, the same bytes
+		wrote = written{out, v}    // the last call is the one written
+		return out, err
 	}
 	var err error
 	if known {
-		err = storage.UpdateFrom(ctx, t.store, key, likely, f)
+		err = storage.UpdateFrom(ctx, t.store, key, last.bytes, f)
 	} else {
 		err = storage.Update(ctx, t.store, key, f)
 	}
@@ -82,14 +95,14 @@ func (t *tallies) add(ctx context.Context, user, username, command string) error
 	return err
 }
 
-func (t *tallies) recall(key string) ([]byte, bool) {
+func (t *tallies) recall(key string) (written, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	b, ok := t.last[key]
-	return b, ok
+	w, ok := t.last[key]
+	return w, ok
 }
 
-func (t *tallies) keep(key string, wrote []byte, ok bool) {
+func (t *tallies) keep(key string, wrote written, ok bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if !ok {
