@@ -145,6 +145,7 @@ test-mongo: testservers
 bench: testservers
 	scripts/with-testservers $(GO) test -run '^$$' -bench . -benchmem ./internal/storage/... ./internal/app/
 	$(GO) test -run '^$$' -bench PingBehindASlowChat -benchtime 3x ./internal/poller/
+	$(GO) test -run '^$$' -bench LongPollLatency -benchtime 300x -count 5 ./internal/poller/
 	$(GO) test -count=1 -run RoundTrips -v ./internal/app/ | grep 'round trips'
 	$(GO) test -run '^$$' -bench IdleRSS -benchtime 1x ./cmd/container/
 
