@@ -58,7 +58,14 @@ func New(t testing.TB, modules []app.Factory, opts ...app.Option) *Bot {
 // NewWithServer is New with a fake Bot API the test configured itself.
 func NewWithServer(t testing.TB, srv *telegramtest.Server, modules []app.Factory, opts ...app.Option) *Bot {
 	t.Helper()
-	client, err := telegram.New(srv.Token, telegram.WithAPIURL(srv.URL))
+	return NewWithClient(t, srv, nil, modules, opts...)
+}
+
+// NewWithClient is NewWithServer with the Telegram client's own options
+// too (its rates, for a benchmark at another scale).
+func NewWithClient(t testing.TB, srv *telegramtest.Server, client []telegram.Option, modules []app.Factory, opts ...app.Option) *Bot {
+	t.Helper()
+	c, err := telegram.New(srv.Token, append([]telegram.Option{telegram.WithAPIURL(srv.URL)}, client...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,11 +78,11 @@ func NewWithServer(t testing.TB, srv *telegramtest.Server, modules []app.Factory
 		app.WithBotUsername("miti99bot"),
 		app.WithLogger(log),
 	}
-	a, err := app.New(store, client, append(base, opts...)...)
+	a, err := app.New(store, c, append(base, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Bot{t: t, Srv: srv, Client: client, Store: store, App: a, Logs: logs, Log: log}
+	return &Bot{t: t, Srv: srv, Client: c, Store: store, App: a, Logs: logs, Log: log}
 }
 
 // Dispatcher runs the app's cron jobs on the bot's store, with now as the

@@ -8,6 +8,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/modules/lolschedule"
+	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
@@ -24,12 +25,16 @@ func newEnv(t *testing.T, settings map[string]string) *env {
 }
 
 func newEnvWith(t testing.TB, api *fakeAPI, settings map[string]string, opts ...telegramtest.Option) *env {
+	return newEnvWithClient(t, api, settings, nil, opts...)
+}
+
+func newEnvWithClient(t testing.TB, api *fakeAPI, settings map[string]string, client []telegram.Option, opts ...telegramtest.Option) *env {
 	clk := apptest.NewClock(now)
 	s := map[string]string{"LOLESPORTS_API_URL": api.URL(), "LOLESPORTS_API_KEY": apiKey}
 	for k, v := range settings {
 		s[k] = v
 	}
-	b := apptest.NewWithServer(t, telegramtest.New(t, opts...), []app.Factory{lolschedule.Factory}, app.WithClock(clk.Now), app.WithSettings(s))
+	b := apptest.NewWithClient(t, telegramtest.New(t, opts...), client, []app.Factory{lolschedule.Factory}, app.WithClock(clk.Now), app.WithSettings(s))
 	return &env{Bot: b, api: api, clk: clk}
 }
 
