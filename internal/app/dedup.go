@@ -158,12 +158,12 @@ func (r dedupRecord) runs() int { return max(r.Run, r.Attempts) }
 // update: in flight, not acknowledged.
 func (a *App) claimAttempt(ctx context.Context, id int64, prev []byte, prevRec dedupRecord) (claimResult, []byte, error) {
 	run := prevRec.runs() + 1
-	err := a.core.CompareAndSwap(ctx, tryKey(id, run), nil, []byte(strconv.FormatInt(a.now().UnixNano(), 10)))
-	if errors.Is(err, storage.ErrConflict) {
-		return claimInFlight, nil, nil
-	}
+	took, err := a.takeToken(ctx, tryKey(id, run))
 	if err != nil {
 		return 0, nil, fmt.Errorf("dedup: update %d: run %d: %w", id, run, err)
+	}
+	if !took {
+		return claimInFlight, nil, nil
 	}
 	next, _ := json.Marshal(dedupRecord{ID: id, State: stateRunning, Attempts: prevRec.Attempts + 1, Run: run, At: a.now().UnixNano()})
 	err = a.core.CompareAndSwap(ctx, dedupKey(id), prev, next)
@@ -174,6 +174,34 @@ func (a *App) claimAttempt(ctx context.Context, id int64, prev []byte, prevRec d
 		return 0, nil, fmt.Errorf("dedup: update %d: run %d: %w", id, run, err)
 	}
 	return claimRun, next, nil
+}
+
+// takeToken inserts the token at key (its value: when). A token already
+// there belongs to a live claimer, unless it is older than dedupStale: then
+// its claimer died between the token and the record's swap (or the swap
+// failed), and the token is taken over, or the update would wait forever.
+func (a *App) takeToken(ctx context.Context, key string) (bool, error) {
+	now := a.now().UnixNano()
+	mine := []byte(strconv.FormatInt(now, 10))
+	err := a.core.CompareAndSwap(ctx, key, nil, mine)
+	if !errors.Is(err, storage.ErrConflict) {
+		return err == nil, err
+	}
+	cur, err := a.core.Get(ctx, key)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return false, nil // dropped meanwhile: the update is done, or the next delivery takes it
+	case err != nil:
+		return false, err
+	}
+	if at, perr := strconv.ParseInt(string(cur), 10, 64); perr == nil && time.Duration(now-at) < dedupStale {
+		return false, nil
+	}
+	err = a.core.CompareAndSwap(ctx, key, cur, mine)
+	if errors.Is(err, storage.ErrConflict) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // dropTokens deletes update id's attempt tokens once it ended (best effort:

@@ -3,11 +3,13 @@ package app_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"testing"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/modules/misc"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
@@ -145,5 +147,34 @@ func TestALateRunLeavesTheClaimOfTheRunThatTookOver(t *testing.T) {
 	close(takeoverRelease)
 	if err := <-otherErr; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A claimer that died between its attempt token and the record's swap
+// leaves the token behind; once it is stale the update is claimed anyway,
+// or it would never be handled.
+func TestAnAttemptTokenLeftByADeadClaimerIsTakenOverOnceStale(t *testing.T) {
+	clk := apptest.NewClock(apptest.T0)
+	b := apptest.New(t, []app.Factory{misc.Factory}, app.WithClock(clk.Now))
+	u := telegramtest.Text(apptest.PrivateChat, apptest.User, "/ping")
+	u.ID = 7005
+	b.Srv.FailNext("sendMessage", telegramtest.Failure{Code: 500, Description: "Internal Server Error"})
+	if err := b.App.HandleUpdate(t.Context(), u); err == nil {
+		t.Fatal("the first run should fail (the Bot API answered 500)")
+	}
+	// The dead claimer of run 2: its token, and nothing else.
+	if err := b.Store.For(app.CoreNamespace).Put(t.Context(), "try:7005:2", []byte(strconv.FormatInt(clk.Now().UnixNano(), 10))); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.App.HandleUpdate(t.Context(), u); !errors.Is(err, app.ErrInFlight) {
+		t.Fatalf("while the token is fresh = %v, want ErrInFlight", err)
+	}
+	clk.Add(3 * time.Minute)
+	if err := b.App.HandleUpdate(t.Context(), u); err != nil {
+		t.Fatalf("after the token went stale = %v, want the update handled", err)
+	}
+	// Two sendMessage calls: the one the Bot API refused, and the pong.
+	if got := b.Replies(); len(got) != 2 || got[1] != "pong" {
+		t.Fatalf("sendMessage calls %q, want the refused one and one pong", got)
 	}
 }
