@@ -17,7 +17,7 @@ func TestARunAndItsRecordEndBeforeItsClaimIsStale(t *testing.T) {
 // be exactly what json.Marshal writes.
 func TestADoneRecordIsWhatJSONWouldWrite(t *testing.T) {
 	for _, id := range []int64{0, 1, 8192, -5, 1<<53 + 1} {
-		got, _ := doneRecord(id)
+		got := doneRecord(id)
 		want, _ := json.Marshal(dedupRecord{ID: id, State: stateDone})
 		if string(got) != string(want) {
 			t.Errorf("doneRecord(%d) = %s, want %s", id, got, want)

@@ -47,16 +47,13 @@ type Edit struct {
 // Edit rewrites the message whose button was pressed, in place. Editing it
 // to what it already says is not an error (a double tap).
 func (c *CallbackRequest) Edit(ctx context.Context, text string, kb *models.InlineKeyboardMarkup) error {
-	if c.MessageID == 0 {
-		return c.Reply(ctx, text) // an inline message has no chat message to edit
-	}
-	return c.bot.Edit(ctx, Edit{ChatID: c.ChatID, MessageID: c.MessageID, Text: text, Keyboard: kb})
+	return c.EditMessage(ctx, Edit{Text: text, Keyboard: kb})
 }
 
 // EditMessage is Edit with every field of e (the chat and message are
 // the pressed one's).
 func (c *CallbackRequest) EditMessage(ctx context.Context, e Edit) error {
-	if c.MessageID == 0 {
+	if c.MessageID == 0 { // an inline message has no chat message to edit
 		return c.ReplyKeyboard(ctx, e.Text, e.Keyboard)
 	}
 	e.ChatID, e.MessageID = c.ChatID, c.MessageID
@@ -66,20 +63,21 @@ func (c *CallbackRequest) EditMessage(ctx context.Context, e Edit) error {
 // ReplyKeyboard sends text with an inline keyboard to the chat and topic
 // the button's message is in.
 func (c *CallbackRequest) ReplyKeyboard(ctx context.Context, text string, kb *models.InlineKeyboardMarkup) error {
-	m := Message{ChatID: c.ChatID, ThreadID: c.ThreadID, Text: text}
-	if kb != nil {
-		m.ReplyMarkup = kb
-	}
-	_, err := c.bot.Send(ctx, m)
+	_, err := c.bot.Send(ctx, Message{ChatID: c.ChatID, ThreadID: c.ThreadID, Text: text, ReplyMarkup: markup(kb)})
 	return err
 }
 
 // ReplyKeyboard sends text with an inline keyboard to the chat and topic
 // the command came from.
 func (r *Request) ReplyKeyboard(ctx context.Context, text string, kb *models.InlineKeyboardMarkup) error {
-	m := Message{Text: text}
-	if kb != nil {
-		m.ReplyMarkup = kb
+	return r.send(ctx, Message{Text: text, ReplyMarkup: markup(kb)})
+}
+
+// markup is kb as a Message's ReplyMarkup: a nil keyboard must be a nil
+// interface, or the client would send "reply_markup": null.
+func markup(kb *models.InlineKeyboardMarkup) models.ReplyMarkup {
+	if kb == nil {
+		return nil
 	}
-	return r.send(ctx, m)
+	return kb
 }

@@ -53,8 +53,8 @@ type dedupRecord struct {
 // later, can guess the slot's bytes and claim with one conditional write.
 // It is written out by hand (every update costs one), to the bytes
 // json.Marshal gives (TestADoneRecordIsWhatJSONWouldWrite).
-func doneRecord(id int64) ([]byte, error) {
-	return []byte(`{"id":` + strconv.FormatInt(id, 10) + `,"state":"done"}`), nil
+func doneRecord(id int64) []byte {
+	return []byte(`{"id":` + strconv.FormatInt(id, 10) + `,"state":"done"}`)
 }
 
 // slotGuess is what claim expects in update id's slot: nothing while the
@@ -64,8 +64,7 @@ func (a *App) slotGuess(id int64) []byte {
 	if !a.slotsFull.Load() {
 		return nil
 	}
-	b, _ := doneRecord(id - dedupSlots)
-	return b
+	return doneRecord(id - dedupSlots)
 }
 
 // claimResult says what to do with an update.
@@ -76,6 +75,7 @@ const (
 	claimDuplicate                    // handled: skip and acknowledge
 	claimInFlight                     // being handled elsewhere: do not acknowledge yet
 	claimGiveUp                       // failed too often: drop it
+	claimAgain                        // ran before and failed, or went stale: claimAttempt decides
 )
 
 func dedupKey(id int64) string {
@@ -120,7 +120,7 @@ func (a *App) claim(ctx context.Context, id int64) (claimResult, []byte, error) 
 				result = claimInFlight
 			case rec.Attempts >= dedupMaxAttempts:
 				result, again = claimGiveUp, rec
-				return doneRecord(id)
+				return doneRecord(id), nil
 			default:
 				result, prev, again = claimAgain, cur, rec
 			}
@@ -139,10 +139,6 @@ func (a *App) claim(ctx context.Context, id int64) (claimResult, []byte, error) 
 	}
 	return a.claimAttempt(ctx, id, prev, again)
 }
-
-// claimAgain: the update ran before and failed (or its run went stale);
-// claimAttempt decides who runs it next.
-const claimAgain claimResult = -1
 
 func tryKey(id int64, attempt int) string {
 	return "try:" + strconv.FormatInt(id, 10) + ":" + strconv.Itoa(attempt)
@@ -223,16 +219,15 @@ func (a *App) dropTokens(ctx context.Context, id int64, runs int) {
 // made again: it may have landed, and then the next try finds it and
 // writes the same record.
 func (a *App) finish(ctx context.Context, id int64, claimed []byte, ok, flood bool) error {
+	var mine dedupRecord
+	_ = json.Unmarshal(claimed, &mine) // claim wrote it
 	var err error
 	for try := range recordTries {
 		tctx, cancel := context.WithTimeout(ctx, recordBudget)
-		err = a.finishOnce(tctx, id, claimed, ok, flood)
+		err = a.finishOnce(tctx, id, claimed, mine, ok, flood)
 		cancel()
-		if err == nil && ok {
-			var mine dedupRecord
-			if json.Unmarshal(claimed, &mine) == nil && mine.runs() > 1 {
-				a.dropTokens(ctx, id, mine.runs())
-			}
+		if err == nil && ok && mine.runs() > 1 {
+			a.dropTokens(ctx, id, mine.runs())
 		}
 		if err == nil || errors.Is(err, storage.ErrNotFound) || ctx.Err() != nil {
 			return err
@@ -247,9 +242,8 @@ func (a *App) finish(ctx context.Context, id int64, claimed []byte, ok, flood bo
 	return err
 }
 
-func (a *App) finishOnce(ctx context.Context, id int64, claimed []byte, ok, flood bool) error {
-	var mine dedupRecord
-	_ = json.Unmarshal(claimed, &mine)
+// finishOnce is one try of finish; mine is claimed, decoded.
+func (a *App) finishOnce(ctx context.Context, id int64, claimed []byte, mine dedupRecord, ok, flood bool) error {
 	err := storage.UpdateFrom(ctx, a.core, dedupKey(id), claimed, func(cur []byte) ([]byte, error) {
 		if cur == nil {
 			return nil, fmt.Errorf("update %d: %w: its slot vanished", id, storage.ErrNotFound)
@@ -271,11 +265,10 @@ func (a *App) finishOnce(ctx context.Context, id int64, claimed []byte, ok, floo
 			return nil, nil
 		}
 		if ok {
-			return doneRecord(id)
+			return doneRecord(id), nil
 		}
 		rec.State, rec.At = stateFailed, a.now().UnixNano()
-		switch {
-		case flood:
+		if flood {
 			rec.Attempts = max(rec.Attempts-1, 0)
 		}
 		return json.Marshal(rec)

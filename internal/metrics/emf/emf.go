@@ -66,12 +66,10 @@ func Name(s metrics.Series) string {
 }
 
 func unit(name string) string {
-	switch {
-	case strings.Contains(name, "seconds"):
+	if strings.Contains(name, "seconds") {
 		return "Seconds"
-	default:
-		return "Count"
 	}
+	return "Count"
 }
 
 func (s *Sink) get(sr metrics.Series) *series {

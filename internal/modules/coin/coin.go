@@ -69,7 +69,7 @@ func New(d app.Deps) (*app.Module, error) {
 			{Name: "coin_sell", Description: "Sell a coin: /coin_sell BTC 0.5 (or all)", Handler: m.cmdSell},
 			{Name: "coin_stats", Description: "Your coin portfolio and profit/loss", Handler: m.desk.ShowStats},
 		},
-		Callbacks: []app.Callback{m.desk.Callback(priceText)},
+		Callbacks: []app.Callback{m.desk.Callback(priceText, symbolArg)},
 	}, nil
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
+	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
 // fakeMarkets serves Binance, Coinbase and CoinGecko in their own formats.
@@ -208,6 +209,14 @@ func TestRefreshButtonsEditInPlaceThroughTheQuoteCache(t *testing.T) {
 	}
 	if f.calls["binance"] != calls {
 		t.Fatalf("a refresh within the cache's 30 s asked Binance again")
+	}
+	// Callback data comes from a client: a symbol no command would take
+	// gets a toast, and no price source hears of it.
+	if err := b.Handle(telegramtest.Press(chat, bob, 1, "coin:p:../../x")); err != nil {
+		t.Fatal(err)
+	}
+	if toasts := b.Toasts(); toasts[len(toasts)-1] != "This button no longer applies." || f.calls["binance"] != calls {
+		t.Fatalf("a forged symbol: toasts %q, %d Binance calls (want %d)", toasts, f.calls["binance"], calls)
 	}
 	f.mu.Lock()
 	f.prices["BTC"] = "61000.25"

@@ -94,7 +94,8 @@ func New(d app.Deps) (*app.Module, error) {
 			{Name: "gold_sell", Description: "Sell gold: /gold_sell 0.5 (or all)", Handler: m.cmdSell},
 			{Name: "gold_stats", Description: "Your gold portfolio and profit/loss", Handler: m.desk.ShowStats},
 		},
-		Callbacks: []app.Callback{m.desk.Callback(func(_ string, q trading.Quote) string { return priceText(q) })},
+		Callbacks: []app.Callback{m.desk.Callback(func(_ string, q trading.Quote) string { return priceText(q) },
+			func(s string) (string, bool) { return s, s == symbol })},
 	}, nil
 }
 

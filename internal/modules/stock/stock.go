@@ -86,7 +86,7 @@ func New(d app.Deps) (*app.Module, error) {
 			{Name: "stock_income_stock", Description: "Record a stock dividend: /stock_income_stock FPT 15", Handler: m.cmdIncomeStock},
 			{Name: "stock_income_vnd", Description: "Record a cash dividend: /stock_income_vnd FPT 200000", Handler: m.cmdIncomeVND},
 		},
-		Callbacks: []app.Callback{m.desk.Callback(priceText)},
+		Callbacks: []app.Callback{m.desk.Callback(priceText, tickerArg)},
 	}, nil
 }
 

@@ -40,20 +40,26 @@ func (d *Desk) PriceKeyboard(sym string) *models.InlineKeyboardMarkup {
 }
 
 // Callback is the desk's button handler, for the module's Callbacks; text
-// renders a price reply (the module's own format).
-func (d *Desk) Callback(text func(sym string, q Quote) string) app.Callback {
+// renders a price reply (the module's own format) and symbol checks a
+// symbol as the module's commands do: callback data comes from a client,
+// so a price button's symbol is checked like a typed one.
+func (d *Desk) Callback(text func(sym string, q Quote) string, symbol func(string) (string, bool)) app.Callback {
 	return app.Callback{Prefix: d.prefix(), Handler: func(ctx context.Context, req *app.CallbackRequest) error {
 		kind, arg, _ := strings.Cut(strings.TrimPrefix(req.Data, d.prefix()), ":")
 		switch kind {
 		case kindPrice:
-			q, err := d.Quotes.Price(ctx, arg)
+			sym, ok := symbol(arg)
+			if !ok {
+				return req.Answer(ctx, "This button no longer applies.")
+			}
+			q, err := d.Quotes.Price(ctx, sym)
 			switch {
 			case errors.Is(err, ErrUnknownSymbol), errors.Is(err, ErrNoPrice):
-				return req.Answer(ctx, "No price for "+arg+" right now. Try again later.")
+				return req.Answer(ctx, "No price for "+sym+" right now. Try again later.")
 			case err != nil:
 				return err
 			}
-			return req.Edit(ctx, text(arg, q), d.PriceKeyboard(arg))
+			return req.Edit(ctx, text(sym, q), d.PriceKeyboard(sym))
 		case kindStats:
 			owner, err := strconv.ParseInt(arg, 10, 64)
 			if err != nil {
@@ -62,21 +68,29 @@ func (d *Desk) Callback(text func(sym string, q Quote) string) app.Callback {
 			if owner != req.UserID {
 				return req.Answer(ctx, NotYoursToast)
 			}
-			body, err := d.stats(ctx, owner)
+			body, found, err := d.stats(ctx, owner)
 			if err != nil {
 				return err
 			}
-			return req.Edit(ctx, body, d.refresh(req.Data))
+			kb := d.refresh(req.Data)
+			if !found {
+				kb = nil
+			}
+			return req.Edit(ctx, body, kb)
 		}
 		return req.Answer(ctx, "This button no longer applies.")
 	}}
 }
 
-// stats is a user's portfolio report ("" when there is none).
-func (d *Desk) stats(ctx context.Context, user int64) (string, error) {
+// stats is a user's portfolio report at current prices, or, found false,
+// how to start one.
+func (d *Desk) stats(ctx context.Context, user int64) (text string, found bool, err error) {
 	p, found, err := Load(ctx, d.Quotes.Store, user)
-	if err != nil || !found {
-		return fmt.Sprintf("No %s portfolio yet. Start with /%s_topup %s.", d.Name, d.Name, d.Start), err
+	switch {
+	case err != nil:
+		return "", false, err
+	case !found:
+		return fmt.Sprintf("No %s portfolio yet. Start with /%s_topup %s.", d.Name, d.Name, d.Start), false, nil
 	}
-	return report(p.Value(d.Market, d.Quotes.Known(ctx)), d.Money, d.unit), nil
+	return report(p.Value(d.Market, d.Quotes.Known(ctx)), d.Money, d.unit), true, nil
 }

@@ -78,15 +78,14 @@ func (d *Desk) ShowStats(ctx context.Context, r *app.Request) error {
 	if strings.TrimSpace(r.Args) != "" {
 		return r.Reply(ctx, "You can only see your own portfolio: /"+d.Name+"_stats")
 	}
-	p, found, err := Load(ctx, d.Quotes.Store, r.UserID)
-	if err != nil {
+	body, found, err := d.stats(ctx, r.UserID)
+	switch {
+	case err != nil:
 		return err
+	case !found:
+		return r.Reply(ctx, body)
 	}
-	if !found {
-		return r.Reply(ctx, fmt.Sprintf("No %s portfolio yet. Start with /%s_topup %s.", d.Name, d.Name, d.Start))
-	}
-	return r.ReplyKeyboard(ctx, report(p.Value(d.Market, d.Quotes.Known(ctx)), d.Money, d.unit),
-		d.refresh(d.prefix()+kindStats+":"+strconv.FormatInt(r.UserID, 10)))
+	return r.ReplyKeyboard(ctx, body, d.refresh(d.prefix()+kindStats+":"+strconv.FormatInt(r.UserID, 10)))
 }
 
 // SellArg reads a sell quantity: "all", or a positive amount within the
