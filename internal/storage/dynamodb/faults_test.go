@@ -135,3 +135,33 @@ func TestProviderSurvivesAServerRestart(t *testing.T) {
 		t.Fatalf("Get after restart = %q, %v", v, err)
 	}
 }
+
+// The SIGKILL tests (the migrator's, the container's) kill a client in the
+// middle of a request; the shared test server must live on, as DynamoDB does,
+// or every later test fails against a dead port.
+func TestTheTestServerOutlivesAClientKilledMidRequest(t *testing.T) {
+	script := testenv.Require(t, "DYNALITE_START")
+	srv := testenv.StartServer(t, "node", script, testenv.URLFile)
+	for range 5 {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(srv.URL, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Headers and the start of a body, then a reset: what the kernel sends
+		// for a process killed mid-write.
+		_, err = conn.Write([]byte("POST / HTTP/1.1\r\nHost: dynamodb\r\nX-Amz-Target: DynamoDB_20120810.BatchWriteItem\r\n" +
+			"Content-Type: application/x-amz-json-1.0\r\nContent-Length: 100000\r\n\r\n{\"RequestItems\":"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = conn.(*net.TCPConn).SetLinger(0)
+		_ = conn.Close()
+	}
+	client, err := ddb.NewClient(t.Context(), shared.Load, func(o *dynamodb.Options) { o.BaseEndpoint = &srv.URL })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ddb.CreateTable(t.Context(), client, "after_reset"); err != nil {
+		t.Fatalf("the server did not outlive the aborted requests: %v", err)
+	}
+}
