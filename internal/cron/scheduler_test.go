@@ -58,7 +58,7 @@ func (r *schedRig) runUntil(t *testing.T, done <-chan struct{}) {
 	go func() { stopped <- r.s.Run(ctx) }()
 	select {
 	case <-done:
-	case <-t.Context().Done():
+	case <-testenv.Context(t).Done():
 		t.Fatal("the scheduler never got there")
 	}
 	cancel()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
+	"github.com/miti99bot/miti99bot/internal/testenv"
 )
 
 type clock struct {
@@ -69,7 +70,7 @@ func TestOneHolderAtATimeAndTheNextTakesOverOnRelease(t *testing.T) {
 	close(bRetry) // b tries again, at once
 	select {
 	case <-bHolds:
-	case <-t.Context().Done():
+	case <-testenv.Context(t).Done():
 		t.Fatal("b never took over")
 	}
 }

@@ -181,6 +181,25 @@ func (s *Server) WaitCalls(ctx context.Context, method string, n int) ([]Call, e
 	}
 }
 
+// WaitPolling blocks until a getUpdates request is in flight (registered
+// as the one a newer request would end with 409), or ctx ends. A recorded
+// call is not enough: the request may not have been registered yet.
+func (s *Server) WaitPolling(ctx context.Context) error {
+	for {
+		s.mu.Lock()
+		polling, ch := s.poll != nil, s.changed
+		s.mu.Unlock()
+		if polling {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
 // Limited counts the 429 answers the rate limiter gave.
 func (s *Server) Limited() int {
 	s.mu.Lock()

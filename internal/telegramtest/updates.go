@@ -75,6 +75,7 @@ func (s *Server) getUpdates(w http.ResponseWriter, r *http.Request, params map[s
 	}
 	me := &poller{cancel: make(chan struct{})}
 	s.poll = me
+	s.notify() // WaitPolling
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
