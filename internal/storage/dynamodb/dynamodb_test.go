@@ -93,45 +93,26 @@ func BenchmarkDynamoGet(b *testing.B) {
 	if err := s.Put(ctx, "k", make([]byte, 256)); err != nil {
 		b.Fatal(err)
 	}
-	b.Run("provider", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := s.Get(ctx, "k"); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("raw", func(b *testing.B) {
-		in := &dynamodb.GetItemInput{TableName: aws.String(p.Table()), Key: rawKey("k"), ConsistentRead: aws.Bool(true),
-			ProjectionExpression: aws.String("#v"), ExpressionAttributeNames: map[string]string{"#v": "value"}}
-		for b.Loop() {
-			if _, err := p.Client().GetItem(ctx, in); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	in := &dynamodb.GetItemInput{TableName: aws.String(p.Table()), Key: rawKey("k"), ConsistentRead: aws.Bool(true),
+		ProjectionExpression: aws.String("#v"), ExpressionAttributeNames: map[string]string{"#v": "value"}}
+	backendtest.SideBySide(b,
+		func() error { _, err := s.Get(ctx, "k"); return err },
+		func() error { _, err := p.Client().GetItem(ctx, in); return err })
 }
 
 func BenchmarkDynamoPut(b *testing.B) {
 	p := backendtest.Dynamo(b)
 	ctx := context.Background()
 	s, v := p.For("bench"), make([]byte, 256)
-	b.Run("provider", func(b *testing.B) {
-		for b.Loop() {
-			if err := s.Put(ctx, "k", v); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("raw", func(b *testing.B) {
-		for b.Loop() {
-			item := rawKey("k")
+	backendtest.SideBySide(b,
+		func() error { return s.Put(ctx, "k", v) },
+		func() error {
+			item := rawKey("r")
 			item["value"] = &types.AttributeValueMemberB{Value: v}
 			item["updatedAt"] = &types.AttributeValueMemberN{Value: strconv.FormatInt(time.Now().UnixNano(), 10)}
-			if _, err := p.Client().PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(p.Table()), Item: item}); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+			_, err := p.Client().PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(p.Table()), Item: item})
+			return err
+		})
 }
 
 func BenchmarkDynamoCAS(b *testing.B) {
@@ -139,39 +120,31 @@ func BenchmarkDynamoCAS(b *testing.B) {
 	ctx := context.Background()
 	s := p.For("bench")
 	vals := [2][]byte{[]byte("value-a"), []byte("value-b")}
-	b.Run("provider", func(b *testing.B) {
-		if err := s.Put(ctx, "k", vals[0]); err != nil {
+	for _, k := range []string{"k", "r"} {
+		if err := s.Put(ctx, k, vals[0]); err != nil {
 			b.Fatal(err)
 		}
-		i := 0
-		for b.Loop() {
-			if err := s.CompareAndSwap(ctx, "k", vals[i], vals[1-i]); err != nil {
-				b.Fatal(err)
-			}
+	}
+	i, j := 0, 0
+	backendtest.SideBySide(b,
+		func() error {
+			err := s.CompareAndSwap(ctx, "k", vals[i], vals[1-i])
 			i = 1 - i
-		}
-	})
-	b.Run("raw", func(b *testing.B) {
-		if err := s.Put(ctx, "k", vals[0]); err != nil {
-			b.Fatal(err)
-		}
-		i := 0
-		for b.Loop() {
-			item := rawKey("k")
-			item["value"] = &types.AttributeValueMemberB{Value: vals[1-i]}
+			return err
+		},
+		func() error {
+			item := rawKey("r")
+			item["value"] = &types.AttributeValueMemberB{Value: vals[1-j]}
 			item["updatedAt"] = &types.AttributeValueMemberN{Value: strconv.FormatInt(time.Now().UnixNano(), 10)}
 			_, err := p.Client().PutItem(ctx, &dynamodb.PutItemInput{
 				TableName: aws.String(p.Table()), Item: item,
 				ConditionExpression:       aws.String("#v = :e OR #v = :es"),
 				ExpressionAttributeNames:  map[string]string{"#v": "value"},
-				ExpressionAttributeValues: map[string]types.AttributeValue{":e": &types.AttributeValueMemberB{Value: vals[i]}, ":es": &types.AttributeValueMemberS{Value: string(vals[i])}},
+				ExpressionAttributeValues: map[string]types.AttributeValue{":e": &types.AttributeValueMemberB{Value: vals[j]}, ":es": &types.AttributeValueMemberS{Value: string(vals[j])}},
 			})
-			if err != nil {
-				b.Fatal(err)
-			}
-			i = 1 - i
-		}
-	})
+			j = 1 - j
+			return err
+		})
 }
 
 func rawKey(sk string) map[string]types.AttributeValue {

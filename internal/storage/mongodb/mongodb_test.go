@@ -2,6 +2,7 @@ package mongodb_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -89,21 +90,10 @@ func BenchmarkMongoGet(b *testing.B) {
 	if err := s.Put(ctx, "k", make([]byte, 256)); err != nil {
 		b.Fatal(err)
 	}
-	b.Run("provider", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := s.Get(ctx, "k"); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("raw", func(b *testing.B) {
-		proj := options.FindOne().SetProjection(bson.D{{Key: "value", Value: 1}})
-		for b.Loop() {
-			if _, err := coll.FindOne(ctx, bson.D{{Key: "_id", Value: "k"}}, proj).Raw(); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	proj := options.FindOne().SetProjection(bson.D{{Key: "value", Value: 1}})
+	backendtest.SideBySide(b,
+		func() error { _, err := s.Get(ctx, "k"); return err },
+		func() error { _, err := coll.FindOne(ctx, bson.D{{Key: "_id", Value: "k"}}, proj).Raw(); return err })
 }
 
 func BenchmarkMongoPut(b *testing.B) {
@@ -111,22 +101,14 @@ func BenchmarkMongoPut(b *testing.B) {
 	ctx := context.Background()
 	s, coll := p.For("bench"), p.Database().Collection("bench")
 	v := make([]byte, 256)
-	b.Run("provider", func(b *testing.B) {
-		for b.Loop() {
-			if err := s.Put(ctx, "k", v); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("raw", func(b *testing.B) {
-		upsert := options.Replace().SetUpsert(true)
-		for b.Loop() {
-			doc := bson.D{{Key: "_id", Value: "k"}, {Key: "value", Value: bson.Binary{Data: v}}, {Key: "updatedAt", Value: time.Now().UnixNano()}}
-			if _, err := coll.ReplaceOne(ctx, bson.D{{Key: "_id", Value: "k"}}, doc, upsert); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	upsert := options.Replace().SetUpsert(true)
+	backendtest.SideBySide(b,
+		func() error { return s.Put(ctx, "k", v) },
+		func() error {
+			doc := bson.D{{Key: "_id", Value: "r"}, {Key: "value", Value: bson.Binary{Data: v}}, {Key: "updatedAt", Value: time.Now().UnixNano()}}
+			_, err := coll.ReplaceOne(ctx, bson.D{{Key: "_id", Value: "r"}}, doc, upsert)
+			return err
+		})
 }
 
 func BenchmarkMongoCAS(b *testing.B) {
@@ -134,31 +116,26 @@ func BenchmarkMongoCAS(b *testing.B) {
 	ctx := context.Background()
 	s, coll := p.For("bench"), p.Database().Collection("bench")
 	vals := [2][]byte{[]byte("value-a"), []byte("value-b")}
-	b.Run("provider", func(b *testing.B) {
-		if err := s.Put(ctx, "k", vals[0]); err != nil {
+	for _, k := range []string{"k", "r"} {
+		if err := s.Put(ctx, k, vals[0]); err != nil {
 			b.Fatal(err)
 		}
-		i := 0
-		for b.Loop() {
-			if err := s.CompareAndSwap(ctx, "k", vals[i], vals[1-i]); err != nil {
-				b.Fatal(err)
-			}
+	}
+	i, j := 0, 0
+	backendtest.SideBySide(b,
+		func() error {
+			err := s.CompareAndSwap(ctx, "k", vals[i], vals[1-i])
 			i = 1 - i
-		}
-	})
-	b.Run("raw", func(b *testing.B) {
-		if err := s.Put(ctx, "r", vals[0]); err != nil {
-			b.Fatal(err)
-		}
-		i := 0
-		for b.Loop() {
-			filter := bson.D{{Key: "_id", Value: "r"}, {Key: "value", Value: bson.Binary{Data: vals[i]}}}
-			update := bson.D{{Key: "$set", Value: bson.D{{Key: "value", Value: bson.Binary{Data: vals[1-i]}}, {Key: "updatedAt", Value: time.Now().UnixNano()}}}}
+			return err
+		},
+		func() error {
+			filter := bson.D{{Key: "_id", Value: "r"}, {Key: "value", Value: bson.Binary{Data: vals[j]}}}
+			update := bson.D{{Key: "$set", Value: bson.D{{Key: "value", Value: bson.Binary{Data: vals[1-j]}}, {Key: "updatedAt", Value: time.Now().UnixNano()}}}}
 			res, err := coll.UpdateOne(ctx, filter, update)
-			if err != nil || res.MatchedCount != 1 {
-				b.Fatal(err)
+			if err == nil && res.MatchedCount != 1 {
+				err = fmt.Errorf("raw CAS matched %d documents", res.MatchedCount)
 			}
-			i = 1 - i
-		}
-	})
+			j = 1 - j
+			return err
+		})
 }
