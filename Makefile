@@ -141,9 +141,11 @@ test-mongo: testservers
 	@test -n "$(MONGODB_TEST_URL)" || { echo "set MONGODB_TEST_URL to a real MongoDB (see the comment above)"; exit 1; }
 	MONGODB_TEST_URL=$(MONGODB_TEST_URL) scripts/with-testservers $(GO) test -race -count=1 ./internal/storage/mongodb/ ./internal/modules/stats/ ./internal/modules/trading/
 
-## bench: storage and core benchmarks (each provider next to its raw driver, the core next to a bare handler), the slow-chat latency, store round trips per update
+## bench: what docs/performance.md reports: storage and core benchmarks (each provider next to its raw driver, the core next to a bare handler), the slow-chat latency, store round trips per update, idle memory, the migration next to a raw copy, the daily push at Telegram's rate
 bench: testservers
 	scripts/with-testservers $(GO) test -run '^$$' -bench . -benchmem ./internal/storage/... ./internal/app/
+	scripts/with-testservers $(GO) test -run '^$$' -bench Migrate100k -benchtime 4x ./cmd/migrate/
+	$(GO) test -run '^$$' -bench 'DailyPush1000|DailyPush10kScaled' -benchtime 1x ./internal/modules/lolschedule/
 	$(GO) test -run '^$$' -bench PingBehindASlowChat -benchtime 3x ./internal/poller/
 	$(GO) test -run '^$$' -bench LongPollLatency -benchtime 300x -count 5 ./internal/poller/
 	$(GO) test -count=1 -run RoundTrips -v ./internal/app/ | grep 'round trips'

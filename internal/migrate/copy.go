@@ -27,7 +27,7 @@ type Options struct {
 	// Source names the source for the copy's checkpoint in the target
 	// ("dynamodb table miti99bot"); empty: no checkpoint.
 	Source    string
-	BatchSize int // items per Load call (default 500)
+	BatchSize int // items per Load call (default 2500)
 	Progress  io.Writer
 	Every     time.Duration // progress interval (default 2 s)
 }
@@ -63,7 +63,7 @@ var ErrInvalidItems = errors.New("migrate: the source holds items that break the
 
 func (o *Options) defaults() {
 	if o.BatchSize <= 0 {
-		o.BatchSize = 500
+		o.BatchSize = 2500
 	}
 	if o.Every <= 0 {
 		o.Every = 2 * time.Second

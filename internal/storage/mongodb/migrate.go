@@ -47,14 +47,16 @@ func (p *Provider) Walk(ctx context.Context, fn func(storage.Raw) error) error {
 	return nil
 }
 
-// loadBatch bounds one bulk write. FerretDB v1 stops answering an unordered
-// bulk of more than about 100 replacements of existing documents; 100 is
-// also a fine batch for MongoDB.
-const loadBatch = 100
+// replaceBatch bounds one bulk write of replacements. FerretDB v1 stops
+// answering an unordered bulk of more than about 100 replacements of existing
+// documents; 100 is also a fine batch for MongoDB. Inserts are not bounded
+// here: the driver splits an InsertMany at the server's limits, and a first
+// copy is fastest with the fewest calls.
+const replaceBatch = 100
 
-// Load writes items with the same document encoding as Put, per collection
-// in batches, doing what o.Decide says for each: a repeated load writes
-// nothing and says so.
+// Load writes items with the same document encoding as Put, per collection,
+// doing what o.Decide says for each: a repeated load writes nothing and says
+// so.
 func (p *Provider) Load(ctx context.Context, items []storage.Item, o storage.LoadOptions) (storage.LoadResult, error) {
 	byNS := map[string][]storage.Item{}
 	var order []string
@@ -66,13 +68,10 @@ func (p *Provider) Load(ctx context.Context, items []storage.Item, o storage.Loa
 	}
 	var res storage.LoadResult
 	for _, ns := range order {
-		all := byNS[ns]
-		for start := 0; start < len(all); start += loadBatch {
-			n, err := p.loadBatch(ctx, ns, all[start:min(start+loadBatch, len(all))], o)
-			res = res.Add(n)
-			if err != nil {
-				return res, err
-			}
+		n, err := p.loadBatch(ctx, ns, byNS[ns], o)
+		res = res.Add(n)
+		if err != nil {
+			return res, err
 		}
 	}
 	return res, nil
@@ -134,18 +133,18 @@ func (p *Provider) loadBatch(ctx context.Context, ns string, batch []storage.Ite
 		if !o.Overwrite { // not if a newer write landed meanwhile
 			filter = append(filter, bson.E{Key: fieldUpdatedAt, Value: bson.D{{Key: "$lte", Value: it.UpdatedAt}}})
 		}
-		models = append(models, mongo.NewReplaceOneModel().SetFilter(filter).SetReplacement(Document(it)).SetUpsert(o.Overwrite))
+		models = append(models, mongo.NewReplaceOneModel().SetFilter(filter).SetReplacement(itemDocument(it)).SetUpsert(o.Overwrite))
 	}
-	if len(models) == 0 {
-		return res, nil
+	for start := 0; start < len(models); start += replaceBatch {
+		chunk := models[start:min(start+replaceBatch, len(models))]
+		r, err := coll.BulkWrite(ctx, chunk, options.BulkWrite().SetOrdered(false))
+		if err != nil {
+			return res, p.wrap("bulk write "+ns, err)
+		}
+		written := int(r.MatchedCount + r.UpsertedCount)
+		res.Written += written
+		res.KeptNewer += len(chunk) - written
 	}
-	r, err := coll.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
-	if err != nil {
-		return res, p.wrap("bulk write "+ns, err)
-	}
-	written := int(r.MatchedCount + r.UpsertedCount)
-	res.Written += written
-	res.KeptNewer += len(models) - written
 	return res, nil
 }
 
@@ -158,7 +157,7 @@ func (p *Provider) insert(ctx context.Context, coll *mongo.Collection, ns string
 	}
 	docs := make([]any, len(items))
 	for i, it := range items {
-		docs[i] = Document(it)
+		docs[i] = itemDocument(it)
 	}
 	_, err := coll.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
 	if err == nil {
