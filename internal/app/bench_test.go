@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
+	"github.com/miti99bot/miti99bot/internal/testenv"
 )
 
 // BenchmarkHandlePing measures one /ping through the whole core (dedup
@@ -23,45 +25,62 @@ import (
 // same reply to the same server. The ratio is the core's overhead.
 func BenchmarkHandlePing(b *testing.B) {
 	srv := telegramtest.New(b)
-	ctx := context.Background()
-
-	b.Run("core", func(b *testing.B) {
-		// No flood control in the way: the benchmark measures the core.
-		client, err := telegram.New(srv.Token, telegram.WithAPIURL(srv.URL), telegram.WithRates(rate.Inf, rate.Inf))
-		if err != nil {
-			b.Fatal(err)
-		}
-		a, err := app.New(memory.New(), client, app.WithModules(builtin.Catalogue()), app.WithBotUsername("miti99bot"),
-			app.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
-		if err != nil {
-			b.Fatal(err)
-		}
-		var id int64
-		for b.Loop() {
-			id++
-			if err := a.HandleUpdate(ctx, withID(telegramtest.Text(benchChat, 3, "/ping"), id)); err != nil {
-				b.Fatal(err)
-			}
-		}
+	// Each alone, for its allocations; then interleaved, for the ratio.
+	b.Run("core", func(b *testing.B) { loop(b, corePing(b, srv)) })
+	b.Run("bare", func(b *testing.B) { loop(b, barePing(b, srv)) })
+	b.Run("interleaved", func(b *testing.B) {
+		testenv.SideBySide(b, testenv.Side{Name: "core", Run: corePing(b, srv)}, testenv.Side{Name: "bare", Run: barePing(b, srv)})
 	})
+}
 
-	b.Run("bare", func(b *testing.B) {
-		tb, err := bot.New(srv.Token, bot.WithServerURL(srv.URL), bot.WithSkipGetMe(), bot.WithNotAsyncHandlers(),
-			bot.WithDefaultHandler(func(context.Context, *bot.Bot, *models.Update) { b.Fatal("the bare handler did not match") }))
-		if err != nil {
+func loop(b *testing.B, f func() error) {
+	for b.Loop() {
+		if err := f(); err != nil {
 			b.Fatal(err)
 		}
-		tb.RegisterHandler(bot.HandlerTypeMessageText, "ping", bot.MatchTypeCommandStartOnly, func(ctx context.Context, tb *bot.Bot, u *models.Update) {
-			if _, err := tb.SendMessage(ctx, &bot.SendMessageParams{ChatID: u.Message.Chat.ID, Text: "pong"}); err != nil {
-				b.Fatal(err)
-			}
-		})
-		var id int64
-		for b.Loop() {
-			id++
-			tb.ProcessUpdate(ctx, withID(telegramtest.Text(benchChat, 3, "/ping"), id))
-		}
+	}
+}
+
+// corePing handles one /ping through the core, a new update each call.
+func corePing(b *testing.B, srv *telegramtest.Server) func() error {
+	// No flood control in the way: the benchmark measures the core.
+	client, err := telegram.New(srv.Token, telegram.WithAPIURL(srv.URL), telegram.WithRates(rate.Inf, rate.Inf))
+	if err != nil {
+		b.Fatal(err)
+	}
+	a, err := app.New(memory.New(), client, app.WithModules(builtin.Catalogue()), app.WithBotUsername("miti99bot"),
+		app.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var id int64
+	return func() error {
+		id++
+		return a.HandleUpdate(context.Background(), withID(telegramtest.Text(benchChat, 3, "/ping"), id))
+	}
+}
+
+// barePing handles one /ping with a bare go-telegram/bot handler sending
+// the same reply to the same server.
+func barePing(b *testing.B, srv *telegramtest.Server) func() error {
+	var sendErr error
+	tb, err := bot.New(srv.Token, bot.WithServerURL(srv.URL), bot.WithSkipGetMe(), bot.WithNotAsyncHandlers(),
+		bot.WithDefaultHandler(func(context.Context, *bot.Bot, *models.Update) {
+			sendErr = errors.New("the bare handler did not match")
+		}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	tb.RegisterHandler(bot.HandlerTypeMessageText, "ping", bot.MatchTypeCommandStartOnly, func(ctx context.Context, tb *bot.Bot, u *models.Update) {
+		_, sendErr = tb.SendMessage(ctx, &bot.SendMessageParams{ChatID: u.Message.Chat.ID, Text: "pong"})
 	})
+	var id int64
+	return func() error {
+		id++
+		sendErr = nil
+		tb.ProcessUpdate(context.Background(), withID(telegramtest.Text(benchChat, 3, "/ping"), id))
+		return sendErr
+	}
 }
 
 const benchChat = private
