@@ -48,13 +48,41 @@ type dedupRecord struct {
 	At       int64      `json:"at,omitempty"`       // unix nanos of the last change; none once done
 }
 
+// encode writes the record out by hand (every update writes two), to the
+// bytes json.Marshal gives (TestARecordIsWhatJSONWouldWrite): the states
+// are constants that need no escaping.
+func (r dedupRecord) encode() []byte {
+	b := make([]byte, 0, 96)
+	b = append(b, `{"id":`...)
+	b = strconv.AppendInt(b, r.ID, 10)
+	b = append(b, `,"state":"`...)
+	b = append(b, r.State...)
+	b = append(b, '"')
+	if r.Attempts != 0 {
+		b = append(b, `,"attempts":`...)
+		b = strconv.AppendInt(b, int64(r.Attempts), 10)
+	}
+	if r.Run != 0 {
+		b = append(b, `,"run":`...)
+		b = strconv.AppendInt(b, int64(r.Run), 10)
+	}
+	if r.At != 0 {
+		b = append(b, `,"at":`...)
+		b = strconv.AppendInt(b, r.At, 10)
+	}
+	return append(b, '}')
+}
+
 // doneRecord is the one form of a finished update's record: nothing in it
 // varies, so the claim of the update that reuses the slot, dedupSlots
 // later, can guess the slot's bytes and claim with one conditional write.
-// It is written out by hand (every update costs one), to the bytes
-// json.Marshal gives (TestADoneRecordIsWhatJSONWouldWrite).
-func doneRecord(id int64) []byte {
-	return []byte(`{"id":` + strconv.FormatInt(id, 10) + `,"state":"done"}`)
+func doneRecord(id int64) []byte { return dedupRecord{ID: id, State: stateDone}.encode() }
+
+// claimedRecord is the record a claim wrote, as bytes (what finish swaps
+// from) and decoded (so finish need not decode it).
+type claimedRecord struct {
+	bytes []byte
+	rec   dedupRecord
 }
 
 // slotGuess is what claim expects in update id's slot: nothing while the
@@ -92,13 +120,14 @@ func dedupKey(id int64) string {
 // the token's writer goes on to swap the record, so the re-claim does not
 // rest on a value-matched swap alone (which FerretDB, unlike MongoDB and
 // DynamoDB, does not apply atomically: two racing re-claims both won).
-func (a *App) claim(ctx context.Context, id int64) (claimResult, []byte, error) {
+func (a *App) claim(ctx context.Context, id int64) (claimResult, claimedRecord, error) {
 	var result claimResult
-	var wrote, prev []byte
+	var wrote claimedRecord
+	var prev []byte
 	var again dedupRecord // the record a claim again replaces
 	guess := a.slotGuess(id)
 	err := storage.UpdateFrom(ctx, a.core, dedupKey(id), guess, func(cur []byte) (out []byte, err error) {
-		defer func() { wrote = out }() // the last call is the one written
+		wrote = claimedRecord{} // the last call is the one written
 		var rec dedupRecord
 		if cur != nil && json.Unmarshal(cur, &rec) != nil {
 			rec = dedupRecord{} // unreadable: treat as someone else's slot
@@ -126,10 +155,12 @@ func (a *App) claim(ctx context.Context, id int64) (claimResult, []byte, error) 
 			}
 			return nil, nil
 		}
-		return json.Marshal(dedupRecord{ID: id, State: stateRunning, Attempts: 1, Run: 1, At: a.now().UnixNano()})
+		mine := dedupRecord{ID: id, State: stateRunning, Attempts: 1, Run: 1, At: a.now().UnixNano()}
+		wrote = claimedRecord{mine.encode(), mine}
+		return wrote.bytes, nil
 	})
 	if err != nil {
-		return 0, nil, fmt.Errorf("dedup: update %d: %w", id, err)
+		return 0, claimedRecord{}, fmt.Errorf("dedup: update %d: %w", id, err)
 	}
 	if result == claimGiveUp {
 		a.dropTokens(ctx, id, again.runs())
@@ -152,22 +183,23 @@ func (r dedupRecord) runs() int { return max(r.Run, r.Attempts) }
 // decides between racing deliveries, then the record is swapped from the
 // bytes that were read. Losing either step means another delivery has the
 // update: in flight, not acknowledged.
-func (a *App) claimAttempt(ctx context.Context, id int64, prev []byte, prevRec dedupRecord) (claimResult, []byte, error) {
+func (a *App) claimAttempt(ctx context.Context, id int64, prev []byte, prevRec dedupRecord) (claimResult, claimedRecord, error) {
 	run := prevRec.runs() + 1
 	took, err := a.takeToken(ctx, tryKey(id, run))
 	if err != nil {
-		return 0, nil, fmt.Errorf("dedup: update %d: run %d: %w", id, run, err)
+		return 0, claimedRecord{}, fmt.Errorf("dedup: update %d: run %d: %w", id, run, err)
 	}
 	if !took {
-		return claimInFlight, nil, nil
+		return claimInFlight, claimedRecord{}, nil
 	}
-	next, _ := json.Marshal(dedupRecord{ID: id, State: stateRunning, Attempts: prevRec.Attempts + 1, Run: run, At: a.now().UnixNano()})
-	err = a.core.CompareAndSwap(ctx, dedupKey(id), prev, next)
+	mine := dedupRecord{ID: id, State: stateRunning, Attempts: prevRec.Attempts + 1, Run: run, At: a.now().UnixNano()}
+	next := claimedRecord{mine.encode(), mine}
+	err = a.core.CompareAndSwap(ctx, dedupKey(id), prev, next.bytes)
 	if errors.Is(err, storage.ErrConflict) {
-		return claimInFlight, nil, nil // the record moved on since it was read
+		return claimInFlight, claimedRecord{}, nil // the record moved on since it was read
 	}
 	if err != nil {
-		return 0, nil, fmt.Errorf("dedup: update %d: run %d: %w", id, run, err)
+		return 0, claimedRecord{}, fmt.Errorf("dedup: update %d: run %d: %w", id, run, err)
 	}
 	return claimRun, next, nil
 }
@@ -218,13 +250,12 @@ func (a *App) dropTokens(ctx context.Context, id int64, runs int) {
 // A try that fails (a store too slow to answer within recordBudget) is
 // made again: it may have landed, and then the next try finds it and
 // writes the same record.
-func (a *App) finish(ctx context.Context, id int64, claimed []byte, ok, flood bool) error {
-	var mine dedupRecord
-	_ = json.Unmarshal(claimed, &mine) // claim wrote it
+func (a *App) finish(ctx context.Context, id int64, claimed claimedRecord, ok, flood bool) error {
+	mine := claimed.rec
 	var err error
 	for try := range recordTries {
 		tctx, cancel := context.WithTimeout(ctx, recordBudget)
-		err = a.finishOnce(tctx, id, claimed, mine, ok, flood)
+		err = a.finishOnce(tctx, id, claimed, ok, flood)
 		cancel()
 		if err == nil && ok && mine.runs() > 1 {
 			a.dropTokens(ctx, id, mine.runs())
@@ -242,14 +273,15 @@ func (a *App) finish(ctx context.Context, id int64, claimed []byte, ok, flood bo
 	return err
 }
 
-// finishOnce is one try of finish; mine is claimed, decoded.
-func (a *App) finishOnce(ctx context.Context, id int64, claimed []byte, mine dedupRecord, ok, flood bool) error {
-	err := storage.UpdateFrom(ctx, a.core, dedupKey(id), claimed, func(cur []byte) ([]byte, error) {
+// finishOnce is one try of finish.
+func (a *App) finishOnce(ctx context.Context, id int64, claimed claimedRecord, ok, flood bool) error {
+	mine := claimed.rec
+	err := storage.UpdateFrom(ctx, a.core, dedupKey(id), claimed.bytes, func(cur []byte) ([]byte, error) {
 		if cur == nil {
 			return nil, fmt.Errorf("update %d: %w: its slot vanished", id, storage.ErrNotFound)
 		}
 		rec := mine // most often the slot still holds the claim: no decoding
-		if !bytes.Equal(cur, claimed) {
+		if !bytes.Equal(cur, claimed.bytes) {
 			rec = dedupRecord{}
 			if json.Unmarshal(cur, &rec) != nil || rec.ID != id {
 				return nil, nil // the slot moved on to a newer update
@@ -271,7 +303,7 @@ func (a *App) finishOnce(ctx context.Context, id int64, claimed []byte, mine ded
 		if flood {
 			rec.Attempts = max(rec.Attempts-1, 0)
 		}
-		return json.Marshal(rec)
+		return rec.encode(), nil
 	})
 	if err != nil {
 		return fmt.Errorf("dedup: %w", err)
