@@ -19,7 +19,6 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/config"
-	"github.com/miti99bot/miti99bot/internal/cron"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/wiring"
@@ -236,7 +235,7 @@ func TestTheFunctionTimeoutFitsTheRuns(t *testing.T) {
 		t.Fatal("Globals.Function.Timeout is not set")
 	}
 	got := time.Duration(timeout) * time.Second
-	longest := max(app.UpdateBudget+app.RecordTime, cron.JobTimeout+10*time.Second) // with recording the outcome
+	longest := max(app.UpdateBudget+app.RecordTime, app.MaxCronTimeout+10*time.Second) // with recording the outcome
 	if got < longest || got > 2*longest {
 		t.Fatalf("function timeout %v: want at least %v (the longest run and its record) and not far above", got, longest)
 	}

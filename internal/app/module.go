@@ -53,6 +53,24 @@ type Cron struct {
 	// quarter of the time between fires, at most 6 hours (a daily job: 6 h;
 	// a per-minute job: none to speak of).
 	CatchUp time.Duration
+	// Timeout bounds one run. Zero: DefaultCronTimeout. A job that may need
+	// longer (a push to thousands of chats at Telegram's bulk rate) says so,
+	// up to MaxCronTimeout, which the Lambda's timeout covers.
+	Timeout time.Duration
+}
+
+// Bounds of a cron run.
+const (
+	DefaultCronTimeout = time.Minute
+	MaxCronTimeout     = 12 * time.Minute
+)
+
+// RunTimeout is how long one run of c may take.
+func (c Cron) RunTimeout() time.Duration {
+	if c.Timeout > 0 {
+		return c.Timeout
+	}
+	return DefaultCronTimeout
 }
 
 // CommandEvent tells hooks that a command ran.

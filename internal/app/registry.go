@@ -226,6 +226,8 @@ func (r *Registry) register(mods []*Module) error {
 				bad("%s: schedule %q must have 5 fields (minute hour day month weekday, UTC): %w", where, c.Schedule, err)
 			case c.Handler == nil:
 				bad("%s: no handler", where)
+			case c.Timeout < 0 || c.Timeout > MaxCronTimeout:
+				bad("%s: timeout %v must be between 0 (the default, %v) and %v", where, c.Timeout, DefaultCronTimeout, MaxCronTimeout)
 			}
 			if owner, ok := cronOwner[c.Name]; ok {
 				bad("%s: already registered by module %q", where, owner)

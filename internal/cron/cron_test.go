@@ -15,6 +15,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/telegram"
+	"github.com/miti99bot/miti99bot/internal/testenv"
 )
 
 // clock is a settable clock shared by the apps of a test.
@@ -113,7 +114,7 @@ func TestAFailedOrCrashedSlotCanBeClaimedAgain(t *testing.T) {
 	if got, _ := d.Dispatch(ctx, "job", slot.Add(time.Hour)); got != Skipped {
 		t.Fatalf("a fresh running claim must be respected, got %q", got)
 	}
-	clk.add(staleAfter + time.Second)
+	clk.add(2*app.DefaultCronTimeout + time.Second)
 	if got, err := d.Dispatch(ctx, "job", slot.Add(time.Hour)); got != Ran || err != nil {
 		t.Fatalf("a stale claim must be taken over: %q, %v", got, err)
 	}
@@ -146,23 +147,67 @@ func TestRacingFiresFromTwoRuntimesRunTheSlotOnce(t *testing.T) {
 	}
 }
 
-func TestEachRunHasItsOwnTimeout(t *testing.T) {
+func TestEachRunHasItsJobsTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		timeout  time.Duration
+		min, max time.Duration
+	}{
+		{"the default", 0, app.DefaultCronTimeout - time.Second, app.DefaultCronTimeout},
+		{"a job's own, longer", 10 * time.Minute, 10*time.Minute - time.Second, 10 * time.Minute},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := &clock{t: slot}
+			var deadline time.Duration
+			d := newDispatcher(t, memory.New(), clk, timedJob(tc.timeout, func(ctx context.Context) error {
+				dl, ok := ctx.Deadline()
+				if !ok {
+					return errors.New("no deadline")
+				}
+				deadline = time.Until(dl)
+				return nil
+			}))
+			if _, err := d.Dispatch(context.Background(), "job", slot); err != nil {
+				t.Fatal(err)
+			}
+			if deadline < tc.min || deadline > tc.max {
+				t.Fatalf("job deadline in %v, want %v", deadline, tc.max)
+			}
+		})
+	}
+}
+
+func TestALongJobsRunningClaimIsNotTakenOverBeforeTwiceItsTimeout(t *testing.T) {
 	clk := &clock{t: slot}
-	var deadline time.Duration
-	d := newDispatcher(t, memory.New(), clk, jobModule("0 1 * * *", func(ctx context.Context) error {
-		dl, ok := ctx.Deadline()
-		if !ok {
-			return errors.New("no deadline")
-		}
-		deadline = time.Until(dl)
-		return nil
-	}))
-	if _, err := d.Dispatch(context.Background(), "job", slot); err != nil {
+	d := newDispatcher(t, memory.New(), clk, timedJob(10*time.Minute, func(context.Context) error { return nil }))
+	ctx := t.Context()
+	running := `{"job":"job","scheduled":` + itoa(slot.Unix()) + `,"state":"running","attempts":1,"at":` + itoa(clk.now().UnixNano()) + `}`
+	if err := d.core.Put(ctx, slotKey("job", slot), []byte(running)); err != nil {
 		t.Fatal(err)
 	}
-	if deadline <= 0 || deadline > JobTimeout {
-		t.Fatalf("job deadline in %v, want within %v", deadline, JobTimeout)
+	clk.add(2*app.DefaultCronTimeout + time.Second) // stale for a default job, not for this one
+	if got, _ := d.Dispatch(ctx, "job", slot); got != Skipped {
+		t.Fatalf("a 10-minute job's claim 2 minutes old was taken over: %q", got)
 	}
+	clk.add(20 * time.Minute)
+	if got, err := d.Dispatch(ctx, "job", slot); got != Ran || err != nil {
+		t.Fatalf("a claim older than twice the job's timeout must be taken over: %q, %v", got, err)
+	}
+}
+
+func TestATimeoutAboveTheMaximumIsRefusedAtStart(t *testing.T) {
+	client, _ := telegram.New("1:x")
+	_, err := app.New(memory.New(), client, app.WithModules([]app.Factory{timedJob(app.MaxCronTimeout+time.Second, func(context.Context) error { return nil })}))
+	if err == nil || !strings.Contains(err.Error(), "timeout") {
+		t.Fatalf("app.New = %v, want a timeout error", err)
+	}
+}
+
+// timedJob is jobModule's daily job with its own timeout.
+func timedJob(timeout time.Duration, run func(ctx context.Context) error) app.Factory {
+	return app.Factory{Name: "jobs", Jobs: []string{"job"}, New: func(app.Deps) (*app.Module, error) {
+		return &app.Module{Name: "jobs", Crons: []app.Cron{{Name: "job", Schedule: "0 1 * * *", Handler: run, Timeout: timeout}}}, nil
+	}}
 }
 
 func TestTheSchedulerFiresAndStopWaitsForTheJobInFlight(t *testing.T) {
@@ -196,6 +241,58 @@ func TestTheSchedulerFiresAndStopWaitsForTheJobInFlight(t *testing.T) {
 	}
 	if !finished.Load() {
 		t.Fatal("Run returned before the job finished")
+	}
+}
+
+func TestAStopCutsARunPastTheGraceAndRecordsItsSlotFailed(t *testing.T) {
+	started := make(chan struct{}, 1)
+	var cut atomic.Bool
+	store := memory.New()
+	d := newDispatcher(t, store, &clock{t: slot}, jobModule("* * * * *", func(ctx context.Context) error {
+		select {
+		case started <- struct{}{}:
+		default:
+			return nil // later fires of the test's every-second schedule
+		}
+		<-ctx.Done() // a long push, still going at the stop
+		cut.Store(true)
+		return ctx.Err()
+	}))
+	s := NewScheduler(d, withSecondsForTest(), WithRunGrace(0))
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx) }()
+	<-started
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-testenv.Context(t).Done():
+		t.Fatal("Run waited for a run past the grace")
+	}
+	if !cut.Load() {
+		t.Fatal("the run's context was not cancelled")
+	}
+	core := store.For(app.CoreNamespace)
+	keys, err := core.List(t.Context(), "cron:job:")
+	if err != nil || len(keys) == 0 {
+		t.Fatalf("slot records %v, %v", keys, err)
+	}
+	var failed bool
+	for _, k := range keys {
+		var rec slotRecord
+		if err := core.GetJSON(t.Context(), k, &rec); err != nil {
+			t.Fatal(err)
+		}
+		failed = failed || rec.State == "failed"
+		if rec.State == "running" {
+			t.Fatalf("slot %s left running: a restart within the stale mark would skip it", k)
+		}
+	}
+	if !failed {
+		t.Fatal("the cut run's slot is not recorded failed, so no start would catch it up")
 	}
 }
 

@@ -19,12 +19,9 @@ import (
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
-// JobTimeout bounds one run of a job.
-const JobTimeout = 60 * time.Second
-
 // staleAfter: a claim this old belongs to a run that crashed (the job's own
 // timeout has long passed), so the slot may be claimed again.
-const staleAfter = 2 * JobTimeout
+func staleAfter(job app.CronJob) time.Duration { return 2 * job.RunTimeout() }
 
 // slotsPerJob bounds the records a job leaves: one per minute of the day.
 // A record for an older scheduled time in the same slot is simply replaced.
@@ -136,7 +133,7 @@ func (d *Dispatcher) dispatch(ctx context.Context, name string, scheduled time.T
 	scheduled = scheduled.UTC().Truncate(time.Minute)
 	log := d.log.With("cron", name, "module", job.Module, "scheduled", scheduled.Format(time.RFC3339))
 	key := slotKey(name, scheduled)
-	won, attempts, err := d.claim(ctx, key, name, scheduled)
+	won, attempts, err := d.claim(ctx, key, job, scheduled)
 	if err != nil {
 		log.Error("cron failed: its slot cannot be claimed", "err", err)
 		return "", fmt.Errorf("cron %s: claim slot: %w", name, err)
@@ -175,7 +172,7 @@ func (d *Dispatcher) dispatch(ctx context.Context, name string, scheduled time.T
 
 // run gives the job its own timeout and turns a panic into an error.
 func (d *Dispatcher) run(ctx context.Context, job app.CronJob) (err error) {
-	ctx, cancel := context.WithTimeout(ctx, JobTimeout)
+	ctx, cancel := context.WithTimeout(ctx, job.RunTimeout())
 	defer cancel()
 	defer func() {
 		if r := recover(); r != nil {
@@ -188,7 +185,8 @@ func (d *Dispatcher) run(ctx context.Context, job app.CronJob) (err error) {
 
 // claim wins the slot when it is free: never claimed, claimed for an older
 // scheduled time, failed, or held by a run that went stale.
-func (d *Dispatcher) claim(ctx context.Context, key, name string, scheduled time.Time) (bool, int, error) {
+func (d *Dispatcher) claim(ctx context.Context, key string, job app.CronJob, scheduled time.Time) (bool, int, error) {
+	name := job.Name
 	claimed, attempts := false, 0
 	err := storage.Update(ctx, d.core, key, func(cur []byte) ([]byte, error) {
 		claimed = false // this may run again after a lost race
@@ -199,7 +197,7 @@ func (d *Dispatcher) claim(ctx context.Context, key, name string, scheduled time
 		next := slotRecord{Job: name, Scheduled: scheduled.Unix(), State: "running", Attempts: 1, At: d.now().UnixNano()}
 		if cur != nil && rec.Scheduled == scheduled.Unix() {
 			age := time.Duration(d.now().UnixNano() - rec.At)
-			if rec.State == "done" || (rec.State == "running" && age < staleAfter) {
+			if rec.State == "done" || (rec.State == "running" && age < staleAfter(job)) {
 				return nil, nil
 			}
 			next.Attempts = rec.Attempts + 1

@@ -26,6 +26,7 @@ type Scheduler struct {
 	now      func() time.Time
 	wait     func(ctx context.Context, d time.Duration) error
 	retries  []time.Duration
+	grace    time.Duration // how long runs in flight may go on after a stop
 }
 
 // SchedulerOption configures NewScheduler.
@@ -41,6 +42,21 @@ func WithSchedulerClock(now func() time.Time) SchedulerOption {
 func WithSchedulerWait(f func(ctx context.Context, d time.Duration) error) SchedulerOption {
 	return func(s *Scheduler) { s.wait = f }
 }
+
+// WithRunGrace sets how long runs in flight may go on once Run's context
+// ends (default RunGrace).
+func WithRunGrace(d time.Duration) SchedulerOption {
+	return func(s *Scheduler) { s.grace = d }
+}
+
+// RunGrace is how long a run in flight may go on after the scheduler is
+// stopped, within the container's shutdown budget (compose gives 20 s
+// before SIGKILL). A run still going then is cancelled: it fails and its
+// slot is recorded failed, so the next start catches it up (a job resumes
+// where it can: the daily push skips the chats it reached). Killed
+// instead, it would leave its slot "running" until stale, and a restart
+// within that time would skip the slot for good.
+const RunGrace = 10 * time.Second
 
 // retryBackoff are the waits before each new try of a failed slot: six
 // tries over about an hour, as EventBridge Scheduler's retry policy gives
@@ -58,7 +74,7 @@ const (
 func NewScheduler(d *Dispatcher, opts ...SchedulerOption) *Scheduler {
 	s := &Scheduler{
 		d: d, schedule: func(j app.CronJob) robfig.Schedule { return j }, tick: time.Minute,
-		now: time.Now, wait: pause.For, retries: retryBackoff,
+		now: time.Now, wait: pause.For, retries: retryBackoff, grace: RunGrace,
 	}
 	for _, o := range opts {
 		o(s)
@@ -67,39 +83,45 @@ func NewScheduler(d *Dispatcher, opts ...SchedulerOption) *Scheduler {
 }
 
 // Run catches up missed slots, schedules every job and blocks until ctx
-// ends; then it stops firing and waits for the runs in flight (retries
-// still waiting are dropped: the next start catches their slot up). The
-// registry has already checked every schedule.
+// ends; then it stops firing and waits for the runs in flight, for up to
+// the run grace before it cancels them (retries still waiting are dropped:
+// the next start catches their slot up). The registry has already checked
+// every schedule.
 func (s *Scheduler) Run(ctx context.Context) error {
+	// Runs outlive ctx by the grace, not by their whole timeout.
+	runCtx, stopRuns := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopRuns()
 	var fires sync.WaitGroup
 	c := robfig.New(robfig.WithLocation(time.UTC))
 	jobs := s.d.reg.Crons()
 	for _, j := range jobs {
 		if slot, ok := lastDue(j, s.now(), catchUpOf(j, s.now())); ok {
-			fires.Go(func() { s.fire(ctx, j, slot, true) })
+			fires.Go(func() { s.fire(ctx, runCtx, j, slot, true) })
 		}
 		c.Schedule(s.schedule(j), robfig.FuncJob(func() {
 			// The fire's own slot: the scheduled instant this run is for.
 			slot := s.now().UTC().Truncate(s.tick)
-			fires.Go(func() { s.fire(ctx, j, slot, false) })
+			fires.Go(func() { s.fire(ctx, runCtx, j, slot, false) })
 		}))
 	}
 	s.d.log.Info("cron scheduler started", "jobs", len(jobs))
 	c.Start()
 	<-ctx.Done()
 	<-c.Stop().Done()
-	fires.Wait() // runs in flight finish; waiting retries end with ctx
+	cut := time.AfterFunc(s.grace, stopRuns)
+	fires.Wait() // runs in flight finish or are cut; waiting retries end with ctx
+	cut.Stop()
 	s.d.log.Info("cron scheduler stopped")
 	return nil
 }
 
 // fire dispatches a slot and tries it again after a failure while its
-// retry window lasts. Runs outlive ctx (stopping waits for them); waits
-// between tries do not.
-func (s *Scheduler) fire(ctx context.Context, j app.CronJob, slot time.Time, catchUp bool) {
+// retry window lasts. Runs get runCtx, which outlives ctx by the grace;
+// waits between tries end with ctx.
+func (s *Scheduler) fire(ctx, runCtx context.Context, j app.CronJob, slot time.Time, catchUp bool) {
 	window := retryWindowOf(j, slot)
 	for try := 0; ; try++ {
-		out, err := s.d.Dispatch(context.WithoutCancel(ctx), j.Name, slot)
+		out, err := s.d.Dispatch(runCtx, j.Name, slot)
 		if err == nil {
 			if catchUp && out == Ran {
 				s.d.metrics.Cron(j.Name, metrics.CaughtUp)
