@@ -190,7 +190,8 @@ func cronRun(ctx context.Context, e env) error {
 }
 
 func postCron(ctx context.Context, target, token string, stdout io.Writer) error {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	// The answer comes when the run ends: up to the longest a job may take.
+	ctx, cancel := context.WithTimeout(ctx, app.MaxCronTimeout+time.Minute)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, nil)
 	if err != nil {

@@ -61,6 +61,7 @@ const (
 	readTimeout       = 15 * time.Second                                  // headers and the body
 	writeTimeout      = app.UpdateBudget + app.RecordTime + 5*time.Second // the run, its record, the answer
 	idleTimeout       = 30 * time.Second
+	cronAnswerTimeout = app.MaxCronTimeout + app.RecordTime + 5*time.Second // the longest run, its record, the answer
 	maxHeaderBytes    = 16 << 10
 )
 
@@ -193,6 +194,10 @@ func (c Config) cron(w http.ResponseWriter, r *http.Request) {
 		}
 		slot = t
 	}
+	// The answer waits for the run, which a job may make longer than the
+	// server's write timeout (up to app.MaxCronTimeout). Under Lambda the
+	// writer cannot take a deadline; the function's own timeout covers it.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(cronAnswerTimeout))
 	out, err := c.Dispatcher.Dispatch(r.Context(), name, slot)
 	switch {
 	case errors.Is(err, cron.ErrUnknownJob):
