@@ -13,9 +13,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
-
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
 	"github.com/miti99bot/miti99bot/internal/config"
 	"github.com/miti99bot/miti99bot/internal/cron"
 	"github.com/miti99bot/miti99bot/internal/storage/backend"

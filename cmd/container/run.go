@@ -7,7 +7,6 @@ import (
 	"os"
 
 	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
-
 	"github.com/miti99bot/miti99bot/internal/container"
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )

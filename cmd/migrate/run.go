@@ -9,7 +9,6 @@ import (
 	"log/slog"
 
 	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
-
 	"github.com/miti99bot/miti99bot/internal/migrate"
 	"github.com/miti99bot/miti99bot/internal/redact"
 	"github.com/miti99bot/miti99bot/internal/storage"

@@ -33,6 +33,20 @@ func Keyboard(rows ...[]Button) (*models.InlineKeyboardMarkup, error) {
 	return kb, nil
 }
 
+// MustKeyboard is Keyboard for data a module builds from its own ids and
+// names, whose longest its tests prove fits: a refusal there is a bug.
+func MustKeyboard(rows ...[]Button) *models.InlineKeyboardMarkup {
+	kb, err := Keyboard(rows...)
+	if err != nil {
+		panic(err)
+	}
+	return kb
+}
+
+// StaleButtonToast answers a press whose data no longer means anything
+// (malformed, or of a kind the module no longer has).
+const StaleButtonToast = "This button no longer applies."
+
 // Edit changes a message the bot sent: its text and its keyboard (nil
 // Keyboard removes the keyboard).
 type Edit struct {

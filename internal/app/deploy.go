@@ -51,7 +51,7 @@ func (a *App) NotifyDeploy(ctx context.Context, sha string) bool {
 		log.Warn("deploy: owner not notified", "err", err)
 		return true
 	}
-	a.metrics.DeployNotice("sent")
+	a.metrics.DeployNotice(metrics.Sent)
 	log.Info("deploy announced")
 	return true
 }

@@ -31,8 +31,8 @@ const handlerGrace = 10 * time.Second
 
 // Serve runs the bot (polling or webhook mode), cron and HTTP until ctx
 // ends, then shuts down in order: stop polling (handlers in flight finish),
-// stop cron (running jobs finish, or are cut after cron.RunGrace), stop HTTP; the store is closed by the
-// caller. All of it within shutdownBudget.
+// stop cron (running jobs finish, or are cut after cron.RunGrace), stop
+// HTTP; the store is closed by the caller. All of it within shutdownBudget.
 func Serve(ctx context.Context, b *wiring.Bot) error {
 	log := b.Log
 	ln, err := net.Listen("tcp", ":"+strconv.Itoa(b.Config.Port))

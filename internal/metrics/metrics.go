@@ -78,6 +78,9 @@ const (
 	Conflict = "conflict" // a CompareAndSwap that lost: the update loop tries again
 )
 
+// Deploy notice outcome (Skipped and Failed as elsewhere).
+const Sent = "sent"
+
 // Cron outcomes.
 const (
 	Ran      = "ran"

@@ -6,10 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
-
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
 	ddb "github.com/miti99bot/miti99bot/internal/storage/dynamodb"
 	"github.com/miti99bot/miti99bot/internal/testenv"
 )

@@ -47,6 +47,8 @@ type Play[G any] struct {
 	Finish func(ctx context.Context, subject int64, g *G)
 }
 
+// data is a button's callback data: ids are numbers, so it always fits
+// (a test covers the longest).
 func (p *Play[G]) data(act string, id int64, user ...int64) string {
 	d := p.Prefix + act + ":" + strconv.FormatInt(id, 10)
 	for _, u := range user {
@@ -55,22 +57,14 @@ func (p *Play[G]) data(act string, id int64, user ...int64) string {
 	return d
 }
 
-func (p *Play[G]) keyboard(rows ...[]app.Button) *models.InlineKeyboardMarkup {
-	kb, err := app.Keyboard(rows...)
-	if err != nil {
-		panic(err) // ids are numbers: the data always fits; a test covers the longest
-	}
-	return kb
-}
-
 // Running is a running game's keyboard.
 func (p *Play[G]) Running(g *G) *models.InlineKeyboardMarkup {
-	return p.keyboard([]app.Button{{Text: "🏳 Give up", Data: p.data(actGiveUp, p.ID(g))}})
+	return app.MustKeyboard([]app.Button{{Text: "🏳 Give up", Data: p.data(actGiveUp, p.ID(g))}})
 }
 
 // Finished is a finished game's keyboard.
 func (p *Play[G]) Finished(g *G) *models.InlineKeyboardMarkup {
-	return p.keyboard([]app.Button{{Text: "🔄 New game", Data: p.data(actNew, p.ID(g))}})
+	return app.MustKeyboard([]app.Button{{Text: "🔄 New game", Data: p.data(actNew, p.ID(g))}})
 }
 
 // Keyboard is the keyboard a message about g carries: give up while it
@@ -86,7 +80,7 @@ func (p *Play[G]) Keyboard(g *G) *models.InlineKeyboardMarkup {
 }
 
 func (p *Play[G]) confirm(g *G, user int64) *models.InlineKeyboardMarkup {
-	return p.keyboard([]app.Button{
+	return app.MustKeyboard([]app.Button{
 		{Text: "Yes, give up", Data: p.data(actConfirm, p.ID(g), user)},
 		{Text: "No, keep playing", Data: p.data(actKeep, p.ID(g), user)},
 	})

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/go-telegram/bot/models"
+
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/modules/games"

@@ -23,22 +23,15 @@ const (
 	dateLayout     = "20060102"
 )
 
+// data is a button's callback data, of fixed width (a test covers every kind).
 func data(kind string, day time.Time) string {
 	return callbackPrefix + kind + ":" + day.Format(dateLayout)
-}
-
-func keyboard(rows ...[]app.Button) *models.InlineKeyboardMarkup {
-	kb, err := app.Keyboard(rows...)
-	if err != nil {
-		panic(err) // fixed-width data: a test covers every kind
-	}
-	return kb
 }
 
 // dayKeyboard pages a day view: the day before, today, the day after.
 func dayKeyboard(day time.Time) *models.InlineKeyboardMarkup {
 	prev, next := day.AddDate(0, 0, -1), day.AddDate(0, 0, 1)
-	return keyboard([]app.Button{
+	return app.MustKeyboard([]app.Button{
 		{Text: "◀ " + prev.Format("02/01"), Data: data(kindDay, prev)},
 		{Text: "Today", Data: callbackPrefix + kindDay},
 		{Text: next.Format("02/01") + " ▶", Data: data(kindDay, next)},
@@ -48,7 +41,7 @@ func dayKeyboard(day time.Time) *models.InlineKeyboardMarkup {
 // weekKeyboard pages a week view by week.
 func weekKeyboard(monday time.Time) *models.InlineKeyboardMarkup {
 	prev, next := monday.AddDate(0, 0, -7), monday.AddDate(0, 0, 7)
-	return keyboard([]app.Button{
+	return app.MustKeyboard([]app.Button{
 		{Text: "◀ Week of " + prev.Format("02/01"), Data: data(kindWeek, prev)},
 		{Text: "This week", Data: callbackPrefix + kindWeek},
 		{Text: "Week of " + next.Format("02/01") + " ▶", Data: data(kindWeek, next)},
@@ -56,11 +49,11 @@ func weekKeyboard(monday time.Time) *models.InlineKeyboardMarkup {
 }
 
 func pushKeyboard(day time.Time) *models.InlineKeyboardMarkup {
-	return keyboard([]app.Button{{Text: "📅 Today's full schedule", Data: data(kindPush, day)}})
+	return app.MustKeyboard([]app.Button{{Text: "📅 Today's full schedule", Data: data(kindPush, day)}})
 }
 
 func unsubKeyboard() *models.InlineKeyboardMarkup {
-	return keyboard([]app.Button{{Text: "🔕 Unsubscribe", Data: callbackPrefix + kindUnsub}})
+	return app.MustKeyboard([]app.Button{{Text: "🔕 Unsubscribe", Data: callbackPrefix + kindUnsub}})
 }
 
 // view is a day or week message: its text and how to send it.
@@ -126,7 +119,7 @@ func (m *module) onButton(ctx context.Context, req *app.CallbackRequest) error {
 	if date != "" {
 		d, err := time.ParseInLocation(dateLayout, date, ict)
 		if err != nil {
-			return req.Answer(ctx, "This button no longer applies.")
+			return req.Answer(ctx, app.StaleButtonToast)
 		}
 		day = d
 	}
@@ -149,11 +142,11 @@ func (m *module) onButton(ctx context.Context, req *app.CallbackRequest) error {
 		case err != nil:
 			return err
 		case !removed:
-			return req.Answer(ctx, "Not subscribed here.")
+			return req.Answer(ctx, notSubscribedText)
 		}
-		return req.Edit(ctx, "Unsubscribed: no more daily matches here.", nil)
+		return req.Edit(ctx, unsubscribedText, nil)
 	default:
-		return req.Answer(ctx, "This button no longer applies.")
+		return req.Answer(ctx, app.StaleButtonToast)
 	}
 	var apiErr *apiError
 	switch {

@@ -144,7 +144,13 @@ func (m *module) cmdUnsubscribe(ctx context.Context, r *app.Request) error {
 	case err != nil:
 		return err
 	case !removed:
-		return r.Reply(ctx, "Not subscribed here.")
+		return r.Reply(ctx, notSubscribedText)
 	}
-	return r.Reply(ctx, "Unsubscribed: no more daily matches here.")
+	return r.Reply(ctx, unsubscribedText)
 }
+
+// What /lolschedule_unsubscribe and the Unsubscribe button answer.
+const (
+	notSubscribedText = "Not subscribed here."
+	unsubscribedText  = "Unsubscribed: no more daily matches here."
+)

@@ -27,11 +27,8 @@ const NotYoursToast = "This is someone else's portfolio: your own is one command
 func (d *Desk) prefix() string { return d.Name + ":" }
 
 func (d *Desk) refresh(data string) *models.InlineKeyboardMarkup {
-	kb, err := app.Keyboard([]app.Button{{Text: "🔄 Refresh", Data: data}})
-	if err != nil {
-		panic(err) // symbols are checked by the commands; a test covers the longest
-	}
-	return kb
+	// Symbols are checked by the commands; a test covers the longest.
+	return app.MustKeyboard([]app.Button{{Text: "🔄 Refresh", Data: data}})
 }
 
 // PriceKeyboard is a price reply's keyboard.
@@ -50,7 +47,7 @@ func (d *Desk) Callback(text func(sym string, q Quote) string, symbol func(strin
 		case kindPrice:
 			sym, ok := symbol(arg)
 			if !ok {
-				return req.Answer(ctx, "This button no longer applies.")
+				return req.Answer(ctx, app.StaleButtonToast)
 			}
 			q, err := d.Quotes.Price(ctx, sym)
 			switch {
@@ -63,7 +60,7 @@ func (d *Desk) Callback(text func(sym string, q Quote) string, symbol func(strin
 		case kindStats:
 			owner, err := strconv.ParseInt(arg, 10, 64)
 			if err != nil {
-				return req.Answer(ctx, "This button no longer applies.")
+				return req.Answer(ctx, app.StaleButtonToast)
 			}
 			if owner != req.UserID {
 				return req.Answer(ctx, NotYoursToast)
@@ -78,7 +75,7 @@ func (d *Desk) Callback(text func(sym string, q Quote) string, symbol func(strin
 			}
 			return req.Edit(ctx, body, kb)
 		}
-		return req.Answer(ctx, "This button no longer applies.")
+		return req.Answer(ctx, app.StaleButtonToast)
 	}}
 }
 

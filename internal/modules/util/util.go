@@ -80,11 +80,7 @@ func helpKeyboard(modules []string, current string) *models.InlineKeyboardMarkup
 		}
 		rows[len(rows)-1] = append(rows[len(rows)-1], app.Button{Text: label, Data: helpPrefix + m})
 	}
-	kb, err := app.Keyboard(rows...)
-	if err != nil {
-		panic(err) // module names are at most 32 bytes: the data fits
-	}
-	return kb
+	return app.MustKeyboard(rows...) // module names are at most 32 bytes: the data fits
 }
 
 func info(ctx context.Context, r *app.Request) error {

@@ -15,10 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
-
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/bolt"
 	ddb "github.com/miti99bot/miti99bot/internal/storage/dynamodb"

@@ -11,10 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
-
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
 	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
 	ddb "github.com/miti99bot/miti99bot/internal/storage/dynamodb"
 	"github.com/miti99bot/miti99bot/internal/testenv"

@@ -15,12 +15,11 @@ import (
 	"slices"
 	"time"
 
-	"github.com/miti99bot/miti99bot/internal/awsenv"
-
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/miti99bot/miti99bot/internal/awsenv"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
