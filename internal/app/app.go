@@ -36,6 +36,8 @@ type App struct {
 
 	metrics *metrics.Metrics // nil: none
 
+	helpers *helpers // run the hooks beside the finish
+
 	userMu   sync.Mutex
 	username string // the bot's @username, for /cmd@Bot; resolved lazily
 }
@@ -114,6 +116,7 @@ func New(provider storage.KVProvider, bot Messenger, opts ...Option) (*App, erro
 		username: o.username,
 		budget:   o.budget,
 		metrics:  o.metrics,
+		helpers:  newHelpers(),
 	}
 	factories, err := selectFactories(o.factories, o.enabled)
 	if err != nil {

@@ -114,7 +114,7 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	if act.event != nil && err == nil {
 		// Hooks (stats) count the attempt that ended the update, once;
 		// their writes are independent of the record, so both go at once.
-		hooks.Go(func() { a.runHooks(ctx, *act.event) })
+		a.helpers.Go(&hooks, func() { a.runHooks(ctx, *act.event) })
 	}
 	if ferr := a.finish(rctx, u.ID, claimed, err == nil, errors.Is(err, ErrFlood)); ferr != nil {
 		// The work is done; at worst a redelivery is handled once more.
