@@ -129,7 +129,11 @@ func (a *App) claim(ctx context.Context, id int64) (claimResult, claimedRecord, 
 	err := storage.UpdateFrom(ctx, a.core, dedupKey(id), guess, func(cur []byte) (out []byte, err error) {
 		wrote = claimedRecord{} // the last call is the one written
 		var rec dedupRecord
-		if cur != nil && json.Unmarshal(cur, &rec) != nil {
+		switch {
+		case cur == nil:
+		case guess != nil && bytes.Equal(cur, guess):
+			rec = dedupRecord{ID: id - dedupSlots, State: stateDone} // the guess, known without decoding it
+		case json.Unmarshal(cur, &rec) != nil:
 			rec = dedupRecord{} // unreadable: treat as someone else's slot
 		}
 		// f's last call sees what the slot held (a wrong guess is followed

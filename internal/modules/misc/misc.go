@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -18,14 +17,6 @@ const Name = "misc"
 // Factory registers the module.
 var Factory = app.Factory{Name: Name, New: New}
 
-const lastPingKey = "last_ping"
-
-type lastPing struct {
-	At     time.Time `json:"at"`
-	ChatID int64     `json:"chat_id"`
-	UserID int64     `json:"user_id"`
-}
-
 // New builds the module.
 func New(d app.Deps) (*app.Module, error) {
 	return &app.Module{
@@ -35,7 +26,7 @@ func New(d app.Deps) (*app.Module, error) {
 				rec := lastPing{At: d.Now().UTC(), ChatID: r.ChatID, UserID: r.UserID}
 				// Record first: if the store is down the update is retried
 				// rather than answered with a pong that left no trace.
-				if err := d.Store.PutJSON(ctx, lastPingKey, rec); err != nil {
+				if err := d.Store.Put(ctx, lastPingKey, rec.encode()); err != nil {
 					return err
 				}
 				return r.Reply(ctx, "pong")
