@@ -36,7 +36,8 @@ type App struct {
 
 	metrics *metrics.Metrics // nil: none
 
-	helpers *helpers // run the hooks beside the finish
+	helpers   *helpers // run the hooks beside the finish
+	inProcess bool     // the store's calls stay in the process: no helpers
 
 	userMu   sync.Mutex
 	username string // the bot's @username, for /cmd@Bot; resolved lazily
@@ -105,18 +106,19 @@ func New(provider storage.KVProvider, bot Messenger, opts ...Option) (*App, erro
 		f(&o)
 	}
 	a := &App{
-		reg:      &Registry{},
-		provider: provider,
-		core:     provider.For(CoreNamespace),
-		bot:      bot,
-		log:      o.logger,
-		now:      o.now,
-		ownerID:  o.ownerID,
-		adminIDs: o.adminIDs,
-		username: o.username,
-		budget:   o.budget,
-		metrics:  o.metrics,
-		helpers:  newHelpers(),
+		reg:       &Registry{},
+		provider:  provider,
+		core:      provider.For(CoreNamespace),
+		bot:       bot,
+		log:       o.logger,
+		now:       o.now,
+		ownerID:   o.ownerID,
+		adminIDs:  o.adminIDs,
+		username:  o.username,
+		budget:    o.budget,
+		metrics:   o.metrics,
+		helpers:   newHelpers(),
+		inProcess: storage.IsInProcess(provider),
 	}
 	factories, err := selectFactories(o.factories, o.enabled)
 	if err != nil {

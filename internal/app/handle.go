@@ -110,17 +110,26 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	// Record the outcome even when the budget ran out: a failed record
 	// lets the redelivery run at once instead of waiting out the stale mark.
 	rctx := context.WithoutCancel(ctx)
-	var hooks sync.WaitGroup
-	if act.event != nil && err == nil {
+	finish := func() {
+		if ferr := a.finish(rctx, u.ID, claimed, err == nil, errors.Is(err, ErrFlood)); ferr != nil {
+			// The work is done; at worst a redelivery is handled once more.
+			log.at(ctx, slog.LevelWarn, "could not record the update as handled", "err", ferr)
+		}
+	}
+	switch {
+	case act.event == nil || err != nil:
+		finish()
+	case a.inProcess:
+		finish()
+		a.runHooks(ctx, *act.event)
+	default:
 		// Hooks (stats) count the attempt that ended the update, once;
 		// their writes are independent of the record, so both go at once.
+		var hooks sync.WaitGroup
 		a.helpers.Go(&hooks, func() { a.runHooks(ctx, *act.event) })
+		finish()
+		hooks.Wait()
 	}
-	if ferr := a.finish(rctx, u.ID, claimed, err == nil, errors.Is(err, ErrFlood)); ferr != nil {
-		// The work is done; at worst a redelivery is handled once more.
-		log.at(ctx, slog.LevelWarn, "could not record the update as handled", "err", ferr)
-	}
-	hooks.Wait()
 	if err != nil {
 		a.metrics.Update(kind, metrics.Failed)
 		log.at(ctx, slog.LevelError, "update failed", "err", err)

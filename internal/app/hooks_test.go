@@ -4,11 +4,17 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/modules/builtin"
+	"github.com/miti99bot/miti99bot/internal/modules/misc"
+	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/storage/memory"
+	"github.com/miti99bot/miti99bot/internal/telegram"
+	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
 func TestCommandHooksSeeEveryCommandAndCannotFailIt(t *testing.T) {
@@ -30,5 +36,55 @@ func TestCommandHooksSeeEveryCommandAndCannotFailIt(t *testing.T) {
 	}
 	if b.Last() != "pong" {
 		t.Fatalf("a failing hook changed the reply: %q", b.Last())
+	}
+}
+
+// networkStore hides that the memory store is in-process, as a store
+// behind a network looks to the core.
+type networkStore struct{ storage.KVProvider }
+
+// With a store in the process the hooks run after the record, with a
+// network store beside it; either way each runs once, before HandleUpdate
+// returns, and a redelivery finds the update handled.
+func TestHooksAndTheRecordAreBothWrittenWithEitherKindOfStore(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		store storage.KVProvider
+	}{
+		{"in-process", memory.New()},
+		{"network", networkStore{memory.New()}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := storage.IsInProcess(c.store); got != (c.name == "in-process") {
+				t.Fatalf("IsInProcess = %v", got)
+			}
+			srv := telegramtest.New(t)
+			client, err := telegram.New(srv.Token, telegram.WithAPIURL(srv.URL))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var hooked atomic.Int32
+			watcher := app.Factory{Name: "watcher", New: func(app.Deps) (*app.Module, error) {
+				return &app.Module{Name: "watcher", OnCommand: func(context.Context, app.CommandEvent) error {
+					hooked.Add(1)
+					return nil
+				}}, nil
+			}}
+			a, err := app.New(c.store, client, app.WithModules([]app.Factory{misc.Factory, watcher}), app.WithBotUsername("miti99bot"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 2 { // the delivery, then Telegram's redelivery
+				if err := a.HandleUpdate(t.Context(), withID(telegramtest.Text(private, user, "/ping"), 9)); err != nil {
+					t.Fatal(err)
+				}
+				if got := hooked.Load(); got != 1 {
+					t.Fatalf("the hook ran %d times when HandleUpdate returned, want 1", got)
+				}
+			}
+			if got := srv.Messages(); len(got) != 1 {
+				t.Fatalf("%d replies, want 1", len(got))
+			}
+		})
 	}
 }
