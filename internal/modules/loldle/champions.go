@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -76,6 +77,19 @@ func normalise(s string) string {
 	}
 	return b.String()
 }
+
+// embedded is the embedded table, parsed at its first use rather than at
+// start: most cold starts serve no loldle, and parsing it was half of the
+// Lambda bootstrap's set-up (0.23 ms of 0.45; issue #19). A table that
+// does not parse is a build defect, like a bad constant regexp, and
+// TestTheChampionTableIsWellFormed fails on it before it ships.
+var embedded = sync.OnceValue(func() *roster {
+	cs, err := parseChampions(championsTSV)
+	if err != nil {
+		panic("loldle: the embedded table: " + err.Error())
+	}
+	return newRoster(cs)
+})
 
 // roster is the parsed table with its lookup.
 type roster struct {

@@ -36,7 +36,7 @@ const (
 type module struct {
 	store  storage.KVStore
 	log    *slog.Logger
-	roster *roster
+	roster func() *roster
 	pick   func() string // the next answer's name
 	newID  func() int64  // the next game's ID
 	play   *games.Play[game]
@@ -47,12 +47,11 @@ const callbackPrefix = "loldle:"
 
 // New builds the module.
 func New(d app.Deps) (*app.Module, error) {
-	cs, err := parseChampions(championsTSV)
-	if err != nil {
-		return nil, err
+	m := &module{store: d.Store, log: d.Log, roster: embedded, newID: rand.Int64}
+	m.pick = func() string {
+		cs := embedded().list
+		return cs[rand.IntN(len(cs))].Name
 	}
-	m := &module{store: d.Store, log: d.Log, roster: newRoster(cs), newID: rand.Int64}
-	m.pick = func() string { return cs[rand.IntN(len(cs))].Name }
 	return m.module(), nil
 }
 
@@ -122,10 +121,10 @@ func startText(max int) string {
 
 // board is a running game at a glance: one line per guess.
 func (m *module) board(g *game) string {
-	answer := m.roster.get(g.Answer)
+	answer := m.roster().get(g.Answer)
 	var b strings.Builder
 	for _, name := range g.Guesses {
-		if c := m.roster.get(name); c != nil && answer != nil {
+		if c := m.roster().get(name); c != nil && answer != nil {
 			b.WriteString(summary(c, compare(c, answer)) + "\n")
 		}
 	}
@@ -179,7 +178,7 @@ func (m *module) parseGuess(arg string) (guess *champion, refusal string) {
 	if arg == "" {
 		return nil, ""
 	}
-	guess, candidates := m.roster.find(arg)
+	guess, candidates := m.roster().find(arg)
 	switch {
 	case guess != nil:
 		return guess, ""
@@ -194,7 +193,7 @@ func (m *module) parseGuess(arg string) (guess *champion, refusal string) {
 // on, so it is replaced too. A new game gets the owner's attempts limit,
 // read into *limit once however often the CAS loop calls this.
 func (m *module) playable(ctx context.Context, cur *game, limit *int) (g *game, started bool, err error) {
-	if cur != nil && !cur.Over && m.roster.get(cur.Answer) != nil {
+	if cur != nil && !cur.Over && m.roster().get(cur.Answer) != nil {
 		return cur, false, nil
 	}
 	if *limit == 0 {
@@ -208,7 +207,7 @@ func (m *module) playable(ctx context.Context, cur *game, limit *int) (g *game, 
 // move plays guess (nil: none) in g and says how it went; changed reports
 // whether g took a try.
 func (m *module) move(g *game, guess *champion) (reply string, changed bool) {
-	answer := m.roster.get(g.Answer)
+	answer := m.roster().get(g.Answer)
 	switch {
 	case guess == nil:
 		return m.board(g), false

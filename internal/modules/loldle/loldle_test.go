@@ -24,7 +24,8 @@ func fixed(answers ...string) app.Factory {
 		}
 		var mu sync.Mutex
 		var ids int64
-		m := &module{store: d.Store, log: d.Log, roster: newRoster(cs), newID: func() int64 {
+		r := newRoster(cs)
+		m := &module{store: d.Store, log: d.Log, roster: func() *roster { return r }, newID: func() int64 {
 			mu.Lock()
 			defer mu.Unlock()
 			ids++
@@ -255,7 +256,7 @@ func TestGamesBelongToTheirChat(t *testing.T) {
 	}
 }
 
-// Parsing the table is part of every cold start:
+// Parsing the table is part of the first loldle command after a start:
 // go test -run '^$' -bench Parse -benchmem ./internal/modules/loldle/
 func BenchmarkParseChampions(b *testing.B) {
 	for b.Loop() {
