@@ -6,7 +6,6 @@ package coin
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -44,8 +43,6 @@ var market = trading.Market{
 // priceFresh is how long a price is reused from the store.
 const priceFresh = 30 * time.Second
 
-var symbolRE = regexp.MustCompile(`^[A-Z0-9]{2,10}$`)
-
 type module struct {
 	desk *trading.Desk
 }
@@ -78,7 +75,7 @@ func usd(d decimal.Decimal) string { return trading.USD(d, market.CashPlaces) }
 // symbolArg reads and checks a symbol argument.
 func symbolArg(s string) (string, bool) {
 	s = strings.ToUpper(strings.TrimSpace(s))
-	return s, symbolRE.MatchString(s)
+	return s, trading.UpperAlnum(s, 2, 10)
 }
 
 func (m *module) cmdPrice(ctx context.Context, r *app.Request) error {

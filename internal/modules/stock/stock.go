@@ -7,7 +7,6 @@ package stock
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -54,10 +53,6 @@ var maxShares = decimal.NewFromInt(1_000_000_000)
 // priceFresh is how long a price is reused from the store.
 const priceFresh = time.Minute
 
-// Tickers are three letters for shares; ETFs and covered warrants are
-// longer (E1VFVN30, CFPT2401).
-var tickerRE = regexp.MustCompile(`^[A-Z][A-Z0-9]{2,9}$`)
-
 type module struct {
 	store storage.KVStore
 	now   func() time.Time
@@ -93,7 +88,9 @@ func New(d app.Deps) (*app.Module, error) {
 // tickerArg reads and checks a ticker argument.
 func tickerArg(s string) (string, bool) {
 	s = strings.ToUpper(strings.TrimSpace(s))
-	return s, tickerRE.MatchString(s)
+	// Three letters for shares; ETFs and covered warrants are longer
+	// (E1VFVN30, CFPT2401); always a letter first.
+	return s, trading.UpperAlnum(s, 3, 10) && s[0] >= 'A'
 }
 
 // order is "<TICKER> <shares>" as typed; all stands for every share held.
