@@ -3,30 +3,55 @@ package lolschedule
 import (
 	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
 	"time"
 )
-
-var dateRE = regexp.MustCompile(`^(\d{2})[-/]?(\d{2})[-/]?(\d{4})$`)
 
 // errBadDate explains the accepted formats.
 var errBadDate = errors.New("use a date like 25-12-2026, 25/12/2026 or 25122026")
 
 // parseDate reads dd-mm-yyyy, dd/mm/yyyy or ddmmyyyy as a day in ICT.
 func parseDate(s string) (time.Time, error) {
-	m := dateRE.FindStringSubmatch(s)
-	if m == nil || (len(s) == 10 && s[2] != s[5]) { // 25-12/2026 mixes separators
+	d, mo, y, ok := dateFields(s)
+	if !ok || (len(s) == 10 && s[2] != s[5]) { // 25-12/2026 mixes separators
 		return time.Time{}, errBadDate
 	}
-	d, _ := strconv.Atoi(m[1])
-	mo, _ := strconv.Atoi(m[2])
-	y, _ := strconv.Atoi(m[3])
 	t := time.Date(y, time.Month(mo), d, 0, 0, 0, 0, ict)
 	if t.Day() != d || int(t.Month()) != mo || t.Year() != y { // 31-02 rolls over
 		return time.Time{}, fmt.Errorf("%02d-%02d-%04d is not a date", d, mo, y)
 	}
 	return t, nil
+}
+
+// dateFields splits two digits, an optional - or /, two digits, an
+// optional - or /, and four digits. A loop, not a regexp: the counted
+// repetitions compiled at package init, on every cold start (issue #19).
+func dateFields(s string) (d, mo, y int, ok bool) {
+	i := 0
+	number := func(n int) (v int, ok bool) {
+		if i+n > len(s) {
+			return 0, false
+		}
+		for _, c := range []byte(s[i : i+n]) {
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			v = v*10 + int(c-'0')
+		}
+		i += n
+		return v, true
+	}
+	separator := func() {
+		if i < len(s) && (s[i] == '-' || s[i] == '/') {
+			i++
+		}
+	}
+	var okD, okM, okY bool
+	d, okD = number(2)
+	separator()
+	mo, okM = number(2)
+	separator()
+	y, okY = number(4)
+	return d, mo, y, okD && okM && okY && i == len(s)
 }
 
 // dayOf is the ICT day containing t: [midnight, next midnight).
