@@ -161,3 +161,43 @@ func TestAScheduleWhoseModuleIsDisabledIsASkip(t *testing.T) {
 		t.Fatalf("a job no module has must still fail the invocation: %s", out)
 	}
 }
+
+// The bootstrap opens DynamoDB without a table check (it would delay every
+// cold start by a round trip): with a wrong DYNAMODB_TABLE it starts, and
+// the health check and the first update fail instead, unacknowledged, so
+// Telegram redelivers once the table is fixed.
+func TestAWrongTableFailsTheHealthCheckAndTheUpdateNotTheStart(t *testing.T) {
+	store := runtimetest.Dynalite(t, "bot")
+	srv := telegramtest.New(t)
+	env := map[string]string{
+		"TELEGRAM_BOT_TOKEN": srv.Token, "TELEGRAM_API_URL": srv.URL, "TELEGRAM_BOT_USERNAME": "miti99bot",
+		"TELEGRAM_WEBHOOK_SECRET": webhookSecret,
+	}
+	maps.Copy(env, store.Env)
+	env["DYNAMODB_TABLE"] = "no-such-table"
+	rie := runtimetest.StartRIE(t, runtimetest.Build(t, "./cmd/lambda", "lambda.norpc"), env)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	hook := map[string]string{"X-Telegram-Bot-Api-Secret-Token": webhookSecret, "Content-Type": "application/json"}
+	for _, s := range []struct {
+		name, method, path string
+		headers            map[string]string
+		body               string
+		want               int
+	}{
+		{"it starts", "GET", "/", nil, "", 200},
+		{"the health check fails", "GET", "/healthz", nil, "", 503},
+		{"an update is not acknowledged", "POST", "/webhook", hook, telegramtest.WebhookBody(t, 1, 7, 7, "/ping"), 500},
+	} {
+		res, err := rie.InvokeURL(ctx, s.method, s.path, s.headers, s.body)
+		if err != nil || res.StatusCode != s.want {
+			t.Fatalf("%s: %d %q, %v; want %d", s.name, res.StatusCode, res.Body, err, s.want)
+		}
+	}
+	if !strings.Contains(rie.Output(), `table \"no-such-table\" not found`) {
+		t.Errorf("no log line names the missing table:\n%s", rie.Output())
+	}
+	if got := srv.Messages(); len(got) != 0 {
+		t.Errorf("replies with no table: %+v", got)
+	}
+}

@@ -59,6 +59,8 @@ type Options struct {
 	// configuration (nil: no metrics): EMF lines on Lambda, Prometheus on
 	// the container when METRICS_ENABLED.
 	Metrics func(*config.Config) metrics.Sink
+	// Store adjusts how the store is opened (Lambda: backend.WithoutTableCheck).
+	Store []backend.Option
 }
 
 // Bot is the built bot.
@@ -170,7 +172,7 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 		}
 		bot = b.Client
 	}
-	if b.Store, err = backend.Open(ctx, cfg, log); err != nil {
+	if b.Store, err = backend.Open(ctx, cfg, log, o.Store...); err != nil {
 		return nil, err
 	}
 	b.Store = metered.Wrap(b.Store, cfg.Backend, b.Metrics)

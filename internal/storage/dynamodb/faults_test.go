@@ -68,6 +68,30 @@ func TestUnreachableEndpointFailsWithinTheInitBound(t *testing.T) {
 	})
 }
 
+// Opened without the table check (as the Lambda runtime opens it), a
+// missing table shows at the first call, named in every call's error.
+func TestAMissingTableOpenedWithoutTheCheckIsNamedByEveryCall(t *testing.T) {
+	testenv.Require(t, "AWS_ENDPOINT_URL_DYNAMODB")
+	p, err := ddb.Open(t.Context(), ddb.Config{Table: "no-such-table", AWS: shared.Load},
+		ddb.WithoutTableCheck(), ddb.WithLogger(slog.New(slog.DiscardHandler)))
+	if err != nil {
+		t.Fatalf("Open without the check: %v", err)
+	}
+	s := p.For("core")
+	calls := map[string]func() error{
+		"Get":            func() error { _, err := s.Get(t.Context(), "k"); return err },
+		"Put":            func() error { return s.Put(t.Context(), "k", []byte("v")) },
+		"Delete":         func() error { return s.Delete(t.Context(), "k") },
+		"List":           func() error { _, err := s.List(t.Context(), ""); return err },
+		"CompareAndSwap": func() error { return s.CompareAndSwap(t.Context(), "k", nil, []byte("v")) },
+	}
+	for name, call := range calls {
+		if err := call(); err == nil || !strings.Contains(err.Error(), `table "no-such-table" not found`) {
+			t.Errorf("%s = %v, want an error naming the missing table", name, err)
+		}
+	}
+}
+
 func TestStartupLogNamesOnlyBackendAndTable(t *testing.T) {
 	var logs bytes.Buffer
 	p := backendtest.Dynamo(t, ddb.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))))

@@ -28,7 +28,7 @@ func (n *partition) Get(ctx context.Context, key string) ([]byte, error) {
 		ExpressionAttributeNames: map[string]string{"#v": attrValue},
 	})
 	if err != nil {
-		return nil, fmt.Errorf("dynamodb: get item: %w", err)
+		return nil, n.p.fail("get item", err)
 	}
 	if out.Item == nil {
 		return nil, storage.ErrNotFound
@@ -42,7 +42,7 @@ func (n *partition) Put(ctx context.Context, key string, val []byte) error {
 		Item:      encode(n.pk, key, val, n.p.now().UnixNano()),
 	})
 	if err != nil {
-		return fmt.Errorf("dynamodb: put item: %w", err)
+		return n.p.fail("put item", err)
 	}
 	return nil
 }
@@ -50,7 +50,7 @@ func (n *partition) Put(ctx context.Context, key string, val []byte) error {
 func (n *partition) Delete(ctx context.Context, key string) error {
 	_, err := n.p.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &n.p.table, Key: keyOf(n.pk, key)})
 	if err != nil {
-		return fmt.Errorf("dynamodb: delete item: %w", err)
+		return n.p.fail("delete item", err)
 	}
 	return nil
 }
@@ -63,7 +63,7 @@ func (n *partition) List(ctx context.Context, prefix string) ([]string, error) {
 	for pages.HasMorePages() {
 		page, err := pages.NextPage(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("dynamodb: query: %w", err)
+			return nil, n.p.fail("query", err)
 		}
 		for _, item := range page.Items {
 			sk, ok := item[attrSK].(*types.AttributeValueMemberS)
@@ -104,7 +104,18 @@ func (n *partition) CompareAndSwap(ctx context.Context, key string, expected, va
 	case errors.As(err, &failed):
 		return storage.ErrConflict
 	case err != nil:
-		return fmt.Errorf("dynamodb: conditional put: %w", err)
+		return n.p.fail("conditional put", err)
 	}
 	return nil
+}
+
+// fail wraps an error of a call on the table, naming the table when it is
+// missing: the Lambda runtime opens the store without checking the table
+// (backend.WithoutTableCheck), so its first update is where a wrong
+// DYNAMODB_TABLE shows.
+func (p *Provider) fail(what string, err error) error {
+	if missing := (*types.ResourceNotFoundException)(nil); errors.As(err, &missing) {
+		return fmt.Errorf("dynamodb: %s: table %q not found: %w", what, p.table, err)
+	}
+	return fmt.Errorf("dynamodb: %s: %w", what, err)
 }
