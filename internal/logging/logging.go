@@ -24,18 +24,18 @@ func New(w io.Writer, level slog.Leveler, secrets []string) *slog.Logger {
 		}
 		return a
 	}})
-	return slog.New(&masking{inner: h, secrets: secrets})
+	return slog.New(&masking{inner: h, secrets: redact.NewSet(secrets...)})
 }
 
 type masking struct {
 	inner   slog.Handler
-	secrets []string
+	secrets *redact.Set
 }
 
 func (m *masking) Enabled(ctx context.Context, l slog.Level) bool { return m.inner.Enabled(ctx, l) }
 
 func (m *masking) Handle(ctx context.Context, r slog.Record) error {
-	out := slog.NewRecord(r.Time, r.Level, redact.String(r.Message, m.secrets...), r.PC)
+	out := slog.NewRecord(r.Time, r.Level, m.secrets.String(r.Message), r.PC)
 	r.Attrs(func(a slog.Attr) bool {
 		out.AddAttrs(m.mask(a))
 		return true
@@ -68,15 +68,15 @@ func (m *masking) mask(a slog.Attr) slog.Attr {
 		}
 		return slog.Group(a.Key, masked...)
 	case slog.KindString:
-		return slog.String(a.Key, redact.String(v.String(), m.secrets...))
+		return slog.String(a.Key, m.secrets.String(v.String()))
 	case slog.KindAny:
 		if raw, ok := v.Any().(json.RawMessage); ok { // JSON kept as JSON (an EMF block), masked as text
-			return slog.Any(a.Key, json.RawMessage(redact.String(string(raw), m.secrets...)))
+			return slog.Any(a.Key, json.RawMessage(m.secrets.String(string(raw))))
 		}
 		if err, ok := v.Any().(error); ok {
-			return slog.String(a.Key, redact.String(err.Error(), m.secrets...))
+			return slog.String(a.Key, m.secrets.String(err.Error()))
 		}
-		return slog.String(a.Key, redact.String(v.String(), m.secrets...))
+		return slog.String(a.Key, m.secrets.String(v.String()))
 	}
 	return slog.Attr{Key: a.Key, Value: v}
 }
