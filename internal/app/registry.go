@@ -3,7 +3,6 @@ package app
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -16,14 +15,21 @@ import (
 // slot claims, deploy notices); no module may take its name.
 const CoreNamespace = "core"
 
-// commandNameRE is the rule for command and cron job names: what Telegram
-// accepts in a command. Module names follow the storage namespace rule
-// (storage.ValidateModule), since each module is a namespace.
-var commandNameRE = regexp.MustCompile(`^[a-z0-9_]+$`)
-
-// validName applies commandNameRE and the length bound, checked apart: a
-// counted repetition {1,32} compiles to 32 copies, paid at every cold start.
-func validName(name string) bool { return len(name) <= 32 && commandNameRE.MatchString(name) }
+// validName is the rule for command and cron job names, nameRule: what
+// Telegram accepts in a command. Module names follow the storage namespace
+// rule (storage.ValidateModule), since each module is a namespace. A loop,
+// not a regexp: it runs for every command at every start.
+func validName(name string) bool {
+	if name == "" || len(name) > 32 {
+		return false
+	}
+	for i := range len(name) {
+		if c := name[i]; (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' {
+			return false
+		}
+	}
+	return true
+}
 
 // nameRule is how an error states the rule.
 const nameRule = "^[a-z0-9_]{1,32}$"
@@ -184,21 +190,24 @@ func (r *Registry) register(mods []*Module) error {
 		seenModule[m.Name] = true
 		for i := range m.Commands {
 			c := &m.Commands[i]
-			where := fmt.Sprintf("module %q command %q", m.Name, c.Name)
+			// Worded only when wrong: a start registers every command.
+			badCmd := func(format string, a ...any) {
+				bad("module %q command %q: "+format, append([]any{m.Name, c.Name}, a...)...)
+			}
 			switch {
 			case !validName(c.Name):
-				bad("%s: name must match %s", where, nameRule)
+				badCmd("name must match %s", nameRule)
 			case strings.TrimSpace(c.Description) == "":
-				bad("%s: missing description", where)
+				badCmd("missing description")
 			case len(c.Description) > maxDescription:
-				bad("%s: description longer than %d bytes", where, maxDescription)
+				badCmd("description longer than %d bytes", maxDescription)
 			case c.Handler == nil:
-				bad("%s: no handler", where)
+				badCmd("no handler")
 			case c.Visibility < Public || c.Visibility > Private:
-				bad("%s: unknown visibility %d", where, c.Visibility)
+				badCmd("unknown visibility %d", c.Visibility)
 			}
 			if prev, ok := r.commands[c.Name]; ok {
-				bad("%s: /%s is already registered by module %q", where, c.Name, prev.module.Name)
+				badCmd("/%s is already registered by module %q", c.Name, prev.module.Name)
 				continue
 			}
 			r.commands[c.Name] = route{module: m, cmd: c}

@@ -1,6 +1,7 @@
 package storage_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -27,6 +28,20 @@ func FuzzKeyRules(f *testing.F) {
 		}
 		if storage.ValidatePrefix(key) != nil {
 			t.Fatalf("a valid key %q is no valid prefix", key)
+		}
+	})
+}
+
+// FuzzModuleRule holds ValidateModule's loop to the rule it states,
+// ModuleNamePattern.
+func FuzzModuleRule(f *testing.F) {
+	rule := regexp.MustCompile(storage.ModuleNamePattern)
+	for _, s := range []string{"coin", "core", "lol-schedule", "a_b", "", "Coin", "a b", "é", "abcdefghijabcdefghijabcdefghij12", "abcdefghijabcdefghijabcdefghij123"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		if got, want := storage.ValidateModule(name) == nil, rule.MatchString(name); got != want {
+			t.Fatalf("ValidateModule(%q) accepts: %v; %s says %v", name, got, storage.ModuleNamePattern, want)
 		}
 	})
 }

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -18,13 +17,15 @@ const (
 // ModuleNamePattern is the rule for a namespace (module) name.
 const ModuleNamePattern = `^[a-z0-9_-]{1,32}$`
 
-// moduleNameRE is the pattern with its length checked apart: a counted
-// repetition compiles to that many copies, paid at every cold start.
-var moduleNameRE = regexp.MustCompile(`^[a-z0-9_-]+$`)
-
-// ValidateModule reports whether name can be a namespace.
+// ValidateModule reports whether name can be a namespace: ModuleNamePattern,
+// checked by a loop (it runs for every module at every start).
 func ValidateModule(name string) error {
-	if len(name) > 32 || !moduleNameRE.MatchString(name) {
+	ok := name != "" && len(name) <= 32
+	for i := 0; ok && i < len(name); i++ {
+		c := name[i]
+		ok = 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '-'
+	}
+	if !ok {
 		return fmt.Errorf("%w: %q must match %s", ErrInvalidModule, name, ModuleNamePattern)
 	}
 	return nil
