@@ -113,20 +113,8 @@ func Copy(ctx context.Context, src storage.Walker, dst Destination, o Options) (
 		}
 	}
 	p := newProgress(o.Progress, o.Every, "copy")
+	w := startWriter(ctx, dst, load, rep, o.DryRun)
 	batch := make([]storage.Item, 0, o.BatchSize)
-	flush := func() error {
-		if len(batch) == 0 || o.DryRun {
-			batch = batch[:0]
-			return nil
-		}
-		res, err := dst.Load(ctx, batch, load)
-		rep.Written += int64(res.Written)
-		rep.Unchanged += int64(res.Unchanged)
-		rep.KeptNewer += int64(res.KeptNewer)
-		rep.Deleted += int64(res.Deleted)
-		batch = batch[:0]
-		return err
-	}
 	err := src.Walk(ctx, func(r storage.Raw) error {
 		if isCheckpoint(r.Namespace, r.Key) {
 			return nil // the migrator's own, of an earlier copy into src
@@ -151,12 +139,17 @@ func Copy(ctx context.Context, src storage.Walker, dst Destination, o Options) (
 		m.Bytes += int64(len(r.Value))
 		batch = append(batch, r.Item)
 		if len(batch) >= o.BatchSize {
-			return flush()
+			var err error
+			batch, err = w.write(batch)
+			return err
 		}
 		return nil
 	})
 	if err == nil {
-		err = flush()
+		_, err = w.write(batch)
+	}
+	if werr := w.close(); err == nil {
+		err = werr
 	}
 	if err == nil && !o.DryRun && o.Source != "" && rep.Since.IsZero() {
 		err = writeCheckpoint(ctx, dst, o.Source, start)
@@ -167,6 +160,66 @@ func Copy(ctx context.Context, src storage.Walker, dst Destination, o Options) (
 		return rep, fmt.Errorf("migrate: after %d items: %w", rep.Read, err)
 	}
 	return rep, nil
+}
+
+// writer loads the copy's batches into the destination on a goroutine of
+// its own, so that the source is read while the destination writes: the
+// walk fills the next batch while the last one loads (at most two are
+// held). Batches load one at a time, in the order they were read.
+type writer struct {
+	batches chan []storage.Item
+	failed  chan struct{} // closed when a load fails; err says why
+	done    chan struct{} // closed when the loads have ended
+	spare   []storage.Item
+	err     error
+}
+
+func startWriter(ctx context.Context, dst Destination, load storage.LoadOptions, rep *Report, dryRun bool) *writer {
+	w := &writer{batches: make(chan []storage.Item), failed: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		for batch := range w.batches {
+			if dryRun || w.err != nil {
+				continue // a dry run writes nothing; after a failure, none loads
+			}
+			res, err := dst.Load(ctx, batch, load)
+			rep.Written += int64(res.Written)
+			rep.Unchanged += int64(res.Unchanged)
+			rep.KeptNewer += int64(res.KeptNewer)
+			rep.Deleted += int64(res.Deleted)
+			if err != nil {
+				w.err = err
+				close(w.failed)
+			}
+		}
+	}()
+	return w
+}
+
+// write hands batch over to be loaded and returns an empty batch to fill:
+// the one loaded before, which the writer is done with once it takes this.
+func (w *writer) write(batch []storage.Item) ([]storage.Item, error) {
+	if len(batch) == 0 {
+		return batch, nil
+	}
+	select {
+	case w.batches <- batch:
+	case <-w.failed:
+		return batch[:0], w.err
+	}
+	next := w.spare
+	if next == nil {
+		next = make([]storage.Item, 0, cap(batch))
+	}
+	w.spare = batch
+	return next[:0], nil
+}
+
+// close waits for the last load and says whether any failed.
+func (w *writer) close() error {
+	close(w.batches)
+	<-w.done
+	return w.err
 }
 
 // WriteSummary prints the per-module table and the totals.
