@@ -147,7 +147,7 @@ bench: testservers
 	scripts/with-testservers $(GO) test -run '^$$' -bench Migrate100k -benchtime 4x ./cmd/migrate/
 	$(GO) test -run '^$$' -bench 'DailyPush1000|DailyPush10kScaled' -benchtime 1x ./internal/modules/lolschedule/
 	$(GO) test -run '^$$' -bench PingBehindASlowChat -benchtime 3x ./internal/poller/
-	$(GO) test -run '^$$' -bench LongPollLatency -benchtime 300x -count 5 ./internal/poller/
+	$(GO) test -run '^$$' -bench LongPollLatency -benchtime 3000x -count 5 ./internal/poller/
 	$(GO) test -count=1 -run RoundTrips -v ./internal/app/ | grep 'round trips'
 	$(GO) test -run '^$$' -bench IdleRSS -benchtime 1x ./cmd/container/
 
