@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
+	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
 	ddb "github.com/miti99bot/miti99bot/internal/storage/dynamodb"
 	"github.com/miti99bot/miti99bot/internal/testenv"
@@ -84,6 +85,19 @@ func TestAMissingTableOpenedWithoutTheCheckIsNamedByEveryCall(t *testing.T) {
 		"Delete":         func() error { return s.Delete(t.Context(), "k") },
 		"List":           func() error { _, err := s.List(t.Context(), ""); return err },
 		"CompareAndSwap": func() error { return s.CompareAndSwap(t.Context(), "k", nil, []byte("v")) },
+		// The migrator's calls: its source is opened without the check too.
+		"Namespaces": func() error { _, err := p.Namespaces(t.Context()); return err },
+		"Items": func() error {
+			for _, err := range p.Items(t.Context(), "core") {
+				return err
+			}
+			return nil
+		},
+		"Walk": func() error { return p.Walk(t.Context(), func(storage.Raw) error { return nil }) },
+		"Load": func() error {
+			_, err := p.Load(t.Context(), []storage.Item{{Namespace: "core", Key: "k", Value: []byte("v"), UpdatedAt: 1}}, storage.LoadOptions{})
+			return err
+		},
 	}
 	for name, call := range calls {
 		if err := call(); err == nil || !strings.Contains(err.Error(), `table "no-such-table" not found`) {

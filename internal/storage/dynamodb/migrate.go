@@ -25,7 +25,7 @@ func (p *Provider) Walk(ctx context.Context, fn func(storage.Raw) error) error {
 	for pages.HasMorePages() {
 		page, err := pages.NextPage(ctx)
 		if err != nil {
-			return fmt.Errorf("dynamodb: scan: %w", err)
+			return p.fail("scan", err)
 		}
 		for _, raw := range page.Items {
 			it, err := decodeItem(raw)
@@ -126,7 +126,7 @@ func (p *Provider) putUnlessNewer(ctx context.Context, items []storage.Item) (st
 			case errors.As(err, &ccf):
 				res.KeptNewer++ // written on the target since the read
 			case err != nil:
-				return fmt.Errorf("dynamodb: put %s/%q: %w", it.Namespace, it.Key, err)
+				return p.fail(fmt.Sprintf("put %s/%q", it.Namespace, it.Key), err)
 			default:
 				res.Written++
 			}
@@ -152,7 +152,7 @@ func (p *Provider) batchGet(ctx context.Context, batch []storage.Item) (map[[2]s
 	for attempt := 0; len(req) > 0; attempt++ {
 		res, err := p.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: req})
 		if err != nil {
-			return nil, fmt.Errorf("dynamodb: batch get: %w", err)
+			return nil, p.fail("batch get", err)
 		}
 		for _, raw := range res.Responses[p.table] {
 			if it, err := decodeItem(raw); err == nil {
@@ -172,7 +172,7 @@ func (p *Provider) batchWrite(ctx context.Context, writes []types.WriteRequest) 
 	for attempt := 0; len(writes) > 0 && len(req[p.table]) > 0; attempt++ {
 		res, err := p.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: req})
 		if err != nil {
-			return fmt.Errorf("dynamodb: batch write: %w", err)
+			return p.fail("batch write", err)
 		}
 		req = res.UnprocessedItems
 		if err := backoff(ctx, attempt, len(req[p.table])); err != nil {

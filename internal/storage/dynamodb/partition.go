@@ -108,14 +108,3 @@ func (n *partition) CompareAndSwap(ctx context.Context, key string, expected, va
 	}
 	return nil
 }
-
-// fail wraps an error of a call on the table, naming the table when it is
-// missing: the Lambda runtime opens the store without checking the table
-// (backend.WithoutTableCheck), so its first update is where a wrong
-// DYNAMODB_TABLE shows.
-func (p *Provider) fail(what string, err error) error {
-	if missing := (*types.ResourceNotFoundException)(nil); errors.As(err, &missing) {
-		return fmt.Errorf("dynamodb: %s: table %q not found: %w", what, p.table, err)
-	}
-	return fmt.Errorf("dynamodb: %s: %w", what, err)
-}

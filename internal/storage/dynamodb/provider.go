@@ -145,7 +145,7 @@ func (p *Provider) Namespaces(ctx context.Context) ([]string, error) {
 	for pages.HasMorePages() {
 		page, err := pages.NextPage(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("dynamodb: scan: %w", err)
+			return nil, p.fail("scan", err)
 		}
 		for _, item := range page.Items {
 			if pk, ok := item[attrPK].(*types.AttributeValueMemberS); ok && storage.ValidateModule(pk.Value) == nil {
@@ -168,7 +168,7 @@ func (p *Provider) Items(ctx context.Context, namespace string) iter.Seq2[storag
 		for pages.HasMorePages() {
 			page, err := pages.NextPage(ctx)
 			if err != nil {
-				yield(storage.Item{}, fmt.Errorf("dynamodb: query %s: %w", namespace, err))
+				yield(storage.Item{}, p.fail("query "+namespace, err))
 				return
 			}
 			for _, raw := range page.Items {
@@ -208,3 +208,15 @@ func (p *Provider) query(pk, prefix string, keysOnly bool) *dynamodb.QueryInput 
 
 // Close has nothing to release: the SDK's HTTP client holds no session.
 func (p *Provider) Close(context.Context) error { return nil }
+
+// fail wraps an error of a call on the table, naming the table when it is
+// missing: the Lambda runtime (backend.WithoutTableCheck) and the
+// migrator's source (WithoutTableCheck) open it without checking, so a
+// wrong table shows at the first call. Every call on the table wraps its
+// error here.
+func (p *Provider) fail(what string, err error) error {
+	if missing := (*types.ResourceNotFoundException)(nil); errors.As(err, &missing) {
+		return fmt.Errorf("dynamodb: %s: table %q not found: %w", what, p.table, err)
+	}
+	return fmt.Errorf("dynamodb: %s: %w", what, err)
+}
