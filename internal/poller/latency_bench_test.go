@@ -73,12 +73,13 @@ func BenchmarkLongPollLatency(b *testing.B) {
 		}
 		n++
 	}
-	p99 := func(sd *side) time.Duration {
+	// quantiles reports sd's p50 and p99 and returns the p99.
+	quantiles := func(sd *side) time.Duration {
 		slices.Sort(sd.lat)
 		q := sd.lat[len(sd.lat)*99/100]
 		b.ReportMetric(float64(sd.lat[len(sd.lat)/2].Microseconds()), sd.name+"-p50-µs")
 		b.ReportMetric(float64(q.Microseconds()), sd.name+"-p99-µs")
 		return q
 	}
-	b.ReportMetric(float64(p99(ours))/float64(p99(bare)), "p99-ratio")
+	b.ReportMetric(float64(quantiles(ours))/float64(quantiles(bare)), "p99-ratio")
 }
