@@ -4,7 +4,7 @@
 # Coolify passes the deployed commit as the SOURCE_COMMIT build argument,
 # which wins over GIT_SHA, so the deploy notice needs nothing typed by hand.
 
-FROM golang:1.26-bookworm AS build
+FROM golang:1.27.3-bookworm AS build
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download

@@ -1,5 +1,8 @@
 # miti99bot: one bot, two runtimes (AWS Lambda, container), one key-value store.
 GO ?= go
+# The Go release is go.mod's toolchain line; this machine's own Go ignores it, so it is exported for
+# every target (the go command fetches that release from the module proxy the first time).
+export GOTOOLCHAIN := $(shell sed -n 's/^toolchain //p' go.mod)
 NPM ?= npm
 
 GIT_SHA ?= $(shell git rev-parse --short HEAD 2>/dev/null)
@@ -14,7 +17,7 @@ RIE_BIN      := .testservers/bin/aws-lambda-rie
 LINT_DIR     := tools/lint/node_modules/dockerfile-utils
 RIE_VERSION  := v0.0.0-20261030222936-bef5c4ba774d
 
-.PHONY: help run run-polling build build-lambda build-BotFunction docker-build test vet unit lint fuzz vulncheck testservers test-mongo \
+.PHONY: help run run-polling build build-lambda build-BotFunction docker-build test vet unit lint fuzz vulncheck deps-check testservers test-mongo \
 	bench bench-coldstart mongo-local dynamodb-local sam-validate sam-build sam-deploy \
 	telegram-webhook telegram-webhook-info telegram-commands cron-status schedules-state schedules-pause schedules-resume \
 	migrate-dynamo-to-mongo migrate-mongo-to-dynamo migrate-verify migrate-verify-after-cutover
@@ -101,7 +104,7 @@ vet:
 ## lint: gofmt, shellcheck the scripts, lint the Dockerfile (CI runs it)
 lint: $(LINT_DIR)
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$unformatted" ]; then echo "gofmt -w these:"; echo "$$unformatted"; exit 1; fi
-	shellcheck scripts/with-testservers scripts/bench-coldstart scripts/fuzz scripts/vulncheck scripts/schedules .ci/run
+	shellcheck -x scripts/with-testservers scripts/bench-coldstart scripts/fuzz scripts/vulncheck scripts/schedules scripts/toolchain .ci/run
 	tools/lint/node_modules/.bin/dockerfile-utils lint Dockerfile
 
 $(LINT_DIR): tools/lint/package.json tools/lint/package-lock.json
@@ -115,6 +118,11 @@ fuzz:
 ## vulncheck: govulncheck against an offline copy of the Go vulnerability database (CI runs it)
 vulncheck:
 	scripts/vulncheck
+
+## deps-check: list the direct dependencies that have a newer release on the module proxy (changes nothing)
+deps-check:
+	@$(GO) list -m -u -f '{{if and (not .Indirect) (not .Main) .Update}}{{.Path}} {{.Version}} -> {{.Update.Version}}{{end}}' all | grep . \
+		|| echo "deps-check: every direct dependency is at its newest release"
 
 ## unit: the tests that need no server (integration tests skip under -short)
 unit:

@@ -1,6 +1,8 @@
 module github.com/miti99bot/miti99bot
 
-go 1.26.0
+go 1.27.0
+
+toolchain go1.27.3
 
 require (
 	github.com/VictoriaMetrics/metrics v1.45.0

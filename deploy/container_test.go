@@ -26,8 +26,12 @@ func read(t *testing.T, path string) string {
 
 func TestTheDockerfileBuildsASmallHealthCheckedImage(t *testing.T) {
 	df := read(t, "../Dockerfile")
+	toolchain := regexp.MustCompile(`(?m)^toolchain go(\S+)$`).FindStringSubmatch(read(t, "../go.mod"))
+	if toolchain == nil {
+		t.Fatal("go.mod names no toolchain")
+	}
 	for _, want := range []string{
-		"FROM golang:1.26", "ARG SOURCE_COMMIT", "ARG GIT_SHA", "buildinfo.GitSHA=${SOURCE_COMMIT:-${GIT_SHA}}", "CGO_ENABLED=0",
+		"FROM golang:" + toolchain[1] + "-", "ARG SOURCE_COMMIT", "ARG GIT_SHA", "buildinfo.GitSHA=${SOURCE_COMMIT:-${GIT_SHA}}", "CGO_ENABLED=0",
 		"FROM gcr.io/distroless/static-debian12:nonroot", "USER nonroot", "EXPOSE 8080",
 		`HEALTHCHECK`, `"-healthcheck"`, "./cmd/container",
 	} {
