@@ -151,12 +151,12 @@ test-mongo: testservers
 
 ## bench: what docs/performance.md reports: storage and core benchmarks (each provider next to its raw driver, the core next to a bare handler), the slow-chat latency, store round trips per update, idle memory, the migration next to a raw copy, the daily push at Telegram's rate
 bench: testservers
-	scripts/with-testservers $(GO) test -run '^$$' -bench . -benchmem ./internal/storage/... ./internal/app/
+	scripts/with-testservers $(GO) test -run '^$$' -bench . -benchmem ./internal/storage/... ./internal/core/
 	scripts/with-testservers $(GO) test -run '^$$' -bench Migrate100k -benchtime 4x ./cmd/migrate/
 	$(GO) test -run '^$$' -bench 'DailyPush1000|DailyPush10kScaled' -benchtime 1x ./internal/modules/lolschedule/
 	$(GO) test -run '^$$' -bench PingBehindASlowChat -benchtime 3x ./internal/poller/
 	$(GO) test -run '^$$' -bench LongPollLatency -benchtime 3000x -count 5 ./internal/poller/
-	$(GO) test -count=1 -run RoundTrips -v ./internal/app/ | grep 'round trips'
+	$(GO) test -count=1 -run RoundTrips -v ./internal/core/ | grep 'round trips'
 	$(GO) test -run '^$$' -bench IdleRSS -benchtime 1x ./cmd/container/
 
 ## bench-coldstart: the Lambda bootstrap's cold first invocation next to a hello-world one, under the emulator (memory store and DynamoDB)

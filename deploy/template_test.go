@@ -19,6 +19,7 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/config"
+	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/wiring"
@@ -27,7 +28,7 @@ import (
 const templatePath = "../template.yaml"
 
 // registry builds the release module set, to read its cron jobs.
-func registry(t *testing.T) *app.Registry {
+func registry(t *testing.T) *core.Registry {
 	client, _ := telegram.New("1:x")
 	a, err := wiring.NewApp(&config.Config{}, memory.New(), client, slog.New(slog.DiscardHandler))
 	if err != nil {
@@ -235,7 +236,7 @@ func TestTheFunctionTimeoutFitsTheRuns(t *testing.T) {
 		t.Fatal("Globals.Function.Timeout is not set")
 	}
 	got := time.Duration(timeout) * time.Second
-	longest := max(app.UpdateBudget+app.RecordTime, app.MaxCronTimeout+10*time.Second) // with recording the outcome
+	longest := max(core.UpdateBudget+core.RecordTime, app.MaxCronTimeout+10*time.Second) // with recording the outcome
 	if got < longest || got > 2*longest {
 		t.Fatalf("function timeout %v: want at least %v (the longest run and its record) and not far above", got, longest)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
 	"github.com/miti99bot/miti99bot/internal/config"
+	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/cron"
 	"github.com/miti99bot/miti99bot/internal/storage/backend"
 	"github.com/miti99bot/miti99bot/internal/storage/dynamodb"
@@ -230,7 +231,7 @@ func cronStatus(ctx context.Context, e env) error {
 		return err
 	}
 	defer func() { _ = store.Close(context.WithoutCancel(ctx)) }()
-	statuses, err := cron.Statuses(ctx, store.For(app.CoreNamespace))
+	statuses, err := cron.Statuses(ctx, store.For(core.CoreNamespace))
 	if err != nil {
 		return err
 	}

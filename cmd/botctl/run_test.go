@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/cron"
 	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
@@ -128,7 +128,7 @@ func TestCronStatusReadsEachJobsRecordFromTheStore(t *testing.T) {
 		LastSuccess: &cron.RunInfo{Slot: slot, At: slot.Add(3 * time.Minute)},
 		LastFailure: &cron.RunInfo{Slot: slot, At: slot.Add(time.Minute), Error: "esports API: 503"},
 	}
-	if err := p.For(app.CoreNamespace).PutJSON(t.Context(), "cronjob:lolschedule_daily_push", st); err != nil {
+	if err := p.For(core.CoreNamespace).PutJSON(t.Context(), "cronjob:lolschedule_daily_push", st); err != nil {
 		t.Fatal(err)
 	}
 	out, err := botctl(t, env, "cron", "status")

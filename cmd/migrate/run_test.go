@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/migrate"
 	"github.com/miti99bot/miti99bot/internal/modules/misc"
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -94,7 +95,7 @@ func dump(t *testing.T, w storage.Walker) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	if err := w.Walk(t.Context(), func(r storage.Raw) error {
-		if r.Namespace == app.CoreNamespace && strings.HasPrefix(r.Key, "migrate:since:") {
+		if r.Namespace == core.CoreNamespace && strings.HasPrefix(r.Key, "migrate:since:") {
 			return nil // the migrator's checkpoint of a copy, not data
 		}
 		out[r.Namespace+"/"+r.Key] = fmt.Sprintf("%x@%d", r.Value, r.UpdatedAt)
@@ -150,7 +151,7 @@ func TestTheAppReadsMigratedData(t *testing.T) {
 	}
 	srv := telegramtest.New(t)
 	client, _ := telegram.New(srv.Token, telegram.WithAPIURL(srv.URL))
-	a, err := app.New(s.mongo, client, app.WithModules([]app.Factory{misc.Factory}), app.WithOwner(1))
+	a, err := core.New(s.mongo, client, core.WithModules([]app.Factory{misc.Factory}), core.WithOwner(1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,16 +78,3 @@ func Permanent(err error) bool {
 	return errors.Is(err, ErrBlocked) || errors.Is(err, ErrChatNotFound) ||
 		errors.Is(err, ErrThreadNotFound) || errors.Is(err, ErrRejected)
 }
-
-// permanentClass names the class of a permanent error, for the log.
-func permanentClass(err error) string {
-	for _, c := range []struct {
-		err  error
-		name string
-	}{{ErrBlocked, "blocked"}, {ErrChatNotFound, "chat_not_found"}, {ErrThreadNotFound, "thread_not_found"}, {ErrRejected, "rejected"}} {
-		if errors.Is(err, c.err) {
-			return c.name
-		}
-	}
-	return ""
-}

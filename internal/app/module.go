@@ -1,7 +1,11 @@
-// Package app is miti99bot's runtime-agnostic core: the module registry,
-// command routing with visibility, update de-duplication and HandleUpdate.
-// Both runtimes (cmd/lambda, cmd/container) wrap it; it imports neither,
-// and no storage backend.
+// Package app is what a miti99bot module sees, and nothing else: how it
+// declares itself (Factory, Module, Command, Callback, Cron, Setting), what
+// it is handed (Deps, with its own storage namespace), what a handler gets
+// (Request, CallbackRequest), how it talks to Telegram (Messenger, Message,
+// Edit, Keyboard, the error classes to act on) and the text rules (Fit,
+// Quote). The engine that runs modules is internal/core; the adapters
+// (internal/telegram, the console) implement Messenger. This package imports
+// neither, so `go doc ./internal/app` is a module author's manual.
 package app
 
 import (
@@ -102,6 +106,46 @@ type Setting struct {
 	Help    string // one line for .env.example and the docs
 }
 
+// Role is what a user may do: it decides which commands they may run and
+// see in /help.
+type Role int
+
+const (
+	// RoleUser is everyone who is neither the owner nor an admin.
+	RoleUser Role = iota
+	// RoleAdmin is a user listed in ADMIN_IDS: Public and Protected commands.
+	RoleAdmin
+	// RoleOwner is OWNER_ID: every command, Private ones included.
+	RoleOwner
+)
+
+// May reports whether role may run a command of visibility v.
+func (v Visibility) May(role Role) bool {
+	switch v {
+	case Public:
+		return true
+	case Protected:
+		return role >= RoleAdmin
+	default:
+		return role == RoleOwner
+	}
+}
+
+// Registry is the read-only view of the enabled modules a module may ask
+// (/help renders it; stats counts only real commands).
+type Registry interface {
+	// HelpText renders the commands role may run, grouped by module.
+	HelpText(role Role) string
+	// HelpModules are the modules with a command role may run, and how
+	// many such commands there are in all.
+	HelpModules(role Role) (names []string, commands int)
+	// HelpPage is one module's page of HelpText; ok false when role may
+	// run none of its commands.
+	HelpPage(role Role, module string) (page string, ok bool)
+	// HasCommand reports whether name is a command of an enabled module.
+	HasCommand(name string) bool
+}
+
 // Deps is everything the core hands a module.
 type Deps struct {
 	Store    storage.KVStore // the module's own namespace
@@ -111,7 +155,7 @@ type Deps struct {
 	Settings map[string]string // the module's declared settings
 	Log      *slog.Logger
 	// Registry lets /help-like modules read the enabled modules.
-	Registry *Registry
+	Registry Registry
 	OwnerID  int64
 }
 

@@ -6,6 +6,21 @@ import (
 	"github.com/go-telegram/bot/models"
 )
 
+// NewRequest binds a command invocation to the Messenger its replies go
+// through. The engine builds every Request this way; a module's own tests
+// may too.
+func NewRequest(bot Messenger, r Request) *Request {
+	r.bot = bot
+	return &r
+}
+
+// NewCallbackRequest binds a button press to the Messenger its answer,
+// edits and replies go through.
+func NewCallbackRequest(bot Messenger, r CallbackRequest) *CallbackRequest {
+	r.bot = bot
+	return &r
+}
+
 // Request is one command invocation, as a handler sees it.
 type Request struct {
 	Update  *models.Update
@@ -57,13 +72,12 @@ type CallbackRequest struct {
 	UserID    int64
 	Role      Role
 
-	bot      Messenger
-	answered bool
+	bot Messenger
 }
 
-// Answer shows text as a toast; without a call the core answers silently.
+// Answer shows text as a toast. A press is answered once: without a call
+// the core answers it silently, and a second call is not sent.
 func (c *CallbackRequest) Answer(ctx context.Context, text string) error {
-	c.answered = true
 	return c.bot.AnswerCallback(ctx, c.Query.ID, text)
 }
 
@@ -71,13 +85,4 @@ func (c *CallbackRequest) Answer(ctx context.Context, text string) error {
 func (c *CallbackRequest) Reply(ctx context.Context, text string) error {
 	_, err := c.bot.Send(ctx, Message{ChatID: c.ChatID, ThreadID: c.ThreadID, Text: text})
 	return err
-}
-
-// topicOf is the forum topic of a message: message_thread_id also marks
-// reply threads in ordinary groups, where sending to it fails.
-func topicOf(m *models.Message) int {
-	if m.IsTopicMessage {
-		return m.MessageThreadID
-	}
-	return 0
 }

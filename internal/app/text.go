@@ -46,7 +46,7 @@ func Fit(text string, mode models.ParseMode) (string, models.ParseMode) {
 	}
 	units, end := 0, 0
 	for i, r := range text {
-		n := len(utf16.Encode([]rune{r}))
+		n := utf16.RuneLen(r)
 		if units+n > MaxMessageUnits-1 { // room for the ellipsis (one unit)
 			break
 		}
@@ -61,7 +61,7 @@ func Fit(text string, mode models.ParseMode) (string, models.ParseMode) {
 func utf16Len(s string) int {
 	n := 0
 	for _, r := range s {
-		n += len(utf16.Encode([]rune{r}))
+		n += utf16.RuneLen(r)
 	}
 	return n
 }

@@ -58,3 +58,20 @@ func TestFitCutsWhatTelegramWouldRefuse(t *testing.T) {
 		})
 	}
 }
+
+// FuzzQuoteAndFit: an echo is short, and a fitted message is within the limit.
+func FuzzQuoteAndFit(f *testing.F) {
+	f.Add("BTC", "<b>x</b>")
+	f.Add("😀\n\"'", "&amp;<i>")
+	f.Fuzz(func(t *testing.T, echo, text string) {
+		// 32 characters, each escaped to at most 10 ("\U0001f600"), in quotes.
+		if q := app.Quote(echo); len([]rune(q)) > 32*10+3 {
+			t.Fatalf("Quote gave %d characters", len([]rune(q)))
+		}
+		for _, mode := range []models.ParseMode{"", models.ParseModeHTML} {
+			if got, _ := app.Fit(text, mode); units(got) > app.MaxMessageUnits {
+				t.Fatalf("Fit gave %d units", units(got))
+			}
+		}
+	})
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/cron"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
@@ -43,27 +44,27 @@ type Bot struct {
 	Srv    *telegramtest.Server
 	Client *telegram.Client
 	Store  *storagetest.Switch
-	App    *app.App
+	App    *core.App
 	Logs   *Logs
 	Log    *slog.Logger // the app's logger, writing into Logs
 }
 
 // New starts a core with the given modules; opts come after the defaults
 // (owner 1, admin 2, username miti99bot, JSON logs into Logs).
-func New(t testing.TB, modules []app.Factory, opts ...app.Option) *Bot {
+func New(t testing.TB, modules []app.Factory, opts ...core.Option) *Bot {
 	t.Helper()
 	return NewWithServer(t, telegramtest.New(t), modules, opts...)
 }
 
 // NewWithServer is New with a fake Bot API the test configured itself.
-func NewWithServer(t testing.TB, srv *telegramtest.Server, modules []app.Factory, opts ...app.Option) *Bot {
+func NewWithServer(t testing.TB, srv *telegramtest.Server, modules []app.Factory, opts ...core.Option) *Bot {
 	t.Helper()
 	return NewWithClient(t, srv, nil, modules, opts...)
 }
 
 // NewWithClient is NewWithServer with the Telegram client's own options
 // too (its rates, for a benchmark at another scale).
-func NewWithClient(t testing.TB, srv *telegramtest.Server, client []telegram.Option, modules []app.Factory, opts ...app.Option) *Bot {
+func NewWithClient(t testing.TB, srv *telegramtest.Server, client []telegram.Option, modules []app.Factory, opts ...core.Option) *Bot {
 	t.Helper()
 	c, err := telegram.New(srv.Token, append([]telegram.Option{telegram.WithAPIURL(srv.URL)}, client...)...)
 	if err != nil {
@@ -72,13 +73,13 @@ func NewWithClient(t testing.TB, srv *telegramtest.Server, client []telegram.Opt
 	logs := &Logs{}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	store := storagetest.NewSwitch(memory.New())
-	base := []app.Option{
-		app.WithModules(modules),
-		app.WithOwner(Owner, Admin),
-		app.WithBotUsername("miti99bot"),
-		app.WithLogger(log),
+	base := []core.Option{
+		core.WithModules(modules),
+		core.WithOwner(Owner, Admin),
+		core.WithBotUsername("miti99bot"),
+		core.WithLogger(log),
 	}
-	a, err := app.New(store, c, append(base, opts...)...)
+	a, err := core.New(store, c, append(base, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,9 +87,9 @@ func NewWithClient(t testing.TB, srv *telegramtest.Server, client []telegram.Opt
 }
 
 // Dispatcher runs the app's cron jobs on the bot's store, with now as the
-// clock (the one given to app.WithClock, or time.Now).
+// clock (the one given to core.WithClock, or time.Now).
 func (b *Bot) Dispatcher(now func() time.Time) *cron.Dispatcher {
-	return cron.NewDispatcher(b.App.Registry(), b.Store.For(app.CoreNamespace), b.Log, now)
+	return cron.NewDispatcher(b.App.Registry(), b.Store.For(core.CoreNamespace), b.Log, now)
 }
 
 var updateSeq atomic.Int64
@@ -165,7 +166,7 @@ var T0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 func NewModule(t testing.TB, f app.Factory, settings map[string]string) (*Bot, *Clock) {
 	t.Helper()
 	clk := NewClock(T0)
-	return New(t, []app.Factory{f}, app.WithClock(clk.Now), app.WithSettings(settings)), clk
+	return New(t, []app.Factory{f}, core.WithClock(clk.Now), core.WithSettings(settings)), clk
 }
 
 // FakeAPIs serves fake on loopback for the test's duration and returns the
@@ -182,7 +183,7 @@ func FakeAPIs(t testing.TB, fake http.Handler, paths map[string]string) map[stri
 	return settings
 }
 
-// Clock is a settable clock for app.WithClock.
+// Clock is a settable clock for core.WithClock.
 type Clock struct {
 	mu sync.Mutex
 	t  time.Time

@@ -9,6 +9,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/config"
+	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/logging"
 	"github.com/miti99bot/miti99bot/internal/modules/builtin"
 	"github.com/miti99bot/miti99bot/internal/storage/backend"
@@ -54,8 +55,8 @@ func TestNoSecretReachesTheLogs(t *testing.T) {
 		t.Fatal(err)
 	}
 	store := storagetest.NewSwitch(memory.New())
-	a, err := app.New(store, client, app.WithModules(builtin.Catalogue()), app.WithLogger(log),
-		app.WithOwner(cfg.OwnerID), app.WithSettings(cfg.ModuleSettings()), app.WithBotUsername("miti99bot"))
+	a, err := core.New(store, client, core.WithModules(builtin.Catalogue()), core.WithLogger(log),
+		core.WithOwner(cfg.OwnerID), core.WithSettings(cfg.ModuleSettings()), core.WithBotUsername("miti99bot"))
 	if err != nil {
 		t.Fatal(err)
 	}

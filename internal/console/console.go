@@ -204,7 +204,11 @@ func update(id int64, text string) *models.Update {
 	}
 	if strings.HasPrefix(text, "/") {
 		cmd, _, _ := strings.Cut(text, " ")
-		msg.Entities = []models.MessageEntity{{Type: models.MessageEntityTypeBotCommand, Length: len(utf16.Encode([]rune(cmd)))}}
+		units := 0 // an entity's length counts UTF-16 code units
+		for _, r := range cmd {
+			units += utf16.RuneLen(r)
+		}
+		msg.Entities = []models.MessageEntity{{Type: models.MessageEntityTypeBotCommand, Length: units}}
 	}
 	return &models.Update{ID: id, Message: msg}
 }

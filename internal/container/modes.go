@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/lease"
 	"github.com/miti99bot/miti99bot/internal/pause"
 	"github.com/miti99bot/miti99bot/internal/poller"
@@ -37,7 +37,7 @@ func poll(ctx context.Context, b *wiring.Bot) {
 		return p.Health(ctx)
 	})
 	owner := fmt.Sprintf("%s-%d", hostname(), time.Now().UnixNano())
-	l := lease.New(b.Store.For(app.CoreNamespace), "poller:lease", owner, pollLease)
+	l := lease.New(b.Store.For(core.CoreNamespace), "poller:lease", owner, pollLease)
 	_ = l.Hold(ctx, func(held context.Context) {
 		polling.Store(true)
 		defer polling.Store(false)

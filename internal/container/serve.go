@@ -23,7 +23,7 @@ import (
 const shutdownBudget = 15 * time.Second
 
 // handlerGrace is how long an update in flight may go on after SIGTERM. It
-// is shorter than an update's own budget (app.UpdateBudget), so a handler
+// is shorter than an update's own budget (core.UpdateBudget), so a handler
 // still running then is cut: it fails and is recorded as failed within
 // the shutdown budget, and is handled again after the restart, instead of
 // being abandoned as "running" until its claim goes stale.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/telegram"
@@ -38,11 +39,11 @@ func jobModule(schedule string, run func(ctx context.Context) error) app.Factory
 func newDispatcher(t *testing.T, store storage.KVProvider, clk *clock, f app.Factory) *Dispatcher {
 	t.Helper()
 	client, _ := telegram.New("1:x")
-	a, err := app.New(store, client, app.WithModules([]app.Factory{f}), app.WithClock(clk.now))
+	a, err := core.New(store, client, core.WithModules([]app.Factory{f}), core.WithClock(clk.now))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewDispatcher(a.Registry(), store.For(app.CoreNamespace), slog.New(slog.DiscardHandler), clk.now)
+	return NewDispatcher(a.Registry(), store.For(core.CoreNamespace), slog.New(slog.DiscardHandler), clk.now)
 }
 
 var slot = time.Date(2026, 11, 29, 1, 0, 0, 0, time.UTC)
@@ -197,9 +198,9 @@ func TestALongJobsRunningClaimIsNotTakenOverBeforeTwiceItsTimeout(t *testing.T) 
 
 func TestATimeoutAboveTheMaximumIsRefusedAtStart(t *testing.T) {
 	client, _ := telegram.New("1:x")
-	_, err := app.New(memory.New(), client, app.WithModules([]app.Factory{timedJob(app.MaxCronTimeout+time.Second, func(context.Context) error { return nil })}))
+	_, err := core.New(memory.New(), client, core.WithModules([]app.Factory{timedJob(app.MaxCronTimeout+time.Second, func(context.Context) error { return nil })}))
 	if err == nil || !strings.Contains(err.Error(), "timeout") {
-		t.Fatalf("app.New = %v, want a timeout error", err)
+		t.Fatalf("core.New = %v, want a timeout error", err)
 	}
 }
 
@@ -275,7 +276,7 @@ func TestAStopCutsARunPastTheGraceAndRecordsItsSlotFailed(t *testing.T) {
 	if !cut.Load() {
 		t.Fatal("the run's context was not cancelled")
 	}
-	core := store.For(app.CoreNamespace)
+	core := store.For(core.CoreNamespace)
 	keys, err := core.List(t.Context(), "cron:job:")
 	if err != nil || len(keys) == 0 {
 		t.Fatalf("slot records %v, %v", keys, err)
@@ -303,11 +304,11 @@ func TestAFireForADisabledModuleIsASkipAndAnUnknownNameAnError(t *testing.T) {
 	other := app.Factory{Name: "other", New: func(app.Deps) (*app.Module, error) { return &app.Module{Name: "other"}, nil }}
 	store := memory.New()
 	client, _ := telegram.New("1:x")
-	a, err := app.New(store, client, app.WithModules([]app.Factory{jobs, other}, "other"))
+	a, err := core.New(store, client, core.WithModules([]app.Factory{jobs, other}, "other"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := NewDispatcher(a.Registry(), store.For(app.CoreNamespace), slog.New(slog.DiscardHandler), time.Now)
+	d := NewDispatcher(a.Registry(), store.For(core.CoreNamespace), slog.New(slog.DiscardHandler), time.Now)
 	if got, err := d.Dispatch(t.Context(), "job", slot); got != Disabled || err != nil {
 		t.Fatalf("a fire for a disabled module's job = %q, %v; want %q and no error (no retry, no dead letter)", got, err, Disabled)
 	}

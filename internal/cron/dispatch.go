@@ -14,14 +14,15 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/core"
+
 	"github.com/miti99bot/miti99bot/internal/metrics"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
 // staleAfter: a claim this old belongs to a run that crashed (the job's own
 // timeout has long passed), so the slot may be claimed again.
-func staleAfter(job app.CronJob) time.Duration { return 2 * job.RunTimeout() }
+func staleAfter(job core.CronJob) time.Duration { return 2 * job.RunTimeout() }
 
 // slotsPerJob bounds the records a job leaves: one per minute of the day.
 // A record for an older scheduled time in the same slot is simply replaced.
@@ -61,7 +62,7 @@ const (
 
 // Dispatcher runs jobs of one registry over the core's store.
 type Dispatcher struct {
-	reg     *app.Registry
+	reg     *core.Registry
 	core    storage.KVStore
 	log     *slog.Logger
 	now     func() time.Time
@@ -75,8 +76,8 @@ type DispatcherOption func(*Dispatcher)
 func WithMetrics(m *metrics.Metrics) DispatcherOption { return func(d *Dispatcher) { d.metrics = m } }
 
 // NewDispatcher runs reg's jobs, claiming their slots in core (the core's
-// namespace, app.CoreNamespace), with the given logger and clock.
-func NewDispatcher(reg *app.Registry, core storage.KVStore, log *slog.Logger, now func() time.Time, opts ...DispatcherOption) *Dispatcher {
+// namespace, core.CoreNamespace), with the given logger and clock.
+func NewDispatcher(reg *core.Registry, core storage.KVStore, log *slog.Logger, now func() time.Time, opts ...DispatcherOption) *Dispatcher {
 	d := &Dispatcher{reg: reg, core: core, log: log, now: now}
 	for _, o := range opts {
 		o(d)
@@ -171,7 +172,7 @@ func (d *Dispatcher) dispatch(ctx context.Context, name string, scheduled time.T
 }
 
 // run gives the job its own timeout and turns a panic into an error.
-func (d *Dispatcher) run(ctx context.Context, job app.CronJob) (err error) {
+func (d *Dispatcher) run(ctx context.Context, job core.CronJob) (err error) {
 	ctx, cancel := context.WithTimeout(ctx, job.RunTimeout())
 	defer cancel()
 	defer func() {
@@ -185,7 +186,7 @@ func (d *Dispatcher) run(ctx context.Context, job app.CronJob) (err error) {
 
 // claim wins the slot when it is free: never claimed, claimed for an older
 // scheduled time, failed, or held by a run that went stale.
-func (d *Dispatcher) claim(ctx context.Context, key string, job app.CronJob, scheduled time.Time) (bool, int, error) {
+func (d *Dispatcher) claim(ctx context.Context, key string, job core.CronJob, scheduled time.Time) (bool, int, error) {
 	name := job.Name
 	claimed, attempts := false, 0
 	err := storage.Update(ctx, d.core, key, func(cur []byte) ([]byte, error) {

@@ -5,9 +5,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/core"
+
 	robfig "github.com/robfig/cron/v3"
 
-	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/metrics"
 	"github.com/miti99bot/miti99bot/internal/pause"
 )
@@ -21,7 +22,7 @@ import (
 type Scheduler struct {
 	d *Dispatcher
 	// schedule is when a job fires: its own schedule (tests fire faster).
-	schedule func(app.CronJob) robfig.Schedule
+	schedule func(core.CronJob) robfig.Schedule
 	tick     time.Duration // the schedules' granularity, for the slot time
 	now      func() time.Time
 	wait     func(ctx context.Context, d time.Duration) error
@@ -73,7 +74,7 @@ const (
 // NewScheduler fires d's jobs.
 func NewScheduler(d *Dispatcher, opts ...SchedulerOption) *Scheduler {
 	s := &Scheduler{
-		d: d, schedule: func(j app.CronJob) robfig.Schedule { return j }, tick: time.Minute,
+		d: d, schedule: func(j core.CronJob) robfig.Schedule { return j }, tick: time.Minute,
 		now: time.Now, wait: pause.For, retries: retryBackoff, grace: RunGrace,
 	}
 	for _, o := range opts {
@@ -118,7 +119,7 @@ func (s *Scheduler) Run(ctx context.Context) error {
 // fire dispatches a slot and tries it again after a failure while its
 // retry window lasts. Runs get runCtx, which outlives ctx by the grace;
 // waits between tries end with ctx.
-func (s *Scheduler) fire(ctx, runCtx context.Context, j app.CronJob, slot time.Time, catchUp bool) {
+func (s *Scheduler) fire(ctx, runCtx context.Context, j core.CronJob, slot time.Time, catchUp bool) {
 	window := retryWindowOf(j, slot)
 	for try := 0; ; try++ {
 		out, err := s.d.Dispatch(runCtx, j.Name, slot)
@@ -145,13 +146,13 @@ func (s *Scheduler) fire(ctx, runCtx context.Context, j app.CronJob, slot time.T
 }
 
 // period is the time between two fires of j after t.
-func period(j app.CronJob, t time.Time) time.Duration {
+func period(j core.CronJob, t time.Time) time.Duration {
 	first := j.Next(t)
 	return j.Next(first).Sub(first)
 }
 
 // catchUpOf is how late a missed slot of j may still run.
-func catchUpOf(j app.CronJob, now time.Time) time.Duration {
+func catchUpOf(j core.CronJob, now time.Time) time.Duration {
 	if j.CatchUp > 0 {
 		return j.CatchUp
 	}
@@ -160,12 +161,12 @@ func catchUpOf(j app.CronJob, now time.Time) time.Duration {
 
 // retryWindowOf is how long after its slot a failed run is tried again:
 // about an hour, but never into the next slot.
-func retryWindowOf(j app.CronJob, slot time.Time) time.Duration {
+func retryWindowOf(j core.CronJob, slot time.Time) time.Duration {
 	return min(maxRetryWindow, period(j, slot)/2)
 }
 
 // lastDue is the latest slot of j at or before now and within window of it.
-func lastDue(j app.CronJob, now time.Time, window time.Duration) (time.Time, bool) {
+func lastDue(j core.CronJob, now time.Time, window time.Duration) (time.Time, bool) {
 	var last time.Time
 	t := j.Next(now.Add(-window).Add(-time.Second))
 	for i := 0; i < 100_000 && !t.After(now); i++ {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/telegram"
@@ -34,11 +35,11 @@ func newSchedRig(t *testing.T, at time.Time, f app.Factory) *schedRig {
 	r := &schedRig{clk: &clock{t: at}, logs: &testenv.Buffer{}}
 	store := memory.New()
 	client, _ := telegram.New("1:x")
-	a, err := app.New(store, client, app.WithModules([]app.Factory{f}), app.WithClock(r.clk.now))
+	a, err := core.New(store, client, core.WithModules([]app.Factory{f}), core.WithClock(r.clk.now))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.core = store.For(app.CoreNamespace)
+	r.core = store.For(core.CoreNamespace)
 	r.d = NewDispatcher(a.Registry(), r.core, slog.New(slog.NewJSONHandler(r.logs, nil)), r.clk.now)
 	r.s = NewScheduler(r.d, WithSchedulerClock(r.clk.now), WithSchedulerWait(func(ctx context.Context, d time.Duration) error {
 		r.mu.Lock()

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/core"
+
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -36,7 +37,7 @@ type RunInfo struct {
 }
 
 // report records a run in the job's status and returns it.
-func (d *Dispatcher) report(ctx context.Context, job app.CronJob, slot time.Time, attempts int, runErr error) (JobStatus, error) {
+func (d *Dispatcher) report(ctx context.Context, job core.CronJob, slot time.Time, attempts int, runErr error) (JobStatus, error) {
 	now := d.now().UTC()
 	var out JobStatus
 	err := storage.UpdateJSON(ctx, d.core, statusPrefix+job.Name, func(s *JobStatus, _ bool) (bool, error) {

@@ -20,6 +20,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/cron"
 )
 
@@ -31,9 +32,9 @@ const healthTimeout = 2 * time.Second
 
 // Config wires the handler.
 type Config struct {
-	// Handle handles one update (app.App.HandleUpdate).
+	// Handle handles one update (core.App.HandleUpdate).
 	Handle func(ctx context.Context, u *models.Update) error
-	// Health is nil when the bot can serve (app.App.Health).
+	// Health is nil when the bot can serve (core.App.Health).
 	Health     func(ctx context.Context) error
 	Dispatcher *cron.Dispatcher
 	// WebhookSecret enables POST /webhook; empty means 404.
@@ -53,15 +54,15 @@ func (c Config) now() time.Time {
 }
 
 // Timeouts of the container's HTTP server. A webhook body is at most 1 MiB
-// and an update is answered within app.UpdateBudget, so nothing legitimate
+// and an update is answered within core.UpdateBudget, so nothing legitimate
 // needs more; a client that sends slowly or idles is cut off instead of
 // holding a connection.
 const (
 	readHeaderTimeout = 5 * time.Second
-	readTimeout       = 15 * time.Second                                  // headers and the body
-	writeTimeout      = app.UpdateBudget + app.RecordTime + 5*time.Second // the run, its record, the answer
+	readTimeout       = 15 * time.Second                                    // headers and the body
+	writeTimeout      = core.UpdateBudget + core.RecordTime + 5*time.Second // the run, its record, the answer
 	idleTimeout       = 30 * time.Second
-	cronAnswerTimeout = app.MaxCronTimeout + app.RecordTime + 5*time.Second // the longest run, its record, the answer
+	cronAnswerTimeout = app.MaxCronTimeout + core.RecordTime + 5*time.Second // the longest run, its record, the answer
 	maxHeaderBytes    = 16 << 10
 )
 
@@ -111,7 +112,7 @@ func (c Config) healthz(w http.ResponseWriter, r *http.Request) {
 // Reason (its detail stays in the log); the checks' other errors are
 // written to be shown (the poller's name no secret and quote no server).
 func healthReason(err error) string {
-	var he *app.HealthError
+	var he *core.HealthError
 	if errors.As(err, &he) {
 		return he.Reason
 	}
@@ -143,7 +144,7 @@ func (c Config) webhook(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cannot read body", http.StatusBadRequest)
 		return
 	}
-	u, err := app.DecodeUpdate(body)
+	u, err := core.DecodeUpdate(body)
 	switch {
 	case u == nil:
 		http.Error(w, "body is not a Telegram update", http.StatusBadRequest)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/httpapi"
 	"github.com/miti99bot/miti99bot/internal/modules/builtin"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
@@ -227,7 +228,7 @@ func TestAWebhookUpdateThatOverrunsItsBudgetIsAnswered500AndHandledOnRedelivery(
 				return r.Reply(ctx, "worked")
 			}}}}, nil
 	}}
-	bot := apptest.New(t, []app.Factory{mod}, app.WithUpdateBudget(20*time.Millisecond))
+	bot := apptest.New(t, []app.Factory{mod}, core.WithUpdateBudget(20*time.Millisecond))
 	h := httpapi.NewHandler(httpapi.Config{Handle: bot.App.HandleUpdate, Health: bot.App.Health, Dispatcher: bot.Dispatcher(time.Now),
 		WebhookSecret: webhookSecret, Log: bot.Log})
 	post := func() int {
@@ -256,8 +257,8 @@ func TestTheServerCutsSlowAndIdleClients(t *testing.T) {
 	if s.ReadHeaderTimeout <= 0 || s.ReadTimeout <= 0 || s.IdleTimeout <= 0 || s.MaxHeaderBytes <= 0 {
 		t.Fatalf("server timeouts %+v: a slow or idle client must be cut off", s)
 	}
-	if s.WriteTimeout <= app.UpdateBudget {
-		t.Fatalf("write timeout %v must outlast an update's budget %v, or a slow update loses its answer", s.WriteTimeout, app.UpdateBudget)
+	if s.WriteTimeout <= core.UpdateBudget {
+		t.Fatalf("write timeout %v must outlast an update's budget %v, or a slow update loses its answer", s.WriteTimeout, core.UpdateBudget)
 	}
 }
 

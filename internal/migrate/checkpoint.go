@@ -7,7 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/core"
+
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -24,13 +25,13 @@ func checkpointKey(source string) string {
 
 // isCheckpoint reports whether an item is a migrator checkpoint.
 func isCheckpoint(ns, key string) bool {
-	return ns == app.CoreNamespace && strings.HasPrefix(key, checkpointPrefix)
+	return ns == core.CoreNamespace && strings.HasPrefix(key, checkpointPrefix)
 }
 
 // readCheckpoint is when the first copy from source into dst started; zero
 // when there was none.
 func readCheckpoint(ctx context.Context, dst storage.KVProvider, source string) (time.Time, error) {
-	v, err := dst.For(app.CoreNamespace).Get(ctx, checkpointKey(source))
+	v, err := dst.For(core.CoreNamespace).Get(ctx, checkpointKey(source))
 	if errors.Is(err, storage.ErrNotFound) {
 		return time.Time{}, nil
 	}
@@ -46,7 +47,7 @@ func readCheckpoint(ctx context.Context, dst storage.KVProvider, source string) 
 
 // writeCheckpoint records the first copy's start, once.
 func writeCheckpoint(ctx context.Context, dst storage.KVProvider, source string, at time.Time) error {
-	err := dst.For(app.CoreNamespace).CompareAndSwap(ctx, checkpointKey(source), nil, []byte(strconv.FormatInt(at.UnixNano(), 10)))
+	err := dst.For(core.CoreNamespace).CompareAndSwap(ctx, checkpointKey(source), nil, []byte(strconv.FormatInt(at.UnixNano(), 10)))
 	if errors.Is(err, storage.ErrConflict) {
 		return nil
 	}

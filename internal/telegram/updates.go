@@ -10,9 +10,10 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/core"
+
 	"github.com/go-telegram/bot/models"
 
-	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/metrics"
 )
 
@@ -116,7 +117,7 @@ func (c *Client) getUpdates(ctx context.Context, offset int64, timeout time.Dura
 // answers with nothing and the poller passes, and the reason is logged
 // without the content.
 func (c *Client) decodeUpdate(raw json.RawMessage) *models.Update {
-	u, err := app.DecodeUpdate(raw)
+	u, err := core.DecodeUpdate(raw)
 	if err == nil {
 		return u
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/buildinfo"
 	"github.com/miti99bot/miti99bot/internal/config"
 	"github.com/miti99bot/miti99bot/internal/console"
+	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/cron"
 	"github.com/miti99bot/miti99bot/internal/httpapi"
 	"github.com/miti99bot/miti99bot/internal/logging"
@@ -72,7 +73,7 @@ type Bot struct {
 	Client *telegram.Client
 	// Console is the terminal the bot talks to in console mode; else nil.
 	Console    *console.Messenger
-	App        *app.App
+	App        *core.App
 	Dispatcher *cron.Dispatcher
 	// HTTP is the one HTTP surface (health, webhook, cron route).
 	HTTP http.Handler
@@ -130,13 +131,13 @@ func NewClient(cfg *config.Config, log *slog.Logger, opts ...telegram.Option) (*
 }
 
 // NewApp builds the core with cfg's modules, owner and settings over store.
-func NewApp(cfg *config.Config, store storage.KVProvider, bot app.Messenger, log *slog.Logger, opts ...app.Option) (*app.App, error) {
-	return app.New(store, bot, append([]app.Option{
-		app.WithModules(builtin.Catalogue(), cfg.Modules...),
-		app.WithOwner(cfg.OwnerID, cfg.AdminIDs...),
-		app.WithSettings(cfg.ModuleSettings()),
-		app.WithBotUsername(cfg.BotUsername),
-		app.WithLogger(log)}, opts...)...)
+func NewApp(cfg *config.Config, store storage.KVProvider, bot app.Messenger, log *slog.Logger, opts ...core.Option) (*core.App, error) {
+	return core.New(store, bot, append([]core.Option{
+		core.WithModules(builtin.Catalogue(), cfg.Modules...),
+		core.WithOwner(cfg.OwnerID, cfg.AdminIDs...),
+		core.WithSettings(cfg.ModuleSettings()),
+		core.WithBotUsername(cfg.BotUsername),
+		core.WithLogger(log)}, opts...)...)
 }
 
 // Build reads the configuration and builds everything, in order. On error
@@ -176,11 +177,11 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 		return nil, err
 	}
 	b.Store = metered.Wrap(b.Store, cfg.Backend, b.Metrics)
-	if b.App, err = NewApp(cfg, b.Store, bot, log, app.WithMetrics(b.Metrics)); err != nil {
+	if b.App, err = NewApp(cfg, b.Store, bot, log, core.WithMetrics(b.Metrics)); err != nil {
 		b.Close()
 		return nil, err
 	}
-	b.Dispatcher = cron.NewDispatcher(b.App.Registry(), b.Store.For(app.CoreNamespace), log, time.Now, cron.WithMetrics(b.Metrics))
+	b.Dispatcher = cron.NewDispatcher(b.App.Registry(), b.Store.For(core.CoreNamespace), log, time.Now, cron.WithMetrics(b.Metrics))
 	b.HTTP = httpapi.NewHandler(httpapi.Config{
 		Handle: b.App.HandleUpdate, Health: b.health, Dispatcher: b.Dispatcher,
 		WebhookSecret: cfg.WebhookSecret.Reveal(), CronSecret: cfg.CronSecret.Reveal(), Log: log,

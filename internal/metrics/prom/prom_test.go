@@ -14,6 +14,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/cron"
 	"github.com/miti99bot/miti99bot/internal/metrics"
 	"github.com/miti99bot/miti99bot/internal/metrics/prom"
@@ -46,12 +47,12 @@ func TestTheMetricsAfterAScriptedConversation(t *testing.T) {
 	sw := storagetest.NewSwitch(memory.New())
 	store := metered.Wrap(sw, "memory", m)
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	a, err := app.New(store, client, app.WithModules(append(builtin.Catalogue(), nightly)), app.WithBotUsername("miti99bot"),
-		app.WithLogger(quiet), app.WithMetrics(m))
+	a, err := core.New(store, client, core.WithModules(append(builtin.Catalogue(), nightly)), core.WithBotUsername("miti99bot"),
+		core.WithLogger(quiet), core.WithMetrics(m))
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := cron.NewDispatcher(a.Registry(), store.For(app.CoreNamespace), quiet, time.Now, cron.WithMetrics(m))
+	d := cron.NewDispatcher(a.Registry(), store.For(core.CoreNamespace), quiet, time.Now, cron.WithMetrics(m))
 	ctx := t.Context()
 	ping := func(id int64) error {
 		u := telegramtest.Text(7, 7, "/ping")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/modules/lolschedule"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
@@ -34,7 +35,7 @@ func newEnvWithClient(t testing.TB, api *fakeAPI, settings map[string]string, cl
 	for k, v := range settings {
 		s[k] = v
 	}
-	b := apptest.NewWithClient(t, telegramtest.New(t, opts...), client, []app.Factory{lolschedule.Factory}, app.WithClock(clk.Now), app.WithSettings(s))
+	b := apptest.NewWithClient(t, telegramtest.New(t, opts...), client, []app.Factory{lolschedule.Factory}, core.WithClock(clk.Now), core.WithSettings(s))
 	return &env{Bot: b, api: api, clk: clk}
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/modules/lolschedule"
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
@@ -20,16 +21,16 @@ import (
 func TestSubscriptionRacesOnTheRealBackends(t *testing.T) {
 	backendtest.Each(t, func(t *testing.T, p storage.KVProvider) {
 		srv := telegramtest.New(t)
-		runtimes := make([]*app.App, 2)
+		runtimes := make([]*core.App, 2)
 		for i := range runtimes {
 			client, _ := telegram.New(srv.Token, telegram.WithAPIURL(srv.URL), telegram.WithRates(1e6, 1e6))
-			a, err := app.New(p, client, app.WithModules([]app.Factory{lolschedule.Factory}), app.WithBotUsername("miti99bot"))
+			a, err := core.New(p, client, core.WithModules([]app.Factory{lolschedule.Factory}), core.WithBotUsername("miti99bot"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			runtimes[i] = a
 		}
-		deliver := func(a *app.App, chat int64, text string) {
+		deliver := func(a *core.App, chat int64, text string) {
 			u := telegramtest.Text(chat, 1, text)
 			u.ID = chat*10 + int64(len(text)) + int64(slices.Index(runtimes, a))*1_000_000
 			if err := a.HandleUpdate(context.Background(), u); err != nil {

@@ -7,12 +7,13 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/modules/misc"
 )
 
 func TestPingAnswersAndIsRecordedForMstats(t *testing.T) {
 	at := time.Date(2026, 11, 29, 8, 30, 0, 0, time.UTC)
-	b := apptest.New(t, []app.Factory{misc.Factory}, app.WithClock(func() time.Time { return at }))
+	b := apptest.New(t, []app.Factory{misc.Factory}, core.WithClock(func() time.Time { return at }))
 
 	b.Expect(apptest.PrivateChat, apptest.Admin, "/mstats", "No /ping yet.")
 	b.Expect(apptest.Group, apptest.User, "/ping", "pong")

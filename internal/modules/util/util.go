@@ -44,7 +44,7 @@ const helpPrefix = "help:"
 // /help shows one module at a time, with a button per module.
 const helpOnOnePage = 15
 
-func help(ctx context.Context, reg *app.Registry, r *app.Request) error {
+func help(ctx context.Context, reg app.Registry, r *app.Request) error {
 	modules, commands := reg.HelpModules(r.Role)
 	if commands <= helpOnOnePage || len(modules) < 2 {
 		return r.ReplyHTML(ctx, reg.HelpText(r.Role))
@@ -56,7 +56,7 @@ func help(ctx context.Context, reg *app.Registry, r *app.Request) error {
 // helpPage turns the pressed /help message to a module's page. The
 // presser's role decides what it lists: a user pressing an admin's /help
 // sees the commands a user may run.
-func helpPage(ctx context.Context, reg *app.Registry, req *app.CallbackRequest) error {
+func helpPage(ctx context.Context, reg app.Registry, req *app.CallbackRequest) error {
 	module := strings.TrimPrefix(req.Data, helpPrefix)
 	page, ok := reg.HelpPage(req.Role, module)
 	if !ok {

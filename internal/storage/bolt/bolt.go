@@ -35,7 +35,6 @@ var (
 	_ storage.KVProvider = (*Provider)(nil)
 	_ storage.Walker     = (*Provider)(nil)
 	_ storage.Loader     = (*Provider)(nil)
-	_ storage.InProcess  = (*Provider)(nil)
 	_ storage.Backend    = (*bucket)(nil)
 )
 
@@ -68,9 +67,6 @@ func (p *Provider) For(module string) storage.KVStore {
 
 // Close releases the file.
 func (p *Provider) Close(context.Context) error { return p.db.Close() }
-
-// InProcess says that no call leaves the process.
-func (p *Provider) InProcess() {}
 
 func encode(val []byte, updatedAt int64) []byte {
 	out := make([]byte, 8+len(val))

@@ -34,7 +34,6 @@ var (
 	_ storage.KVProvider = (*Provider)(nil)
 	_ storage.Walker     = (*Provider)(nil)
 	_ storage.Loader     = (*Provider)(nil)
-	_ storage.InProcess  = (*Provider)(nil)
 	_ storage.Backend    = (*namespace)(nil)
 )
 
@@ -90,9 +89,6 @@ func (p *Provider) Items(ctx context.Context, name string) iter.Seq2[storage.Ite
 
 // Close is a no-op; the data goes with the process.
 func (p *Provider) Close(context.Context) error { return nil }
-
-// InProcess says that no call leaves the process.
-func (p *Provider) InProcess() {}
 
 type namespace struct {
 	p    *Provider

@@ -21,7 +21,6 @@ type Provider struct {
 var (
 	_ storage.KVProvider = (*Provider)(nil)
 	_ storage.KVStore    = store{}
-	_ storage.InProcess  = inProcess{}
 )
 
 // Wrap counts p's operations as backend's; with m nil it returns p.
@@ -29,17 +28,8 @@ func Wrap(p storage.KVProvider, backend string, m *metrics.Metrics) storage.KVPr
 	if m == nil {
 		return p
 	}
-	mp := &Provider{KVProvider: p, backend: backend, m: m}
-	if storage.IsInProcess(p) {
-		return inProcess{mp}
-	}
-	return mp
+	return &Provider{KVProvider: p, backend: backend, m: m}
 }
-
-// inProcess is a counted provider that says what the one it counts says.
-type inProcess struct{ *Provider }
-
-func (inProcess) InProcess() {}
 
 // For returns the module's namespace, counted.
 func (p *Provider) For(module string) storage.KVStore {

@@ -1,0 +1,228 @@
+package core
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// De-duplication of redelivered updates (Telegram retries a webhook that
+// failed or timed out, with the same update_id). A record per update lives in
+// the core namespace in one of dedupSlots slots, chosen by update_id: update
+// ids grow by one per update, so a slot is reused only after dedupSlots newer
+// updates, more than this bot sees in a day. The store needs no TTL, and
+// its size is bounded by the slot count.
+const (
+	dedupSlots = 8192
+	// After this many failed runs an update is dropped, so one poison update
+	// cannot block its chat (or the poller) forever.
+	dedupMaxAttempts = 5
+)
+
+// dedupStale: a claim older than this is a crashed run, free to take again.
+// It must exceed the longest a run may take (UpdateBudget, plus recording
+// its outcome), or a second run would start alongside a live first one.
+// A variable only so that testkit builds (the crash tests) can shorten it.
+var dedupStale = 2 * time.Minute
+
+type dedupState string
+
+const (
+	stateRunning dedupState = "running"
+	stateDone    dedupState = "done"
+	stateFailed  dedupState = "failed"
+)
+
+type dedupRecord struct {
+	ID       int64      `json:"id"`
+	State    dedupState `json:"state"`
+	Attempts int        `json:"attempts,omitempty"` // failed runs that count toward dropping it
+	Run      int        `json:"run,omitempty"`      // runs started, 1 for the first: names a claim again's token
+	At       int64      `json:"at,omitempty"`       // unix nanos of the last change; none once done
+}
+
+// encode is the record's JSON. A dedupRecord always marshals.
+func (r dedupRecord) encode() []byte {
+	b, _ := json.Marshal(r)
+	return b
+}
+
+// doneRecord is the one form of a finished update's record: nothing in it
+// varies, so the claim of the update that reuses the slot, dedupSlots
+// later, can guess the slot's bytes and claim with one conditional write.
+func doneRecord(id int64) []byte { return dedupRecord{ID: id, State: stateDone}.encode() }
+
+// claimedRecord is the record a claim wrote, as bytes (what finish swaps
+// from) and decoded (so finish need not decode it).
+type claimedRecord struct {
+	bytes []byte
+	rec   dedupRecord
+}
+
+// slotGuess is what claim expects in update id's slot: nothing while the
+// slots fill up after a fresh start of the store, then the record of the
+// update dedupSlots before. Whichever the last claim found is the guess.
+func (a *App) slotGuess(id int64) []byte {
+	if !a.slotsFull.Load() {
+		return nil
+	}
+	return doneRecord(id - dedupSlots)
+}
+
+// claimResult says what to do with an update.
+type claimResult int
+
+const (
+	claimRun       claimResult = iota // handle it
+	claimDuplicate                    // handled: skip and acknowledge
+	claimInFlight                     // being handled elsewhere: do not acknowledge yet
+	claimGiveUp                       // failed too often: drop it
+	claimAgain                        // ran before and failed, or went stale: claimAttempt decides
+)
+
+func dedupKey(id int64) string {
+	return "update:" + strconv.FormatInt(((id%dedupSlots)+dedupSlots)%dedupSlots, 10)
+}
+
+// claim records that this process is handling update id. When it is to run
+// the update, it also returns the record it wrote, so that finish can swap
+// it without reading it again.
+//
+// A first claim is an insert, which every backend applies atomically. A
+// claim again (after a failed run, or of a stale one) first inserts a token
+// for that attempt ("try:<id>:<n>"): of the deliveries racing for it, only
+// the token's writer goes on to swap the record, so the re-claim does not
+// rest on a value-matched swap alone (which FerretDB, unlike MongoDB and
+// DynamoDB, does not apply atomically: two racing re-claims both won).
+func (a *App) claim(ctx context.Context, id int64) (claimResult, claimedRecord, error) {
+	var result claimResult
+	var wrote claimedRecord
+	var prev []byte
+	var again dedupRecord // the record a claim again replaces
+	guess := a.slotGuess(id)
+	err := storage.UpdateFrom(ctx, a.core, dedupKey(id), guess, func(cur []byte) (out []byte, err error) {
+		wrote = claimedRecord{} // the last call is the one written
+		var rec dedupRecord
+		switch {
+		case cur == nil:
+		case guess != nil && bytes.Equal(cur, guess):
+			rec = dedupRecord{ID: id - dedupSlots, State: stateDone} // the guess, known without decoding it
+		case json.Unmarshal(cur, &rec) != nil:
+			rec = dedupRecord{} // unreadable: treat as someone else's slot
+		}
+		// f's last call sees what the slot held (a wrong guess is followed
+		// by a read): the next claim guesses from it. This update's own
+		// record (a redelivery) says nothing about the slots.
+		if cur == nil || rec.ID != id {
+			a.slotsFull.Store(cur != nil)
+		}
+		result = claimRun
+		if rec.ID == id && cur != nil {
+			age := time.Duration(a.now().UnixNano() - rec.At)
+			switch {
+			case rec.State == stateDone:
+				result = claimDuplicate
+			case rec.State == stateRunning && age < dedupStale:
+				// Being handled is not handled: the runner may die.
+				result = claimInFlight
+			case rec.Attempts >= dedupMaxAttempts:
+				result, again = claimGiveUp, rec
+				return doneRecord(id), nil
+			default:
+				result, prev, again = claimAgain, cur, rec
+			}
+			return nil, nil
+		}
+		mine := dedupRecord{ID: id, State: stateRunning, Attempts: 1, Run: 1, At: a.now().UnixNano()}
+		wrote = claimedRecord{mine.encode(), mine}
+		return wrote.bytes, nil
+	})
+	if err != nil {
+		return 0, claimedRecord{}, fmt.Errorf("dedup: update %d: %w", id, err)
+	}
+	if result == claimGiveUp {
+		a.dropTokens(ctx, id, again.runs())
+	}
+	if result != claimAgain {
+		return result, wrote, nil
+	}
+	return a.claimAttempt(ctx, id, prev, again)
+}
+
+func tryKey(id int64, attempt int) string {
+	return "try:" + strconv.FormatInt(id, 10) + ":" + strconv.Itoa(attempt)
+}
+
+// runs is how many runs of the update started (records written before
+// Run was kept count their attempts).
+func (r dedupRecord) runs() int { return max(r.Run, r.Attempts) }
+
+// claimAttempt takes run prevRec.runs()+1 of update id: the token's insert
+// decides between racing deliveries, then the record is swapped from the
+// bytes that were read. Losing either step means another delivery has the
+// update: in flight, not acknowledged.
+func (a *App) claimAttempt(ctx context.Context, id int64, prev []byte, prevRec dedupRecord) (claimResult, claimedRecord, error) {
+	run := prevRec.runs() + 1
+	took, err := a.takeToken(ctx, tryKey(id, run))
+	if err != nil {
+		return 0, claimedRecord{}, fmt.Errorf("dedup: update %d: run %d: %w", id, run, err)
+	}
+	if !took {
+		return claimInFlight, claimedRecord{}, nil
+	}
+	mine := dedupRecord{ID: id, State: stateRunning, Attempts: prevRec.Attempts + 1, Run: run, At: a.now().UnixNano()}
+	next := claimedRecord{mine.encode(), mine}
+	err = a.core.CompareAndSwap(ctx, dedupKey(id), prev, next.bytes)
+	if errors.Is(err, storage.ErrConflict) {
+		return claimInFlight, claimedRecord{}, nil // the record moved on since it was read
+	}
+	if err != nil {
+		return 0, claimedRecord{}, fmt.Errorf("dedup: update %d: run %d: %w", id, run, err)
+	}
+	return claimRun, next, nil
+}
+
+// takeToken inserts the token at key (its value: when). A token already
+// there belongs to a live claimer, unless it is older than dedupStale: then
+// its claimer died between the token and the record's swap (or the swap
+// failed), and the token is taken over, or the update would wait forever.
+func (a *App) takeToken(ctx context.Context, key string) (bool, error) {
+	now := a.now().UnixNano()
+	mine := []byte(strconv.FormatInt(now, 10))
+	err := a.core.CompareAndSwap(ctx, key, nil, mine)
+	if !errors.Is(err, storage.ErrConflict) {
+		return err == nil, err
+	}
+	cur, err := a.core.Get(ctx, key)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return false, nil // dropped meanwhile: the update is done, or the next delivery takes it
+	case err != nil:
+		return false, err
+	}
+	if at, perr := strconv.ParseInt(string(cur), 10, 64); perr == nil && time.Duration(now-at) < dedupStale {
+		return false, nil
+	}
+	err = a.core.CompareAndSwap(ctx, key, cur, mine)
+	if errors.Is(err, storage.ErrConflict) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// dropTokens deletes update id's attempt tokens once it ended (best effort:
+// a token left behind costs a few bytes and blocks nothing, as no later
+// claim of id asks for it).
+func (a *App) dropTokens(ctx context.Context, id int64, runs int) {
+	for n := 2; n <= runs; n++ {
+		if err := a.core.Delete(ctx, tryKey(id, n)); err != nil {
+			a.log.Debug("dedup: an attempt token stays", "update_id", id, "attempt", n, "err", err)
+		}
+	}
+}

@@ -1,0 +1,81 @@
+package core
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/pause"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// finish records the outcome of a claimed update. A failed run leaves the
+// update claimable, so a redelivery is handled again. A run that failed only
+// because Telegram asked to wait does not count toward dropping the update.
+// claimed is the record claim wrote: most often still the slot's value.
+// A try that fails (a store too slow to answer within recordBudget) is
+// made again: it may have landed, and then the next try finds it and
+// writes the same record.
+func (a *App) finish(ctx context.Context, id int64, claimed claimedRecord, ok, flood bool) error {
+	mine := claimed.rec
+	var err error
+	for try := range recordTries {
+		tctx, cancel := context.WithTimeout(ctx, recordBudget)
+		err = a.finishOnce(tctx, id, claimed, ok, flood)
+		cancel()
+		if err == nil && ok && mine.runs() > 1 {
+			a.dropTokens(ctx, id, mine.runs())
+		}
+		if err == nil || errors.Is(err, storage.ErrNotFound) || ctx.Err() != nil {
+			return err
+		}
+		if try < recordTries-1 {
+			a.log.Warn("recording the update's outcome failed; trying again", "update_id", id, "err", err)
+			if perr := pause.For(ctx, time.Duration(100<<try)*time.Millisecond); perr != nil {
+				return err
+			}
+		}
+	}
+	return err
+}
+
+// finishOnce is one try of finish.
+func (a *App) finishOnce(ctx context.Context, id int64, claimed claimedRecord, ok, flood bool) error {
+	mine := claimed.rec
+	err := storage.UpdateFrom(ctx, a.core, dedupKey(id), claimed.bytes, func(cur []byte) ([]byte, error) {
+		if cur == nil {
+			return nil, fmt.Errorf("update %d: %w: its slot vanished", id, storage.ErrNotFound)
+		}
+		rec := mine // most often the slot still holds the claim: no decoding
+		if !bytes.Equal(cur, claimed.bytes) {
+			rec = dedupRecord{}
+			if json.Unmarshal(cur, &rec) != nil || rec.ID != id {
+				return nil, nil // the slot moved on to a newer update
+			}
+		}
+		switch {
+		case rec.State == stateDone:
+			return nil, nil // recorded already (an earlier try of this finish landed late)
+		case rec.State == stateRunning && (rec.At != mine.At || rec.runs() != mine.runs()):
+			// Another run took the update over: this one outlived the stale
+			// mark. That run records its own outcome; overwriting its live
+			// claim would let a third run start.
+			return nil, nil
+		}
+		if ok {
+			return doneRecord(id), nil
+		}
+		rec.State, rec.At = stateFailed, a.now().UnixNano()
+		if flood {
+			rec.Attempts = max(rec.Attempts-1, 0)
+		}
+		return rec.encode(), nil
+	})
+	if err != nil {
+		return fmt.Errorf("dedup: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,90 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+
+	"github.com/go-telegram/bot/models"
+)
+
+// HelpText renders the commands role may run, grouped by module, in
+// registry order. It is generated, so it can never list a command that does
+// not exist or hide one that does.
+func (r *Registry) HelpText(role app.Role) string {
+	var b strings.Builder
+	b.WriteString("<b>Commands</b>\n")
+	for _, m := range r.modules {
+		if lines := helpLines(m, role); len(lines) > 0 {
+			fmt.Fprintf(&b, "\n<b>%s</b>\n%s\n", html.EscapeString(m.Name), strings.Join(lines, "\n"))
+		}
+	}
+	return b.String()
+}
+
+// HelpModules are the modules with a command role may run, in registry
+// order, and how many such commands there are in all.
+func (r *Registry) HelpModules(role app.Role) (names []string, commands int) {
+	for _, m := range r.modules {
+		if n := len(helpLines(m, role)); n > 0 {
+			names = append(names, m.Name)
+			commands += n
+		}
+	}
+	return names, commands
+}
+
+// HelpPage is one module's page of HelpText; ok false when role may run
+// none of its commands (or it is not enabled).
+func (r *Registry) HelpPage(role app.Role, module string) (page string, ok bool) {
+	for _, m := range r.modules {
+		if m.Name != module {
+			continue
+		}
+		lines := helpLines(m, role)
+		if len(lines) == 0 {
+			return "", false
+		}
+		return fmt.Sprintf("<b>Commands: %s</b>\n%s", html.EscapeString(m.Name), strings.Join(lines, "\n")), true
+	}
+	return "", false
+}
+
+// helpLines are m's commands role may run, one line each.
+func helpLines(m *app.Module, role app.Role) []string {
+	var lines []string
+	for _, c := range m.Commands {
+		if !c.Visibility.May(role) {
+			continue
+		}
+		mark := ""
+		if c.Visibility != app.Public {
+			mark = " <i>(" + c.Visibility.String() + ")</i>"
+		}
+		lines = append(lines, fmt.Sprintf("/%s - %s%s", c.Name, html.EscapeString(c.Description), mark))
+	}
+	return lines
+}
+
+// MenuCommands are the public commands, for Telegram's command menu.
+func (r *Registry) MenuCommands() []models.BotCommand {
+	var out []models.BotCommand
+	for _, mc := range r.Commands() {
+		if mc.Visibility == app.Public {
+			out = append(out, models.BotCommand{Command: mc.Name, Description: mc.Description})
+		}
+	}
+	return out
+}
+
+// SyncCommands publishes the public commands with setMyCommands, so no
+// hand-maintained command list exists anywhere.
+func (a *App) SyncCommands(ctx context.Context) error {
+	if err := a.bot.SetCommands(ctx, a.reg.MenuCommands()); err != nil {
+		return fmt.Errorf("setMyCommands: %w", err)
+	}
+	return nil
+}

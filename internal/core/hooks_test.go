@@ -1,0 +1,82 @@
+package core_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/core"
+	"github.com/miti99bot/miti99bot/internal/modules/builtin"
+	"github.com/miti99bot/miti99bot/internal/modules/misc"
+	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/storage/memory"
+	"github.com/miti99bot/miti99bot/internal/telegram"
+	"github.com/miti99bot/miti99bot/internal/telegramtest"
+)
+
+func TestCommandHooksSeeEveryCommandAndCannotFailIt(t *testing.T) {
+	var mu sync.Mutex
+	var events []app.CommandEvent
+	watcher := app.Factory{Name: "watcher", New: func(app.Deps) (*app.Module, error) {
+		return &app.Module{Name: "watcher", OnCommand: func(_ context.Context, ev app.CommandEvent) error {
+			mu.Lock()
+			defer mu.Unlock()
+			events = append(events, ev)
+			return errors.New("hook storage is down")
+		}}, nil
+	}}
+	b := apptest.New(t, append(builtin.Catalogue(), watcher))
+	b.MustSay(apptest.Group, apptest.User, "/ping")
+	b.MustSay(apptest.Group, apptest.User, "/nope") // unknown: not a command event
+	if len(events) != 1 || events[0].Module != "misc" || events[0].Command != "ping" || events[0].ChatID != apptest.Group || events[0].UserID != apptest.User {
+		t.Fatalf("events = %+v", events)
+	}
+	if b.Last() != "pong" {
+		t.Fatalf("a failing hook changed the reply: %q", b.Last())
+	}
+}
+
+// The hook runs beside the record's write; either way it runs once, before
+// HandleUpdate returns, and a redelivery finds the update handled.
+func TestAHookRunsOnceBeforeTheUpdateReturnsAndARedeliveryFindsItHandled(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		store storage.KVProvider
+	}{
+		{"memory", memory.New()},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv := telegramtest.New(t)
+			client, err := telegram.New(srv.Token, telegram.WithAPIURL(srv.URL))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var hooked atomic.Int32
+			watcher := app.Factory{Name: "watcher", New: func(app.Deps) (*app.Module, error) {
+				return &app.Module{Name: "watcher", OnCommand: func(context.Context, app.CommandEvent) error {
+					hooked.Add(1)
+					return nil
+				}}, nil
+			}}
+			a, err := core.New(c.store, client, core.WithModules([]app.Factory{misc.Factory, watcher}), core.WithBotUsername("miti99bot"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 2 { // the delivery, then Telegram's redelivery
+				if err := a.HandleUpdate(t.Context(), withID(telegramtest.Text(private, user, "/ping"), 9)); err != nil {
+					t.Fatal(err)
+				}
+				if got := hooked.Load(); got != 1 {
+					t.Fatalf("the hook ran %d times when HandleUpdate returned, want 1", got)
+				}
+			}
+			if got := srv.Messages(); len(got) != 1 {
+				t.Fatalf("%d replies, want 1", len(got))
+			}
+		})
+	}
+}

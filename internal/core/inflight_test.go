@@ -1,0 +1,181 @@
+package core_test
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/core"
+	"github.com/miti99bot/miti99bot/internal/modules/misc"
+	"github.com/miti99bot/miti99bot/internal/telegramtest"
+)
+
+// blocking is a module whose /work waits for release (or its budget) before
+// it replies: a run in flight that the test controls.
+func blocking(release <-chan struct{}, started chan<- struct{}) app.Factory {
+	return app.Factory{Name: "slow", New: func(app.Deps) (*app.Module, error) {
+		return &app.Module{Name: "slow", Commands: []app.Command{{
+			Name: "work", Description: "Work until released",
+			Handler: func(ctx context.Context, r *app.Request) error {
+				started <- struct{}{}
+				select {
+				case <-release:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+				return r.Reply(ctx, "worked")
+			},
+		}}}, nil
+	}}
+}
+
+func TestAnUpdateInFlightElsewhereIsNotAcknowledgedUntilItIsDone(t *testing.T) {
+	release, started := make(chan struct{}), make(chan struct{}, 2)
+	first := apptest.New(t, []app.Factory{blocking(release, started)})
+	// The other runtime (or instance) over the same store and Bot API.
+	second, err := core.New(first.Store, first.Client, core.WithModules([]app.Factory{blocking(release, started)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := telegramtest.Text(apptest.PrivateChat, apptest.User, "/work")
+	u.ID = 7001
+	done := make(chan error, 1)
+	go func() { done <- first.App.HandleUpdate(context.Background(), u) }()
+	<-started
+
+	if err := second.HandleUpdate(t.Context(), u); !errors.Is(err, core.ErrInFlight) {
+		t.Fatalf("a redelivery while the first run goes on = %v, want ErrInFlight (not acknowledged)", err)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := second.HandleUpdate(t.Context(), u); err != nil {
+		t.Fatalf("a redelivery after the run = %v, want nil (a duplicate, acknowledged)", err)
+	}
+	if got := first.Replies(); len(got) != 1 {
+		t.Fatalf("replies %q, want the one run's", got)
+	}
+}
+
+func TestAClaimOfARunThatDiedIsTakenOverOnceStale(t *testing.T) {
+	clk := apptest.NewClock(apptest.T0)
+	started := make(chan struct{}, 2)
+	never := make(chan struct{}) // the first run never ends: its process died
+	dead := apptest.New(t, []app.Factory{blocking(never, started)}, core.WithClock(clk.Now), core.WithUpdateBudget(time.Hour))
+	u := telegramtest.Text(apptest.PrivateChat, apptest.User, "/work")
+	u.ID = 7002
+	ctx, kill := context.WithCancel(context.WithoutCancel(t.Context()))
+	go func() { _ = dead.App.HandleUpdate(ctx, u) }()
+	<-started
+	t.Cleanup(kill)
+
+	released := make(chan struct{})
+	close(released)
+	restarted, err := core.New(dead.Store, dead.Client, core.WithModules([]app.Factory{blocking(released, started)}), core.WithClock(clk.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := restarted.HandleUpdate(t.Context(), u); !errors.Is(err, core.ErrInFlight) {
+		t.Fatalf("before the stale mark = %v, want ErrInFlight", err)
+	}
+	clk.Add(3 * time.Minute) // past the stale mark
+	if err := restarted.HandleUpdate(t.Context(), u); err != nil {
+		t.Fatalf("after the stale mark = %v, want the update taken over and handled", err)
+	}
+	if got := dead.Replies(); len(got) != 1 || got[0] != "worked" {
+		t.Fatalf("replies %q, want one", got)
+	}
+}
+
+func TestAnUpdateThatOverrunsItsBudgetFailsAndIsHandledOnRedelivery(t *testing.T) {
+	release, started := make(chan struct{}), make(chan struct{}, 2)
+	b := apptest.New(t, []app.Factory{blocking(release, started)}, core.WithUpdateBudget(20*time.Millisecond))
+	u := telegramtest.Text(apptest.PrivateChat, apptest.User, "/work")
+	u.ID = 7003
+	if err := b.App.HandleUpdate(t.Context(), u); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("an overrun = %v, want a failure (the webhook answers 5xx, Telegram redelivers)", err)
+	}
+	<-started
+	close(release)
+	if err := b.App.HandleUpdate(t.Context(), u); err != nil {
+		t.Fatalf("the redelivery = %v, want it handled at once (the failed run was recorded)", err)
+	}
+	<-started
+	if err := b.App.HandleUpdate(t.Context(), u); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Replies(); len(got) != 1 {
+		t.Fatalf("replies %q, want exactly one", got)
+	}
+}
+
+// A run that outlives the stale mark (its process was only slow) must not
+// overwrite the claim of the run that took over: a third delivery would
+// start the update a third time.
+func TestALateRunLeavesTheClaimOfTheRunThatTookOver(t *testing.T) {
+	clk := apptest.NewClock(apptest.T0)
+	started := make(chan struct{}, 3)
+	slowDone, takeoverRelease := make(chan struct{}), make(chan struct{})
+	slow := apptest.New(t, []app.Factory{blocking(slowDone, started)}, core.WithClock(clk.Now), core.WithUpdateBudget(time.Hour))
+	u := telegramtest.Text(apptest.PrivateChat, apptest.User, "/work")
+	u.ID = 7004
+	slowErr := make(chan error, 1)
+	go func() { slowErr <- slow.App.HandleUpdate(context.Background(), u) }()
+	<-started
+
+	clk.Add(3 * time.Minute) // the slow run is past the stale mark: taken over
+	other, err := core.New(slow.Store, slow.Client, core.WithModules([]app.Factory{blocking(takeoverRelease, started)}), core.WithClock(clk.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherErr := make(chan error, 1)
+	go func() { otherErr <- other.HandleUpdate(context.Background(), u) }()
+	<-started
+
+	close(slowDone) // the slow run ends while the takeover runs
+	if err := <-slowErr; err != nil {
+		t.Fatal(err)
+	}
+	// A third delivery now: the takeover still runs, so it is in flight.
+	if err := other.HandleUpdate(t.Context(), u); !errors.Is(err, core.ErrInFlight) {
+		t.Fatalf("a delivery while the takeover runs = %v, want ErrInFlight", err)
+	}
+	close(takeoverRelease)
+	if err := <-otherErr; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A claimer that died between its attempt token and the record's swap
+// leaves the token behind; once it is stale the update is claimed anyway,
+// or it would never be handled.
+func TestAnAttemptTokenLeftByADeadClaimerIsTakenOverOnceStale(t *testing.T) {
+	clk := apptest.NewClock(apptest.T0)
+	b := apptest.New(t, []app.Factory{misc.Factory}, core.WithClock(clk.Now))
+	u := telegramtest.Text(apptest.PrivateChat, apptest.User, "/ping")
+	u.ID = 7005
+	b.Srv.FailNext("sendMessage", telegramtest.Failure{Code: 500, Description: "Internal Server Error"})
+	if err := b.App.HandleUpdate(t.Context(), u); err == nil {
+		t.Fatal("the first run should fail (the Bot API answered 500)")
+	}
+	// The dead claimer of run 2: its token, and nothing else.
+	if err := b.Store.For(core.CoreNamespace).Put(t.Context(), "try:7005:2", []byte(strconv.FormatInt(clk.Now().UnixNano(), 10))); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.App.HandleUpdate(t.Context(), u); !errors.Is(err, core.ErrInFlight) {
+		t.Fatalf("while the token is fresh = %v, want ErrInFlight", err)
+	}
+	clk.Add(3 * time.Minute)
+	if err := b.App.HandleUpdate(t.Context(), u); err != nil {
+		t.Fatalf("after the token went stale = %v, want the update handled", err)
+	}
+	// Two sendMessage calls: the one the Bot API refused, and the pong.
+	if got := b.Replies(); len(got) != 2 || got[1] != "pong" {
+		t.Fatalf("sendMessage calls %q, want the refused one and one pong", got)
+	}
+}

@@ -1,0 +1,154 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+)
+
+// action is the one thing an update asks for.
+type action struct {
+	module, name string
+	chatID       int64
+	threadID     int
+	run          func(ctx context.Context) error
+	event        *app.CommandEvent // what the hooks hear once the update ends; nil: not a command
+}
+
+// plan decides what an update asks for, without side effects (except
+// resolving the bot's username once). nil means nothing to do.
+func (a *App) plan(ctx context.Context, u *models.Update) (*action, error) {
+	switch {
+	case u.Message != nil:
+		return a.planCommand(ctx, u, u.Message)
+	case u.CallbackQuery != nil:
+		return a.planCallback(u.CallbackQuery), nil
+	}
+	return nil, nil
+}
+
+func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Message) (*action, error) {
+	pc, ok := parseCommand(msg)
+	if !ok {
+		return nil, nil
+	}
+	if pc.mention != "" {
+		me, err := a.botUsername(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !strings.EqualFold(pc.mention, me) {
+			return nil, nil // addressed to another bot
+		}
+	}
+	private := msg.Chat.Type == models.ChatTypePrivate
+	var userID int64
+	var username string
+	if msg.From != nil {
+		userID, username = msg.From.ID, msg.From.Username
+	}
+	chat, thread := msg.Chat.ID, topicOf(msg)
+	rt, known := a.reg.commands[pc.name]
+	role := a.roleOf(userID)
+	if !known {
+		if !private {
+			return nil, nil // groups hear many commands meant for other bots
+		}
+		return &action{module: CoreNamespace, name: "unknown", chatID: chat, run: func(ctx context.Context) error {
+			_, err := a.bot.Send(ctx, app.Message{ChatID: chat, Text: unknownText})
+			return err
+		}}, nil
+	}
+	if !rt.cmd.Visibility.May(role) {
+		a.log.Debug("command denied", "command", pc.name, "user_id", userID)
+		return nil, nil // no reply: a hidden command stays hidden
+	}
+	req := app.NewRequest(a.bot, app.Request{
+		Update: u, Message: msg, Module: rt.module.Name, Command: pc.name, Args: pc.args,
+		ChatID: chat, ThreadID: thread, UserID: userID, Private: private, Role: role,
+	})
+	return &action{
+		module: rt.module.Name, name: "/" + pc.name, chatID: chat, threadID: thread,
+		run: func(ctx context.Context) error {
+			return a.safely(ctx, rt.module.Name, "/"+pc.name, chat, thread, func() error { return rt.cmd.Handler(ctx, req) })
+		},
+		event: &app.CommandEvent{Module: rt.module.Name, Command: pc.name, ChatID: chat, UserID: userID, Username: username, At: a.now()},
+	}, nil
+}
+
+func (a *App) planCallback(q *models.CallbackQuery) *action {
+	press := &answerOnce{Messenger: a.bot, queryID: q.ID}
+	r := app.CallbackRequest{Query: q, Data: q.Data, UserID: q.From.ID, Role: a.roleOf(q.From.ID)}
+	if m := q.Message.Message; m != nil {
+		r.ChatID, r.ThreadID, r.MessageID = m.Chat.ID, topicOf(m), m.ID
+	}
+	req := app.NewCallbackRequest(press, r)
+	cr, ok := a.reg.callbackFor(q.Data)
+	if !ok {
+		// Stop the button's spinner; the keyboard is stale or foreign.
+		return &action{module: CoreNamespace, name: "callback", run: func(ctx context.Context) error {
+			return a.bot.AnswerCallback(ctx, q.ID, "")
+		}}
+	}
+	req.Module = cr.module.Name
+	name := "callback " + cr.cb.Prefix
+	return &action{module: cr.module.Name, name: name, chatID: req.ChatID, threadID: req.ThreadID, run: func(ctx context.Context) error {
+		err := a.safely(ctx, cr.module.Name, name, req.ChatID, req.ThreadID, func() error { return cr.cb.Handler(ctx, req) })
+		if err == nil && !press.answered() {
+			err = a.bot.AnswerCallback(ctx, q.ID, "")
+		}
+		return err
+	}}
+}
+
+// safely runs a handler, turning a panic into a log line and an apology. A
+// panic counts as handled: the same input would only panic again.
+func (a *App) safely(ctx context.Context, module, name string, chat int64, thread int, f func() error) (err error) {
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		a.log.Error("handler panicked", "module", module, "action", name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+		if chat != 0 {
+			if _, sendErr := a.bot.Send(ctx, app.Message{ChatID: chat, ThreadID: thread, Text: apologyText}); sendErr != nil {
+				a.log.Warn("could not apologise", "err", sendErr)
+			}
+		}
+		err = nil
+	}()
+	return f()
+}
+
+// runHooks tells every module's OnCommand hook; hooks never fail the update.
+func (a *App) runHooks(ctx context.Context, ev app.CommandEvent) {
+	for _, m := range a.reg.modules {
+		if m.OnCommand == nil {
+			continue
+		}
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					a.log.Error("command hook panicked", "module", m.Name, "panic", fmt.Sprint(r))
+				}
+			}()
+			if err := m.OnCommand(ctx, ev); err != nil {
+				a.log.Warn("command hook failed", "module", m.Name, "err", err)
+			}
+		}()
+	}
+}
+
+// topicOf is the forum topic of a message: message_thread_id also marks
+// reply threads in ordinary groups, where sending to it fails.
+func topicOf(m *models.Message) int {
+	if m.IsTopicMessage {
+		return m.MessageThreadID
+	}
+	return 0
+}
