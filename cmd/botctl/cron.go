@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -21,15 +20,14 @@ import (
 )
 
 func cronRun(ctx context.Context, e env) error {
-	if len(e.args) < 1 {
-		return errUsage
-	}
-	fs := flag.NewFlagSet("cron run", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	base := fs.String("url", e.getenv("BOT_URL"), "the deployment's base URL (default $BOT_URL)")
-	name := e.args[0]
-	if err := fs.Parse(e.args[1:]); err != nil {
+	fs := e.flags()
+	base := fs.String("url", "", "the deployment's base URL (default $BOT_URL)")
+	args, err := e.positional(fs, 1)
+	if err != nil {
 		return err
+	}
+	if *base == "" {
+		*base = e.getenv("BOT_URL")
 	}
 	if *base == "" {
 		return errors.New("cron run needs -url (or BOT_URL): the deployment's base URL")
@@ -38,7 +36,7 @@ func cronRun(ctx context.Context, e env) error {
 	if err != nil {
 		return err
 	}
-	return postCron(ctx, strings.TrimRight(*base, "/")+"/cron/"+url.PathEscape(name), cfg.CronSecret.Reveal(), e.stdout)
+	return postCron(ctx, strings.TrimRight(*base, "/")+"/cron/"+url.PathEscape(args[0]), cfg.CronSecret.Reveal(), e.stdout)
 }
 
 func postCron(ctx context.Context, target, token string, stdout io.Writer) error {
@@ -71,8 +69,8 @@ func postCron(ctx context.Context, target, token string, stdout io.Writer) error
 // cronStatus prints each job's record from the configured store: what an
 // operator asks after a missed morning.
 func cronStatus(ctx context.Context, e env) error {
-	if len(e.args) != 0 {
-		return errUsage
+	if _, err := e.positional(e.flags(), 0); err != nil {
+		return err
 	}
 	cfg, err := wiring.LoadConfig(ctx, e.getenv, shared.Load)
 	if err != nil {

@@ -3,35 +3,34 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
+	"github.com/miti99bot/miti99bot/internal/cmdmain"
 	"github.com/miti99bot/miti99bot/internal/config"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
 
-const usage = `usage:
-  botctl webhook set <url>
-  botctl webhook delete [-drop-pending]
-  botctl webhook info
-  botctl commands sync
-  botctl cron run <name> -url <deployment base URL>
-  botctl cron status             (the configured store: each job's last success and failure, next fire)
-  botctl table create <name>     (local development and tests only)`
+// subcommand is one line of botctl's usage.
+type subcommand struct{ name, args, about string }
 
-var errUsage = errors.New(usage)
-
-// env is what every sub-command gets: its arguments (after the two words
-// naming it), the bot's environment and where to print.
-type env struct {
-	args           []string
-	getenv         func(string) string
-	stdout, stderr io.Writer
+// subcommands lists botctl's sub-commands in the order its usage shows them;
+// commands maps each name to its function.
+var subcommands = []subcommand{
+	{"webhook set", "<url>", "point Telegram at <url> (https), with TELEGRAM_WEBHOOK_SECRET"},
+	{"webhook delete", "[-drop-pending]", "remove the webhook: the bot is polled again"},
+	{"webhook info", "", "the webhook's url, pending_update_count and last error"},
+	{"commands sync", "", "publish the enabled modules' command menu (setMyCommands)"},
+	{"cron run", "<name> [-url <deployment base URL>]", "POST <base>/cron/<name> with CRON_SHARED_SECRET and print the outcome"},
+	{"cron status", "", "from the configured store: each job's last success and failure, attempts, next fire"},
+	{"table create", "<name>", "create a DynamoDB table (local development and tests only)"},
 }
 
-// commands is the dispatch table: "group verb" to its function.
 var commands = map[string]func(ctx context.Context, e env) error{
 	"webhook set":    webhookSet,
 	"webhook delete": webhookDelete,
@@ -42,15 +41,104 @@ var commands = map[string]func(ctx context.Context, e env) error{
 	"table create":   tableCreate,
 }
 
+// usage is botctl's whole usage.
+var usage = func() string {
+	var b strings.Builder
+	b.WriteString("usage:")
+	for _, c := range subcommands {
+		fmt.Fprintf(&b, "\n  %s", synopsis(c.name))
+	}
+	b.WriteString("\nbotctl <command> -h prints a command's usage")
+	return b.String()
+}()
+
+var errUsage = errors.New(usage)
+
+// env is what every sub-command gets: its arguments (after the two words
+// naming it), the bot's environment and where to print.
+type env struct {
+	name           string
+	args           []string
+	getenv         func(string) string
+	stdout, stderr io.Writer
+}
+
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	if len(args) < 2 {
-		return errUsage
+	if len(args) >= 2 {
+		if cmd, ok := commands[args[0]+" "+args[1]]; ok {
+			return cmd(ctx, env{name: args[0] + " " + args[1], args: args[2:], getenv: getenv, stdout: stdout, stderr: stderr})
+		}
 	}
-	cmd, ok := commands[args[0]+" "+args[1]]
-	if !ok {
-		return errUsage
+	if cmdmain.WantsHelp(args) || len(args) == 1 && args[0] == "help" {
+		fmt.Fprintln(stdout, usage)
+		return flag.ErrHelp
 	}
-	return cmd(ctx, env{args: args[2:], getenv: getenv, stdout: stdout, stderr: stderr})
+	return errUsage
+}
+
+// flags is the sub-command's flag set; its errors print its usage on stderr.
+func (e env) flags() *flag.FlagSet {
+	fs := flag.NewFlagSet(e.name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: %s\n\n%s\n", synopsis(e.name), about(e.name))
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// synopsis is a sub-command's usage line, about what it does.
+func synopsis(name string) string {
+	for _, c := range subcommands {
+		if c.name == name {
+			return strings.TrimSpace("botctl " + c.name + " " + c.args)
+		}
+	}
+	return "botctl " + name
+}
+
+func about(name string) string {
+	for _, c := range subcommands {
+		if c.name == name {
+			return c.about
+		}
+	}
+	return ""
+}
+
+// parse reads the sub-command's flags and returns its positional arguments,
+// which may stand before, between or after the flags. -h or --help anywhere
+// prints the usage on stdout and returns flag.ErrHelp: every sub-command
+// parses first, so asking for help touches nothing.
+func (e env) parse(fs *flag.FlagSet) ([]string, error) {
+	if cmdmain.WantsHelp(e.args) {
+		fs.SetOutput(e.stdout)
+		fs.Usage()
+		return nil, flag.ErrHelp
+	}
+	var pos []string
+	rest := e.args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			return nil, err
+		}
+		if n := len(rest) - fs.NArg(); n > 0 && rest[n-1] == "--" {
+			return append(pos, fs.Args()...), nil // all after "--" is positional
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos, rest = append(pos, fs.Arg(0)), fs.Args()[1:]
+	}
+}
+
+// positional parses the flags and wants exactly n positional arguments.
+func (e env) positional(fs *flag.FlagSet, n int) ([]string, error) {
+	pos, err := e.parse(fs)
+	if err == nil && len(pos) != n {
+		err = errors.New("usage: " + synopsis(e.name))
+	}
+	return pos, err
 }
 
 // connect loads the configuration (the token, and what the command needs on

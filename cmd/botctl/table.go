@@ -11,16 +11,17 @@ import (
 // tableCreate makes a DynamoDB table; production tables come from
 // template.yaml, so this is for dynalite.
 func tableCreate(ctx context.Context, e env) error {
-	if len(e.args) != 1 {
-		return errUsage
+	args, err := e.positional(e.flags(), 1)
+	if err != nil {
+		return err
 	}
 	client, err := dynamodb.NewClient(ctx, shared.Load)
 	if err != nil {
 		return err
 	}
-	if err := dynamodb.CreateTable(ctx, client, e.args[0]); err != nil {
+	if err := dynamodb.CreateTable(ctx, client, args[0]); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "table %s ready\n", e.args[0])
+	fmt.Fprintf(e.stdout, "table %s ready\n", args[0])
 	return nil
 }

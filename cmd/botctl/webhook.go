@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"log/slog"
 	"net/url"
@@ -13,10 +12,11 @@ import (
 )
 
 func webhookSet(ctx context.Context, e env) error {
-	if len(e.args) != 1 {
-		return errUsage
+	args, err := e.positional(e.flags(), 1)
+	if err != nil {
+		return err
 	}
-	target := e.args[0]
+	target := args[0]
 	if u, err := url.Parse(target); err != nil || u.Scheme != "https" || u.Host == "" {
 		return fmt.Errorf("webhook URL %q: Telegram needs an https URL", target)
 	}
@@ -32,10 +32,9 @@ func webhookSet(ctx context.Context, e env) error {
 }
 
 func webhookDelete(ctx context.Context, e env) error {
-	fs := flag.NewFlagSet("webhook delete", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := e.flags()
 	drop := fs.Bool("drop-pending", false, "also drop the updates Telegram holds (they are lost)")
-	if err := fs.Parse(e.args); err != nil {
+	if _, err := e.positional(fs, 0); err != nil {
 		return err
 	}
 	_, c, err := e.connect(ctx)
@@ -50,6 +49,9 @@ func webhookDelete(ctx context.Context, e env) error {
 }
 
 func webhookInfo(ctx context.Context, e env) error {
+	if _, err := e.positional(e.flags(), 0); err != nil {
+		return err
+	}
 	_, c, err := e.connect(ctx)
 	if err != nil {
 		return err
@@ -70,6 +72,9 @@ func webhookInfo(ctx context.Context, e env) error {
 }
 
 func commandsSync(ctx context.Context, e env) error {
+	if _, err := e.positional(e.flags(), 0); err != nil {
+		return err
+	}
 	cfg, c, err := e.connect(ctx)
 	if err != nil {
 		return err

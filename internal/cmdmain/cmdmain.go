@@ -46,3 +46,18 @@ func Report(stderr io.Writer, name string, err error) int {
 	fmt.Fprintln(stderr, msg)
 	return 1
 }
+
+// WantsHelp tells whether args ask for help (-h, -help or --help) before
+// any "--": a command checks it before touching anything, so that no
+// argument position reads "--help" as a name or a URL.
+func WantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help", "--h":
+			return true
+		}
+	}
+	return false
+}

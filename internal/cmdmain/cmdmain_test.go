@@ -31,3 +31,23 @@ func TestReportPrintsTheErrorOnceUnderTheCommandsName(t *testing.T) {
 		})
 	}
 }
+
+func TestWantsHelpAnywhereBeforeTheFlagTerminator(t *testing.T) {
+	tests := []struct {
+		args []string
+		want bool
+	}{
+		{nil, false},
+		{[]string{"-h"}, true},
+		{[]string{"--help"}, true},
+		{[]string{"-help"}, true},
+		{[]string{"myjob", "-url", "https://x", "--help"}, true},
+		{[]string{"--", "--help"}, false},
+		{[]string{"helpful", "-hx"}, false},
+	}
+	for _, tt := range tests {
+		if got := WantsHelp(tt.args); got != tt.want {
+			t.Errorf("WantsHelp(%q) = %v, want %v", tt.args, got, tt.want)
+		}
+	}
+}
