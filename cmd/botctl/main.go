@@ -6,7 +6,7 @@
 //	botctl webhook delete [-drop-pending]
 //	botctl webhook info                 url and pending_update_count
 //	botctl commands sync                setMyCommands from the enabled modules
-//	botctl cron run <name> -url <base>  POST <base>/cron/<name> with CRON_SHARED_SECRET
+//	botctl cron run <name> -url <base>  POST <base>/cron/<name> with CRON_SHARED_SECRET (https, or http on loopback)
 //	botctl cron status                  each job's last success, last failure, attempts, next fire
 //	botctl table create <name>          a DynamoDB table, for dynalite
 //

@@ -26,7 +26,7 @@ var subcommands = []subcommand{
 	{"webhook delete", "[-drop-pending]", "remove the webhook: the bot is polled again"},
 	{"webhook info", "", "the webhook's url, pending_update_count and last error"},
 	{"commands sync", "", "publish the enabled modules' command menu (setMyCommands)"},
-	{"cron run", "<name> [-url <deployment base URL>]", "POST <base>/cron/<name> with CRON_SHARED_SECRET and print the outcome"},
+	{"cron run", "<name> [-url <deployment base URL>]", "POST <base>/cron/<name> with CRON_SHARED_SECRET; fails unless the job ran, was skipped or is disabled"},
 	{"cron status", "", "from the configured store: each job's last success and failure, attempts, next fire"},
 	{"table create", "<name>", "create a DynamoDB table (local development and tests only)"},
 }
