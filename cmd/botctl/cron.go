@@ -143,9 +143,18 @@ func cronStatus(ctx context.Context, e env) error {
 	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "JOB\tLAST SUCCESS\tLAST FAILURE\tATTEMPTS\tNEXT FIRE")
 	for _, s := range statuses {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\n", s.Job, slotOf(s.LastSuccess), slotOf(s.LastFailure), s.Attempts, s.NextFire.Format(time.RFC3339))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\n", s.Job, slotOf(s.LastSuccess), slotOf(s.LastFailure), s.Attempts, nextFire(s.NextFire))
 	}
 	return w.Flush()
+}
+
+// nextFire is "never" for the zero time: a schedule with no next fire (or a
+// record without one), not year 1.
+func nextFire(t time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	return t.Format(time.RFC3339)
 }
 
 // slotOf is a run as "slot", or "slot (error)" for a failure; "-" for none.

@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/cron"
 	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
+	"github.com/miti99bot/miti99bot/internal/storage/bolt"
 )
 
 const cronToken = "cron-secret"
@@ -162,5 +164,27 @@ func TestCronStatusReadsEachJobsRecordFromTheStore(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Fatalf("cron status lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// A schedule with no next fire (or a record without one) reads "never",
+// not the zero time's 0001-01-01.
+func TestCronStatusSaysNeverForNoNextFire(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bot.db")
+	p, err := bolt.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slot := time.Date(2026, 11, 29, 1, 0, 0, 0, time.UTC)
+	st := cron.JobStatus{Job: "leap_day", Attempts: 1, LastSuccess: &cron.RunInfo{Slot: slot, At: slot}}
+	if err := p.For(app.CoreNamespace).PutJSON(t.Context(), "cronjob:leap_day", st); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	out, err := botctl(t, map[string]string{"KV_PROVIDER": "bolt", "BOLT_PATH": path}, "cron", "status")
+	if err != nil || !strings.Contains(out, "never") || strings.Contains(out, "0001-01-01") {
+		t.Fatalf("cron status = %q, %v; want the next fire as never", out, err)
 	}
 }
