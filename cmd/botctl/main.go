@@ -6,8 +6,11 @@
 //	botctl webhook delete [-drop-pending]
 //	botctl webhook info                 url and pending_update_count
 //	botctl commands sync                setMyCommands from the enabled modules
-//	botctl cron run <name> -url <base>  POST <base>/cron/<name> with CRON_SHARED_SECRET
+//	botctl cron run <name> -url <base>  POST <base>/cron/<name> with CRON_SHARED_SECRET (https, or http on loopback)
 //	botctl cron status                  each job's last success, last failure, attempts, next fire
+//	botctl table create <name>          a DynamoDB table, for dynalite
+//
+// Each answers -h or --help with its usage, exit code 0, and does nothing else.
 package main
 
 import "github.com/miti99bot/miti99bot/internal/cmdmain"

@@ -7,44 +7,30 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
-	"net/url"
 	"strings"
-	"text/tabwriter"
-	"time"
 
-	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
+	"github.com/miti99bot/miti99bot/internal/cmdmain"
 	"github.com/miti99bot/miti99bot/internal/config"
-	"github.com/miti99bot/miti99bot/internal/core"
-	"github.com/miti99bot/miti99bot/internal/cron"
-	"github.com/miti99bot/miti99bot/internal/storage/backend"
-	"github.com/miti99bot/miti99bot/internal/storage/dynamodb"
-	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
 
-const usage = `usage:
-  botctl webhook set <url>
-  botctl webhook delete [-drop-pending]
-  botctl webhook info
-  botctl commands sync
-  botctl cron run <name> -url <deployment base URL>
-  botctl cron status             (the configured store: each job's last success and failure, next fire)
-  botctl table create <name>     (local development and tests only)`
+// subcommand is one line of botctl's usage.
+type subcommand struct{ name, args, about string }
 
-var errUsage = errors.New(usage)
-
-// env is what every sub-command gets: its arguments (after the two words
-// naming it), the bot's environment and where to print.
-type env struct {
-	args           []string
-	getenv         func(string) string
-	stdout, stderr io.Writer
+// subcommands lists botctl's sub-commands in the order its usage shows them;
+// commands maps each name to its function.
+var subcommands = []subcommand{
+	{"webhook set", "<url>", "point Telegram at <url> (https), with TELEGRAM_WEBHOOK_SECRET"},
+	{"webhook delete", "[-drop-pending]", "remove the webhook: the bot is polled again"},
+	{"webhook info", "", "the webhook's url, pending_update_count and last error"},
+	{"commands sync", "", "publish the enabled modules' command menu (setMyCommands)"},
+	{"cron run", "<name> [-url <deployment base URL>]", "POST <base>/cron/<name> with CRON_SHARED_SECRET; fails unless the job ran, was skipped or is disabled"},
+	{"cron status", "", "from the configured store: each job's last success and failure, attempts, next fire"},
+	{"table create", "<name>", "create a DynamoDB table (local development and tests only)"},
 }
 
-// commands is the dispatch table: "group verb" to its function.
 var commands = map[string]func(ctx context.Context, e env) error{
 	"webhook set":    webhookSet,
 	"webhook delete": webhookDelete,
@@ -55,15 +41,104 @@ var commands = map[string]func(ctx context.Context, e env) error{
 	"table create":   tableCreate,
 }
 
+// usage is botctl's whole usage.
+var usage = func() string {
+	var b strings.Builder
+	b.WriteString("usage:")
+	for _, c := range subcommands {
+		fmt.Fprintf(&b, "\n  %s", synopsis(c.name))
+	}
+	b.WriteString("\nbotctl <command> -h prints a command's usage")
+	return b.String()
+}()
+
+var errUsage = errors.New(usage)
+
+// env is what every sub-command gets: its arguments (after the two words
+// naming it), the bot's environment and where to print.
+type env struct {
+	name           string
+	args           []string
+	getenv         func(string) string
+	stdout, stderr io.Writer
+}
+
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	if len(args) < 2 {
-		return errUsage
+	if len(args) >= 2 {
+		if cmd, ok := commands[args[0]+" "+args[1]]; ok {
+			return cmd(ctx, env{name: args[0] + " " + args[1], args: args[2:], getenv: getenv, stdout: stdout, stderr: stderr})
+		}
 	}
-	cmd, ok := commands[args[0]+" "+args[1]]
-	if !ok {
-		return errUsage
+	if cmdmain.WantsHelp(args) || len(args) == 1 && args[0] == "help" {
+		fmt.Fprintln(stdout, usage)
+		return flag.ErrHelp
 	}
-	return cmd(ctx, env{args: args[2:], getenv: getenv, stdout: stdout, stderr: stderr})
+	return errUsage
+}
+
+// flags is the sub-command's flag set; its errors print its usage on stderr.
+func (e env) flags() *flag.FlagSet {
+	fs := flag.NewFlagSet(e.name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: %s\n\n%s\n", synopsis(e.name), about(e.name))
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// synopsis is a sub-command's usage line, about what it does.
+func synopsis(name string) string {
+	for _, c := range subcommands {
+		if c.name == name {
+			return strings.TrimSpace("botctl " + c.name + " " + c.args)
+		}
+	}
+	return "botctl " + name
+}
+
+func about(name string) string {
+	for _, c := range subcommands {
+		if c.name == name {
+			return c.about
+		}
+	}
+	return ""
+}
+
+// parse reads the sub-command's flags and returns its positional arguments,
+// which may stand before, between or after the flags. -h or --help anywhere
+// prints the usage on stdout and returns flag.ErrHelp: every sub-command
+// parses first, so asking for help touches nothing.
+func (e env) parse(fs *flag.FlagSet) ([]string, error) {
+	if cmdmain.WantsHelp(e.args) {
+		fs.SetOutput(e.stdout)
+		fs.Usage()
+		return nil, flag.ErrHelp
+	}
+	var pos []string
+	rest := e.args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			return nil, err
+		}
+		if n := len(rest) - fs.NArg(); n > 0 && rest[n-1] == "--" {
+			return append(pos, fs.Args()...), nil // all after "--" is positional
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos, rest = append(pos, fs.Arg(0)), fs.Args()[1:]
+	}
+}
+
+// positional parses the flags and wants exactly n positional arguments.
+func (e env) positional(fs *flag.FlagSet, n int) ([]string, error) {
+	pos, err := e.parse(fs)
+	if err == nil && len(pos) != n {
+		err = errors.New("usage: " + synopsis(e.name))
+	}
+	return pos, err
 }
 
 // connect loads the configuration (the token, and what the command needs on
@@ -75,185 +150,4 @@ func (e env) connect(ctx context.Context, require ...string) (*config.Config, *t
 	}
 	c, err := wiring.NewClient(cfg, slog.Default())
 	return cfg, c, err
-}
-
-func webhookSet(ctx context.Context, e env) error {
-	if len(e.args) != 1 {
-		return errUsage
-	}
-	target := e.args[0]
-	if u, err := url.Parse(target); err != nil || u.Scheme != "https" || u.Host == "" {
-		return fmt.Errorf("webhook URL %q: Telegram needs an https URL", target)
-	}
-	cfg, c, err := e.connect(ctx, "TELEGRAM_WEBHOOK_SECRET")
-	if err != nil {
-		return err
-	}
-	if err := c.SetWebhook(ctx, target, cfg.WebhookSecret.Reveal(), telegram.AllowedUpdates); err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "webhook set to %s\n", target)
-	return nil
-}
-
-func webhookDelete(ctx context.Context, e env) error {
-	fs := flag.NewFlagSet("webhook delete", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	drop := fs.Bool("drop-pending", false, "also drop the updates Telegram holds (they are lost)")
-	if err := fs.Parse(e.args); err != nil {
-		return err
-	}
-	_, c, err := e.connect(ctx)
-	if err != nil {
-		return err
-	}
-	if err := c.DeleteWebhook(ctx, *drop); err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "webhook deleted (pending updates %s)\n", map[bool]string{true: "dropped", false: "kept"}[*drop])
-	return nil
-}
-
-func webhookInfo(ctx context.Context, e env) error {
-	_, c, err := e.connect(ctx)
-	if err != nil {
-		return err
-	}
-	info, err := c.GetWebhookInfo(ctx)
-	if err != nil {
-		return err
-	}
-	u := info.URL
-	if u == "" {
-		u = "(none: the bot is polled)"
-	}
-	fmt.Fprintf(e.stdout, "url: %s\npending_update_count: %d\n", u, info.PendingUpdateCount)
-	if info.LastErrorMessage != "" {
-		fmt.Fprintf(e.stdout, "last_error: %s\n", info.LastErrorMessage)
-	}
-	return nil
-}
-
-func commandsSync(ctx context.Context, e env) error {
-	cfg, c, err := e.connect(ctx)
-	if err != nil {
-		return err
-	}
-	// The registry is all that is needed: a memory store builds it.
-	a, err := wiring.NewApp(cfg, memory.New(), c, slog.New(slog.DiscardHandler))
-	if err != nil {
-		return err
-	}
-	if err := a.SyncCommands(ctx); err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "published %d commands\n", len(a.Registry().MenuCommands()))
-	return nil
-}
-
-// tableCreate makes a DynamoDB table; production tables come from
-// template.yaml, so this is for dynalite.
-func tableCreate(ctx context.Context, e env) error {
-	if len(e.args) != 1 {
-		return errUsage
-	}
-	client, err := dynamodb.NewClient(ctx, shared.Load)
-	if err != nil {
-		return err
-	}
-	if err := dynamodb.CreateTable(ctx, client, e.args[0]); err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "table %s ready\n", e.args[0])
-	return nil
-}
-
-func cronRun(ctx context.Context, e env) error {
-	if len(e.args) < 1 {
-		return errUsage
-	}
-	fs := flag.NewFlagSet("cron run", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	base := fs.String("url", e.getenv("BOT_URL"), "the deployment's base URL (default $BOT_URL)")
-	name := e.args[0]
-	if err := fs.Parse(e.args[1:]); err != nil {
-		return err
-	}
-	if *base == "" {
-		return errors.New("cron run needs -url (or BOT_URL): the deployment's base URL")
-	}
-	cfg, err := wiring.LoadConfig(ctx, e.getenv, shared.Load, "CRON_SHARED_SECRET")
-	if err != nil {
-		return err
-	}
-	return postCron(ctx, strings.TrimRight(*base, "/")+"/cron/"+url.PathEscape(name), cfg.CronSecret.Reveal(), e.stdout)
-}
-
-func postCron(ctx context.Context, target, token string, stdout io.Writer) error {
-	// The answer comes when the run ends: up to the longest a job may take.
-	ctx, cancel := context.WithTimeout(ctx, app.MaxCronTimeout+time.Minute)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, nil)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("X-Cron-Token", token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-	switch resp.StatusCode {
-	case http.StatusOK:
-		fmt.Fprintf(stdout, "cron: %s", body)
-		return nil
-	case http.StatusNotFound:
-		return errors.New("cron: 404: no such job, or the deployment has no CRON_SHARED_SECRET")
-	case http.StatusUnauthorized:
-		return errors.New("cron: 401: CRON_SHARED_SECRET does not match the deployment's")
-	}
-	return fmt.Errorf("cron: %d: %s", resp.StatusCode, strings.TrimSpace(string(body)))
-}
-
-// cronStatus prints each job's record from the configured store: what an
-// operator asks after a missed morning.
-func cronStatus(ctx context.Context, e env) error {
-	if len(e.args) != 0 {
-		return errUsage
-	}
-	cfg, err := wiring.LoadConfig(ctx, e.getenv, shared.Load)
-	if err != nil {
-		return err
-	}
-	store, err := backend.Open(ctx, cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		return err
-	}
-	defer func() { _ = store.Close(context.WithoutCancel(ctx)) }()
-	statuses, err := cron.Statuses(ctx, store.For(core.CoreNamespace))
-	if err != nil {
-		return err
-	}
-	if len(statuses) == 0 {
-		fmt.Fprintln(e.stdout, "no cron job has run against this store yet")
-		return nil
-	}
-	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "JOB\tLAST SUCCESS\tLAST FAILURE\tATTEMPTS\tNEXT FIRE")
-	for _, s := range statuses {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\n", s.Job, slotOf(s.LastSuccess), slotOf(s.LastFailure), s.Attempts, s.NextFire.Format(time.RFC3339))
-	}
-	return w.Flush()
-}
-
-// slotOf is a run as "slot", or "slot (error)" for a failure; "-" for none.
-func slotOf(r *cron.RunInfo) string {
-	switch {
-	case r == nil:
-		return "-"
-	case r.Error != "":
-		return r.Slot.Format(time.RFC3339) + " (" + r.Error + ")"
-	}
-	return r.Slot.Format(time.RFC3339)
 }

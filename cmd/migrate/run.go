@@ -9,6 +9,7 @@ import (
 	"log/slog"
 
 	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
+	"github.com/miti99bot/miti99bot/internal/cmdmain"
 	"github.com/miti99bot/miti99bot/internal/migrate"
 	"github.com/miti99bot/miti99bot/internal/redact"
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -48,8 +49,21 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	overwrite := fs.Bool("overwrite", false, "replace target items even when they are newer than the source's, and bring back items deleted on the target")
 	mirror := fs.Bool("mirror", false, "make the target exactly the source: overwrite, and delete target items the source lacks (needs --confirm-target)")
 	confirm := fs.String("confirm-target", "", "with --mirror: the target as this tool names it, e.g. \"dynamodb table miti99bot\"")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: migrate --from <backend> --to <backend> [--dry-run | --verify | --verify-after-cutover | --mirror --confirm-target=<target>] [flags]")
+		fs.PrintDefaults()
+	}
+	// Help is asked for before anything opens, wherever -h stands.
+	if cmdmain.WantsHelp(args) {
+		fs.SetOutput(stdout)
+		fs.Usage()
+		return flag.ErrHelp
+	}
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q: migrate takes only flags (see migrate -h)", fs.Arg(0))
 	}
 	// The MongoDB URL is a credential: environment only, never a flag
 	// (flags show in process lists). A pair of MongoDB deployments can use

@@ -6,7 +6,6 @@
 package console
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"html"
@@ -146,14 +145,10 @@ func (m *Messenger) GetMe(context.Context) (*models.User, error) {
 // the latest keyboard's buttons, as that button's press.
 func (m *Messenger) Run(ctx context.Context, in io.Reader, out io.Writer, handle func(context.Context, *models.Update) error) error {
 	fmt.Fprintln(out, "miti99bot console: type /help, or Ctrl-D to quit.")
-	lines := make(chan string)
+	lines := make(chan line)
 	errc := make(chan error, 1)
 	go func() {
-		sc := bufio.NewScanner(in)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		errc <- sc.Err()
+		errc <- readLines(ctx, in, lines)
 		close(lines)
 	}()
 	// Ids unique across sessions: a persistent store remembers handled ids.
@@ -162,17 +157,21 @@ func (m *Messenger) Run(ctx context.Context, in io.Reader, out io.Writer, handle
 		select {
 		case <-ctx.Done():
 			return nil
-		case line, ok := <-lines:
+		case l, ok := <-lines:
 			if !ok {
 				return <-errc
 			}
-			line = strings.TrimSpace(line)
-			if line == "" {
+			if l.tooLong {
+				fmt.Fprintf(out, "(line skipped: longer than %d KiB)\n", MaxLine>>10)
+				continue
+			}
+			text := strings.TrimSpace(l.text)
+			if text == "" {
 				continue
 			}
 			id++
-			u := update(id, line)
-			if b, ok := m.press(line); ok {
+			u := update(id, text)
+			if b, ok := m.press(text); ok {
 				u = pressUpdate(id, b)
 			}
 			if err := handle(ctx, u); err != nil {

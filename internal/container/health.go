@@ -3,11 +3,18 @@ package container
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
+	"strings"
 	"time"
 )
 
-// CheckHealth is the container's HEALTHCHECK: distroless has no curl.
+// maxReason bounds the part of /healthz's body a failed check prints.
+const maxReason = 300
+
+// CheckHealth is the container's HEALTHCHECK: distroless has no curl. A
+// failure quotes the reason /healthz gives, since its output is what Docker
+// and Coolify show of an unhealthy container.
 func CheckHealth(ctx context.Context, port string) error {
 	if port == "" {
 		port = "8080"
@@ -22,9 +29,15 @@ func CheckHealth(ctx context.Context, port string) error {
 	if err != nil {
 		return fmt.Errorf("unhealthy: %w", err)
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusOK {
+		return nil
+	}
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxReason))
+	// The body reads "unhealthy: <reason>"; one line of the reason is enough.
+	reason := strings.Join(strings.Fields(strings.TrimPrefix(strings.TrimSpace(string(body)), "unhealthy:")), " ")
+	if reason == "" {
 		return fmt.Errorf("unhealthy: /healthz answered %d", resp.StatusCode)
 	}
-	return nil
+	return fmt.Errorf("unhealthy: /healthz answered %d: %s", resp.StatusCode, strings.ToValidUTF8(reason, ""))
 }

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
+	"github.com/miti99bot/miti99bot/internal/core"
+	"github.com/miti99bot/miti99bot/internal/cron"
+	"github.com/miti99bot/miti99bot/internal/storage/backend"
+	"github.com/miti99bot/miti99bot/internal/wiring"
+)
+
+// cronClient posts manual runs. It follows no redirect: Go would carry
+// X-Cron-Token to wherever one points (it strips only its own sensitive
+// headers), and a 301 or 302 turns the POST into a GET that runs nothing.
+var cronClient = &http.Client{
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+}
+
+func cronRun(ctx context.Context, e env) error {
+	fs := e.flags()
+	base := fs.String("url", "", "the deployment's base URL: https, or http on loopback (default $BOT_URL)")
+	args, err := e.positional(fs, 1)
+	if err != nil {
+		return err
+	}
+	if *base == "" {
+		*base = e.getenv("BOT_URL")
+	}
+	if *base == "" {
+		return errors.New("cron run needs -url (or BOT_URL): the deployment's base URL")
+	}
+	target, err := cronURL(*base, args[0])
+	if err != nil {
+		return err
+	}
+	cfg, err := wiring.LoadConfig(ctx, e.getenv, shared.Load, "CRON_SHARED_SECRET")
+	if err != nil {
+		return err
+	}
+	return postCron(ctx, target, cfg.CronSecret.Reveal(), e.stdout)
+}
+
+// cronURL is <base>/cron/<name>. The request carries CRON_SHARED_SECRET, so
+// base must be https, or plain http only to this machine.
+func cronURL(base, name string) (string, error) {
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" {
+		return "", fmt.Errorf("cron run: %q is not a URL", base)
+	}
+	ip := net.ParseIP(u.Hostname())
+	loopback := u.Hostname() == "localhost" || ip != nil && ip.IsLoopback()
+	if u.Scheme != "https" && !(u.Scheme == "http" && loopback) {
+		return "", fmt.Errorf("cron run: %s must be https (plain http only on loopback): the request carries CRON_SHARED_SECRET", u.Redacted())
+	}
+	return strings.TrimRight(base, "/") + "/cron/" + url.PathEscape(name), nil
+}
+
+func postCron(ctx context.Context, target, token string, stdout io.Writer) error {
+	// The answer comes when the run ends: up to the longest a job may take.
+	ctx, cancel := context.WithTimeout(ctx, app.MaxCronTimeout+time.Minute)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, nil)
+	if err != nil {
+		return fmt.Errorf("cron: %w", err)
+	}
+	req.Header.Set("X-Cron-Token", token)
+	resp, err := cronClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("cron: %w", err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	text := strings.TrimSpace(string(body))
+	switch code := resp.StatusCode; {
+	case code == http.StatusOK:
+		// Only the route's outcomes count: a 200 from anything else (a
+		// login page, a parked domain) ran no job.
+		if note, ok := outcomes[cron.Outcome(text)]; ok {
+			fmt.Fprintf(stdout, "cron: %s%s\n", text, note)
+			return nil
+		}
+		return fmt.Errorf("cron: 200 answering %q, not an outcome of the bot's /cron route: is the URL the bot's deployment?", clip(text))
+	case code >= 300 && code < 400:
+		return fmt.Errorf("cron: %d: the deployment redirects to %q; not followed, the token stays here: give botctl the final URL", code, clip(resp.Header.Get("Location")))
+	case code == http.StatusNotFound:
+		return errors.New("cron: 404: no such job, or the deployment has no CRON_SHARED_SECRET")
+	case code == http.StatusUnauthorized:
+		return errors.New("cron: 401: CRON_SHARED_SECRET does not match the deployment's")
+	}
+	return fmt.Errorf("cron: %d: %s", resp.StatusCode, clip(text))
+}
+
+// outcomes are what the route answers with 200 (cron.Dispatch's outcomes),
+// each with what it tells the operator.
+var outcomes = map[cron.Outcome]string{
+	cron.Ran:      "",
+	cron.Skipped:  " (another fire runs or ran this slot)",
+	cron.Disabled: " (the job's module is not enabled: nothing ran)",
+}
+
+// clip bounds a server's text quoted in an error.
+func clip(s string) string {
+	if len(s) > 200 {
+		return strings.ToValidUTF8(s[:200], "") + "..."
+	}
+	return s
+}
+
+// cronStatus prints each job's record from the configured store: what an
+// operator asks after a missed morning.
+func cronStatus(ctx context.Context, e env) error {
+	if _, err := e.positional(e.flags(), 0); err != nil {
+		return err
+	}
+	cfg, err := wiring.LoadConfig(ctx, e.getenv, shared.Load)
+	if err != nil {
+		return err
+	}
+	store, err := backend.Open(ctx, cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return err
+	}
+	defer func() { _ = store.Close(context.WithoutCancel(ctx)) }()
+	statuses, err := cron.Statuses(ctx, store.For(core.CoreNamespace))
+	if err != nil {
+		return err
+	}
+	if len(statuses) == 0 {
+		fmt.Fprintln(e.stdout, "no cron job has run against this store yet")
+		return nil
+	}
+	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "JOB\tLAST SUCCESS\tLAST FAILURE\tATTEMPTS\tNEXT FIRE")
+	for _, s := range statuses {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\n", s.Job, slotOf(s.LastSuccess), slotOf(s.LastFailure), s.Attempts, nextFire(s.NextFire))
+	}
+	return w.Flush()
+}
+
+// nextFire is "never" for the zero time: a schedule with no next fire (or a
+// record without one), not year 1.
+func nextFire(t time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	return t.Format(time.RFC3339)
+}
+
+// slotOf is a run as "slot", or "slot (error)" for a failure; "-" for none.
+func slotOf(r *cron.RunInfo) string {
+	switch {
+	case r == nil:
+		return "-"
+	case r.Error != "":
+		return r.Slot.Format(time.RFC3339) + " (" + r.Error + ")"
+	}
+	return r.Slot.Format(time.RFC3339)
+}
