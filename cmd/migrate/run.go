@@ -80,7 +80,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		rep.WriteTable(stdout)
 		return redact.Error(err, secrets...)
 	case *afterCutover:
-		rep, err := migrate.VerifyAfterCutover(ctx, src, dst, describe(from))
+		rep, err := migrate.VerifyAfterCutover(ctx, src, dst, describe(from), describe(to))
 		if rep != nil {
 			rep.WriteTable(stdout)
 		}
@@ -89,14 +89,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if *confirm != describe(to) && !*dryRun {
 			return fmt.Errorf("--mirror deletes what the source lacks from the target: confirm with --confirm-target=%q (or look first with --dry-run)", describe(to))
 		}
-		rep, err := migrate.Mirror(ctx, src, dst, migrate.Options{DryRun: *dryRun, SkipInvalid: *skipInvalid, Progress: stderr})
-		rep.WriteSummary(stdout)
+		rep, err := migrate.Mirror(ctx, src, dst, migrate.Options{
+			DryRun: *dryRun, SkipInvalid: *skipInvalid, Source: describe(from), Target: describe(to), Progress: stderr,
+		})
+		if rep != nil {
+			rep.WriteSummary(stdout)
+		}
 		return redact.Error(err, secrets...)
 	}
 	rep, err := migrate.Copy(ctx, src, dst, migrate.Options{
-		DryRun: *dryRun, SkipInvalid: *skipInvalid, Overwrite: *overwrite, Source: describe(from), Progress: stderr,
+		DryRun: *dryRun, SkipInvalid: *skipInvalid, Overwrite: *overwrite, Source: describe(from), Target: describe(to), Progress: stderr,
 	})
-	rep.WriteSummary(stdout, *dryRun)
+	if rep != nil {
+		rep.WriteSummary(stdout, *dryRun)
+	}
 	return redact.Error(err, secrets...)
 }
 
