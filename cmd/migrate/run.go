@@ -48,6 +48,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	overwrite := fs.Bool("overwrite", false, "replace target items even when they are newer than the source's, and bring back items deleted on the target")
 	mirror := fs.Bool("mirror", false, "make the target exactly the source: overwrite, and delete target items the source lacks (needs --confirm-target)")
 	confirm := fs.String("confirm-target", "", "with --mirror: the target as this tool names it, e.g. \"dynamodb table miti99bot\"")
+	maxSkew := fs.Duration("max-clock-skew", migrate.DefaultMaxSkew, "a copy or mirror refuses to start when a store server's clock is certainly further than this from this machine's (0: no check)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -73,6 +74,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	defer dst.Close(context.WithoutCancel(ctx))
 	fmt.Fprintf(stderr, "migrate: %s -> %s\n", describe(from), describe(to))
+	if !*verify && !*afterCutover {
+		stores := map[string]endpoint{describe(from): src, describe(to): dst}
+		if err := preflight(ctx, stderr, *maxSkew, stores, describe(from), describe(to)); err != nil {
+			return redact.Error(err, secrets...)
+		}
+	}
 
 	switch {
 	case *verify:
