@@ -20,7 +20,7 @@ RIE_VERSION  := v0.0.0-20261030222936-bef5c4ba774d
 .PHONY: help run run-polling build build-lambda build-BotFunction docker-build test vet unit lint fuzz vulncheck deps-check testservers test-mongo \
 	bench bench-coldstart mongo-local dynamodb-local sam-validate sam-build sam-deploy \
 	telegram-webhook telegram-webhook-info telegram-commands cron-status schedules-state schedules-pause schedules-resume \
-	migrate-dynamo-to-mongo migrate-mongo-to-dynamo migrate-verify migrate-verify-after-cutover
+	migrate-dynamo-to-mongo migrate-rollback migrate-verify migrate-verify-after-cutover
 
 ## help: list the targets
 help:
@@ -163,18 +163,18 @@ bench: testservers
 bench-coldstart: testservers
 	scripts/with-testservers scripts/bench-coldstart
 
-## migrate-dynamo-to-mongo: copy every item from DYNAMODB_TABLE into MONGO_URL/MONGO_DATABASE (see docs/migration.md)
+## migrate-dynamo-to-mongo: copy every item from DYNAMODB_TABLE into MONGO_URL/MONGO_DATABASE; after a rollback it refuses and names the mirror to run (see docs/migration.md)
 migrate-dynamo-to-mongo:
 	$(GO) run ./cmd/migrate --from dynamodb --to mongodb
 
-## migrate-mongo-to-dynamo: the reverse path, for a rollback
-migrate-mongo-to-dynamo:
-	$(GO) run ./cmd/migrate --from mongodb --to dynamodb
+## migrate-rollback: the one rollback path, the mirror of MongoDB onto DYNAMODB_TABLE (deletions too): lists what it would delete; CONFIRM="dynamodb table <name>" runs it
+migrate-rollback:
+	$(GO) run ./cmd/migrate --from mongodb --to dynamodb --mirror $(if $(CONFIRM),--confirm-target "$(CONFIRM)",--dry-run)
 
 ## migrate-verify: is MongoDB an exact copy of DynamoDB? per module and per item; exits non-zero on any difference
 migrate-verify:
 	$(GO) run ./cmd/migrate --from dynamodb --to mongodb --verify
 
-## migrate-verify-after-cutover: was anything of DynamoDB lost or rolled back on MongoDB since the copy?
+## migrate-verify-after-cutover: was anything of DynamoDB lost or rolled back on MongoDB since the last copy or mirror into it? (refuses once rolled back)
 migrate-verify-after-cutover:
 	$(GO) run ./cmd/migrate --from dynamodb --to mongodb --verify-after-cutover

@@ -49,6 +49,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	overwrite := fs.Bool("overwrite", false, "replace target items even when they are newer than the source's, and bring back items deleted on the target")
 	mirror := fs.Bool("mirror", false, "make the target exactly the source: overwrite, and delete target items the source lacks (needs --confirm-target)")
 	confirm := fs.String("confirm-target", "", "with --mirror: the target as this tool names it, e.g. \"dynamodb table miti99bot\"")
+	maxSkew := fs.Duration("max-clock-skew", migrate.DefaultMaxSkew, "a copy or mirror refuses to start when a store server's clock is certainly further than this from this machine's (0: no check)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: migrate --from <backend> --to <backend> [--dry-run | --verify | --verify-after-cutover | --mirror --confirm-target=<target>] [flags]")
 		fs.PrintDefaults()
@@ -87,6 +88,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	defer dst.Close(context.WithoutCancel(ctx))
 	fmt.Fprintf(stderr, "migrate: %s -> %s\n", describe(from), describe(to))
+	if !*verify && !*afterCutover {
+		stores := map[string]endpoint{describe(from): src, describe(to): dst}
+		if err := preflight(ctx, stderr, *maxSkew, stores, describe(from), describe(to)); err != nil {
+			return redact.Error(err, secrets...)
+		}
+	}
 
 	switch {
 	case *verify:
@@ -94,7 +101,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		rep.WriteTable(stdout)
 		return redact.Error(err, secrets...)
 	case *afterCutover:
-		rep, err := migrate.VerifyAfterCutover(ctx, src, dst, describe(from))
+		rep, err := migrate.VerifyAfterCutover(ctx, src, dst, describe(from), describe(to))
 		if rep != nil {
 			rep.WriteTable(stdout)
 		}
@@ -103,14 +110,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if *confirm != describe(to) && !*dryRun {
 			return fmt.Errorf("--mirror deletes what the source lacks from the target: confirm with --confirm-target=%q (or look first with --dry-run)", describe(to))
 		}
-		rep, err := migrate.Mirror(ctx, src, dst, migrate.Options{DryRun: *dryRun, SkipInvalid: *skipInvalid, Progress: stderr})
-		rep.WriteSummary(stdout)
+		rep, err := migrate.Mirror(ctx, src, dst, migrate.Options{
+			DryRun: *dryRun, SkipInvalid: *skipInvalid, Source: describe(from), Target: describe(to), Progress: stderr,
+		})
+		if rep != nil {
+			rep.WriteSummary(stdout)
+		}
 		return redact.Error(err, secrets...)
 	}
 	rep, err := migrate.Copy(ctx, src, dst, migrate.Options{
-		DryRun: *dryRun, SkipInvalid: *skipInvalid, Overwrite: *overwrite, Source: describe(from), Progress: stderr,
+		DryRun: *dryRun, SkipInvalid: *skipInvalid, Overwrite: *overwrite, Source: describe(from), Target: describe(to), Progress: stderr,
 	})
-	rep.WriteSummary(stdout, *dryRun)
+	if rep != nil {
+		rep.WriteSummary(stdout, *dryRun)
+	}
 	return redact.Error(err, secrets...)
 }
 

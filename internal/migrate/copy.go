@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -22,14 +21,26 @@ type Options struct {
 	SkipInvalid bool // report invalid items and carry on, instead of failing
 	// Overwrite replaces target items that are newer than the source's;
 	// without it they are kept (and counted), and items deleted on the
-	// target since this source's first copy are not brought back.
+	// target since the last copy from this source are not brought back.
 	Overwrite bool
-	// Source names the source for the copy's checkpoint in the target
-	// ("dynamodb table miti99bot"); empty: no checkpoint.
-	Source    string
+	// Source and Target name the two stores as the tool describes them
+	// ("dynamodb table miti99bot"), for the checkpoints (checkpoint.go):
+	// both or neither; neither: no checkpoint is read or written.
+	Source, Target string
+	// Now is the clock of the checkpoints (default time.Now).
+	Now       func() time.Time
 	BatchSize int // items per Load call (default 2500)
 	Progress  io.Writer
 	Every     time.Duration // progress interval (default 2 s)
+
+	mirror bool // a mirror's copy: it neither refuses nor moves the checkpoint
+}
+
+// Source is what a copy reads: every item by walking, and the source's own
+// checkpoint of the target by key.
+type Source interface {
+	storage.Walker
+	storage.KVProvider
 }
 
 // Destination is what a copy writes to: a provider that loads in bulk.
@@ -48,9 +59,9 @@ type Report struct {
 	Modules            map[string]*ModuleStats
 	Read               int64
 	Written, Unchanged int64
-	KeptNewer          int64 // target items newer than the source's: kept
-	Deleted            int64 // deleted on the target since the first copy: not brought back
-	Since              time.Time
+	KeptNewer          int64         // target items newer than the source's: kept
+	Deleted            int64         // deleted on the target since the last copy into it: not brought back
+	Since              time.Time     // when that copy started
 	Invalid            []storage.Raw // the first ones, for the report
 	InvalidCount       int64
 	Elapsed            time.Duration
@@ -71,6 +82,9 @@ func (o *Options) defaults() {
 	if o.Progress == nil {
 		o.Progress = io.Discard
 	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
 }
 
 func problemOf(r storage.Raw) string {
@@ -87,10 +101,36 @@ func problemOf(r storage.Raw) string {
 // source for items that break the key rules and, if any, fails before
 // writing anything: a partial migration is worse than none. Without
 // Overwrite a rerun is safe on a target that took writes since: newer
-// target items are kept, and (with a Source) items the target deleted since
-// the first copy from that source stay deleted.
-func Copy(ctx context.Context, src storage.Walker, dst Destination, o Options) (*Report, error) {
+// target items are kept, and (with Source and Target) items the target
+// deleted since the last copy from that source stay deleted.
+//
+// With Source and Target, a copy refuses (ErrWentBack, before it reads or
+// writes an item) when the target was copied into the source since the
+// source was last copied into it: only Mirror carries the source's
+// deletions then. A successful copy moves the target's checkpoint of the
+// source to the copy's start. The report is nil when the copy ended before
+// reading an item.
+func Copy(ctx context.Context, src Source, dst Destination, o Options) (*Report, error) {
 	o.defaults()
+	rep := &Report{Modules: map[string]*ModuleStats{}}
+	began := o.Now()
+	load := storage.LoadOptions{Overwrite: o.Overwrite}
+	if (o.Source == "") != (o.Target == "") {
+		return nil, errors.New("migrate: Options.Source and Options.Target name the checkpoints together: set both or neither")
+	}
+	checkpoints := o.Source != "" && dst != nil
+	if checkpoints {
+		t, err := readTransfers(ctx, src, dst, o.Source, o.Target)
+		if err != nil {
+			return nil, err
+		}
+		if t.wentBack() && !o.mirror {
+			return nil, refuseCopy(t, o.Source, o.Target)
+		}
+		if !t.into.IsZero() {
+			load.Since, rep.Since = t.into.UnixNano(), t.into
+		}
+	}
 	if !o.SkipInvalid && !o.DryRun {
 		pre, err := Copy(ctx, src, nil, Options{DryRun: true, SkipInvalid: true, Every: o.Every})
 		if err != nil {
@@ -100,18 +140,7 @@ func Copy(ctx context.Context, src storage.Walker, dst Destination, o Options) (
 			return pre, fmt.Errorf("%w: %d invalid (listed above); nothing was written. Fix them, or rerun with --skip-invalid", ErrInvalidItems, pre.InvalidCount)
 		}
 	}
-	rep := &Report{Modules: map[string]*ModuleStats{}}
 	start := time.Now()
-	load := storage.LoadOptions{Overwrite: o.Overwrite}
-	if o.Source != "" && dst != nil {
-		since, err := readCheckpoint(ctx, dst, o.Source)
-		if err != nil {
-			return rep, err
-		}
-		if !since.IsZero() {
-			load.Since, rep.Since = since.UnixNano(), since
-		}
-	}
 	p := newProgress(o.Progress, o.Every, "copy")
 	w := startWriter(ctx, dst, load, rep, o.DryRun)
 	batch := make([]storage.Item, 0, o.BatchSize)
@@ -151,8 +180,8 @@ func Copy(ctx context.Context, src storage.Walker, dst Destination, o Options) (
 	if werr := w.close(); err == nil {
 		err = werr
 	}
-	if err == nil && !o.DryRun && o.Source != "" && rep.Since.IsZero() {
-		err = writeCheckpoint(ctx, dst, o.Source, start)
+	if err == nil && !o.DryRun && checkpoints && !o.mirror {
+		err = moveCheckpoint(ctx, dst, o.Source, began)
 	}
 	rep.Elapsed = time.Since(start)
 	p.done(rep.Read)
@@ -160,66 +189,6 @@ func Copy(ctx context.Context, src storage.Walker, dst Destination, o Options) (
 		return rep, fmt.Errorf("migrate: after %d items: %w", rep.Read, err)
 	}
 	return rep, nil
-}
-
-// writer loads the copy's batches into the destination on a goroutine of
-// its own, so that the source is read while the destination writes: the
-// walk fills the next batch while the last one loads (at most two are
-// held). Batches load one at a time, in the order they were read.
-type writer struct {
-	batches chan []storage.Item
-	failed  chan struct{} // closed when a load fails; err says why
-	done    chan struct{} // closed when the loads have ended
-	spare   []storage.Item
-	err     error
-}
-
-func startWriter(ctx context.Context, dst Destination, load storage.LoadOptions, rep *Report, dryRun bool) *writer {
-	w := &writer{batches: make(chan []storage.Item), failed: make(chan struct{}), done: make(chan struct{})}
-	go func() {
-		defer close(w.done)
-		for batch := range w.batches {
-			if dryRun || w.err != nil {
-				continue // a dry run writes nothing; after a failure, none loads
-			}
-			res, err := dst.Load(ctx, batch, load)
-			rep.Written += int64(res.Written)
-			rep.Unchanged += int64(res.Unchanged)
-			rep.KeptNewer += int64(res.KeptNewer)
-			rep.Deleted += int64(res.Deleted)
-			if err != nil {
-				w.err = err
-				close(w.failed)
-			}
-		}
-	}()
-	return w
-}
-
-// write hands batch over to be loaded and returns an empty batch to fill:
-// the one loaded before, which the writer is done with once it takes this.
-func (w *writer) write(batch []storage.Item) ([]storage.Item, error) {
-	if len(batch) == 0 {
-		return batch, nil
-	}
-	select {
-	case w.batches <- batch:
-	case <-w.failed:
-		return batch[:0], w.err
-	}
-	next := w.spare
-	if next == nil {
-		next = make([]storage.Item, 0, cap(batch))
-	}
-	w.spare = batch
-	return next[:0], nil
-}
-
-// close waits for the last load and says whether any failed.
-func (w *writer) close() error {
-	close(w.batches)
-	<-w.done
-	return w.err
 }
 
 // WriteSummary prints the per-module table and the totals.
@@ -249,34 +218,7 @@ func (r *Report) WriteSummary(w io.Writer, dryRun bool) {
 		fmt.Fprintf(w, "done: %d items read, %d written, %d already up to date, %d invalid skipped (%.0f items/s)\n", r.Read, r.Written, r.Unchanged, r.InvalidCount, rate)
 	}
 	if r.KeptNewer > 0 || r.Deleted > 0 {
-		fmt.Fprintf(w, "kept: %d target items newer than the source's; %d deleted on the target since the first copy (%s) stay deleted (--overwrite replaces both)\n",
-			r.KeptNewer, r.Deleted, r.Since.UTC().Format(time.RFC3339))
-	}
-}
-
-// progress prints a line on stderr every interval.
-type progress struct {
-	w     io.Writer
-	every time.Duration
-	what  string
-	start time.Time
-	last  time.Time
-}
-
-func newProgress(w io.Writer, every time.Duration, what string) *progress {
-	now := time.Now()
-	return &progress{w: w, every: every, what: what, start: now, last: now}
-}
-
-func (p *progress) tick(n int64) {
-	if now := time.Now(); now.Sub(p.last) >= p.every {
-		p.last = now
-		fmt.Fprintf(p.w, "migrate %s: %d items, %.0f items/s\n", p.what, n, float64(n)/now.Sub(p.start).Seconds())
-	}
-}
-
-func (p *progress) done(n int64) {
-	if time.Since(p.start) >= p.every {
-		fmt.Fprintf(p.w, "migrate %s: %d items in %s\n", p.what, n, strings.TrimSpace(time.Since(p.start).Round(time.Millisecond).String()))
+		fmt.Fprintf(w, "kept: %d target items newer than the source's; %d deleted on the target since the last copy into it (%s) stay deleted (--overwrite replaces both)\n",
+			r.KeptNewer, r.Deleted, stamp(r.Since))
 	}
 }

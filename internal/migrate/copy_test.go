@@ -28,14 +28,14 @@ func seeded(t *testing.T, n int) *memory.Provider {
 
 // countingWalker tells, on reached, when the walk has read past items.
 type countingWalker struct {
-	storage.Walker
+	migrate.Source
 	past    int
 	reached chan struct{}
 }
 
 func (c *countingWalker) Walk(ctx context.Context, fn func(storage.Raw) error) error {
 	read := 0
-	return c.Walker.Walk(ctx, func(r storage.Raw) error {
+	return c.Source.Walk(ctx, func(r storage.Raw) error {
 		if read++; read == c.past+1 {
 			close(c.reached)
 		}
@@ -72,7 +72,7 @@ func (g *gatedLoads) Load(ctx context.Context, items []storage.Item, o storage.L
 
 func TestTheSourceIsReadWhileABatchLoads(t *testing.T) {
 	ctx := testenv.Context(t)
-	src := &countingWalker{Walker: seeded(t, 30), past: 19, reached: make(chan struct{})}
+	src := &countingWalker{Source: seeded(t, 30), past: 19, reached: make(chan struct{})}
 	dst := &gatedLoads{Destination: memory.New(), release: make(chan struct{})}
 	done := make(chan error, 1)
 	go func() {

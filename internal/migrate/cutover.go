@@ -36,7 +36,7 @@ type CutoverReport struct {
 // rolled back there.
 var ErrLost = errors.New("migrate: source data was lost or rolled back on the target")
 
-// ErrNoCheckpoint: the target holds no first copy from this source.
+// ErrNoCheckpoint: the target holds no copy from this source.
 var ErrNoCheckpoint = errors.New("migrate: the target has no copy from this source (no checkpoint); run the copy first")
 
 type targetItem struct {
@@ -47,16 +47,25 @@ type targetItem struct {
 // VerifyAfterCutover answers the operator's question once the target has
 // served for a while: was anything of the source lost or rolled back? A
 // target item newer than the source's, one created or deleted on the target
-// since the copy (the checkpoint of source), is reported as such, not as a
-// failure. It holds the target's keys in memory (a hash and a time each).
-func VerifyAfterCutover(ctx context.Context, src storage.Walker, dst Target, source string) (*CutoverReport, error) {
-	since, err := readCheckpoint(ctx, dst, source)
+// since the last copy or mirror from source (the target's checkpoint of
+// it), is reported as such, not as a failure. When the target was copied
+// into the source since (a rollback), the source is no longer what the
+// target was copied from, and it refuses (ErrWentBack). It holds the
+// target's keys in memory (a hash and a time each).
+func VerifyAfterCutover(ctx context.Context, src Source, dst Target, source, target string) (*CutoverReport, error) {
+	t, err := readTransfers(ctx, src, dst, source, target)
 	if err != nil {
 		return nil, err
 	}
-	if since.IsZero() {
+	if t.into.IsZero() {
 		return nil, ErrNoCheckpoint
 	}
+	if t.wentBack() {
+		return nil, fmt.Errorf("%w: %s; this check compares %s with %s as that copy left it, which it no longer is. "+
+			"After a rollback, check the rollback with --verify from %s to %s",
+			ErrWentBack, t.explain(source, target), target, source, target, source)
+	}
+	since := t.into
 	rep := &CutoverReport{Since: since, Modules: map[string]*CutoverCheck{}}
 	mod := func(ns string) *CutoverCheck {
 		m := rep.Modules[ns]
@@ -66,10 +75,10 @@ func VerifyAfterCutover(ctx context.Context, src storage.Walker, dst Target, sou
 		}
 		return m
 	}
-	target := map[[2]string]targetItem{}
+	held := map[[2]string]targetItem{}
 	if err := dst.Walk(ctx, func(r storage.Raw) error {
 		if problemOf(r) == "" && !isCheckpoint(r.Namespace, r.Key) {
-			target[[2]string{r.Namespace, r.Key}] = targetItem{sha256.Sum256(r.Value), r.UpdatedAt}
+			held[[2]string{r.Namespace, r.Key}] = targetItem{sha256.Sum256(r.Value), r.UpdatedAt}
 		}
 		return nil
 	}); err != nil {
@@ -86,17 +95,17 @@ func VerifyAfterCutover(ctx context.Context, src storage.Walker, dst Target, sou
 		}
 		m := mod(r.Namespace)
 		k := [2]string{r.Namespace, r.Key}
-		t, found := target[k]
-		delete(target, k)
+		h, found := held[k]
+		delete(held, k)
 		switch {
 		case !found && r.UpdatedAt <= since.UnixNano():
 			m.DeletedOnTarget++
 		case !found:
 			m.Missing++
 			fail(r.Namespace, r.Key, "missing")
-		case t.sum == sha256.Sum256(r.Value):
+		case h.sum == sha256.Sum256(r.Value):
 			m.Matched++
-		case t.updatedAt > r.UpdatedAt:
+		case h.updatedAt > r.UpdatedAt:
 			m.NewerOnTarget++
 		default:
 			m.RolledBack++
@@ -107,7 +116,7 @@ func VerifyAfterCutover(ctx context.Context, src storage.Walker, dst Target, sou
 	if err != nil {
 		return rep, fmt.Errorf("verify: reading the source: %w", err)
 	}
-	for k := range target {
+	for k := range held {
 		mod(k[0]).CreatedOnTarget++
 	}
 	for _, m := range rep.Modules {
@@ -125,7 +134,7 @@ func (r *CutoverReport) WriteTable(w io.Writer) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	fmt.Fprintf(w, "since the copy of %s:\n", r.Since.UTC().Format(time.RFC3339))
+	fmt.Fprintf(w, "since the last copy into the target, at %s:\n", stamp(r.Since))
 	fmt.Fprintf(w, "%-24s %8s %8s %8s %8s %8s %8s  %s\n", "module", "same", "newer", "created", "deleted", "missing", "rolled", "status")
 	bad := 0
 	for _, n := range names {

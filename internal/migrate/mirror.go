@@ -22,15 +22,23 @@ type MirrorReport struct {
 	WouldCheck bool       // a dry run: nothing was written or deleted
 }
 
-// Mirror makes dst exactly src, for a rollback: every source item is copied
-// over whatever the target holds (newer or not), and every target item the
+// Mirror makes dst exactly src, for a rollback or a cutover onto a store
+// that holds an earlier one's data: every source item is copied over
+// whatever the target holds (newer or not), and every target item the
 // source lacks is deleted, so what users deleted on the source stays
-// deleted. With DryRun it only lists what it would delete. The migrator's
-// checkpoints are left alone.
-func Mirror(ctx context.Context, src storage.Walker, dst MirrorTarget, o Options) (*MirrorReport, error) {
-	o.Overwrite = true
+// deleted. With DryRun it only lists what it would delete. It runs
+// whichever way data last went; once it has completed it moves the
+// target's checkpoint of the source (with Source and Target) to its start.
+// The report is nil when the mirror ended before reading an item.
+func Mirror(ctx context.Context, src Source, dst MirrorTarget, o Options) (*MirrorReport, error) {
+	o.defaults()
+	o.Overwrite, o.mirror = true, true
+	began := o.Now()
 	rep := &MirrorReport{WouldCheck: o.DryRun}
 	cp, err := Copy(ctx, src, dst, o)
+	if cp == nil {
+		return nil, err
+	}
 	rep.Copy = cp
 	if err != nil {
 		return rep, err
@@ -64,6 +72,11 @@ func Mirror(ctx context.Context, src storage.Walker, dst MirrorTarget, o Options
 			return rep, fmt.Errorf("mirror: delete %s/%q: %w", r.Namespace, r.Key, err)
 		}
 		rep.Deleted++
+	}
+	if !o.DryRun && o.Source != "" {
+		if err := moveCheckpoint(ctx, dst, o.Source, began); err != nil {
+			return rep, fmt.Errorf("mirror: %w", err)
+		}
 	}
 	return rep, nil
 }
