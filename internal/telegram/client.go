@@ -44,8 +44,9 @@ type Client struct {
 	chats   map[int64]*rate.Limiter // bulk sends, per chat
 	groups  map[int64]*rate.Limiter // every send to a group, per group
 
-	budget time.Duration
-	wait   func(ctx context.Context, d time.Duration) error
+	budget   time.Duration
+	wait     func(ctx context.Context, d time.Duration) error
+	migrated func(ctx context.Context, from, to int64) // nil: nobody listens
 
 	lastUndecodable atomic.Int64 // the newest undecodable update logged
 
@@ -79,6 +80,13 @@ func WithRetryBudget(d time.Duration) Option { return func(c *Client) { c.budget
 // WithWait replaces how the client waits out retry_after (tests record it).
 func WithWait(f func(ctx context.Context, d time.Duration) error) Option {
 	return func(c *Client) { c.wait = f }
+}
+
+// WithChatMigrated is told when Telegram answers a call with a group's old
+// id because the group became the supergroup to (migrate_to_chat_id): the
+// engine moves the chat's state there. It runs before Send resends.
+func WithChatMigrated(f func(ctx context.Context, from, to int64)) Option {
+	return func(c *Client) { c.migrated = f }
 }
 
 // New builds a client. It makes no network call: no getMe at start-up.
@@ -173,20 +181,20 @@ func call[T any](ctx context.Context, c *Client, method string, chatID int64, bu
 			return zero, fmt.Errorf("telegram: %s: %w", method, err)
 		}
 		res, err := do(ctx)
-		secs, limited := retryAfter(err)
-		d := time.Duration(max(secs, 1)) * time.Second
-		if !limited {
-			err = c.scrub(classify(method, err))
+		a, isAnswer := answerOf(err)
+		if !isAnswer || a.Code != http.StatusTooManyRequests {
+			err = c.scrub(classify(method, chatID, err))
 			c.metrics.BotAPI(method, result(err), 0)
 			return res, err
 		}
+		d := a.wait()
 		c.metrics.BotAPI(method, metrics.Flood, d)
 		dl, hasDeadline := ctx.Deadline()
 		if waited+d > c.budget || (hasDeadline && time.Now().Add(d).After(dl)) {
 			// Longer than this update may wait: it comes back later.
 			return zero, fmt.Errorf("telegram: %s asked to wait %s after %s already waited: %w", method, d, waited, &app.FloodError{RetryAfter: d})
 		}
-		c.log.Warn("telegram rate limited", "method", method, "chat_id", chatID, "retry_after_s", secs)
+		c.log.Warn("telegram rate limited", "method", method, "chat_id", chatID, "retry_after_s", int(d/time.Second))
 		if err := c.wait(ctx, d); err != nil {
 			return zero, fmt.Errorf("telegram: %s: %w", method, err)
 		}

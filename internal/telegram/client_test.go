@@ -82,40 +82,6 @@ func TestRetryAfterBeyondTheBudgetFailsWithErrFlood(t *testing.T) {
 	}
 }
 
-func TestErrorsAreClassifiedByWhatTheCallerCanDo(t *testing.T) {
-	tests := []struct {
-		name    string
-		failure telegramtest.Failure
-		want    error
-	}{
-		{"blocked by the user", telegramtest.Failure{Code: 403, Description: "Forbidden: bot was blocked by the user"}, app.ErrBlocked},
-		{"kicked from the group", telegramtest.Failure{Code: 403, Description: "Forbidden: bot was kicked from the supergroup chat"}, app.ErrBlocked},
-		{"chat not found", telegramtest.Failure{Code: 400, Description: "Bad Request: chat not found"}, app.ErrChatNotFound},
-		{"topic deleted", telegramtest.Failure{Code: 400, Description: "Bad Request: message thread not found"}, app.ErrThreadNotFound},
-		{"other bad request", telegramtest.Failure{Code: 400, Description: "Bad Request: can't parse entities"}, app.ErrRejected},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv := telegramtest.New(t)
-			srv.FailNext("sendMessage", tt.failure)
-			c, _ := newClient(t, srv)
-			_, err := c.Send(t.Context(), app.Message{ChatID: 1, Text: "x"})
-			if !errors.Is(err, tt.want) {
-				t.Fatalf("Send = %v, want %v", err, tt.want)
-			}
-		})
-	}
-	t.Run("a server error is an error of no class", func(t *testing.T) {
-		srv := telegramtest.New(t)
-		srv.FailNext("sendMessage", telegramtest.Failure{Code: 502, Description: "Bad Gateway"})
-		c, _ := newClient(t, srv)
-		_, err := c.Send(t.Context(), app.Message{ChatID: 1, Text: "x"})
-		if err == nil || errors.Is(err, app.ErrBlocked) || errors.Is(err, app.ErrRejected) {
-			t.Fatalf("Send = %v", err)
-		}
-	})
-}
-
 func TestTheTokenNeverAppearsInErrors(t *testing.T) {
 	srv := telegramtest.New(t)
 	const wrong = "999:WRONG-secret-token"
