@@ -48,18 +48,14 @@ type APIError struct {
 }
 
 func (e *APIError) Error() string {
-	name := "telegram: " + e.Method
-	if c := e.headline(); c != nil {
-		name = c.Error()
+	class := e.class
+	if class == nil {
+		class = e.app
 	}
-	return fmt.Sprintf("%s (%s: %d %s)", name, e.Method, e.Code, e.Description)
-}
-
-func (e *APIError) headline() error {
-	if e.class != nil {
-		return e.class
+	if class == nil {
+		return fmt.Sprintf("telegram: %s: %d %s", e.Method, e.Code, e.Description)
 	}
-	return e.app
+	return fmt.Sprintf("%v (%s: %d %s)", class, e.Method, e.Code, e.Description)
 }
 
 // Is matches the error's class and the app class it stands for.

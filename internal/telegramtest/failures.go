@@ -3,6 +3,7 @@ package telegramtest
 import (
 	"encoding/json"
 	"fmt"
+	"testing"
 	"time"
 
 	"github.com/go-telegram/bot/models"
@@ -21,10 +22,7 @@ type Failure struct {
 
 // RecordedFailure is one of the recorded error answers in testdata (see
 // its README), served byte for byte.
-func RecordedFailure(t interface {
-	Helper()
-	Fatal(...any)
-}, name string) Failure {
+func RecordedFailure(t testing.TB, name string) Failure {
 	t.Helper()
 	f, err := recordedFailure(name)
 	if err != nil {
