@@ -24,7 +24,7 @@ type window struct {
 	n   int
 	per time.Duration
 	mu  sync.Mutex
-	at  []time.Time // sends, oldest first; none out of every window from the last check
+	at  []time.Time // the sends of the last per, oldest first
 }
 
 func newWindow(n int, per time.Duration) *window { return &window{n: n, per: per} }
@@ -42,7 +42,13 @@ func (w *window) take(now time.Time) (next time.Time, ok bool) {
 			return next, false
 		}
 	}
-	w.at = append(w.at, now)
+	// Concurrent sends read the clock before the lock: keep the times in
+	// order by counting a send no earlier than the last (later is safe).
+	at := now
+	if len(w.at) > 0 && w.at[len(w.at)-1].After(at) {
+		at = w.at[len(w.at)-1]
+	}
+	w.at = append(w.at, at)
 	return now, true
 }
 
