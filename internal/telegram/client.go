@@ -1,7 +1,8 @@
 // Package telegram is miti99bot's Bot API client: go-telegram/bot for the
 // calls, plus what the bot needs around them: flood control (a global rate,
-// a per-chat rate for bulk sends, bounded 429 retries), error classes modules
-// can act on, and a getUpdates call the container's poller drives itself.
+// a per-chat rate for bulk sends, a rolling minute per group, bounded 429
+// retries), error classes for modules and the chat lifecycle (classify.go),
+// and a getUpdates call the container's poller drives itself.
 package telegram
 
 import (
@@ -42,10 +43,12 @@ type Client struct {
 	perChat rate.Limit
 	mu      sync.Mutex
 	chats   map[int64]*rate.Limiter // bulk sends, per chat
-	groups  map[int64]*rate.Limiter // every send to a group, per group
+	groups  map[int64]*window       // every send to a group, per group
 
-	budget time.Duration
-	wait   func(ctx context.Context, d time.Duration) error
+	budget   time.Duration
+	wait     func(ctx context.Context, d time.Duration) error
+	now      func() time.Time
+	migrated func(ctx context.Context, from, to int64) // nil: nobody listens
 
 	lastUndecodable atomic.Int64 // the newest undecodable update logged
 
@@ -81,6 +84,17 @@ func WithWait(f func(ctx context.Context, d time.Duration) error) Option {
 	return func(c *Client) { c.wait = f }
 }
 
+// WithClock replaces the clock the pacing reads (tests, with WithWait
+// moving it). Context deadlines are compared with it too.
+func WithClock(now func() time.Time) Option { return func(c *Client) { c.now = now } }
+
+// WithChatMigrated is told when Telegram answers a call with a group's old
+// id because the group became the supergroup to (migrate_to_chat_id): the
+// engine moves the chat's state there. It runs before Send resends.
+func WithChatMigrated(f func(ctx context.Context, from, to int64)) Option {
+	return func(c *Client) { c.migrated = f }
+}
+
 // New builds a client. It makes no network call: no getMe at start-up.
 func New(token string, opts ...Option) (*Client, error) {
 	c := &Client{
@@ -91,9 +105,10 @@ func New(token string, opts ...Option) (*Client, error) {
 		global:  rate.NewLimiter(30, 1),
 		perChat: 1,
 		chats:   map[int64]*rate.Limiter{},
-		groups:  map[int64]*rate.Limiter{},
+		groups:  map[int64]*window{},
 		budget:  30 * time.Second,
 		wait:    pause.For,
+		now:     time.Now,
 	}
 	for _, o := range opts {
 		o(c)
@@ -115,78 +130,43 @@ func New(token string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
-// groupRate is Telegram's limit for one group: about 20 messages a minute.
-var groupRate, groupBurst = rate.Every(3 * time.Second), 20
-
-// limiter returns chatID's limiter from m, made by mk the first time.
-func (c *Client) limiter(m *map[int64]*rate.Limiter, chatID int64, mk func() *rate.Limiter) *rate.Limiter {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	l, ok := (*m)[chatID]
-	if !ok {
-		if len(*m) > 10_000 { // a broadcast's worth; forget idle chats
-			*m = map[int64]*rate.Limiter{}
-		}
-		l = mk()
-		(*m)[chatID] = l
-	}
-	return l
-}
-
-// pace waits for a token of l. A wait the update's deadline cannot cover is
-// not waited out: it is a FloodError, so the update comes back later.
-func (c *Client) pace(ctx context.Context, l *rate.Limiter) error {
-	r := l.Reserve()
-	d := r.Delay()
-	if dl, ok := ctx.Deadline(); ok && time.Now().Add(d).After(dl) {
-		r.Cancel()
-		return &app.FloodError{RetryAfter: d}
-	}
-	if d > 0 {
-		if err := c.wait(ctx, d); err != nil {
-			r.Cancel()
-			return err
-		}
-	}
-	return nil
-}
-
-// call runs one API call under flood control: the global rate always, the
-// per-chat rate for bulk sends, and 429 retry_after honoured within budget.
+// call runs one API call under flood control: the per-chat rate for bulk
+// sends, the global rate always, a group's window, and 429 retry_after
+// honoured within budget.
 func call[T any](ctx context.Context, c *Client, method string, chatID int64, bulk bool, do func(context.Context) (T, error)) (T, error) {
 	var zero T
 	if bulk {
-		l := c.limiter(&c.chats, chatID, func() *rate.Limiter { return rate.NewLimiter(c.perChat, 1) })
-		if err := c.pace(ctx, l); err != nil {
+		l := perChat(c, &c.chats, chatID, func() *rate.Limiter { return rate.NewLimiter(c.perChat, 1) })
+		if err := c.paceRate(ctx, l); err != nil {
 			return zero, fmt.Errorf("telegram: %s: %w", method, err)
 		}
 	}
+	var group *window
 	if chatID < 0 { // a group or channel: held to its own pace, whatever sends
-		l := c.limiter(&c.groups, chatID, func() *rate.Limiter { return rate.NewLimiter(groupRate, groupBurst) })
-		if err := c.pace(ctx, l); err != nil {
-			return zero, fmt.Errorf("telegram: %s: %w", method, err)
-		}
+		group = perChat(c, &c.groups, chatID, func() *window { return newWindow(groupSends, groupWindow) })
 	}
 	var waited time.Duration
 	for {
-		if err := c.global.Wait(ctx); err != nil {
+		// A retry after a 429 counts in the group's window again: whether
+		// Telegram counted the refused send is not known, so assume it did.
+		if err := c.paceSend(ctx, group); err != nil {
 			return zero, fmt.Errorf("telegram: %s: %w", method, err)
 		}
 		res, err := do(ctx)
-		secs, limited := retryAfter(err)
-		d := time.Duration(max(secs, 1)) * time.Second
-		if !limited {
-			err = c.scrub(classify(method, err))
+		a, isAnswer := answerOf(err)
+		if !isAnswer || a.Code != http.StatusTooManyRequests {
+			err = c.scrub(classify(method, chatID, err))
 			c.metrics.BotAPI(method, result(err), 0)
 			return res, err
 		}
+		d := a.wait()
 		c.metrics.BotAPI(method, metrics.Flood, d)
 		dl, hasDeadline := ctx.Deadline()
-		if waited+d > c.budget || (hasDeadline && time.Now().Add(d).After(dl)) {
+		if waited+d > c.budget || (hasDeadline && c.now().Add(d).After(dl)) {
 			// Longer than this update may wait: it comes back later.
 			return zero, fmt.Errorf("telegram: %s asked to wait %s after %s already waited: %w", method, d, waited, &app.FloodError{RetryAfter: d})
 		}
-		c.log.Warn("telegram rate limited", "method", method, "chat_id", chatID, "retry_after_s", secs)
+		c.log.Warn("telegram rate limited", "method", method, "chat_id", chatID, "retry_after_s", int(d/time.Second))
 		if err := c.wait(ctx, d); err != nil {
 			return zero, fmt.Errorf("telegram: %s: %w", method, err)
 		}

@@ -11,8 +11,26 @@ import (
 	"github.com/miti99bot/miti99bot/internal/app"
 )
 
-// Send sends a text message, cut to Telegram's limit by app.Fit.
+// Send sends a text message, cut to Telegram's limit by app.Fit. A group
+// that became a supergroup is sent to once more, at its new id: the message
+// returned is then the supergroup's (its Chat.ID is not m.ChatID), and the
+// WithChatMigrated hook has heard of the move. If that resend fails too, the
+// error is a *ChatMigratedError wrapping the resend's.
 func (c *Client) Send(ctx context.Context, m app.Message) (*models.Message, error) {
+	msg, err := c.send(ctx, m)
+	var mig *ChatMigratedError
+	if !errors.As(err, &mig) {
+		return msg, err
+	}
+	c.chatMigrated(ctx, mig)
+	m.ChatID = mig.To
+	if msg, err = c.send(ctx, m); err != nil {
+		return nil, &ChatMigratedError{From: mig.From, To: mig.To, Resent: err}
+	}
+	return msg, nil
+}
+
+func (c *Client) send(ctx context.Context, m app.Message) (*models.Message, error) {
 	m.Text, m.ParseMode = app.Fit(m.Text, m.ParseMode)
 	p := &bot.SendMessageParams{
 		ChatID:          m.ChatID,
@@ -32,9 +50,19 @@ func (c *Client) Send(ctx context.Context, m app.Message) (*models.Message, erro
 	})
 }
 
+// chatMigrated tells the WithChatMigrated hook, if any, of a move.
+func (c *Client) chatMigrated(ctx context.Context, mig *ChatMigratedError) {
+	c.log.Info("telegram chat migrated", "from_chat_id", mig.From, "to_chat_id", mig.To)
+	if c.migrated != nil {
+		c.migrated(ctx, mig.From, mig.To)
+	}
+}
+
 // Edit rewrites a message's text and keyboard. Telegram refuses an edit
 // to the same content ("message is not modified"): that is a double tap
-// or a refresh with nothing new, done already, so no error.
+// or a refresh with nothing new, done already, so no error. An edit in a
+// group that became a supergroup is not resent (its messages have other
+// ids there): the hook hears of the move and the error says where.
 func (c *Client) Edit(ctx context.Context, e app.Edit) error {
 	e.Text, e.ParseMode = app.Fit(e.Text, e.ParseMode)
 	p := &bot.EditMessageTextParams{ChatID: e.ChatID, MessageID: e.MessageID, Text: e.Text, ParseMode: e.ParseMode}
@@ -47,8 +75,13 @@ func (c *Client) Edit(ctx context.Context, e app.Edit) error {
 	_, err := call(ctx, c, "editMessageText", e.ChatID, false, func(ctx context.Context) (*models.Message, error) {
 		return c.bot.EditMessageText(ctx, p)
 	})
-	if errors.Is(err, app.ErrRejected) && strings.Contains(err.Error(), "message is not modified") {
+	var refused *APIError
+	var mig *ChatMigratedError
+	switch {
+	case errors.As(err, &refused) && strings.Contains(refused.Description, "message is not modified"):
 		return nil
+	case errors.As(err, &mig):
+		c.chatMigrated(ctx, mig)
 	}
 	return err
 }

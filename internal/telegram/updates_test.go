@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-telegram/bot/models"
+
 	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 	"github.com/miti99bot/miti99bot/internal/testenv"
@@ -35,5 +37,54 @@ func TestOneUndecodableUpdateDoesNotHoldBackTheBatch(t *testing.T) {
 	}
 	if strings.Contains(line, "secret forwarded words") {
 		t.Fatalf("the log carries the update's content: %s", line)
+	}
+}
+
+func TestTheRecordedLifecycleUpdatesDecode(t *testing.T) {
+	tests := []struct {
+		recorded string
+		check    func(u *models.Update) bool
+	}{
+		{"update_callback_inaccessible.json", func(u *models.Update) bool {
+			m := u.CallbackQuery.Message
+			return m.Type == models.MaybeInaccessibleMessageTypeInaccessibleMessage &&
+				m.InaccessibleMessage.Chat.ID == 238051153 && m.InaccessibleMessage.MessageID == 875400 && m.InaccessibleMessage.Date == 0
+		}},
+		{"update_callback_inline.json", func(u *models.Update) bool {
+			q := u.CallbackQuery
+			return q.InlineMessageID == "BAAAACAAAAB9J6um0irmoyJeMuk" && q.Message.Message == nil && q.Message.InaccessibleMessage == nil
+		}},
+		{"update_migrate_to_chat_id.json", func(u *models.Update) bool {
+			return u.Message.Chat.ID == -4518810793 && u.Message.MigrateToChatID == -1002471352452
+		}},
+		{"update_migrate_from_chat_id.json", func(u *models.Update) bool {
+			return u.Message.Chat.ID == -1002471352452 && u.Message.MigrateFromChatID == -4518810793
+		}},
+		{"update_my_chat_member_added_group.json", func(u *models.Update) bool {
+			return u.MyChatMember.OldChatMember.Type == models.ChatMemberTypeLeft && u.MyChatMember.NewChatMember.Type == models.ChatMemberTypeMember
+		}},
+		{"update_my_chat_member_promoted_group.json", func(u *models.Update) bool {
+			return u.MyChatMember.NewChatMember.Type == models.ChatMemberTypeAdministrator
+		}},
+		{"update_my_chat_member_kicked_supergroup.json", func(u *models.Update) bool {
+			return u.MyChatMember.Chat.Type == models.ChatTypeSupergroup && u.MyChatMember.NewChatMember.Type == models.ChatMemberTypeBanned
+		}},
+		{"update_my_chat_member_blocked_private.json", func(u *models.Update) bool {
+			return u.MyChatMember.Chat.Type == models.ChatTypePrivate && u.MyChatMember.NewChatMember.Type == models.ChatMemberTypeBanned
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.recorded, func(t *testing.T) {
+			srv := telegramtest.New(t)
+			srv.PushRaw(t, telegramtest.Recorded(t, tt.recorded))
+			c, _ := newClient(t, srv)
+			got, err := c.GetUpdates(t.Context(), 0, 0)
+			if err != nil || len(got) != 1 {
+				t.Fatalf("GetUpdates = %v, %v", got, err)
+			}
+			if !tt.check(got[0]) {
+				t.Fatalf("decoded as %+v", got[0])
+			}
+		})
 	}
 }

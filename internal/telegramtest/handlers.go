@@ -3,7 +3,6 @@ package telegramtest
 import (
 	"encoding/json"
 	"io"
-	"math"
 	"net/http"
 	"time"
 
@@ -33,7 +32,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.Copy(io.Discard, r.Body)
 
 	s.mu.Lock()
-	s.calls = append(s.calls, Call{Method: method, Params: params, At: time.Now()})
+	s.calls = append(s.calls, Call{Method: method, Params: params, At: s.now()})
 	s.notify()
 	f, failing := s.scriptedFailure(method, params)
 	s.mu.Unlock()
@@ -94,33 +93,6 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// scriptedFailure picks the failure for this call, if any; the caller holds s.mu.
-func (s *Server) scriptedFailure(method string, params map[string]string) (Failure, bool) {
-	if q := s.failNext[method]; len(q) > 0 {
-		s.failNext[method] = q[1:]
-		return q[0], true
-	}
-	if !sending[method] {
-		return Failure{}, false
-	}
-	chat := parseInt(params["chat_id"])
-	if f, ok := s.chatFail[chat]; ok {
-		return f, true
-	}
-	if f, ok := s.threadFail[[2]int64{chat, parseInt(params["message_thread_id"])}]; ok {
-		return f, true
-	}
-	if s.limiter != nil {
-		res := s.limiter.Reserve()
-		if d := res.Delay(); d > 0 {
-			res.Cancel()
-			s.limited++
-			return tooMany(int(math.Ceil(d.Seconds()))), true
-		}
-	}
-	return Failure{}, false
-}
-
 func (s *Server) message(params map[string]string) (models.Message, bool) {
 	chat := parseInt(params["chat_id"])
 	if chat == 0 {
@@ -139,7 +111,7 @@ func (s *Server) message(params map[string]string) (models.Message, bool) {
 		ID:              id,
 		MessageThreadID: int(parseInt(params["message_thread_id"])),
 		From:            &bot,
-		Date:            unix(time.Now()),
+		Date:            unix(s.now()),
 		Chat:            models.Chat{ID: chat, Type: typ},
 		Text:            params["text"],
 	}, true
@@ -150,8 +122,12 @@ func (s *Server) sendMessage(w http.ResponseWriter, params map[string]string) {
 		writeFailure(w, badRequest("message text is empty"))
 		return
 	}
-	if len([]rune(params["text"])) > 4096 {
+	if textUnits(params["text"], params["parse_mode"]) > maxTextUnits {
 		writeFailure(w, badRequest("message is too long"))
+		return
+	}
+	if why := badMarkup(params["reply_markup"]); why != "" {
+		writeFailure(w, badRequest(why))
 		return
 	}
 	msg, ok := s.message(params)
@@ -175,6 +151,14 @@ func (s *Server) sendMessage(w http.ResponseWriter, params map[string]string) {
 func (s *Server) editMessageText(w http.ResponseWriter, params map[string]string) {
 	if params["text"] == "" {
 		writeFailure(w, badRequest("message text is empty"))
+		return
+	}
+	if textUnits(params["text"], params["parse_mode"]) > maxTextUnits {
+		writeFailure(w, badRequest("MESSAGE_TOO_LONG"))
+		return
+	}
+	if why := badMarkup(params["reply_markup"]); why != "" {
+		writeFailure(w, badRequest(why))
 		return
 	}
 	key := [2]int64{parseInt(params["chat_id"]), parseInt(params["message_id"])}

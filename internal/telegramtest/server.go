@@ -2,8 +2,9 @@
 // stand-in for Telegram in tests and benchmarks. It speaks the real wire
 // format (POST /bot<token>/<method> with JSON, form or multipart bodies;
 // {"ok":true,"result":...} and {"ok":false,"error_code":..,"description":..,
-// "parameters":{"retry_after":..}}), records every call, can be scripted to
-// fail, enforces a rate limit, and serves getUpdates long polling and the
+// "parameters":{"retry_after":..,"migrate_to_chat_id":..}}), records every call, can be scripted to
+// fail (with the answers other projects recorded, see testdata/README.md),
+// enforces Telegram's limits, and serves getUpdates long polling and the
 // webhook state from a queue.
 package telegramtest
 
@@ -33,14 +34,6 @@ type Call struct {
 	At     time.Time
 }
 
-// Failure is a scripted error answer.
-type Failure struct {
-	Code        int // 400, 403, 429, 500, ...
-	Description string
-	RetryAfter  int           // seconds, with 429
-	Delay       time.Duration // answer this late (a slow server)
-}
-
 // Server is the fake. Create it with New.
 type Server struct {
 	URL   string
@@ -53,10 +46,13 @@ type Server struct {
 	failNext    map[string][]Failure
 	chatFail    map[int64]Failure
 	threadFail  map[[2]int64]Failure
-	limiter     *rate.Limiter
-	limited     int               // 429s answered by the rate limiter
-	abandoned   int               // delayed calls whose client gave up first
-	queue       []json.RawMessage // pending updates, in update_id order
+	now         func() time.Time
+	limiter     *rate.Limiter         // overall, WithRateLimit
+	groupLimit  int                   // per group and minute, WithGroupLimit
+	groupSent   map[int64][]time.Time // sendMessage per group, the last minute's that passed
+	limited     int                   // 429s answered by the rate limits
+	abandoned   int                   // delayed calls whose client gave up first
+	queue       []json.RawMessage     // pending updates, in update_id order
 	queueIDs    []int64
 	nextUpdate  int64
 	nextMessage int
@@ -75,12 +71,6 @@ type poller struct{ cancel chan struct{} }
 // Option configures New.
 type Option func(*Server)
 
-// WithRateLimit makes sending methods answer 429 past perSecond messages a
-// second overall (a token bucket, like Telegram's "about 30 per second").
-func WithRateLimit(perSecond int) Option {
-	return func(s *Server) { s.limiter = rate.NewLimiter(rate.Limit(perSecond), perSecond) }
-}
-
 // New starts a fake server, closed when the test ends.
 func New(t testing.TB, opts ...Option) *Server {
 	s := &Server{
@@ -90,6 +80,8 @@ func New(t testing.TB, opts ...Option) *Server {
 		failNext:   map[string][]Failure{},
 		chatFail:   map[int64]Failure{},
 		threadFail: map[[2]int64]Failure{},
+		groupSent:  map[int64][]time.Time{},
+		now:        time.Now,
 		nextUpdate: 1000,
 	}
 	for _, o := range opts {
@@ -113,33 +105,6 @@ func New(t testing.TB, opts ...Option) *Server {
 func (s *Server) notify() {
 	close(s.changed)
 	s.changed = make(chan struct{})
-}
-
-// FailNext makes the next calls of method fail, one Failure per call.
-func (s *Server) FailNext(method string, fs ...Failure) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.failNext[method] = append(s.failNext[method], fs...)
-}
-
-// Block makes every send to chatID fail as Telegram does when the user
-// blocked the bot (403).
-func (s *Server) Block(chatID int64) {
-	s.FailChat(chatID, Failure{Code: 403, Description: "Forbidden: bot was blocked by the user"})
-}
-
-// FailChat makes every send to chatID fail with f.
-func (s *Server) FailChat(chatID int64, f Failure) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.chatFail[chatID] = f
-}
-
-// DeleteThread makes sends to one forum topic fail as a deleted topic does.
-func (s *Server) DeleteThread(chatID int64, threadID int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.threadFail[[2]int64{chatID, int64(threadID)}] = Failure{Code: 400, Description: "Bad Request: message thread not found"}
 }
 
 // Calls returns a copy of every recorded call, optionally only of methods.
@@ -200,13 +165,6 @@ func (s *Server) WaitPolling(ctx context.Context) error {
 	}
 }
 
-// Limited counts the 429 answers the rate limiter gave.
-func (s *Server) Limited() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.limited
-}
-
 // WaitAbandoned blocks until n delayed calls were abandoned by their
 // client (a timeout or budget on the caller's side), or ctx ends.
 func (s *Server) WaitAbandoned(ctx context.Context, n int) error {
@@ -237,61 +195,6 @@ func (s *Server) SetWebhookState(url string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.webhookURL = url
-}
-
-// Sent is a sendMessage call, decoded.
-type Sent struct {
-	ChatID      int64
-	ThreadID    int
-	Text        string
-	ParseMode   string
-	ReplyMarkup string
-}
-
-// Keyboard is the inline keyboard of the newest message in chat that has
-// one, as it shows now (after edits), with that message's id.
-func (s *Server) Keyboard(chat int64) (messageID int, rows [][]models.InlineKeyboardButton, ok bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for key, v := range s.shown {
-		if key[0] != chat || v.markup == "" || int(key[1]) < messageID {
-			continue
-		}
-		var kb models.InlineKeyboardMarkup
-		if json.Unmarshal([]byte(v.markup), &kb) != nil || len(kb.InlineKeyboard) == 0 {
-			continue
-		}
-		messageID, rows, ok = int(key[1]), kb.InlineKeyboard, true
-	}
-	return messageID, rows, ok
-}
-
-// Edits returns every editMessageText call in order, decoded.
-func (s *Server) Edits() []Sent {
-	var out []Sent
-	for _, c := range s.Calls("editMessageText") {
-		out = append(out, decodeSent(c))
-	}
-	return out
-}
-
-// Messages returns every sendMessage call in order, decoded.
-func (s *Server) Messages() []Sent {
-	var out []Sent
-	for _, c := range s.Calls("sendMessage") {
-		out = append(out, decodeSent(c))
-	}
-	return out
-}
-
-func decodeSent(c Call) Sent {
-	return Sent{
-		ChatID:      parseInt(c.Params["chat_id"]),
-		ThreadID:    int(parseInt(c.Params["message_thread_id"])),
-		Text:        c.Params["text"],
-		ParseMode:   c.Params["parse_mode"],
-		ReplyMarkup: c.Params["reply_markup"],
-	}
 }
 
 // methodOf splits /bot<token>/<method>.

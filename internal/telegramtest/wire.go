@@ -70,12 +70,23 @@ func writeOK(w http.ResponseWriter, result any) {
 }
 
 func writeFailure(w http.ResponseWriter, f Failure) {
-	body := map[string]any{"ok": false, "error_code": f.Code, "description": f.Description}
-	if f.RetryAfter > 0 {
-		body["parameters"] = map[string]any{"retry_after": f.RetryAfter}
-	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(f.Code)
+	if f.Raw != nil {
+		_, _ = w.Write(f.Raw)
+		return
+	}
+	body := map[string]any{"ok": false, "error_code": f.Code, "description": f.Description}
+	params := map[string]any{}
+	if f.RetryAfter > 0 {
+		params["retry_after"] = f.RetryAfter
+	}
+	if f.MigrateTo != 0 {
+		params["migrate_to_chat_id"] = f.MigrateTo
+	}
+	if len(params) > 0 {
+		body["parameters"] = params
+	}
 	_ = json.NewEncoder(w).Encode(body)
 }
 
