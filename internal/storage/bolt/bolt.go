@@ -3,7 +3,8 @@
 // for a self-hoster with no database server. Each namespace is a bucket;
 // each value is stored after its updatedAt (8 bytes, big-endian). Every
 // write is its own fsynced transaction, so an acknowledged write survives a
-// crash, and the file is locked: a second process gets a clear error.
+// crash, and the file is locked: a second process gets a clear error. Open
+// checks the file first: a damaged one is refused (ErrDamaged), not served.
 package bolt
 
 import (
