@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	bbolt "go.etcd.io/bbolt"
@@ -24,16 +25,19 @@ type Provider struct {
 	db   *bbolt.DB
 	path string
 	now  func() time.Time
+	// failed is the last write's failure, nil once a write succeeds.
+	failed atomic.Pointer[writeFailure]
 }
 
 // The provider is a full backend: the bot's store and a migration source
 // and target.
 var (
-	_ storage.KVProvider = (*Provider)(nil)
-	_ storage.Walker     = (*Provider)(nil)
-	_ storage.Loader     = (*Provider)(nil)
-	_ storage.InProcess  = (*Provider)(nil)
-	_ storage.Backend    = (*bucket)(nil)
+	_ storage.KVProvider     = (*Provider)(nil)
+	_ storage.Walker         = (*Provider)(nil)
+	_ storage.Loader         = (*Provider)(nil)
+	_ storage.InProcess      = (*Provider)(nil)
+	_ storage.HealthReporter = (*Provider)(nil)
+	_ storage.Backend        = (*bucket)(nil)
 )
 
 // For returns the namespace of module.
@@ -86,7 +90,7 @@ func (b *bucket) Get(_ context.Context, key string) ([]byte, error) {
 }
 
 func (b *bucket) Put(_ context.Context, key string, val []byte) error {
-	return b.p.db.Update(func(tx *bbolt.Tx) error {
+	return b.p.update(func(tx *bbolt.Tx) error {
 		bk, err := tx.CreateBucketIfNotExists(b.name)
 		if err != nil {
 			return err
@@ -96,7 +100,7 @@ func (b *bucket) Put(_ context.Context, key string, val []byte) error {
 }
 
 func (b *bucket) Delete(_ context.Context, key string) error {
-	return b.p.db.Update(func(tx *bbolt.Tx) error {
+	return b.p.update(func(tx *bbolt.Tx) error {
 		if bk := tx.Bucket(b.name); bk != nil {
 			return bk.Delete([]byte(key))
 		}
@@ -122,7 +126,7 @@ func (b *bucket) List(_ context.Context, prefix string) ([]string, error) {
 
 // CompareAndSwap is atomic: bbolt runs one write transaction at a time.
 func (b *bucket) CompareAndSwap(_ context.Context, key string, expected, val []byte) error {
-	return b.p.db.Update(func(tx *bbolt.Tx) error {
+	return b.p.update(func(tx *bbolt.Tx) error {
 		bk, err := tx.CreateBucketIfNotExists(b.name)
 		if err != nil {
 			return err

@@ -92,7 +92,7 @@ func (p *Provider) Walk(ctx context.Context, fn func(storage.Raw) error) error {
 // Load writes items as they are, by o.Decide, in one transaction per call.
 func (p *Provider) Load(_ context.Context, items []storage.Item, o storage.LoadOptions) (storage.LoadResult, error) {
 	var res storage.LoadResult
-	err := p.db.Update(func(tx *bbolt.Tx) error {
+	err := p.update(func(tx *bbolt.Tx) error {
 		res = storage.LoadResult{}
 		for _, it := range items {
 			b, err := tx.CreateBucketIfNotExists([]byte(it.Namespace))

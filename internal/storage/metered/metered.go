@@ -19,9 +19,10 @@ type Provider struct {
 }
 
 var (
-	_ storage.KVProvider = (*Provider)(nil)
-	_ storage.KVStore    = store{}
-	_ storage.InProcess  = inProcess{}
+	_ storage.KVProvider     = (*Provider)(nil)
+	_ storage.KVStore        = store{}
+	_ storage.InProcess      = inProcess{}
+	_ storage.HealthReporter = (*Provider)(nil)
 )
 
 // Wrap counts p's operations as backend's; with m nil it returns p.
@@ -40,6 +41,9 @@ func Wrap(p storage.KVProvider, backend string, m *metrics.Metrics) storage.KVPr
 type inProcess struct{ *Provider }
 
 func (inProcess) InProcess() {}
+
+// Healthy passes on the report of the provider it counts.
+func (p *Provider) Healthy(ctx context.Context) error { return storage.Healthy(ctx, p.KVProvider) }
 
 // For returns the module's namespace, counted.
 func (p *Provider) For(module string) storage.KVStore {
