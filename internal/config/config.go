@@ -48,6 +48,9 @@ type Config struct {
 	MongoDatabase string
 	DynamoDBTable string
 	BoltPath      string
+	// BoltCreate starts a new store in an existing 0-byte BoltPath, which
+	// is otherwise refused (a failed copy or restore, more likely).
+	BoltCreate bool
 
 	LogLevel slog.Level
 	Port     int
@@ -231,13 +234,8 @@ func (c *Config) parse(env func(string) string, lambda bool) []error {
 	if lambda {
 		return problems
 	}
-	switch v := strings.ToLower(env("METRICS_ENABLED")); v {
-	case "", "false", "0", "no":
-	case "true", "1", "yes":
-		c.MetricsEnabled = true
-	default:
-		bad("METRICS_ENABLED: %q is not true or false", v)
-	}
+	c.MetricsEnabled = boolean(env, "METRICS_ENABLED", bad)
+	c.BoltCreate = boolean(env, "BOLT_CREATE", bad)
 	c.MetricsPort = 9091
 	if v := env("METRICS_PORT"); v != "" {
 		var err error
@@ -249,6 +247,18 @@ func (c *Config) parse(env func(string) string, lambda bool) []error {
 		bad("METRICS_PORT: %d is PORT too; metrics need a port of their own, which the public domain does not route to", c.Port)
 	}
 	return problems
+}
+
+// boolean reads a true/false variable ("" is false).
+func boolean(env func(string) string, name string, bad func(string, ...any)) bool {
+	switch v := strings.ToLower(env(name)); v {
+	case "", "false", "0", "no":
+	case "true", "1", "yes":
+		return true
+	default:
+		bad("%s: %q is not true or false", name, v)
+	}
+	return false
 }
 
 // userID reads a Telegram user id: a positive number ("" is none).

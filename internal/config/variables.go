@@ -33,6 +33,7 @@ var core = []Variable{
 	{Name: "MONGO_DATABASE", Where: Container, Help: "MongoDB database"},
 	{Name: "DYNAMODB_TABLE", Where: Both, Help: "DynamoDB table (pk/sk strings)"},
 	{Name: "BOLT_PATH", Where: Container, Help: "the embedded store's file (bbolt), e.g. /data/miti99bot.db; a server-free self-host"},
+	{Name: "BOLT_CREATE", Where: Container, Default: "false", Help: "true: start a new, empty store in an existing 0-byte BOLT_PATH, which is otherwise refused as a failed copy or restore (a missing file is always created)"},
 	{Name: "LOG_LEVEL", Where: Both, Default: "info", Help: "debug, info, warn or error"},
 	{Name: "PORT", Where: Container, Default: "8080", Help: "HTTP port of the container"},
 	{Name: "METRICS_ENABLED", Where: Container, Default: "false", Help: "true: serve Prometheus metrics at GET /metrics on METRICS_PORT (Lambda always writes CloudWatch EMF lines)"},

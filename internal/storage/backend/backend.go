@@ -5,6 +5,7 @@ package backend
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 
@@ -48,10 +49,27 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opt
 		return dynamodb.Open(ctx, dynamodb.Config{Table: cfg.DynamoDBTable, AWS: cfg.AWS}, dopts...)
 	case config.BackendBolt:
 		log.Info("embedded store", "path", cfg.BoltPath)
-		return bolt.Open(cfg.BoltPath)
+		return openBolt(cfg)
 	case config.BackendMemory:
 		log.Warn("memory store: nothing survives a restart")
 		return memory.New(), nil
 	}
 	return nil, fmt.Errorf("storage: unknown backend %q", cfg.Backend)
+}
+
+// openBolt opens the file, as a new store if BOLT_CREATE says an empty one
+// may be; a refused empty file's error says so.
+func openBolt(cfg *config.Config) (storage.KVProvider, error) {
+	var opts []bolt.Option
+	if cfg.BoltCreate {
+		opts = append(opts, bolt.CreateIfEmpty())
+	}
+	p, err := bolt.Open(cfg.BoltPath, opts...)
+	switch {
+	case errors.Is(err, bolt.ErrEmpty):
+		return nil, fmt.Errorf("%w; or set BOLT_CREATE=true to start a new store in it", err)
+	case err != nil:
+		return nil, err // not a nil *Provider in a non-nil interface
+	}
+	return p, nil
 }

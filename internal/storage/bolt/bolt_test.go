@@ -52,3 +52,16 @@ func TestWritesSurviveAReopen(t *testing.T) {
 		t.Fatalf("after a reopen: %q, %v", v, err)
 	}
 }
+
+// Only a write bbolt could not make (a full disk) turns health red: the
+// store's rules refusing one (a conflict) leave it green.
+func TestARefusedWriteLeavesHealthGreen(t *testing.T) {
+	p := open(t, filepath.Join(t.TempDir(), "bot.db"))
+	s := p.For("m")
+	if err := s.CompareAndSwap(t.Context(), "k", []byte("not there"), []byte("v")); !errors.Is(err, storage.ErrConflict) {
+		t.Fatalf("CAS = %v, want a conflict", err)
+	}
+	if err := p.Healthy(t.Context()); err != nil {
+		t.Fatalf("Healthy after a conflict = %v", err)
+	}
+}

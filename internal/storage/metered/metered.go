@@ -19,8 +19,9 @@ type Provider struct {
 }
 
 var (
-	_ storage.KVProvider = (*Provider)(nil)
-	_ storage.KVStore    = store{}
+	_ storage.KVProvider     = (*Provider)(nil)
+	_ storage.KVStore        = store{}
+	_ storage.HealthReporter = (*Provider)(nil)
 )
 
 // Wrap counts p's operations as backend's; with m nil it returns p.
@@ -30,6 +31,12 @@ func Wrap(p storage.KVProvider, backend string, m *metrics.Metrics) storage.KVPr
 	}
 	return &Provider{KVProvider: p, backend: backend, m: m}
 }
+
+// inProcess is a counted provider that says what the one it counts says.
+type inProcess struct{ *Provider }
+
+// Healthy passes on the report of the provider it counts.
+func (p *Provider) Healthy(ctx context.Context) error { return storage.Healthy(ctx, p.KVProvider) }
 
 // For returns the module's namespace, counted.
 func (p *Provider) For(module string) storage.KVStore {
