@@ -9,10 +9,14 @@ import (
 )
 
 // Health reports whether the bot can serve: whether the store answers a
-// cheap read of the core's namespace.
+// cheap read of the core's namespace, and whether its writes land (a
+// provider that knows, the embedded file on a full disk, says so).
 func (a *App) Health(ctx context.Context) error {
 	if _, err := a.core.Get(ctx, "healthz"); err != nil && !errors.Is(err, storage.ErrNotFound) {
 		return &HealthError{Reason: "store unavailable", Err: err}
+	}
+	if err := storage.Healthy(ctx, a.provider); err != nil {
+		return &HealthError{Reason: "store writes failing", Err: err}
 	}
 	return nil
 }

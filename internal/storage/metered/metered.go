@@ -32,9 +32,6 @@ func Wrap(p storage.KVProvider, backend string, m *metrics.Metrics) storage.KVPr
 	return &Provider{KVProvider: p, backend: backend, m: m}
 }
 
-// inProcess is a counted provider that says what the one it counts says.
-type inProcess struct{ *Provider }
-
 // Healthy passes on the report of the provider it counts.
 func (p *Provider) Healthy(ctx context.Context) error { return storage.Healthy(ctx, p.KVProvider) }
 
