@@ -63,10 +63,12 @@ func NewWithServer(t testing.TB, srv *telegramtest.Server, modules []app.Factory
 }
 
 // NewWithClient is NewWithServer with the Telegram client's own options
-// too (its rates, for a benchmark at another scale).
+// too (its rates, for a benchmark at another scale). The client holds no
+// group to Telegram's 20 sends a minute unless told (WithGroupLimit): a
+// module's conversation in a test is faster than any group's.
 func NewWithClient(t testing.TB, srv *telegramtest.Server, client []telegram.Option, modules []app.Factory, opts ...core.Option) *Bot {
 	t.Helper()
-	c, err := telegram.New(srv.Token, append([]telegram.Option{telegram.WithAPIURL(srv.URL)}, client...)...)
+	c, err := telegram.New(srv.Token, append([]telegram.Option{telegram.WithAPIURL(srv.URL), telegram.WithGroupLimit(0, 0)}, client...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,6 +44,9 @@ type Client struct {
 	mu      sync.Mutex
 	chats   map[int64]*rate.Limiter // bulk sends, per chat
 	groups  map[int64]*window       // every send to a group, per group
+	// groupSends in any groupWindow to one group; 0: no group limit.
+	groupSends  int
+	groupWindow time.Duration
 
 	budget   time.Duration
 	wait     func(ctx context.Context, d time.Duration) error
@@ -73,6 +76,13 @@ func WithLogger(l *slog.Logger) Option { return func(c *Client) { c.log = l } }
 // (defaults: 30/s and 1/s, Telegram's documented limits).
 func WithRates(global, perChat rate.Limit) Option {
 	return func(c *Client) { c.global = rate.NewLimiter(global, 1); c.perChat = perChat }
+}
+
+// WithGroupLimit replaces Telegram's limit of 20 sends per minute to one
+// group (n 0: none, for tests of modules whose conversations are faster
+// than a real group's).
+func WithGroupLimit(n int, per time.Duration) Option {
+	return func(c *Client) { c.groupSends, c.groupWindow = n, per }
 }
 
 // WithRetryBudget bounds the total time one call may spend waiting out 429s
@@ -106,9 +116,12 @@ func New(token string, opts ...Option) (*Client, error) {
 		perChat: 1,
 		chats:   map[int64]*rate.Limiter{},
 		groups:  map[int64]*window{},
-		budget:  30 * time.Second,
-		wait:    pause.For,
-		now:     time.Now,
+
+		groupSends:  groupSends,
+		groupWindow: groupWindow,
+		budget:      30 * time.Second,
+		wait:        pause.For,
+		now:         time.Now,
 	}
 	for _, o := range opts {
 		o(c)
@@ -142,8 +155,8 @@ func call[T any](ctx context.Context, c *Client, method string, chatID int64, bu
 		}
 	}
 	var group *window
-	if chatID < 0 { // a group or channel: held to its own pace, whatever sends
-		group = perChat(c, &c.groups, chatID, func() *window { return newWindow(groupSends, groupWindow) })
+	if chatID < 0 && c.groupSends > 0 { // a group or channel: held to its own pace, whatever sends
+		group = perChat(c, &c.groups, chatID, func() *window { return newWindow(c.groupSends, c.groupWindow) })
 	}
 	var waited time.Duration
 	for {

@@ -17,7 +17,6 @@ func (nopSink) Add(metrics.Series, float64)     {}
 func (nopSink) Observe(metrics.Series, float64) {}
 func (nopSink) Set(metrics.Series, float64)     {}
 
-
 // reporting is a provider with something to report on its health.
 type reporting struct {
 	storage.KVProvider
