@@ -75,6 +75,10 @@ func (e *FloodError) Is(target error) bool { return target == ErrFlood }
 // handled; everything else (the store, 5xx, the network, a flood) is
 // retried.
 func Permanent(err error) bool {
-	return errors.Is(err, ErrBlocked) || errors.Is(err, ErrChatNotFound) ||
-		errors.Is(err, ErrThreadNotFound) || errors.Is(err, ErrRejected)
+	for _, class := range []error{ErrBlocked, ErrChatNotFound, ErrThreadNotFound, ErrRejected, ErrChatGone, ErrSendRefused, ErrNoRights} {
+		if errors.Is(err, class) {
+			return true
+		}
+	}
+	return false
 }

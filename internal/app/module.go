@@ -95,6 +95,11 @@ type Module struct {
 	// OnCommand, when set, sees every command any module ran (stats). Its
 	// errors are logged, never shown to users.
 	OnCommand func(ctx context.Context, ev CommandEvent) error
+	// OnChatChange, when set, moves or forgets what the module keys by
+	// chat (see ChatChange). Every piece of per-chat state needs it: a
+	// group upgraded to a supergroup keeps its subscriptions and games
+	// only through it. An error is retried with the update.
+	OnChatChange func(ctx context.Context, ch ChatChange) error
 }
 
 // Setting is a configuration value a module needs. The config package reads

@@ -68,12 +68,12 @@ func NewWithServer(t testing.TB, srv *telegramtest.Server, modules []app.Factory
 // module's conversation in a test is faster than any group's.
 func NewWithClient(t testing.TB, srv *telegramtest.Server, client []telegram.Option, modules []app.Factory, opts ...core.Option) *Bot {
 	t.Helper()
-	c, err := telegram.New(srv.Token, append([]telegram.Option{telegram.WithAPIURL(srv.URL), telegram.WithGroupLimit(0, 0)}, client...)...)
+	logs := &Logs{}
+	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c, err := telegram.New(srv.Token, append([]telegram.Option{telegram.WithAPIURL(srv.URL), telegram.WithGroupLimit(0, 0), telegram.WithLogger(log)}, client...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &Logs{}
-	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	store := storagetest.NewSwitch(memory.New())
 	base := []core.Option{
 		core.WithModules(modules),

@@ -114,7 +114,6 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 		reg:      &Registry{},
 		provider: provider,
 		core:     provider.For(CoreNamespace),
-		bot:      bot,
 		log:      o.logger,
 		now:      o.now,
 		ownerID:  o.ownerID,
@@ -123,6 +122,7 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 		budget:   o.budget,
 		metrics:  o.metrics,
 	}
+	a.bot = chatWatch{Messenger: bot, a: a} // a moved or gone chat tells the modules
 	factories, err := selectFactories(o.factories, o.enabled)
 	if err != nil {
 		return nil, err
@@ -141,7 +141,7 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 		}
 		m, err := f.New(app.Deps{
 			Store:    provider.For(f.Name),
-			Bot:      bot,
+			Bot:      a.bot,
 			Now:      o.now,
 			HTTP:     o.http,
 			Settings: settings,
@@ -166,6 +166,10 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 
 // Registry returns the enabled modules.
 func (a *App) Registry() *Registry { return a.reg }
+
+// Messenger is what the core and its modules send through: a send whose
+// answer says a chat moved or is gone tells the modules.
+func (a *App) Messenger() app.Messenger { return a.bot }
 
 func (a *App) roleOf(userID int64) app.Role {
 	switch {

@@ -49,6 +49,10 @@ var ErrInFlight = errors.New("update being handled elsewhere")
 const (
 	apologyText = "Sorry, something went wrong while handling that. Please try again later."
 	unknownText = "Unknown command. Send /help to see what I can do."
+	// pressFailedText is the toast of a press whose handler failed.
+	pressFailedText = "Sorry, that did not work. Please try again."
+	// inlineText answers a press on a message sent in inline mode.
+	inlineText = "This button does not belong to a message of mine."
 )
 
 // HandleUpdate turns one update into its effects. It returns an error when

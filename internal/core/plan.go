@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -23,6 +24,9 @@ type action struct {
 // plan decides what an update asks for, without side effects (except
 // resolving the bot's username once). nil means nothing to do.
 func (a *App) plan(ctx context.Context, u *models.Update) (*action, error) {
+	if act := a.planChatService(u); act != nil {
+		return act, nil
+	}
 	switch {
 	case u.Message != nil:
 		return a.planCommand(ctx, u, u.Message)
@@ -75,7 +79,11 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 	return &action{
 		module: rt.module.Name, name: "/" + pc.name, chatID: chat, threadID: thread,
 		run: func(ctx context.Context) error {
-			return a.safely(ctx, rt.module.Name, "/"+pc.name, chat, thread, func() error { return rt.cmd.Handler(ctx, req) })
+			err := a.safely(ctx, rt.module.Name, "/"+pc.name, chat, thread, func() error { return rt.cmd.Handler(ctx, req) })
+			if errors.Is(err, errPanicked) {
+				return nil // apologised: the same input would only panic again
+			}
+			return err
 		},
 		event: &app.CommandEvent{Module: rt.module.Name, Command: pc.name, ChatID: chat, UserID: userID, Username: username, At: a.now()},
 	}, nil
@@ -84,30 +92,59 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 func (a *App) planCallback(q *models.CallbackQuery) *action {
 	press := &answerOnce{Messenger: a.bot, queryID: q.ID}
 	r := app.CallbackRequest{Query: q, Data: q.Data, UserID: q.From.ID, Role: a.roleOf(q.From.ID)}
-	if m := q.Message.Message; m != nil {
-		r.ChatID, r.ThreadID, r.MessageID = m.Chat.ID, topicOf(m), m.ID
+	switch m := q.Message; {
+	case m.Message != nil:
+		r.ChatID, r.ThreadID, r.MessageID = m.Message.Chat.ID, topicOf(m.Message), m.Message.ID
+	case m.InaccessibleMessage != nil:
+		// The message is too old for Telegram to show the bot, but it
+		// names where it is: an edit of it still works.
+		r.ChatID, r.MessageID = m.InaccessibleMessage.Chat.ID, m.InaccessibleMessage.MessageID
+	default:
+		// A message sent in inline mode (inline_message_id): this bot has
+		// no inline mode, so the button is not one of its keyboards.
+		return &action{module: CoreNamespace, name: "callback", run: func(ctx context.Context) error {
+			return press.AnswerCallback(ctx, q.ID, inlineText)
+		}}
 	}
 	req := app.NewCallbackRequest(press, r)
 	cr, ok := a.reg.callbackFor(q.Data)
 	if !ok {
-		// Stop the button's spinner; the keyboard is stale or foreign.
+		// The keyboard is stale or foreign: stop the spinner, say so.
 		return &action{module: CoreNamespace, name: "callback", run: func(ctx context.Context) error {
-			return a.bot.AnswerCallback(ctx, q.ID, "")
+			return press.AnswerCallback(ctx, q.ID, app.StaleButtonToast)
 		}}
 	}
 	req.Module = cr.module.Name
 	name := "callback " + cr.cb.Prefix
 	return &action{module: cr.module.Name, name: name, chatID: req.ChatID, threadID: req.ThreadID, run: func(ctx context.Context) error {
-		err := a.safely(ctx, cr.module.Name, name, req.ChatID, req.ThreadID, func() error { return cr.cb.Handler(ctx, req) })
-		if err == nil && !press.answered() {
-			err = a.bot.AnswerCallback(ctx, q.ID, "")
-		}
-		return err
+		err := a.safely(ctx, cr.module.Name, name, 0, 0, func() error { return cr.cb.Handler(ctx, req) })
+		return a.endPress(ctx, press, name, err)
 	}}
 }
 
-// safely runs a handler, turning a panic into a log line and an apology. A
-// panic counts as handled: the same input would only panic again.
+// endPress gives the press its one answer, whatever the handler did: a
+// silent one after success, an apology toast after a failure. A press is
+// not tried again: the user sees the toast and may press again, where a
+// retry minutes later would answer a spinner long gone (Telegram refuses a
+// second answer) and act on a stale screen.
+func (a *App) endPress(ctx context.Context, press *answerOnce, name string, err error) error {
+	text := ""
+	if err != nil {
+		text = pressFailedText
+		a.log.Error("button press failed; answered with an apology", "action", name, "err", err)
+	}
+	if press.answered() {
+		return nil
+	}
+	return press.AnswerCallback(ctx, press.queryID, text)
+}
+
+// errPanicked: the handler panicked; safely logged it (and apologised in
+// the chat, when there is one).
+var errPanicked = errors.New("the handler panicked")
+
+// safely runs a handler, turning a panic into a log line, an apology in
+// chat (when not 0) and errPanicked.
 func (a *App) safely(ctx context.Context, module, name string, chat int64, thread int, f func() error) (err error) {
 	defer func() {
 		r := recover()
@@ -120,7 +157,7 @@ func (a *App) safely(ctx context.Context, module, name string, chat int64, threa
 				a.log.Warn("could not apologise", "err", sendErr)
 			}
 		}
-		err = nil
+		err = errPanicked
 	}()
 	return f()
 }

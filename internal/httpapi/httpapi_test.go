@@ -228,7 +228,7 @@ func TestAWebhookUpdateThatOverrunsItsBudgetIsAnswered500AndHandledOnRedelivery(
 				return r.Reply(ctx, "worked")
 			}}}}, nil
 	}}
-	bot := apptest.New(t, []app.Factory{mod}, core.WithUpdateBudget(20*time.Millisecond))
+	bot := apptest.New(t, []app.Factory{mod}, core.WithUpdateBudget(300*time.Millisecond)) // room for the redelivery's reply under -race on a loaded machine
 	h := httpapi.NewHandler(httpapi.Config{Handle: bot.App.HandleUpdate, Health: bot.App.Health, Dispatcher: bot.Dispatcher(time.Now),
 		WebhookSecret: webhookSecret, Log: bot.Log})
 	post := func() int {

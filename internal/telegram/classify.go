@@ -75,16 +75,16 @@ var refusals = []struct {
 	text       string
 	class, app error
 }{
-	{"not enough rights", ErrNoRights, app.ErrRejected},
-	{"have no rights", ErrNoRights, app.ErrRejected},
-	{"need administrator rights", ErrNoRights, app.ErrRejected},
-	{"chat_write_forbidden", ErrNoRights, app.ErrRejected},
-	{"message thread not found", ErrSendRefused, app.ErrThreadNotFound},
-	{"topic_deleted", ErrSendRefused, app.ErrThreadNotFound},
-	{"topic_closed", ErrSendRefused, app.ErrRejected},
-	{"chat not found", ErrChatGone, app.ErrChatNotFound},
-	{"group is deactivated", ErrChatGone, app.ErrChatNotFound},
-	{"group chat was deactivated", ErrChatGone, app.ErrChatNotFound},
+	{"not enough rights", app.ErrNoRights, app.ErrRejected},
+	{"have no rights", app.ErrNoRights, app.ErrRejected},
+	{"need administrator rights", app.ErrNoRights, app.ErrRejected},
+	{"chat_write_forbidden", app.ErrNoRights, app.ErrRejected},
+	{"message thread not found", app.ErrSendRefused, app.ErrThreadNotFound},
+	{"topic_deleted", app.ErrSendRefused, app.ErrThreadNotFound},
+	{"topic_closed", app.ErrSendRefused, app.ErrRejected},
+	{"chat not found", app.ErrChatGone, app.ErrChatNotFound},
+	{"group is deactivated", app.ErrChatGone, app.ErrChatNotFound},
+	{"group chat was deactivated", app.ErrChatGone, app.ErrChatNotFound},
 }
 
 // classify maps a call's error onto the error classes: the one place where
@@ -100,7 +100,7 @@ func classify(method string, chatID int64, err error) error {
 		return fmt.Errorf("telegram: %s: %w", method, err)
 	}
 	if a.MigrateTo != 0 {
-		return fmt.Errorf("telegram: %s: %w", method, &ChatMigratedError{From: chatID, To: a.MigrateTo})
+		return fmt.Errorf("telegram: %s: %w", method, &app.ChatMigratedError{From: chatID, To: a.MigrateTo})
 	}
 	e := &APIError{Method: method, Code: a.Code, Description: a.Description}
 	desc := strings.ToLower(a.Description)
@@ -114,7 +114,7 @@ func classify(method string, chatID int64, err error) error {
 	case http.StatusTooManyRequests:
 		return fmt.Errorf("telegram: %s: %w", method, &app.FloodError{RetryAfter: a.wait()})
 	case http.StatusForbidden:
-		e.class, e.app = ErrChatGone, app.ErrBlocked
+		e.class, e.app = app.ErrChatGone, app.ErrBlocked
 	case http.StatusBadRequest:
 		e.app = app.ErrRejected
 	case http.StatusUnauthorized:

@@ -11,7 +11,7 @@ import (
 )
 
 // lifecycle are the classes the engine acts on; an answer is in at most one.
-var lifecycle = []error{telegram.ErrChatMigrated, telegram.ErrChatGone, telegram.ErrSendRefused, telegram.ErrNoRights}
+var lifecycle = []error{app.ErrChatMigrated, app.ErrChatGone, app.ErrSendRefused, app.ErrNoRights}
 
 func TestEveryRecordedFinalAnswerIsClassifiedByWhatTheEngineDoesWithTheChat(t *testing.T) {
 	tests := []struct {
@@ -20,24 +20,24 @@ func TestEveryRecordedFinalAnswerIsClassifiedByWhatTheEngineDoesWithTheChat(t *t
 		app      error
 	}{
 		// Gone: prune the chat.
-		{"answer_blocked.json", telegram.ErrChatGone, app.ErrBlocked},
-		{"answer_user_deactivated.json", telegram.ErrChatGone, app.ErrBlocked},
-		{"answer_kicked_group.json", telegram.ErrChatGone, app.ErrBlocked},
-		{"answer_kicked_supergroup.json", telegram.ErrChatGone, app.ErrBlocked},
-		{"answer_group_deleted.json", telegram.ErrChatGone, app.ErrBlocked},
-		{"answer_not_member_supergroup.json", telegram.ErrChatGone, app.ErrBlocked},
-		{"answer_not_member_channel.json", telegram.ErrChatGone, app.ErrBlocked},
-		{"answer_chat_not_found.json", telegram.ErrChatGone, app.ErrChatNotFound},
-		{"answer_group_deactivated.json", telegram.ErrChatGone, app.ErrChatNotFound},
+		{"answer_blocked.json", app.ErrChatGone, app.ErrBlocked},
+		{"answer_user_deactivated.json", app.ErrChatGone, app.ErrBlocked},
+		{"answer_kicked_group.json", app.ErrChatGone, app.ErrBlocked},
+		{"answer_kicked_supergroup.json", app.ErrChatGone, app.ErrBlocked},
+		{"answer_group_deleted.json", app.ErrChatGone, app.ErrBlocked},
+		{"answer_not_member_supergroup.json", app.ErrChatGone, app.ErrBlocked},
+		{"answer_not_member_channel.json", app.ErrChatGone, app.ErrBlocked},
+		{"answer_chat_not_found.json", app.ErrChatGone, app.ErrChatNotFound},
+		{"answer_group_deactivated.json", app.ErrChatGone, app.ErrChatNotFound},
 		// Refused for this send: drop it, keep the chat.
-		{"answer_topic_closed.json", telegram.ErrSendRefused, app.ErrRejected},
-		{"answer_topic_deleted.json", telegram.ErrSendRefused, app.ErrThreadNotFound},
-		{"answer_thread_not_found.json", telegram.ErrSendRefused, app.ErrThreadNotFound},
+		{"answer_topic_closed.json", app.ErrSendRefused, app.ErrRejected},
+		{"answer_topic_deleted.json", app.ErrSendRefused, app.ErrThreadNotFound},
+		{"answer_thread_not_found.json", app.ErrSendRefused, app.ErrThreadNotFound},
 		// No right to send: drop it; the chat may grant it back.
-		{"answer_no_rights_text.json", telegram.ErrNoRights, app.ErrRejected},
-		{"answer_no_rights_send.json", telegram.ErrNoRights, app.ErrRejected},
-		{"answer_no_rights_channel.json", telegram.ErrNoRights, app.ErrRejected},
-		{"answer_chat_write_forbidden.json", telegram.ErrNoRights, app.ErrRejected},
+		{"answer_no_rights_text.json", app.ErrNoRights, app.ErrRejected},
+		{"answer_no_rights_send.json", app.ErrNoRights, app.ErrRejected},
+		{"answer_no_rights_channel.json", app.ErrNoRights, app.ErrRejected},
+		{"answer_chat_write_forbidden.json", app.ErrNoRights, app.ErrRejected},
 	}
 	for _, tt := range tests {
 		t.Run(tt.recorded, func(t *testing.T) {

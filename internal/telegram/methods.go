@@ -15,17 +15,17 @@ import (
 // that became a supergroup is sent to once more, at its new id: the message
 // returned is then the supergroup's (its Chat.ID is not m.ChatID), and the
 // WithChatMigrated hook has heard of the move. If that resend fails too, the
-// error is a *ChatMigratedError wrapping the resend's.
+// error is a *app.ChatMigratedError wrapping the resend's.
 func (c *Client) Send(ctx context.Context, m app.Message) (*models.Message, error) {
 	msg, err := c.send(ctx, m)
-	var mig *ChatMigratedError
+	var mig *app.ChatMigratedError
 	if !errors.As(err, &mig) {
 		return msg, err
 	}
 	c.chatMigrated(ctx, mig)
 	m.ChatID = mig.To
 	if msg, err = c.send(ctx, m); err != nil {
-		return nil, &ChatMigratedError{From: mig.From, To: mig.To, Resent: err}
+		return nil, &app.ChatMigratedError{From: mig.From, To: mig.To, Resent: err}
 	}
 	return msg, nil
 }
@@ -51,7 +51,7 @@ func (c *Client) send(ctx context.Context, m app.Message) (*models.Message, erro
 }
 
 // chatMigrated tells the WithChatMigrated hook, if any, of a move.
-func (c *Client) chatMigrated(ctx context.Context, mig *ChatMigratedError) {
+func (c *Client) chatMigrated(ctx context.Context, mig *app.ChatMigratedError) {
 	c.log.Info("telegram chat migrated", "from_chat_id", mig.From, "to_chat_id", mig.To)
 	if c.migrated != nil {
 		c.migrated(ctx, mig.From, mig.To)
@@ -76,7 +76,7 @@ func (c *Client) Edit(ctx context.Context, e app.Edit) error {
 		return c.bot.EditMessageText(ctx, p)
 	})
 	var refused *APIError
-	var mig *ChatMigratedError
+	var mig *app.ChatMigratedError
 	switch {
 	case errors.As(err, &refused) && strings.Contains(refused.Description, "message is not modified"):
 		return nil

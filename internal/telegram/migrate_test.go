@@ -65,8 +65,8 @@ func TestAResendThatFailsTooSaysWhereTheChatWentAndWhy(t *testing.T) {
 		class     error
 		permanent bool
 	}{
-		{"the bot is not in the supergroup", telegramtest.RecordedFailure(t, "answer_not_member_supergroup.json"), telegram.ErrChatGone, true},
-		{"the supergroup restricts the bot", telegramtest.RecordedFailure(t, "answer_no_rights_text.json"), telegram.ErrNoRights, true},
+		{"the bot is not in the supergroup", telegramtest.RecordedFailure(t, "answer_not_member_supergroup.json"), app.ErrChatGone, true},
+		{"the supergroup restricts the bot", telegramtest.RecordedFailure(t, "answer_no_rights_text.json"), app.ErrNoRights, true},
 		{"a server error: the update is tried again", telegramtest.Failure{Code: 502, Description: "Bad Gateway"}, nil, false},
 	}
 	for _, tt := range tests {
@@ -78,9 +78,9 @@ func TestAResendThatFailsTooSaysWhereTheChatWentAndWhy(t *testing.T) {
 			c, _ := newClient(t, srv, telegram.WithChatMigrated(m.hook))
 
 			_, err := c.Send(t.Context(), app.Message{ChatID: old, Text: "x"})
-			var mig *telegram.ChatMigratedError
-			if !errors.As(err, &mig) || mig.From != old || mig.To != moved || !errors.Is(err, telegram.ErrChatMigrated) {
-				t.Fatalf("Send = %v, want a ChatMigratedError %d -> %d", err, int64(old), int64(moved))
+			var mig *app.ChatMigratedError
+			if !errors.As(err, &mig) || mig.From != old || mig.To != moved || !errors.Is(err, app.ErrChatMigrated) {
+				t.Fatalf("Send = %v, want a app.ChatMigratedError %d -> %d", err, int64(old), int64(moved))
 			}
 			if tt.class != nil && !errors.Is(err, tt.class) {
 				t.Errorf("Send = %v, want the resend's class %v", err, tt.class)
@@ -106,9 +106,9 @@ func TestAnEditInAnUpgradedGroupIsNotResentButSaysWhereTheChatWent(t *testing.T)
 	c, _ := newClient(t, srv, telegram.WithChatMigrated(m.hook))
 
 	err := c.Edit(t.Context(), app.Edit{ChatID: old, MessageID: 10, Text: "x"})
-	var mig *telegram.ChatMigratedError
+	var mig *app.ChatMigratedError
 	if !errors.As(err, &mig) || mig.To != moved || mig.Resent != nil {
-		t.Fatalf("Edit = %v, want a ChatMigratedError to %d, not resent", err, int64(moved))
+		t.Fatalf("Edit = %v, want a app.ChatMigratedError to %d, not resent", err, int64(moved))
 	}
 	if !app.Permanent(err) {
 		t.Errorf("Edit = %v: the same edit is refused again, so it is permanent", err)

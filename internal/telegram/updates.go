@@ -18,7 +18,7 @@ import (
 )
 
 // AllowedUpdates are the update kinds the bot handles.
-var AllowedUpdates = []string{models.AllowedUpdateMessage, models.AllowedUpdateCallbackQuery}
+var AllowedUpdates = []string{models.AllowedUpdateMessage, models.AllowedUpdateCallbackQuery, models.AllowedUpdateMyChatMember}
 
 // apiResponse is the Bot API's envelope.
 type apiResponse struct {

@@ -71,8 +71,9 @@ func (m *module) module() *app.Module {
 		Finish:  m.finish,
 	}
 	return &app.Module{
-		Name:      Name,
-		Callbacks: []app.Callback{{Prefix: callbackPrefix, Handler: m.play.Handle}},
+		OnChatChange: games.ChatChanged(m.store),
+		Name:         Name,
+		Callbacks:    []app.Callback{{Prefix: callbackPrefix, Handler: m.play.Handle}},
 		Commands: []app.Command{
 			{Name: "loldle", Description: "Guess the LoL champion: /loldle <champion>", Handler: m.cmdGuess},
 			{Name: "loldle_giveup", Description: "Give up and see the champion", Handler: m.cmdGiveUp},

@@ -49,6 +49,7 @@ type module struct {
 	now       func() time.Time
 	log       *slog.Logger
 	pushEmpty bool
+	owner     int64 // told once when a chat takes away the right to post
 }
 
 // New builds the module.
@@ -58,7 +59,7 @@ func New(d app.Deps) (*app.Module, error) {
 		return nil, errors.New(settingPushEmpty + ": want true or false")
 	}
 	m := &module{
-		store: d.Store, bot: d.Bot, now: d.Now, log: d.Log, pushEmpty: pushEmpty,
+		store: d.Store, bot: d.Bot, now: d.Now, log: d.Log, pushEmpty: pushEmpty, owner: d.OwnerID,
 		api: &api{base: strings.TrimRight(d.Settings[settingURL], "/"), key: d.Settings[settingKey], lang: d.Settings[settingLang], http: d.HTTP},
 	}
 	return &app.Module{
@@ -70,7 +71,8 @@ func New(d app.Deps) (*app.Module, error) {
 			{Name: "lolschedule_subscribe", Description: "Get today's matches here every day at 08:00", Handler: m.cmdSubscribe},
 			{Name: "lolschedule_unsubscribe", Description: "Stop the daily matches here", Handler: m.cmdUnsubscribe},
 		},
-		Callbacks: []app.Callback{{Prefix: callbackPrefix, Handler: m.onButton}},
+		Callbacks:    []app.Callback{{Prefix: callbackPrefix, Handler: m.onButton}},
+		OnChatChange: m.chatChanged,
 		// The morning push is still worth sending hours late (after a restart
 		// that spanned 01:00 UTC), not the next day.
 		Crons: []app.Cron{{Name: pushJob, Schedule: "0 1 * * *", Handler: m.dailyPush, CatchUp: 6 * time.Hour,

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-telegram/bot/models"
+
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
@@ -30,7 +32,7 @@ const claimStale = 10 * time.Minute
 // marker is the value of a sent-marker. An empty value is "sent" (how
 // markers were written before claims).
 type marker struct {
-	State string `json:"state"` // sending | sent | failed (claimable again)
+	State string `json:"state"` // sending | sent | refused (final for the day) | failed (claimable again)
 	At    int64  `json:"at"`    // unix nanos
 }
 
@@ -40,12 +42,12 @@ func sentKey(day string, s subscriber) string {
 
 // pushResult summarises one run.
 type pushResult struct {
-	Sent, Skipped, Pruned, Failed int
+	Sent, Skipped, Pruned, Refused, Failed int
 }
 
 func (m *module) dailyPush(ctx context.Context) error {
 	res, err := m.push(ctx)
-	m.log.Info("lolschedule daily push", "sent", res.Sent, "already_sent", res.Skipped, "pruned", res.Pruned, "failed", res.Failed)
+	m.log.Info("lolschedule daily push", "sent", res.Sent, "already_sent", res.Skipped, "pruned", res.Pruned, "refused", res.Refused, "failed", res.Failed)
 	return err
 }
 
@@ -84,29 +86,34 @@ func (m *module) push(ctx context.Context) (pushResult, error) {
 			res.Skipped++ // sent, or being sent by another push
 			continue
 		}
-		_, err = m.bot.Send(ctx, app.Message{ChatID: s.ChatID, ThreadID: s.ThreadID, Text: text, ParseMode: "HTML", NoPreview: true, Bulk: true, ReplyMarkup: pushKeyboard(from)})
-		if err != nil && !app.Permanent(err) {
-			// Give the claim back, so a retry sends (and no other push waits).
-			failed, _ := json.Marshal(marker{State: "failed", At: m.now().UnixNano()})
-			_ = m.store.CompareAndSwap(context.WithoutCancel(ctx), key, claimed, failed)
-		}
+		msg, err := m.bot.Send(ctx, app.Message{ChatID: s.ChatID, ThreadID: s.ThreadID, Text: text, ParseMode: "HTML", NoPreview: true, Bulk: true, ReplyMarkup: pushKeyboard(from)})
 		switch {
 		case err == nil:
 			res.Sent++
-			sent, _ := json.Marshal(marker{State: "sent", At: m.now().UnixNano()})
-			if err := m.store.CompareAndSwap(ctx, key, claimed, sent); err != nil {
+			if err := m.markSent(ctx, day, s, key, claimed, msg); err != nil {
 				failures = append(failures, err) // the claim stands: no other push sends it
 			}
-		case errors.Is(err, app.ErrBlocked), errors.Is(err, app.ErrChatNotFound), errors.Is(err, app.ErrThreadNotFound):
-			// The chat or topic is gone for good: stop writing to it.
+		case errors.Is(err, app.ErrChatGone), errors.Is(err, app.ErrBlocked), errors.Is(err, app.ErrChatNotFound):
+			// The core has forgotten the chat (its subscriptions, today's
+			// marks) as the send's answer came in: nothing to retry.
 			res.Pruned++
-			m.log.Info("lolschedule: subscriber removed", "chat_id", s.ChatID, "thread_id", s.ThreadID, "reason", err)
-			if err := m.store.Delete(ctx, s.key()); err != nil {
-				failures = append(failures, err)
+		case app.Permanent(err):
+			// Final for this send, not for the chat (a closed topic may
+			// reopen, rights may come back): keep the subscription and mark
+			// the day done, so no retry repeats a refused send.
+			res.Refused++
+			m.log.Info("lolschedule: today's push refused in this chat; the subscription stays", "chat_id", s.ChatID, "thread_id", s.ThreadID, "err", err)
+			refused, _ := json.Marshal(marker{State: "refused", At: m.now().UnixNano()})
+			_ = m.store.CompareAndSwap(ctx, key, claimed, refused)
+			if errors.Is(err, app.ErrNoRights) {
+				m.tellOwnerOnce(ctx, s.ChatID)
 			}
 		default:
-			// Anything else may pass: keep the subscriber, let a retry try again.
+			// Anything else may pass: give the claim back, so a retry sends
+			// (and no other push waits).
 			res.Failed++
+			failed, _ := json.Marshal(marker{State: "failed", At: m.now().UnixNano()})
+			_ = m.store.CompareAndSwap(context.WithoutCancel(ctx), key, claimed, failed)
 			failures = append(failures, fmt.Errorf("chat %d: %w", s.ChatID, err))
 		}
 	}
@@ -127,7 +134,7 @@ func (m *module) claim(ctx context.Context, key string) ([]byte, error) {
 		if cur != nil {
 			var mk marker
 			switch {
-			case len(cur) == 0 || json.Unmarshal(cur, &mk) != nil || mk.State == "sent":
+			case len(cur) == 0 || json.Unmarshal(cur, &mk) != nil || mk.State == "sent" || mk.State == "refused":
 				return nil, nil // sent
 			case mk.State == "sending" && m.now().Sub(time.Unix(0, mk.At)) < claimStale:
 				return nil, nil // a live claim of another push
@@ -137,6 +144,33 @@ func (m *module) claim(ctx context.Context, key string) ([]byte, error) {
 		return mine, nil
 	})
 	return won, err
+}
+
+// markSent turns this push's claim into "sent". When the group became a
+// supergroup on the way (the client resent there), the core has moved the
+// subscription: the day is marked under the new id, where a retry looks.
+func (m *module) markSent(ctx context.Context, day string, s subscriber, key string, claimed []byte, msg *models.Message) error {
+	sent, _ := json.Marshal(marker{State: "sent", At: m.now().UnixNano()})
+	if msg == nil || msg.Chat.ID == 0 || msg.Chat.ID == s.ChatID {
+		return m.store.CompareAndSwap(ctx, key, claimed, sent)
+	}
+	err := m.store.CompareAndSwap(ctx, sentKey(day, subscriber{ChatID: msg.Chat.ID, ThreadID: s.ThreadID}), nil, sent)
+	if err != nil && !errors.Is(err, storage.ErrConflict) {
+		return err
+	}
+	return m.store.Delete(ctx, key)
+}
+
+// tellOwnerOnce lets the owner know, once per chat, that the bot may not
+// post its push there (an admin took the right away).
+func (m *module) tellOwnerOnce(ctx context.Context, chat int64) {
+	if m.owner == 0 || m.store.CompareAndSwap(ctx, fmt.Sprintf("norights:%d", chat), nil, []byte("told")) != nil {
+		return
+	}
+	text := fmt.Sprintf("lolschedule: I may not post in chat %d (not enough rights); its daily push is skipped until an admin lets me.", chat)
+	if _, err := m.bot.Send(ctx, app.Message{ChatID: m.owner, Text: text}); err != nil {
+		m.log.Warn("lolschedule: could not tell the owner of a chat without rights", "chat_id", chat, "err", err)
+	}
 }
 
 // forgetOtherDays removes sent-markers not of day; failures only cost space.

@@ -112,7 +112,10 @@ func TestAPushKilledMidwayResumesWithTheRest(t *testing.T) {
 	}
 }
 
-func TestDeadChatsArePrunedAndOtherFailuresKept(t *testing.T) {
+// A chat that is gone is forgotten; a topic whose sends are refused (gone
+// or closed: it may come back) keeps its subscription but is not tried
+// again today; a transient failure is retried.
+func TestGoneChatsArePrunedRefusedTopicsKeptAndTransientFailuresRetried(t *testing.T) {
 	e, d := newPushEnv(t, nil)
 	e.subscribe(t, [2]int64{1, 0}, [2]int64{2, 0}, [2]int64{-3, 4}, [2]int64{-3, 5}, [2]int64{4, 0}, [2]int64{5, 0})
 	e.Srv.Block(2)
@@ -123,8 +126,15 @@ func TestDeadChatsArePrunedAndOtherFailuresKept(t *testing.T) {
 		t.Fatalf("Dispatch = %v, want the transient failure reported", err)
 	}
 	keys := strings.Join(e.subscriberKeys(t), " ")
-	if keys != "sub:-3:5 sub:1:0 sub:5:0" {
-		t.Fatalf("subscribers left: %s (blocked, deleted and topic-less ones go; a 502 stays)", keys)
+	if keys != "sub:-3:4 sub:-3:5 sub:1:0 sub:5:0" {
+		t.Fatalf("subscribers left: %s (blocked and deleted chats go; a refused topic and a 502 stay)", keys)
+	}
+	calls := len(e.Srv.Calls("sendMessage"))
+	if _, err := d.Dispatch(t.Context(), pushJob, slot); err == nil {
+		t.Fatal("the retry: chat 5 still answers 502, the job must still fail")
+	}
+	if again := len(e.Srv.Calls("sendMessage")) - calls; again != 1 {
+		t.Fatalf("the retry made %d sends, want 1 (only the transient failure; no final answer is retried)", again)
 	}
 }
 

@@ -81,7 +81,8 @@ func New(d app.Deps) (*app.Module, error) {
 
 func (m *module) module() *app.Module {
 	return &app.Module{
-		Name: Name,
+		OnChatChange: games.ChatChanged(m.store),
+		Name:         Name,
 		Commands: []app.Command{
 			{Name: "twentyq", Description: "Twenty questions: /twentyq starts, /twentyq <question> asks", Handler: m.cmdAsk},
 			{Name: "twentyq_giveup", Description: "Give up and see what the bot was thinking of", Handler: m.cmdGiveUp},

@@ -1,0 +1,87 @@
+package lolschedule_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/miti99bot/miti99bot/internal/telegram"
+	"github.com/miti99bot/miti99bot/internal/telegramtest"
+)
+
+// A thousand subscribers, a tenth of them gone, upgraded to supergroups or
+// in a closed topic, each answered as Telegram answers (the recorded
+// bodies): the push succeeds; gone chats are forgotten; an upgraded group
+// keeps its subscription under its new id and gets the day's digest there
+// once, also across a retry; a closed topic keeps its subscription and is
+// not tried again today.
+func TestTheDailyPushFollowsEveryChatsLife(t *testing.T) {
+	api := newFakeAPI(t)
+	seed(api)
+	e := newEnvWithClient(t, api, nil, []telegram.Option{telegram.WithRates(rate.Inf, rate.Inf)})
+	e.clk.Set(slot.Add(3 * time.Second))
+	d := e.Dispatcher(e.clk.Now)
+	var subs [][2]int64
+	gone, upgraded, closed := map[int64]bool{}, map[int64]int64{}, map[int64]bool{}
+	for i := range int64(1000) {
+		chat := -(1000 + i)
+		subs = append(subs, [2]int64{chat, 0})
+		switch i % 30 {
+		case 0, 3, 6:
+			gone[chat] = true
+			e.Srv.FailChat(chat, telegramtest.RecordedFailure(t, []string{"answer_kicked_supergroup.json", "answer_group_deleted.json", "answer_chat_not_found.json"}[i%30/3]))
+		case 1:
+			upgraded[chat] = chat - 1_000_000_000_000
+			e.Srv.Upgrade(chat, upgraded[chat])
+		case 2:
+			closed[chat] = true
+			e.Srv.FailChat(chat, telegramtest.RecordedFailure(t, "answer_topic_closed.json"))
+		}
+	}
+	e.subscribe(t, subs...)
+	if _, err := d.Dispatch(t.Context(), pushJob, slot); err != nil {
+		t.Fatalf("the push failed: %v", err)
+	}
+	calls := len(e.Srv.Calls("sendMessage"))
+	// A retry of the day (a manual run of another minute) sends nothing new.
+	if _, err := d.Dispatch(t.Context(), pushJob, slot.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if again := len(e.Srv.Calls("sendMessage")) - calls; again != 0 {
+		t.Fatalf("the retry sent %d messages; no final answer is retried and no chat gets two", again)
+	}
+	got := e.digests() // sendMessage calls, refused ones included
+	var wantKeys []string
+	for _, s := range subs {
+		chat := s[0]
+		switch {
+		case gone[chat]:
+			if n := got[[2]int64{chat, 0}]; n != 1 {
+				t.Fatalf("gone chat %d was tried %d times, want once", chat, n)
+			}
+		case upgraded[chat] != 0:
+			if n := got[[2]int64{upgraded[chat], 0}]; n != 1 {
+				t.Fatalf("upgraded chat %d got %d digests at its new id", chat, n)
+			}
+			wantKeys = append(wantKeys, fmt.Sprintf("sub:%d:0", upgraded[chat]))
+		case closed[chat]:
+			if n := got[[2]int64{chat, 0}]; n != 1 {
+				t.Fatalf("closed topic %d was tried %d times, want once", chat, n)
+			}
+			wantKeys = append(wantKeys, fmt.Sprintf("sub:%d:0", chat))
+		default:
+			if n := got[[2]int64{chat, 0}]; n != 1 {
+				t.Fatalf("chat %d got %d digests", chat, n)
+			}
+			wantKeys = append(wantKeys, fmt.Sprintf("sub:%d:0", chat))
+		}
+	}
+	slices.Sort(wantKeys)
+	if keys := e.subscriberKeys(t); strings.Join(keys, " ") != strings.Join(wantKeys, " ") {
+		t.Fatalf("%d subscriptions left, want %d (gone ones forgotten, upgraded ones moved, closed topics kept)", len(keys), len(wantKeys))
+	}
+}
