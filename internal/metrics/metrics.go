@@ -54,6 +54,18 @@ const (
 	InitSeconds   = "miti99bot_init_duration_seconds"           // gauge: this process's start-up (a Lambda cold start)
 )
 
+// Help is each metric's # HELP text.
+var Help = map[string]string{
+	Updates:       "Telegram updates by kind and outcome: handled, duplicate, in_flight, failed (it comes back), dropped (given up), ignored.",
+	UpdateSeconds: "Time to handle one update, by command or callback prefix.",
+	BotAPICalls:   "Telegram Bot API calls by method and result: ok, flood (429), blocked (403), error.",
+	BotAPIWait:    "Seconds the Bot API's 429 answers asked to wait, by method.",
+	StoreOps:      "Key-value store operations by backend, operation and outcome: ok, not_found, conflict (a lost compare-and-swap), error.",
+	CronRuns:      "Cron runs by job and outcome: ran, skipped, failed, retried, caught_up.",
+	DeployNotices: "Deploy notices to the owner by outcome: sent, skipped, failed.",
+	InitSeconds:   "Seconds this process took from start to ready.",
+}
+
 // Update outcomes.
 const (
 	Handled   = "handled"   // run and recorded

@@ -115,6 +115,11 @@ func TestTheMetricsAfterAScriptedConversation(t *testing.T) {
 	if families["go_goroutines"] == nil || families["process_resident_memory_bytes"] == nil {
 		t.Error("no Go runtime or process metrics")
 	}
+	for name, f := range families {
+		if f.GetHelp() == "" {
+			t.Errorf("%s has no # HELP text", name)
+		}
+	}
 }
 
 // value is the counter or gauge of family whose labels include want.
