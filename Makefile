@@ -61,13 +61,32 @@ dynamodb-local: $(DYNALITE_DIR)
 		$(GO) run ./cmd/botctl table create $(or $(DYNAMODB_TABLE),miti99bot)
 	@echo "dynalite pid $$(cat .testservers/dynalite-local.pid); stop it with: kill $$(cat .testservers/dynalite-local.pid)"
 
-## sam-validate, sam-build, sam-deploy: the AWS deployment (needs the SAM CLI and credentials; see docs/deploy-aws.md)
+## sam-validate, sam-build: check and build the AWS deployment (needs the SAM CLI; see docs/deploy-aws.md)
 sam-validate:
 	sam validate --lint --template template.yaml
 sam-build:
 	sam build --template template.yaml
-sam-deploy: sam-build
+
+.PHONY: sam-deploy-guided
+
+# SchedulesState stays out of samconfig.toml: saved there, every deploy
+# would set it again and resume the schedules a cutover paused; left out,
+# a deploy keeps the stack's value (sam deploy uses the previous value of
+# each parameter it is not given).
+UNSAVE_SCHEDULES_STATE = if [ -f samconfig.toml ] && grep -q SchedulesState samconfig.toml; then \
+	sed -E -i.bak -e 's/ ?SchedulesState=\\"[A-Za-z]*\\"//' -e 's/"SchedulesState=[A-Za-z]*",? ?//' samconfig.toml && rm -f samconfig.toml.bak && \
+	echo "samconfig.toml: SchedulesState left out, so deploys keep the stack's (make schedules-state)"; fi
+
+## sam-deploy-guided: the first AWS deployment: answer SAM's prompts, saved to samconfig.toml (needs credentials)
+sam-deploy-guided: sam-build
 	sam deploy --guided
+	@$(UNSAVE_SCHEDULES_STATE)
+
+## sam-deploy: every later AWS deployment, with samconfig.toml's settings and no prompts; the schedules keep their state
+sam-deploy: sam-build
+	@test -f samconfig.toml || { echo "no samconfig.toml: run make sam-deploy-guided the first time"; exit 1; }
+	@$(UNSAVE_SCHEDULES_STATE)
+	sam deploy
 
 ## schedules-state, schedules-pause, schedules-resume: the Lambda stack's cron schedules (STACK, default miti99bot)
 schedules-state:
