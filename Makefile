@@ -24,7 +24,7 @@ help:
 	@grep -E '^## ' $(MAKEFILE_LIST) | sed 's/^## /  /'
 
 
-## run: chat with the whole bot in this terminal (memory store, no token, no network)
+## run: chat with the whole bot in this terminal (memory store, no token, no Telegram; price and schedule commands call their APIs)
 run:
 	$(GO) run ./cmd/container -console
 
@@ -48,9 +48,21 @@ build-BotFunction:
 docker-build:
 	docker build --build-arg GIT_SHA=$(GIT_SHA) -t miti99bot:$(or $(GIT_SHA),dev) .
 
-## mongo-local: a MongoDB 7 on localhost:27017 for local runs (needs Docker)
+## mongo-local: a MongoDB 7 on localhost:27017 for local runs (needs Docker; without it, make ferretdb-local)
 mongo-local:
 	docker run -d --rm --name miti99bot-mongo -p 27017:27017 mongo:7
+
+.PHONY: ferretdb-local
+
+## ferretdb-local: FerretDB (the MongoDB protocol over SQLite, built from tools/ferretdb) on localhost:27017, no Docker
+ferretdb-local: $(FERRETDB_BIN)
+	@mkdir -p .testservers && rm -f .testservers/ferretdb-local.url
+	@$(FERRETDB_BIN) -listen 127.0.0.1:27017 -state .testservers/ferretdb-local -uri-file .testservers/ferretdb-local.url \
+		>> .testservers/ferretdb-local.log 2>&1 & pid=$$!; \
+	until [ -s .testservers/ferretdb-local.url ]; do \
+		kill -0 $$pid 2>/dev/null || { tail -n 1 .testservers/ferretdb-local.log; exit 1; }; sleep 0.1; done; \
+	echo $$pid > .testservers/ferretdb-local.pid; \
+	echo "FerretDB at $$(cat .testservers/ferretdb-local.url), data in .testservers/ferretdb-local; stop it with: kill $$pid"
 
 ## dynamodb-local: dynalite on localhost:8000 with the bot's table (export AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:8000)
 dynamodb-local: $(DYNALITE_DIR)
