@@ -27,7 +27,7 @@ help:
 	@grep -E '^## ' $(MAKEFILE_LIST) | sed 's/^## /  /'
 
 
-## run: chat with the whole bot in this terminal (memory store, no token, no network)
+## run: chat with the whole bot in this terminal (memory store, no token, no Telegram; price and schedule commands call their APIs)
 run:
 	$(GO) run ./cmd/container -console
 
@@ -51,9 +51,21 @@ build-BotFunction:
 docker-build:
 	docker build --build-arg GIT_SHA=$(GIT_SHA) -t miti99bot:$(or $(GIT_SHA),dev) .
 
-## mongo-local: a MongoDB 7 on localhost:27017 for local runs (needs Docker)
+## mongo-local: a MongoDB 7 on localhost:27017 for local runs (needs Docker; without it, make ferretdb-local)
 mongo-local:
 	docker run -d --rm --name miti99bot-mongo -p 27017:27017 mongo:7
+
+.PHONY: ferretdb-local
+
+## ferretdb-local: FerretDB (the MongoDB protocol over SQLite, built from tools/ferretdb) on localhost:27017, no Docker
+ferretdb-local: $(FERRETDB_BIN)
+	@mkdir -p .testservers && rm -f .testservers/ferretdb-local.url
+	@$(FERRETDB_BIN) -listen 127.0.0.1:27017 -state .testservers/ferretdb-local -uri-file .testservers/ferretdb-local.url \
+		>> .testservers/ferretdb-local.log 2>&1 & pid=$$!; \
+	until [ -s .testservers/ferretdb-local.url ]; do \
+		kill -0 $$pid 2>/dev/null || { tail -n 1 .testservers/ferretdb-local.log; exit 1; }; sleep 0.1; done; \
+	echo $$pid > .testservers/ferretdb-local.pid; \
+	echo "FerretDB at $$(cat .testservers/ferretdb-local.url), data in .testservers/ferretdb-local; stop it with: kill $$pid"
 
 ## dynamodb-local: dynalite on localhost:8000 with the bot's table (export AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:8000)
 dynamodb-local: $(DYNALITE_DIR)
@@ -64,13 +76,32 @@ dynamodb-local: $(DYNALITE_DIR)
 		$(GO) run ./cmd/botctl table create $(or $(DYNAMODB_TABLE),miti99bot)
 	@echo "dynalite pid $$(cat .testservers/dynalite-local.pid); stop it with: kill $$(cat .testservers/dynalite-local.pid)"
 
-## sam-validate, sam-build, sam-deploy: the AWS deployment (needs the SAM CLI and credentials; see docs/deploy-aws.md)
+## sam-validate, sam-build: check and build the AWS deployment (needs the SAM CLI; see docs/deploy-aws.md)
 sam-validate:
 	sam validate --lint --template template.yaml
 sam-build:
 	sam build --template template.yaml
-sam-deploy: sam-build
+
+.PHONY: sam-deploy-guided
+
+# SchedulesState stays out of samconfig.toml: saved there, every deploy
+# would set it again and resume the schedules a cutover paused; left out,
+# a deploy keeps the stack's value (sam deploy uses the previous value of
+# each parameter it is not given).
+UNSAVE_SCHEDULES_STATE = if [ -f samconfig.toml ] && grep -q SchedulesState samconfig.toml; then \
+	sed -E -i.bak -e 's/ ?SchedulesState=\\"[A-Za-z]*\\"//' -e 's/"SchedulesState=[A-Za-z]*",? ?//' samconfig.toml && rm -f samconfig.toml.bak && \
+	echo "samconfig.toml: SchedulesState left out, so deploys keep the stack's (make schedules-state)"; fi
+
+## sam-deploy-guided: the first AWS deployment: answer SAM's prompts, saved to samconfig.toml (needs credentials)
+sam-deploy-guided: sam-build
 	sam deploy --guided
+	@$(UNSAVE_SCHEDULES_STATE)
+
+## sam-deploy: every later AWS deployment, with samconfig.toml's settings and no prompts; the schedules keep their state
+sam-deploy: sam-build
+	@test -f samconfig.toml || { echo "no samconfig.toml: run make sam-deploy-guided the first time"; exit 1; }
+	@$(UNSAVE_SCHEDULES_STATE)
+	sam deploy
 
 ## schedules-state, schedules-pause, schedules-resume: the Lambda stack's cron schedules (STACK, default miti99bot)
 schedules-state:

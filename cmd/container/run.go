@@ -17,7 +17,7 @@ var consoleInput io.Reader = os.Stdin
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("container", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	consoleMode := fs.Bool("console", false, "chat with the bot in this terminal (no token, no network)")
+	consoleMode := fs.Bool("console", false, "chat with the bot in this terminal (no token, no Telegram; the modules' own APIs are still called)")
 	healthcheck := fs.Bool("healthcheck", false, "GET this container's /healthz and exit 0 if healthy (for Docker's HEALTHCHECK)")
 	if err := fs.Parse(args); err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/config"
 	"github.com/miti99bot/miti99bot/internal/metrics"
 	"github.com/miti99bot/miti99bot/internal/metrics/prom"
+	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
 
@@ -32,6 +33,14 @@ func serveMetrics(b *wiring.Bot) (stop func(context.Context), err error) {
 	if !ok {
 		return func(context.Context) {}, nil
 	}
+	// The series alerts watch show from the first scrape, so that they
+	// also fire after a restart (metrics.Metrics.DeclareCron).
+	var jobs []string
+	for _, j := range b.App.Registry().Crons() {
+		jobs = append(jobs, j.Name)
+	}
+	b.Metrics.DeclareCron(jobs...)
+	b.Metrics.DeclareUpdates(telegram.AllowedUpdates...)
 	ln, err := net.Listen("tcp", ":"+strconv.Itoa(b.Config.MetricsPort))
 	if err != nil {
 		return nil, fmt.Errorf("listen on METRICS_PORT %d: %w", b.Config.MetricsPort, err)

@@ -54,6 +54,18 @@ const (
 	InitSeconds   = "miti99bot_init_duration_seconds"           // gauge: this process's start-up (a Lambda cold start)
 )
 
+// Help is each metric's # HELP text.
+var Help = map[string]string{
+	Updates:       "Telegram updates by kind and outcome: handled, duplicate, in_flight, failed (it comes back), dropped (given up), ignored.",
+	UpdateSeconds: "Time to handle one update, by command or callback prefix.",
+	BotAPICalls:   "Telegram Bot API calls by method and result: ok, flood (429), blocked (403), error.",
+	BotAPIWait:    "Seconds the Bot API's 429 answers asked to wait, by method.",
+	StoreOps:      "Key-value store operations by backend, operation and outcome: ok, not_found, conflict (a lost compare-and-swap), error.",
+	CronRuns:      "Cron runs by job and outcome: ran, skipped, failed, retried, caught_up; every outcome of every enabled job starts at 0.",
+	DeployNotices: "Deploy notices to the owner by outcome: sent, skipped, failed.",
+	InitSeconds:   "Seconds this process took from start to ready.",
+}
+
 // Update outcomes.
 const (
 	Handled   = "handled"   // run and recorded
@@ -88,6 +100,12 @@ const (
 	Retried  = "retried"   // a failed run tried again (container)
 	CaughtUp = "caught_up" // a slot missed while down, run late (container)
 )
+
+// UpdateOutcomes are the outcomes an update is counted under.
+var UpdateOutcomes = []string{Handled, Duplicate, InFlight, Failed, Dropped, Ignored}
+
+// CronOutcomes are the outcomes a cron run is counted under.
+var CronOutcomes = []string{Ran, Skipped, Failed, Retried, CaughtUp}
 
 // Metrics records the metric set into a sink.
 type Metrics struct{ sink Sink }
@@ -130,6 +148,31 @@ func (m *Metrics) Store(backend, op, outcome string) {
 // Cron counts one cron run by job and outcome.
 func (m *Metrics) Cron(job, outcome string) {
 	m.add(series(CronRuns, Label{"job", job}, Label{"outcome", outcome}), 1)
+}
+
+// DeclareCron shows every outcome of each job at zero before any run, for
+// a sink that is scraped: increase() finds nothing in a series that does
+// not exist yet and cannot see its first count, so without this an alert on
+// "the push has not run in a day" stays silent after a restart until the
+// push runs. Not for EMF, where a zero is a metric CloudWatch stores and
+// bills.
+func (m *Metrics) DeclareCron(jobs ...string) {
+	for _, job := range jobs {
+		for _, outcome := range CronOutcomes {
+			m.add(series(CronRuns, Label{"job", job}, Label{"outcome", outcome}), 0)
+		}
+	}
+}
+
+// DeclareUpdates shows every outcome of each update kind at zero before
+// any update, as DeclareCron does for jobs: a burst of failures right
+// after a restart then counts whole.
+func (m *Metrics) DeclareUpdates(kinds ...string) {
+	for _, kind := range kinds {
+		for _, outcome := range UpdateOutcomes {
+			m.add(series(Updates, Label{"kind", kind}, Label{"outcome", outcome}), 0)
+		}
+	}
 }
 
 // DeployNotice counts a deploy notice: sent, skipped (sent by another

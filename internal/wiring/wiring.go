@@ -49,8 +49,8 @@ type Options struct {
 	// TELEGRAM_BOT_TOKEN (needed unless Console is set).
 	Require []string
 	// Console, when set, makes the bot talk to this terminal instead of
-	// Telegram: no token, no network, and the person at the terminal owns
-	// the bot unless OWNER_ID says otherwise.
+	// Telegram: no token, no call to Telegram, and the person at the
+	// terminal owns the bot unless OWNER_ID says otherwise.
 	Console io.Writer
 	// AWS is where SSM and DynamoDB get their AWS configuration: the
 	// Lambda main passes awsenv.Lambda, the others shared.Load (wiring

@@ -6,6 +6,7 @@
 package prom
 
 import (
+	"bytes"
 	"net/http"
 	"strconv"
 	"strings"
@@ -86,8 +87,55 @@ func (s *Sink) Set(sr metrics.Series, v float64) {
 // in the Prometheus text format.
 func (s *Sink) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		var b bytes.Buffer
+		s.set.WritePrometheus(&b)
+		vm.WriteProcessMetrics(&b)
 		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-		s.set.WritePrometheus(w)
-		vm.WriteProcessMetrics(w)
+		_, _ = w.Write(annotate(b.Bytes()))
 	})
+}
+
+// withoutSum are the library's Go runtime histograms: it writes them with
+// no _sum and _count (the runtime keeps no sum, and the library will not
+// guess one), which the text format requires of a histogram, so they are
+// left out. go_gc_duration_seconds still measures GC pauses.
+var withoutSum = map[string]bool{"go_sched_latencies_seconds": true, "go_gc_pauses_seconds": true}
+
+// annotate fills each family's "# HELP name" line, which the library
+// leaves without text, and drops the families in withoutSum. The library
+// starts every family with its # HELP line.
+func annotate(text []byte) []byte {
+	out := make([]byte, 0, len(text)+len(text)/4)
+	skip := false
+	for line := range bytes.Lines(text) {
+		if rest, ok := bytes.CutPrefix(line, []byte("# HELP ")); ok {
+			fields := bytes.Fields(rest)
+			if len(fields) == 0 {
+				continue // not a family: nothing to describe
+			}
+			name := fields[0]
+			if skip = withoutSum[string(name)]; skip {
+				continue
+			}
+			if h := help(string(name)); h != "" && len(fields) == 1 {
+				out = append(out, "# HELP "...)
+				out = append(out, name...)
+				out = append(out, ' ')
+				out = append(out, h...)
+				out = append(out, '\n')
+				continue
+			}
+		}
+		if !skip {
+			out = append(out, line...)
+		}
+	}
+	return out
+}
+
+func help(name string) string {
+	if h, ok := metrics.Help[name]; ok {
+		return h
+	}
+	return runtimeHelp[name]
 }

@@ -116,6 +116,42 @@ func TestTheMetricsAfterAScriptedConversation(t *testing.T) {
 	if families["go_goroutines"] == nil || families["process_resident_memory_bytes"] == nil {
 		t.Error("no Go runtime or process metrics")
 	}
+	for name, f := range families {
+		if f.GetHelp() == "" {
+			t.Errorf("%s has no # HELP text", name)
+		}
+	}
+}
+
+// A declared job or update kind is scraped at zero under every outcome
+// before anything is counted, so increase() over it is 0, not nothing,
+// after a restart, and its first count is seen.
+func TestDeclaredSeriesShowEveryOutcomeAtZeroBeforeTheFirstCount(t *testing.T) {
+	sink := prom.New()
+	m := metrics.New(sink)
+	m.DeclareCron("nightly")
+	m.DeclareUpdates("message")
+	rec := httptest.NewRecorder()
+	sink.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(rec.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		family, label, value string
+		outcomes             []string
+	}{
+		{metrics.CronRuns, "job", "nightly", []string{"ran", "skipped", "failed", "retried", "caught_up"}},
+		{metrics.Updates, "kind", "message", []string{"handled", "duplicate", "in_flight", "failed", "dropped", "ignored"}},
+	}
+	for _, c := range cases {
+		for _, outcome := range c.outcomes {
+			if got, ok := value(families[c.family], map[string]string{c.label: c.value, "outcome": outcome}); !ok || got != 0 {
+				t.Errorf("%s{%s=%q,outcome=%q} = %v (found %v), want 0", c.family, c.label, c.value, outcome, got, ok)
+			}
+		}
+	}
 }
 
 // value is the counter or gauge of family whose labels include want.

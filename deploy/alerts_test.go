@@ -1,0 +1,308 @@
+package deploy_test
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/common/model"
+	"github.com/prometheus/prometheus/model/histogram"
+	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/model/rulefmt"
+	"github.com/prometheus/prometheus/model/textparse"
+	"github.com/prometheus/prometheus/promql"
+	"github.com/prometheus/prometheus/promql/parser"
+	"github.com/prometheus/prometheus/storage"
+	"github.com/prometheus/prometheus/tsdb/chunkenc"
+	"github.com/prometheus/prometheus/tsdb/chunks"
+	"github.com/prometheus/prometheus/util/annotations"
+
+	"github.com/miti99bot/miti99bot/internal/runtimetest"
+	"github.com/miti99bot/miti99bot/internal/telegramtest"
+	"github.com/miti99bot/miti99bot/internal/testenv"
+)
+
+// TestTheAlertRulesFireWhenTheyMustAndOnlyThen evaluates every rule of
+// deploy/prometheus/alerts.yml with Prometheus' engine over histories
+// made of real scrapes of the container: one just after start, one after
+// the daily push ran, one after a burst of failed updates. Each history is
+// what Prometheus would have stored scraping once a minute.
+func TestTheAlertRulesFireWhenTheyMustAndOnlyThen(t *testing.T) {
+	rules := alertRules(t)
+	fresh, pushed, failing := scrapes(t)
+
+	const push, failures = "Miti99botDailyPushNotRun", "Miti99botUpdatesFailing"
+	h := time.Hour
+	cases := []struct {
+		name  string
+		rule  string
+		lives []life // the bot's processes, oldest first; the last runs until the evaluation
+		fires bool
+	}{
+		{"a new deployment whose first push is not due yet stays quiet", push,
+			[]life{{-10 * h, fresh}}, false},
+		{"a push in the last day keeps it quiet", push,
+			[]life{{-30 * h, fresh}, {-20 * h, pushed}}, false},
+		{"yesterday's push that finished a minute later than today's has yet to keeps it quiet", push,
+			[]life{{-30 * h, fresh}, {-24*h + time.Minute, pushed}}, false},
+		{"a day without the push on a long-running bot fires", push,
+			[]life{{-60 * h, fresh}, {-50 * h, pushed}}, true},
+		{"a redeploy after which the push never runs fires", push,
+			[]life{{-60 * h, fresh}, {-50 * h, pushed}, {-26 * h, fresh}}, true},
+		{"a healthy bot stays quiet", failures,
+			[]life{{-2 * h, fresh}}, false},
+		{"a burst of failures just after a restart fires", failures,
+			[]life{{-h, pushed}, {-10 * time.Minute, fresh}, {-5 * time.Minute, failing}}, true},
+	}
+	engine := promql.NewEngine(promql.EngineOpts{MaxSamples: 1e7, Timeout: time.Minute, LookbackDelta: 5 * time.Minute})
+	at := time.Date(2026, 3, 10, 1, 2, 0, 0, time.UTC) // a minute after today's push was due
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			expr, ok := rules[c.rule]
+			if !ok {
+				t.Fatalf("alerts.yml has no rule %s", c.rule)
+			}
+			q, err := engine.NewInstantQuery(t.Context(), history(at, c.lives), nil, expr, at)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := q.Exec(t.Context())
+			if res.Err != nil {
+				t.Fatal(res.Err)
+			}
+			v, err := res.Vector()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fired := len(v) > 0; fired != c.fires {
+				t.Errorf("%s fired = %v, want %v (result %v)", c.rule, fired, c.fires, v)
+			}
+		})
+	}
+}
+
+// alertRules parses alerts.yml as Prometheus loads a rule file (unknown
+// fields and bad expressions are errors) and returns each alert's expression.
+func alertRules(t *testing.T) map[string]string {
+	t.Helper()
+	groups, errs := rulefmt.ParseFile("prometheus/alerts.yml", false, model.UTF8Validation, parser.NewParser(parser.Options{}), slog.New(slog.DiscardHandler))
+	if len(errs) > 0 {
+		t.Fatalf("alerts.yml: %v", errors.Join(errs...))
+	}
+	out := map[string]string{}
+	for _, g := range groups.Groups {
+		for _, r := range g.Rules {
+			if r.For != 0 {
+				t.Errorf("%s has a for:, which this test does not evaluate", r.Alert)
+			}
+			out[r.Alert] = r.Expr
+		}
+	}
+	return out
+}
+
+// scrapes runs the container with metrics on and scrapes it three times:
+// just started, after the daily push ran, and after updates failed; each
+// parsed with Prometheus' scrape parser.
+func scrapes(t *testing.T) (fresh, pushed, failing []sample) {
+	t.Helper()
+	srv := telegramtest.New(t)
+	// An empty schedule: the push runs and has nothing to send.
+	lol := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = io.WriteString(w, `{"data":{"schedule":{"pages":{},"events":[]}}}`)
+	}))
+	t.Cleanup(lol.Close)
+	metricsAddr := testenv.FreePort(t)
+	c := runtimetest.StartContainer(t, map[string]string{
+		"TELEGRAM_BOT_TOKEN": srv.Token, "TELEGRAM_API_URL": srv.URL, "TELEGRAM_BOT_USERNAME": "miti99bot",
+		"METRICS_ENABLED": "true", "METRICS_PORT": strings.TrimPrefix(metricsAddr, "127.0.0.1:"),
+		"CRON_SHARED_SECRET": "tok", "LOLESPORTS_API_URL": lol.URL, "LOG_LEVEL": "warn",
+	})
+	get := func() []sample {
+		resp, err := http.Get("http://" + metricsAddr + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return parse(t, string(b))
+	}
+	// until scrapes until the series reaches at least want.
+	until := func(series labels.Labels, want float64) []sample {
+		t.Helper()
+		var got []sample
+		if err := testenv.Eventually(10*time.Second, func() error {
+			got = get()
+			if v := valueOf(got, series); v < want {
+				return fmt.Errorf("%s = %v, want %v", series, v, want)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	ran := labels.FromStrings("__name__", "miti99bot_cron_runs_total", "job", "lolschedule_daily_push", "outcome", "ran")
+	failed := labels.FromStrings("__name__", "miti99bot_updates_total", "kind", "message", "outcome", "failed")
+	fresh = get()
+	// Not always 0: started between 01:00 and 07:00 UTC the scheduler runs
+	// the day's missed push at once; the push below comes on top.
+	before := valueOf(fresh, ran)
+
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, c.Base+"/cron/lolschedule_daily_push", nil)
+	req.Header.Set("X-Cron-Token", "tok")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(body) != "ran\n" {
+		t.Fatalf("the push answered %d %q", resp.StatusCode, body)
+	}
+	pushed = until(ran, before+1)
+
+	// Five chats' /ping at once, and Telegram fails the first five replies:
+	// five updates fail together (each comes back later and is answered).
+	srv.FailNext("sendMessage", repeat(telegramtest.Failure{Code: 500, Description: "Internal Server Error"}, 5)...)
+	for chat := range int64(5) {
+		srv.Push(telegramtest.Text(10+chat, 10+chat, "/ping"))
+	}
+	failing = until(failed, 5)
+	return fresh, pushed, failing
+}
+
+// valueOf is the series' value in the scrape (-1 when it lacks it).
+func valueOf(samples []sample, series labels.Labels) float64 {
+	for _, s := range samples {
+		if labels.Equal(s.lset, series) {
+			return s.v
+		}
+	}
+	return -1
+}
+
+func repeat[T any](v T, n int) []T {
+	out := make([]T, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
+
+// life is one process of the bot, from its start (relative to the
+// evaluation) on, scraped as snapshot shows.
+type life struct {
+	from     time.Duration
+	snapshot []sample
+}
+
+// history is what Prometheus stores scraping the lives once a minute up to
+// at, of the bot's own series (the rules read no other: the Go runtime's
+// would only slow the test).
+func history(at time.Time, lives []life) storage.Queryable {
+	type key = string
+	series := map[key]*storage.SeriesEntry{}
+	points := map[key][]chunks.Sample{}
+	lsets := map[key]labels.Labels{}
+	for i, l := range lives {
+		end := time.Duration(0)
+		if i+1 < len(lives) {
+			end = lives[i+1].from
+		}
+		var own []sample
+		var keys []key
+		for _, s := range l.snapshot {
+			if strings.HasPrefix(s.lset.Get(labels.MetricName), "miti99bot_") {
+				k := s.lset.String()
+				own, keys = append(own, s), append(keys, k)
+				lsets[k] = s.lset
+			}
+		}
+		for d := l.from; d < end || (i == len(lives)-1 && d <= end); d += time.Minute {
+			ts := at.Add(d).UnixMilli()
+			for j, s := range own {
+				points[keys[j]] = append(points[keys[j]], point{t: ts, v: s.v})
+			}
+		}
+	}
+	for k, ps := range points {
+		series[k] = storage.NewListSeries(lsets[k], ps)
+	}
+	return &storage.MockQueryable{MockQuerier: &storage.MockQuerier{
+		SelectMockFunction: func(_ bool, _ *storage.SelectHints, ms ...*labels.Matcher) storage.SeriesSet {
+			var out []storage.Series
+		next:
+			for k, s := range series {
+				for _, m := range ms {
+					if !m.Matches(lsets[k].Get(m.Name)) {
+						continue next
+					}
+				}
+				out = append(out, s)
+			}
+			return &seriesSet{list: out, i: -1}
+		},
+	}}
+}
+
+type sample struct {
+	lset labels.Labels
+	v    float64
+}
+
+// parse reads a scrape with the parser Prometheus scrapes with.
+func parse(t *testing.T, text string) []sample {
+	t.Helper()
+	p, err := textparse.New([]byte(text), "text/plain; version=0.0.4", nil, textparse.ParserOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []sample
+	for {
+		e, err := p.Next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatalf("Prometheus' scrape parser refuses the scrape: %v", err)
+		}
+		if e != textparse.EntrySeries {
+			continue
+		}
+		var l labels.Labels
+		p.Labels(&l)
+		_, _, v := p.Series()
+		out = append(out, sample{lset: l, v: v})
+	}
+}
+
+// point is one float sample.
+type point struct {
+	t int64
+	v float64
+}
+
+func (p point) T() int64                      { return p.t }
+func (p point) ST() int64                     { return 0 }
+func (p point) F() float64                    { return p.v }
+func (p point) H() *histogram.Histogram       { return nil }
+func (p point) FH() *histogram.FloatHistogram { return nil }
+func (p point) Type() chunkenc.ValueType      { return chunkenc.ValFloat }
+func (p point) Copy() chunks.Sample           { return p }
+
+type seriesSet struct {
+	list []storage.Series
+	i    int
+}
+
+func (s *seriesSet) Next() bool                        { s.i++; return s.i < len(s.list) }
+func (s *seriesSet) At() storage.Series                { return s.list[s.i] }
+func (s *seriesSet) Err() error                        { return nil }
+func (s *seriesSet) Warnings() annotations.Annotations { return nil }
