@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/go-telegram/bot/models"
 
@@ -12,14 +11,15 @@ import (
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
-// Toasts the buttons answer with instead of acting.
+// Toasts the buttons answer with instead of acting (data that does not
+// parse gets app.StaleButtonToast).
 const (
 	StaleToast    = "That game has moved on: this button no longer applies."
 	NotYoursToast = "This button is for whoever asked to give up."
 )
 
-// Button actions, the second field of the callback data
-// "<prefix><action>:<game id>[:<user id>]".
+// Button actions, the first of the callback data's fields
+// "<action>:<game id>[:<user id>]" after the module's prefix.
 const (
 	actGiveUp  = "g" // ask to confirm giving up
 	actConfirm = "y" // give up, confirmed by the user who asked
@@ -49,10 +49,10 @@ type Play[G any] struct {
 
 // data is a button's callback data: ids are numbers, so it always fits
 // (a test covers the longest).
-func (p *Play[G]) data(act string, id int64, user ...int64) string {
-	d := p.Prefix + act + ":" + strconv.FormatInt(id, 10)
+func (p *Play[G]) data(act string, id int64, user ...int64) app.CallbackData {
+	d := app.Data(p.Prefix, act, strconv.FormatInt(id, 10))
 	for _, u := range user {
-		d += ":" + strconv.FormatInt(u, 10)
+		d.Fields = append(d.Fields, strconv.FormatInt(u, 10))
 	}
 	return d
 }
@@ -92,30 +92,36 @@ type press struct {
 	user int64 // 0: anyone may press
 }
 
-func (p *Play[G]) parse(data string) (press, bool) {
-	f := strings.Split(strings.TrimPrefix(data, p.Prefix), ":")
-	if len(f) < 2 || len(f) > 3 {
-		return press{}, false
+// fields is how many fields each action's data has: give up and new game
+// name the game, the confirmation's two answers the asker too.
+var fields = map[string]int{actGiveUp: 2, actNew: 2, actConfirm: 3, actKeep: 3}
+
+func (p *Play[G]) parse(data string) (press, error) {
+	d, err := app.ParseCallback(p.Prefix, data, 2, 3)
+	if err != nil {
+		return press{}, err
 	}
-	pr := press{act: f[0]}
-	var err error
-	if pr.game, err = strconv.ParseInt(f[1], 10, 64); err != nil {
-		return press{}, false
+	pr := press{act: d.Fields[0]}
+	if fields[pr.act] != len(d.Fields) {
+		return press{}, fmt.Errorf("%w: %q: action %q with %d fields", app.ErrCallbackData, data, pr.act, len(d.Fields))
 	}
-	if len(f) == 3 {
-		if pr.user, err = strconv.ParseInt(f[2], 10, 64); err != nil {
-			return press{}, false
+	if pr.game, err = d.Int(1); err != nil {
+		return press{}, err
+	}
+	if len(d.Fields) == 3 {
+		if pr.user, err = d.Int(2); err != nil {
+			return press{}, err
 		}
 	}
-	return pr, true
+	return pr, nil
 }
 
 // Handle is the callback handler of the module's prefix. The game is the
 // chat's (topic's chat's), as with the commands.
 func (p *Play[G]) Handle(ctx context.Context, req *app.CallbackRequest) error {
-	pr, ok := p.parse(req.Data)
-	if !ok {
-		return req.Answer(ctx, StaleToast)
+	pr, err := p.parse(req.Data)
+	if err != nil {
+		return req.Answer(ctx, app.StaleButtonToast)
 	}
 	if pr.user != 0 && pr.user != req.UserID {
 		return req.Answer(ctx, NotYoursToast)
@@ -163,5 +169,5 @@ func (p *Play[G]) Handle(ctx context.Context, req *app.CallbackRequest) error {
 		}
 		return req.ReplyKeyboard(ctx, p.Started(started), p.Running(started))
 	}
-	return req.Answer(ctx, StaleToast)
+	return req.Answer(ctx, app.StaleButtonToast)
 }
