@@ -27,14 +27,18 @@ const (
 	actNew     = "n" // a new game, from a finished one
 )
 
-// Play is the shared button flow of a guessing game: "give up" on a running
-// game's board, with a confirmation only the user who asked can press, and
-// "new game" on a finished one. Each button names the game it belongs to,
-// so a press on a board the game has moved past answers a toast instead of
-// acting; every change goes through Update's CAS, so a double tap acts once.
+// Play is the shared flow of a guessing game: its give-up command, and
+// its buttons: "give up" on a running game's board, with a confirmation
+// only the user who asked can press, and "new game" on a finished one.
+// Each button names the game it belongs to, so a press on a board the game
+// has moved past answers a toast instead of acting; every change goes
+// through Update's CAS, so a double tap acts once.
 type Play[G any] struct {
-	Name   string // "Wordle"
-	Prefix string // the module's callback prefix, e.g. "wordle:"
+	Name    string // how replies name the game: "Wordle"
+	Command string // the game's command, "wordle": the give-up command is /wordle_giveup
+	// Prefix is the module's callback prefix, e.g. "wordle:"; empty for a
+	// game without buttons (its keyboards are nil).
+	Prefix string
 	Store  storage.KVStore
 	ID     func(*G) int64
 	Over   func(*G) *bool
@@ -45,6 +49,24 @@ type Play[G any] struct {
 	Started func(*G) string
 	// Finish counts a game that just ended.
 	Finish func(ctx context.Context, subject int64, g *G)
+}
+
+// GiveUpCommand is /<Command>_giveup: it ends the chat's running game,
+// counts it and shows GaveUp's text with the new-game button.
+func (p *Play[G]) GiveUpCommand(description string) app.Command {
+	return app.Command{Name: p.Command + "_giveup", Description: description, Handler: p.giveUp}
+}
+
+func (p *Play[G]) giveUp(ctx context.Context, r *app.Request) error {
+	g, err := GiveUp(ctx, p.Store, r.ChatID, p.Over)
+	if err != nil {
+		return err
+	}
+	if g == nil {
+		return r.Reply(ctx, fmt.Sprintf("No %s is running. Start one with /%s.", p.Name, p.Command))
+	}
+	p.Finish(ctx, r.ChatID, g)
+	return r.ReplyKeyboard(ctx, p.GaveUp(g), p.Finished(g))
 }
 
 // data is a button's callback data: ids are numbers, so it always fits
@@ -59,11 +81,17 @@ func (p *Play[G]) data(act string, id int64, user ...int64) app.CallbackData {
 
 // Running is a running game's keyboard.
 func (p *Play[G]) Running(g *G) *models.InlineKeyboardMarkup {
+	if p.Prefix == "" {
+		return nil
+	}
 	return app.MustKeyboard([]app.Button{{Text: "🏳 Give up", Data: p.data(actGiveUp, p.ID(g))}})
 }
 
 // Finished is a finished game's keyboard.
 func (p *Play[G]) Finished(g *G) *models.InlineKeyboardMarkup {
+	if p.Prefix == "" {
+		return nil
+	}
 	return app.MustKeyboard([]app.Button{{Text: "🔄 New game", Data: p.data(actNew, p.ID(g))}})
 }
 

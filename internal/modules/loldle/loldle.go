@@ -57,7 +57,7 @@ func New(d app.Deps) (*app.Module, error) {
 
 func (m *module) module() *app.Module {
 	m.play = &games.Play[game]{
-		Name: "loldle", Prefix: callbackPrefix, Store: m.store,
+		Name: "loldle", Command: "loldle", Prefix: callbackPrefix, Store: m.store,
 		ID:     func(g *game) int64 { return g.ID },
 		Over:   func(g *game) *bool { return &g.Over },
 		Board:  m.board,
@@ -75,7 +75,7 @@ func (m *module) module() *app.Module {
 		Callbacks: []app.Callback{{Prefix: callbackPrefix, Handler: m.play.Handle}},
 		Commands: []app.Command{
 			{Name: "loldle", Description: "Guess the LoL champion: /loldle <champion>", Handler: m.cmdGuess},
-			{Name: "loldle_giveup", Description: "Give up and see the champion", Handler: m.cmdGiveUp},
+			m.play.GiveUpCommand("Give up and see the champion"),
 			{Name: "loldle_stats", Description: "Your loldle results and streak", Handler: m.cmdStats},
 			{Name: "loldle_setmax", Description: "Set the attempts per game (1-10)", Visibility: app.Private, Handler: m.cmdSetMax},
 		},
@@ -232,18 +232,6 @@ func (m *module) finish(ctx context.Context, subject int64, g *game) {
 	if g != nil {
 		games.Finish(ctx, m.store, m.log, subject, g.Won, len(g.Guesses))
 	}
-}
-
-func (m *module) cmdGiveUp(ctx context.Context, r *app.Request) error {
-	g, err := games.GiveUp(ctx, m.store, r.ChatID, func(g *game) *bool { return &g.Over })
-	if err != nil {
-		return err
-	}
-	if g == nil {
-		return r.Reply(ctx, "No loldle is running. Start one with /loldle.")
-	}
-	m.finish(ctx, r.ChatID, g)
-	return r.ReplyKeyboard(ctx, m.play.GaveUp(g), m.play.Finished(g))
 }
 
 func (m *module) cmdStats(ctx context.Context, r *app.Request) error {

@@ -43,7 +43,7 @@ func (m *module) newGame() *game { return &game{ID: m.newID(), Answer: m.pick()}
 
 func (m *module) module() *app.Module {
 	m.play = &games.Play[game]{
-		Name: "Wordle", Prefix: callbackPrefix, Store: m.store,
+		Name: "Wordle", Command: "wordle", Prefix: callbackPrefix, Store: m.store,
 		ID:      func(g *game) int64 { return g.ID },
 		Over:    func(g *game) *bool { return &g.Over },
 		Board:   func(g *game) string { return g.board() },
@@ -58,7 +58,7 @@ func (m *module) module() *app.Module {
 		Commands: []app.Command{
 			{Name: "wordle", Description: "Play Wordle: /wordle <five-letter word>", Handler: m.cmdGuess},
 			{Name: "wordle_new", Description: "Start a new Wordle", Handler: m.cmdNew},
-			{Name: "wordle_giveup", Description: "Give up and see the word", Handler: m.cmdGiveUp},
+			m.play.GiveUpCommand("Give up and see the word"),
 			{Name: "wordle_stats", Description: "Your Wordle results and streak", Handler: m.cmdStats},
 		},
 	}
@@ -155,18 +155,6 @@ func (m *module) cmdNew(ctx context.Context, r *app.Request) error {
 	}
 	m.finish(ctx, r.ChatID, abandoned)
 	return r.ReplyKeyboard(ctx, startText, m.play.Running(started))
-}
-
-func (m *module) cmdGiveUp(ctx context.Context, r *app.Request) error {
-	g, err := games.GiveUp(ctx, m.store, r.ChatID, func(g *game) *bool { return &g.Over })
-	if err != nil {
-		return err
-	}
-	if g == nil {
-		return r.Reply(ctx, "No Wordle is running. Start one with /wordle.")
-	}
-	m.finish(ctx, r.ChatID, g)
-	return r.ReplyKeyboard(ctx, m.play.GaveUp(g), m.play.Finished(g))
 }
 
 func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
