@@ -82,21 +82,12 @@ func (c *CallbackRequest) EditMessage(ctx context.Context, e Edit) error {
 // ReplyKeyboard sends text with an inline keyboard to the chat and topic
 // the button's message is in.
 func (c *CallbackRequest) ReplyKeyboard(ctx context.Context, text string, kb *models.InlineKeyboardMarkup) error {
-	_, err := c.bot.Send(ctx, Message{ChatID: c.ChatID, ThreadID: c.ThreadID, Text: text, ReplyMarkup: markup(kb)})
+	_, err := c.bot.Send(ctx, Message{ChatID: c.ChatID, ThreadID: c.ThreadID, Text: text, Keyboard: kb})
 	return err
 }
 
 // ReplyKeyboard sends text with an inline keyboard to the chat and topic
 // the command came from.
 func (r *Request) ReplyKeyboard(ctx context.Context, text string, kb *models.InlineKeyboardMarkup) error {
-	return r.send(ctx, Message{Text: text, ReplyMarkup: markup(kb)})
-}
-
-// markup is kb as a Message's ReplyMarkup: a nil keyboard must be a nil
-// interface, or the client would send "reply_markup": null.
-func markup(kb *models.InlineKeyboardMarkup) models.ReplyMarkup {
-	if kb == nil {
-		return nil
-	}
-	return kb
+	return r.send(ctx, Message{Text: text, Keyboard: kb})
 }

@@ -68,7 +68,7 @@ type view struct {
 }
 
 func (v view) message() app.Message {
-	m := app.Message{Text: v.text, NoPreview: true, ReplyMarkup: v.kb}
+	m := app.Message{Text: v.text, NoPreview: true, Keyboard: v.kb}
 	if v.html {
 		m.ParseMode = models.ParseModeHTML
 	}

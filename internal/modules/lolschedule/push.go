@@ -84,7 +84,7 @@ func (m *module) push(ctx context.Context) (pushResult, error) {
 			res.Skipped++ // sent, or being sent by another push
 			continue
 		}
-		_, err = m.bot.Send(ctx, app.Message{ChatID: s.ChatID, ThreadID: s.ThreadID, Text: text, ParseMode: "HTML", NoPreview: true, Bulk: true, ReplyMarkup: pushKeyboard(from)})
+		_, err = m.bot.Send(ctx, app.Message{ChatID: s.ChatID, ThreadID: s.ThreadID, Text: text, ParseMode: "HTML", NoPreview: true, Bulk: true, Keyboard: pushKeyboard(from)})
 		if err != nil && !app.Permanent(err) {
 			// Give the claim back, so a retry sends (and no other push waits).
 			failed, _ := json.Marshal(marker{State: "failed", At: m.now().UnixNano()})

@@ -49,7 +49,7 @@ func help(ctx context.Context, reg app.Registry, r *app.Request) error {
 		return r.ReplyHTML(ctx, reg.HelpText(r.Role))
 	}
 	page, _ := reg.HelpPage(r.Role, modules[0])
-	return r.ReplyMessage(ctx, app.Message{Text: page, ParseMode: models.ParseModeHTML, ReplyMarkup: helpKeyboard(modules, modules[0])})
+	return r.ReplyMessage(ctx, app.Message{Text: page, ParseMode: models.ParseModeHTML, Keyboard: helpKeyboard(modules, modules[0])})
 }
 
 // helpPage turns the pressed /help message to a module's page. The
