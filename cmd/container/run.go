@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
+	"github.com/miti99bot/miti99bot/internal/awsenv/defaultchain"
 	"github.com/miti99bot/miti99bot/internal/container"
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
@@ -27,7 +27,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 
 	var m container.Prometheus
-	o := wiring.Options{Runtime: wiring.RuntimeContainer, Getenv: getenv, Logs: stdout, AWS: shared.Load, Metrics: m.Sink}
+	o := wiring.Options{Runtime: wiring.RuntimeContainer, Getenv: getenv, Logs: stdout, AWS: defaultchain.Load, Metrics: m.Sink}
 	if *consoleMode {
 		o.Console, o.Logs = stdout, stderr // the chat owns stdout
 	}

@@ -53,7 +53,7 @@ type Options struct {
 	// the bot unless OWNER_ID says otherwise.
 	Console io.Writer
 	// AWS is where SSM and DynamoDB get their AWS configuration: the
-	// Lambda main passes awsenv.Lambda, the others shared.Load (wiring
+	// Lambda main passes awsenv.Lambda, the others defaultchain.Load (wiring
 	// imports neither chain, so the Lambda binary links only its own).
 	AWS awsenv.Source
 	// Metrics, when set, is where the metric set goes, given the loaded
