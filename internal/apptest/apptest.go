@@ -239,6 +239,19 @@ func (b *Bot) Press(chatID, userID int64, label string) (string, error) {
 	return "", nil
 }
 
+// PressData is userID pressing a button of message messageID in chatID
+// that carries data as it is (an older button's, or forged): it returns
+// the toast the press was answered with ("" for a silent answer or none),
+// how many edits it made, and the handling's error.
+func (b *Bot) PressData(chatID, userID int64, messageID int, data string) (toast string, edits int, err error) {
+	before, toasts := len(b.Srv.Calls("editMessageText")), len(b.Toasts())
+	err = b.Handle(telegramtest.Press(chatID, userID, messageID, data))
+	if t := b.Toasts()[toasts:]; len(t) > 0 {
+		toast = t[len(t)-1]
+	}
+	return toast, len(b.Srv.Calls("editMessageText")) - before, err
+}
+
 // Toasts are the texts of the answered callback queries, in order ("" for
 // a silent answer).
 func (b *Bot) Toasts() []string {

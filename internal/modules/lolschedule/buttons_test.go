@@ -140,16 +140,8 @@ func TestOldButtonsKeepWorkingAndForgedOnesGetTheStaleToast(t *testing.T) {
 		{"sched:d:\xff", app.StaleButtonToast, 0},
 	}
 	for _, tt := range tests {
-		edits, toasts := len(e.Srv.Calls("editMessageText")), len(e.Toasts())
-		if err := e.Handle(telegramtest.Press(chat, user, 1, tt.data)); err != nil {
-			t.Errorf("%q: %v", tt.data, err)
-			continue
-		}
-		if n := len(e.Srv.Calls("editMessageText")) - edits; n != tt.edits {
-			t.Errorf("%q: %d edits, want %d", tt.data, n, tt.edits)
-		}
-		if got := e.Toasts()[toasts:]; len(got) != 1 || got[0] != tt.toast {
-			t.Errorf("%q: toasts %q, want %q", tt.data, got, tt.toast)
+		if toast, edits, err := e.PressData(chat, user, 1, tt.data); err != nil || toast != tt.toast || edits != tt.edits {
+			t.Errorf("%q: toast %q, %d edits, %v; want %q, %d edits", tt.data, toast, edits, err, tt.toast, tt.edits)
 		}
 	}
 }

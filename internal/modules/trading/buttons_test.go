@@ -7,7 +7,6 @@ import (
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
-	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
 // desk is a market module of a desk with no price source: a price press
@@ -46,15 +45,8 @@ func TestOldButtonsKeepWorkingAndForgedOnesGetTheStaleToast(t *testing.T) {
 	}
 	for _, tt := range tests {
 		b := apptest.New(t, []app.Factory{desk})
-		if err := b.Handle(telegramtest.Press(chat, user, 1, tt.data)); err != nil {
-			t.Errorf("%q: %v", tt.data, err)
-			continue
-		}
-		if edits := len(b.Srv.Calls("editMessageText")); edits != tt.edits {
-			t.Errorf("%q: %d edits, want %d", tt.data, edits, tt.edits)
-		}
-		if toasts := b.Toasts(); tt.toast != "" && (len(toasts) != 1 || toasts[0] != tt.toast) {
-			t.Errorf("%q: toasts %q, want %q", tt.data, toasts, tt.toast)
+		if toast, edits, err := b.PressData(chat, user, 1, tt.data); err != nil || toast != tt.toast || edits != tt.edits {
+			t.Errorf("%q: toast %q, %d edits, %v; want %q, %d edits", tt.data, toast, edits, err, tt.toast, tt.edits)
 		}
 	}
 }

@@ -79,16 +79,8 @@ func TestOldHelpButtonsKeepWorkingAndForgedOnesGetTheStaleToast(t *testing.T) {
 		{"help:\xff", app.StaleButtonToast, 0},
 	}
 	for _, tt := range tests {
-		edits, toasts := len(b.Srv.Calls("editMessageText")), len(b.Toasts())
-		if err := b.Handle(telegramtest.Press(apptest.Group, apptest.User, 1, tt.data)); err != nil {
-			t.Errorf("%q: %v", tt.data, err)
-			continue
-		}
-		if n := len(b.Srv.Calls("editMessageText")) - edits; n != tt.edits {
-			t.Errorf("%q: %d edits, want %d", tt.data, n, tt.edits)
-		}
-		if got := b.Toasts()[toasts:]; len(got) != 1 || got[0] != tt.toast {
-			t.Errorf("%q: toasts %q, want %q", tt.data, got, tt.toast)
+		if toast, edits, err := b.PressData(apptest.Group, apptest.User, 1, tt.data); err != nil || toast != tt.toast || edits != tt.edits {
+			t.Errorf("%q: toast %q, %d edits, %v; want %q, %d edits", tt.data, toast, edits, err, tt.toast, tt.edits)
 		}
 	}
 }

@@ -233,15 +233,8 @@ func TestOldButtonsKeepWorkingAndForgedOnesGetAToast(t *testing.T) {
 	for _, tt := range tests {
 		b := apptest.New(t, []app.Factory{fixed("crane")})
 		b.MustSay(chat, alice, "/wordle") // game 1
-		if err := b.Handle(telegramtest.Press(chat, bob, 1, tt.data)); err != nil {
-			t.Errorf("%q: %v", tt.data, err)
-			continue
-		}
-		if edits := len(b.Srv.Calls("editMessageText")); edits != tt.edits {
-			t.Errorf("%q: %d edits, want %d", tt.data, edits, tt.edits)
-		}
-		if toasts := b.Toasts(); len(toasts) != 1 || toasts[0] != tt.toast {
-			t.Errorf("%q: toasts %q, want %q", tt.data, toasts, tt.toast)
+		if toast, edits, err := b.PressData(chat, bob, 1, tt.data); err != nil || toast != tt.toast || edits != tt.edits {
+			t.Errorf("%q: toast %q, %d edits, %v; want %q, %d edits", tt.data, toast, edits, err, tt.toast, tt.edits)
 		}
 	}
 }
