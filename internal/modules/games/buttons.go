@@ -27,8 +27,8 @@ const (
 	actNew     = "n" // a new game, from a finished one
 )
 
-// Play is the shared flow of a guessing game: its give-up command, and
-// its buttons: "give up" on a running game's board, with a confirmation
+// Play is the shared flow of a guessing game: its give-up and stats
+// commands, and its buttons: "give up" on a running game's board, with a confirmation
 // only the user who asked can press, and "new game" on a finished one.
 // Each button names the game it belongs to, so a press on a board the game
 // has moved past answers a toast instead of acting; every change goes
@@ -67,6 +67,21 @@ func (p *Play[G]) giveUp(ctx context.Context, r *app.Request) error {
 	}
 	p.Finish(ctx, r.ChatID, g)
 	return r.ReplyKeyboard(ctx, p.GaveUp(g), p.Finished(g))
+}
+
+// StatsCommand is /<Command>_stats: the chat's record of finished games,
+// as text renders it.
+func (p *Play[G]) StatsCommand(description string, text func(Record) string) app.Command {
+	return app.Command{Name: p.Command + "_stats", Description: description, Handler: func(ctx context.Context, r *app.Request) error {
+		rec, found, err := Load(ctx, p.Store, r.ChatID)
+		switch {
+		case err != nil:
+			return err
+		case !found:
+			return r.Reply(ctx, fmt.Sprintf("No finished %s yet.", p.Name))
+		}
+		return r.Reply(ctx, text(rec))
+	}}
 }
 
 // data is a button's callback data: ids are numbers, so it always fits

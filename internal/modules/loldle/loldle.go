@@ -76,7 +76,7 @@ func (m *module) module() *app.Module {
 		Commands: []app.Command{
 			{Name: "loldle", Description: "Guess the LoL champion: /loldle <champion>", Handler: m.cmdGuess},
 			m.play.GiveUpCommand("Give up and see the champion"),
-			{Name: "loldle_stats", Description: "Your loldle results and streak", Handler: m.cmdStats},
+			m.play.StatsCommand("Your loldle results and streak", statsText),
 			{Name: "loldle_setmax", Description: "Set the attempts per game (1-10)", Visibility: app.Private, Handler: m.cmdSetMax},
 		},
 	}
@@ -234,19 +234,13 @@ func (m *module) finish(ctx context.Context, subject int64, g *game) {
 	}
 }
 
-func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
-	rec, found, err := games.Load(ctx, m.store, r.ChatID)
-	if err != nil {
-		return err
-	}
-	if !found {
-		return r.Reply(ctx, "No finished loldle yet.")
-	}
+// statsText is a record with the average tries of a win.
+func statsText(rec games.Record) string {
 	text := rec.Summary()
 	if avg, ok := rec.AverageTries(); ok {
 		text += fmt.Sprintf("\nAverage tries to win: %.1f", avg)
 	}
-	return r.Reply(ctx, text)
+	return text
 }
 
 func (m *module) cmdSetMax(ctx context.Context, r *app.Request) error {

@@ -59,7 +59,7 @@ func (m *module) module() *app.Module {
 			{Name: "wordle", Description: "Play Wordle: /wordle <five-letter word>", Handler: m.cmdGuess},
 			{Name: "wordle_new", Description: "Start a new Wordle", Handler: m.cmdNew},
 			m.play.GiveUpCommand("Give up and see the word"),
-			{Name: "wordle_stats", Description: "Your Wordle results and streak", Handler: m.cmdStats},
+			m.play.StatsCommand("Your Wordle results and streak", statsText),
 		},
 	}
 }
@@ -157,14 +157,8 @@ func (m *module) cmdNew(ctx context.Context, r *app.Request) error {
 	return r.ReplyKeyboard(ctx, startText, m.play.Running(started))
 }
 
-func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
-	rec, found, err := games.Load(ctx, m.store, r.ChatID)
-	if err != nil {
-		return err
-	}
-	if !found {
-		return r.Reply(ctx, "No finished Wordle yet.")
-	}
+// statsText is a record with its wins by tries.
+func statsText(rec games.Record) string {
 	var b strings.Builder
 	b.WriteString(rec.Summary())
 	for i := range maxGuesses {
@@ -174,5 +168,5 @@ func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
 		}
 		fmt.Fprintf(&b, "\n%d: %s%d", i+1, strings.Repeat("█", n), n)
 	}
-	return r.Reply(ctx, b.String())
+	return b.String()
 }
