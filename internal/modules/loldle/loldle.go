@@ -7,12 +7,10 @@ package loldle
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
@@ -25,13 +23,6 @@ const Name = "loldle"
 
 // Factory registers the module.
 var Factory = app.Factory{Name: Name, New: New}
-
-// Attempts: the owner picks the limit within these bounds.
-const (
-	defaultMax = 8
-	lowestMax  = 1
-	highestMax = 10
-)
 
 type module struct {
 	store  storage.KVStore
@@ -91,28 +82,6 @@ type game struct {
 	Max     int      `json:"max"` // fixed when the game starts
 	Over    bool     `json:"over"`
 	Won     bool     `json:"won"`
-}
-
-// settings is the module-wide configuration the owner changes.
-type settings struct {
-	Max int `json:"max"`
-}
-
-const settingsKey = "settings"
-
-// maxAttempts is the limit new games get.
-func (m *module) maxAttempts(ctx context.Context) (int, error) {
-	var s settings
-	err := m.store.GetJSON(ctx, settingsKey, &s)
-	switch {
-	case errors.Is(err, storage.ErrNotFound):
-		return defaultMax, nil
-	case err != nil:
-		return 0, err
-	case s.Max < lowestMax || s.Max > highestMax:
-		return defaultMax, nil
-	}
-	return s.Max, nil
 }
 
 func startText(max int) string {
@@ -241,19 +210,4 @@ func statsText(rec games.Record) string {
 		text += fmt.Sprintf("\nAverage tries to win: %.1f", avg)
 	}
 	return text
-}
-
-func (m *module) cmdSetMax(ctx context.Context, r *app.Request) error {
-	n, err := strconv.Atoi(r.Args)
-	if err != nil || n < lowestMax || n > highestMax {
-		cur, err := m.maxAttempts(ctx)
-		if err != nil {
-			return err
-		}
-		return r.Reply(ctx, fmt.Sprintf("Usage: /loldle_setmax <%d..%d> (now %d)", lowestMax, highestMax, cur))
-	}
-	if err := m.store.PutJSON(ctx, settingsKey, settings{Max: n}); err != nil {
-		return err
-	}
-	return r.Reply(ctx, fmt.Sprintf("New loldle games allow %d tries; running games keep theirs.", n))
 }
