@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
-	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
+	"github.com/miti99bot/miti99bot/internal/awsenv/defaultchain"
 	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/cron"
 	"github.com/miti99bot/miti99bot/internal/storage/backend"
@@ -45,7 +45,7 @@ func cronRun(ctx context.Context, e env) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := wiring.LoadConfig(ctx, e.getenv, shared.Load, "CRON_SHARED_SECRET")
+	cfg, err := wiring.LoadConfig(ctx, e.getenv, defaultchain.Load, "CRON_SHARED_SECRET")
 	if err != nil {
 		return err
 	}
@@ -124,7 +124,7 @@ func cronStatus(ctx context.Context, e env) error {
 	if _, err := e.positional(e.flags(), 0); err != nil {
 		return err
 	}
-	cfg, err := wiring.LoadConfig(ctx, e.getenv, shared.Load)
+	cfg, err := wiring.LoadConfig(ctx, e.getenv, defaultchain.Load)
 	if err != nil {
 		return err
 	}

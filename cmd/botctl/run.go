@@ -9,7 +9,7 @@ import (
 	"log/slog"
 	"strings"
 
-	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
+	"github.com/miti99bot/miti99bot/internal/awsenv/defaultchain"
 	"github.com/miti99bot/miti99bot/internal/cmdmain"
 	"github.com/miti99bot/miti99bot/internal/config"
 	"github.com/miti99bot/miti99bot/internal/telegram"
@@ -144,7 +144,7 @@ func (e env) positional(fs *flag.FlagSet, n int) ([]string, error) {
 // connect loads the configuration (the token, and what the command needs on
 // top) and builds the Telegram client.
 func (e env) connect(ctx context.Context, require ...string) (*config.Config, *telegram.Client, error) {
-	cfg, err := wiring.LoadConfig(ctx, e.getenv, shared.Load, append([]string{"TELEGRAM_BOT_TOKEN"}, require...)...)
+	cfg, err := wiring.LoadConfig(ctx, e.getenv, defaultchain.Load, append([]string{"TELEGRAM_BOT_TOKEN"}, require...)...)
 	if err != nil {
 		return nil, nil, err
 	}

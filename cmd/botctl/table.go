@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
+	"github.com/miti99bot/miti99bot/internal/awsenv/defaultchain"
 	"github.com/miti99bot/miti99bot/internal/storage/dynamodb"
 )
 
@@ -15,7 +15,7 @@ func tableCreate(ctx context.Context, e env) error {
 	if err != nil {
 		return err
 	}
-	client, err := dynamodb.NewClient(ctx, shared.Load)
+	client, err := dynamodb.NewClient(ctx, defaultchain.Load)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
+	"github.com/miti99bot/miti99bot/internal/awsenv/defaultchain"
 	"github.com/miti99bot/miti99bot/internal/container"
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
@@ -26,7 +26,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return container.CheckHealth(ctx, getenv("PORT"))
 	}
 
-	o := wiring.Options{Runtime: wiring.RuntimeContainer, Getenv: getenv, Logs: stdout, AWS: shared.Load, Metrics: container.PrometheusSink}
+	var m container.Prometheus
+	o := wiring.Options{Runtime: wiring.RuntimeContainer, Getenv: getenv, Logs: stdout, AWS: defaultchain.Load, Metrics: m.Sink}
 	if *consoleMode {
 		o.Console, o.Logs = stdout, stderr // the chat owns stdout
 	}
@@ -38,5 +39,5 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if *consoleMode {
 		return container.Console(ctx, b, consoleInput, stdout)
 	}
-	return container.Serve(ctx, b)
+	return container.Serve(ctx, b, &m)
 }

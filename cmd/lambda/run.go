@@ -54,11 +54,8 @@ func setup(ctx context.Context, getenv func(string) string, stdout io.Writer) (*
 	b.App.NotifyDeploy(ctx, buildinfo.Commit())
 	b.Metrics.Init(time.Since(started))
 	return &lambdaevent.Handler{
-		HTTP: b.HTTP,
-		Cron: func(ctx context.Context, name string, scheduled time.Time) error {
-			_, err := b.Dispatcher.Dispatch(ctx, name, scheduled)
-			return err
-		},
+		HTTP:  b.HTTP,
+		Cron:  b.Dispatcher.Dispatch,
 		Flush: func(ctx context.Context) { sink.Flush(ctx, b.Log) },
 	}, nil
 }

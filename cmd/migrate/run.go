@@ -8,7 +8,7 @@ import (
 	"io"
 	"log/slog"
 
-	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
+	"github.com/miti99bot/miti99bot/internal/awsenv/defaultchain"
 	"github.com/miti99bot/miti99bot/internal/cmdmain"
 	"github.com/miti99bot/miti99bot/internal/migrate"
 	"github.com/miti99bot/miti99bot/internal/redact"
@@ -137,7 +137,7 @@ func open(ctx context.Context, s side, source bool, log *slog.Logger) (endpoint,
 		if source {
 			opts = append(opts, dynamodb.WithoutTableCheck()) // the source needs only dynamodb:Scan
 		}
-		return dynamodb.Open(ctx, dynamodb.Config{Table: s.table, AWS: shared.Load}, opts...)
+		return dynamodb.Open(ctx, dynamodb.Config{Table: s.table, AWS: defaultchain.Load}, opts...)
 	case "mongodb":
 		return mongodb.Open(ctx, mongodb.Config{URL: s.mongoURL, Database: s.database}, mongodb.WithLogger(log))
 	case "bolt":

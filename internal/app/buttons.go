@@ -11,22 +11,26 @@ import (
 const MaxCallbackData = 64
 
 // Button is one inline-keyboard button: its label and the callback data
-// its press brings back (a module's callback prefix first). Data is seen
-// by anyone who can see the message: it carries ids, never a secret.
-type Button struct{ Text, Data string }
+// its press brings back (ParseCallback reads it). Data is seen by anyone
+// who can see the message: it carries ids, never a secret.
+type Button struct {
+	Text string
+	Data CallbackData
+}
 
 // Keyboard is an inline keyboard of rows of buttons. It refuses data
-// Telegram would refuse, so a module finds out in its tests, not from a
-// 400 in production.
+// Telegram or ParseCallback would refuse (CallbackData.Encode), so a
+// module finds out in its tests, not from a 400 in production.
 func Keyboard(rows ...[]Button) (*models.InlineKeyboardMarkup, error) {
 	kb := &models.InlineKeyboardMarkup{InlineKeyboard: make([][]models.InlineKeyboardButton, 0, len(rows))}
 	for _, row := range rows {
 		out := make([]models.InlineKeyboardButton, 0, len(row))
 		for _, b := range row {
-			if n := len(b.Data); n == 0 || n > MaxCallbackData {
-				return nil, fmt.Errorf("button %q: callback data of %d bytes, want 1 to %d", b.Text, n, MaxCallbackData)
+			data, err := b.Data.Encode()
+			if err != nil {
+				return nil, fmt.Errorf("button %q: %w", b.Text, err)
 			}
-			out = append(out, models.InlineKeyboardButton{Text: b.Text, CallbackData: b.Data})
+			out = append(out, models.InlineKeyboardButton{Text: b.Text, CallbackData: data})
 		}
 		kb.InlineKeyboard = append(kb.InlineKeyboard, out)
 	}
@@ -43,8 +47,9 @@ func MustKeyboard(rows ...[]Button) *models.InlineKeyboardMarkup {
 	return kb
 }
 
-// StaleButtonToast answers a press whose data no longer means anything
-// (malformed, or of a kind the module no longer has).
+// StaleButtonToast answers a press whose data no longer means anything:
+// ParseCallback refused it (forged, or an older button's format), or it
+// names a kind the module no longer has.
 const StaleButtonToast = "This button no longer applies."
 
 // Edit changes a message the bot sent: its text and its keyboard (nil
@@ -77,21 +82,12 @@ func (c *CallbackRequest) EditMessage(ctx context.Context, e Edit) error {
 // ReplyKeyboard sends text with an inline keyboard to the chat and topic
 // the button's message is in.
 func (c *CallbackRequest) ReplyKeyboard(ctx context.Context, text string, kb *models.InlineKeyboardMarkup) error {
-	_, err := c.bot.Send(ctx, Message{ChatID: c.ChatID, ThreadID: c.ThreadID, Text: text, ReplyMarkup: markup(kb)})
+	_, err := c.bot.Send(ctx, Message{ChatID: c.ChatID, ThreadID: c.ThreadID, Text: text, Keyboard: kb})
 	return err
 }
 
 // ReplyKeyboard sends text with an inline keyboard to the chat and topic
 // the command came from.
 func (r *Request) ReplyKeyboard(ctx context.Context, text string, kb *models.InlineKeyboardMarkup) error {
-	return r.send(ctx, Message{Text: text, ReplyMarkup: markup(kb)})
-}
-
-// markup is kb as a Message's ReplyMarkup: a nil keyboard must be a nil
-// interface, or the client would send "reply_markup": null.
-func markup(kb *models.InlineKeyboardMarkup) models.ReplyMarkup {
-	if kb == nil {
-		return nil
-	}
-	return kb
+	return r.send(ctx, Message{Text: text, Keyboard: kb})
 }

@@ -30,8 +30,9 @@ type Message struct {
 	ParseMode models.ParseMode
 	// ReplyTo quotes a message of the same chat (0: none). A reply whose
 	// original was deleted is still sent, as a plain message.
-	ReplyTo     int
-	ReplyMarkup models.ReplyMarkup
+	ReplyTo int
+	// Keyboard is the message's inline keyboard (nil: none), as Edit's.
+	Keyboard *models.InlineKeyboardMarkup
 	// NoPreview turns link previews off.
 	NoPreview bool
 	// Bulk marks a broadcast send, held to the per-chat rate.

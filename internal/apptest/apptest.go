@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -202,51 +201,3 @@ func (c *Clock) Add(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.t = c
 
 // Set moves the clock to t.
 func (c *Clock) Set(t time.Time) { c.mu.Lock(); defer c.mu.Unlock(); c.t = t }
-
-// Buttons are the labels of the newest keyboard in chatID, row by row, as
-// it shows now; "" when there is none.
-func (b *Bot) Buttons(chatID int64) string {
-	_, rows, ok := b.Srv.Keyboard(chatID)
-	if !ok {
-		return ""
-	}
-	var out []string
-	for _, row := range rows {
-		var labels []string
-		for _, btn := range row {
-			labels = append(labels, "["+btn.Text+"]")
-		}
-		out = append(out, strings.Join(labels, " "))
-	}
-	return strings.Join(out, "\n")
-}
-
-// Press is userID pressing the button labelled label on the newest
-// keyboard in chatID; it returns the button's callback data and the
-// handling's error.
-func (b *Bot) Press(chatID, userID int64, label string) (string, error) {
-	b.t.Helper()
-	id, rows, ok := b.Srv.Keyboard(chatID)
-	if !ok {
-		b.t.Fatalf("no keyboard in chat %d", chatID)
-	}
-	for _, row := range rows {
-		for _, btn := range row {
-			if btn.Text == label {
-				return btn.CallbackData, b.Handle(telegramtest.Press(chatID, userID, id, btn.CallbackData))
-			}
-		}
-	}
-	b.t.Fatalf("no button %q in chat %d: %s", label, chatID, b.Buttons(chatID))
-	return "", nil
-}
-
-// Toasts are the texts of the answered callback queries, in order ("" for
-// a silent answer).
-func (b *Bot) Toasts() []string {
-	var out []string
-	for _, c := range b.Srv.Calls("answerCallbackQuery") {
-		out = append(out, c.Params["text"])
-	}
-	return out
-}

@@ -78,8 +78,8 @@ func (m *Messenger) Send(_ context.Context, msg app.Message) (*models.Message, e
 	m.seq++
 	id := m.seq
 	m.mu.Unlock()
-	if kb, ok := msg.ReplyMarkup.(*models.InlineKeyboardMarkup); ok && msg.ChatID == ChatID {
-		m.keyboard(id, kb)
+	if msg.Keyboard != nil && msg.ChatID == ChatID {
+		m.keyboard(id, msg.Keyboard)
 	}
 	return &models.Message{ID: id, Chat: models.Chat{ID: msg.ChatID}, Text: msg.Text}, nil
 }

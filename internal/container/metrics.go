@@ -16,21 +16,26 @@ import (
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
 
-// PrometheusSink is the container's metrics: Prometheus text, kept only when
-// METRICS_ENABLED (wiring.Options.Metrics).
-func PrometheusSink(cfg *config.Config) metrics.Sink {
+// Prometheus is the container's metrics: Prometheus text, kept only when
+// METRICS_ENABLED. Its Sink goes in wiring.Options.Metrics, and Serve
+// serves what it kept.
+type Prometheus struct{ sink *prom.Sink }
+
+// Sink makes the sink when cfg enables metrics (nil otherwise), for
+// wiring.Options.Metrics.
+func (p *Prometheus) Sink(cfg *config.Config) metrics.Sink {
 	if !cfg.MetricsEnabled {
 		return nil
 	}
-	return prom.New()
+	p.sink = prom.New()
+	return p.sink
 }
 
 // serveMetrics serves GET /metrics on METRICS_PORT, a listener apart from
 // the bot's PORT: Coolify's proxy routes the public domain to PORT only, so
 // metrics are never published by accident. stop ends it.
-func serveMetrics(b *wiring.Bot) (stop func(context.Context), err error) {
-	h, ok := b.Sink.(interface{ Handler() http.Handler })
-	if !ok {
+func serveMetrics(b *wiring.Bot, p *Prometheus) (stop func(context.Context), err error) {
+	if p == nil || p.sink == nil {
 		return func(context.Context) {}, nil
 	}
 	// The series alerts watch show from the first scrape, so that they
@@ -46,7 +51,7 @@ func serveMetrics(b *wiring.Bot) (stop func(context.Context), err error) {
 		return nil, fmt.Errorf("listen on METRICS_PORT %d: %w", b.Config.MetricsPort, err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", h.Handler())
+	mux.Handle("GET /metrics", p.sink.Handler())
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, WriteTimeout: 30 * time.Second}
 	b.Log.Info("metrics listening", "addr", ln.Addr().String(), "path", "/metrics")
 	go func() {

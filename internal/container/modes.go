@@ -59,7 +59,7 @@ func registerWebhook(ctx context.Context, b *wiring.Bot) {
 			return
 		}
 		b.Log.Error("setWebhook failed; retrying", "err", err)
-		if pause.For(ctx, min(time.Second<<min(attempt, 6), time.Minute)) != nil {
+		if pause.For(ctx, pause.Backoff(attempt, time.Second, time.Minute)) != nil {
 			return
 		}
 	}

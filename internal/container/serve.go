@@ -33,7 +33,8 @@ const handlerGrace = 10 * time.Second
 // ends, then shuts down in order: stop polling (handlers in flight finish),
 // stop cron (running jobs finish, or are cut after cron.RunGrace), stop
 // HTTP; the store is closed by the caller. All of it within shutdownBudget.
-func Serve(ctx context.Context, b *wiring.Bot) error {
+// m serves /metrics when it made a sink (nil: no metrics).
+func Serve(ctx context.Context, b *wiring.Bot, m *Prometheus) error {
 	log := b.Log
 	ln, err := net.Listen("tcp", ":"+strconv.Itoa(b.Config.Port))
 	if err != nil {
@@ -41,7 +42,7 @@ func Serve(ctx context.Context, b *wiring.Bot) error {
 	}
 	srv := httpapi.NewServer(b.HTTP)
 	log.Info("http listening", "addr", ln.Addr().String())
-	stopMetrics, err := serveMetrics(b)
+	stopMetrics, err := serveMetrics(b, m)
 	if err != nil {
 		_ = ln.Close()
 		return err

@@ -34,7 +34,7 @@ func (a *App) finish(ctx context.Context, id int64, claimed claimedRecord, ok, f
 		}
 		if try < recordTries-1 {
 			a.log.Warn("recording the update's outcome failed; trying again", "update_id", id, "err", err)
-			if perr := pause.For(ctx, time.Duration(100<<try)*time.Millisecond); perr != nil {
+			if perr := pause.For(ctx, pause.Backoff(try, 100*time.Millisecond, 400*time.Millisecond)); perr != nil {
 				return err
 			}
 		}

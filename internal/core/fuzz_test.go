@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -39,6 +40,14 @@ func FuzzWebhookBody(f *testing.F) {
 	}
 	for _, text := range []string{"/ping", "/help@miti99bot", "/coin_buy BTC 100", "/stats cmd x/y", "/loldle ahri", "/lolschedule 31-02-2026", "/wordle crane", "/stock_sell FPT all", "/gold_buy 0.5"} {
 		f.Add(telegramtest.WebhookBody(f, 1, -100, 3, text))
+	}
+	// Button presses in every module's format, old buttons' and forged.
+	for _, data := range []string{"wordle:g:1", "loldle:y:1:3", "wordle:y:1", "coin:p:BTC", "stock:s:3", "gold:p:SJC", "sched:d:20261126", "sched:u", "help:wordle", "help:", "coin:s:+3"} {
+		body, err := json.Marshal(telegramtest.Press(-100, 3, 1, data))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(body))
 	}
 	// Every third-party API points at a closed loopback port: a fuzzed
 	// command reaches no service.

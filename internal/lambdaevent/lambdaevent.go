@@ -22,15 +22,19 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/miti99bot/miti99bot/internal/cron"
 )
 
 // Handler answers invocations.
 type Handler struct {
 	// HTTP serves Function URL requests.
 	HTTP http.Handler
-	// Cron runs a scheduled job; its error fails the invocation, so the
+	// Cron runs a scheduled job (cron.Dispatcher.Dispatch) and says what
+	// the fire did: the outcome is the invocation's result, and an error
+	// fails the invocation, so Lambda marks the job failed and the
 	// Scheduler retries and finally dead-letters it.
-	Cron func(ctx context.Context, name string, scheduled time.Time) error
+	Cron func(ctx context.Context, name string, scheduled time.Time) (cron.Outcome, error)
 	// Flush, when set, writes the invocation's metrics at its end.
 	Flush func(ctx context.Context)
 }
@@ -40,6 +44,14 @@ type Handler struct {
 type SchedulerEvent struct {
 	Cron          string `json:"cron"`
 	ScheduledTime string `json:"scheduledTime"`
+}
+
+// CronResult is a scheduler invocation's result: the job and what the fire
+// did (ran, skipped: another fire has the slot, disabled: MODULES leaves
+// its module out).
+type CronResult struct {
+	Cron    string       `json:"cron"`
+	Outcome cron.Outcome `json:"outcome"`
 }
 
 // probe tells the two event shapes apart.
@@ -79,10 +91,11 @@ func (h *Handler) invoke(ctx context.Context, payload json.RawMessage) (any, err
 		if err != nil {
 			return nil, fmt.Errorf("lambda: scheduler event %q: scheduledTime %q is not RFC 3339", ev.Cron, ev.ScheduledTime)
 		}
-		if err := h.Cron(ctx, ev.Cron, scheduled); err != nil {
-			return nil, err
+		out, err := h.Cron(ctx, ev.Cron, scheduled)
+		if err != nil {
+			return nil, fmt.Errorf("lambda: cron %q: %w", ev.Cron, err)
 		}
-		return map[string]string{"cron": ev.Cron, "status": "ok"}, nil
+		return CronResult{Cron: ev.Cron, Outcome: out}, nil
 	case p.RequestContext != nil && p.RequestContext.HTTP != nil:
 		var req events.LambdaFunctionURLRequest
 		if err := json.Unmarshal(payload, &req); err != nil {

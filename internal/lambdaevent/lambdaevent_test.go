@@ -13,8 +13,12 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
+	"github.com/miti99bot/miti99bot/internal/cron"
 	"github.com/miti99bot/miti99bot/internal/lambdaevent"
 )
+
+// errJob is the failing job's error.
+var errJob = errors.New("job failed")
 
 // seen is what the HTTP handler received.
 type seen struct {
@@ -30,12 +34,17 @@ func handler(got *seen) *lambdaevent.Handler {
 			w.WriteHeader(http.StatusAccepted)
 			_, _ = w.Write([]byte("done"))
 		}),
-		Cron: func(_ context.Context, name string, at time.Time) error {
-			if name == "broken" {
-				return errors.New("job failed")
-			}
+		Cron: func(_ context.Context, name string, at time.Time) (cron.Outcome, error) {
 			got.method, got.uri = "CRON", name+"@"+at.Format(time.RFC3339)
-			return nil
+			switch name {
+			case "broken":
+				return "", errJob
+			case "running elsewhere":
+				return cron.Skipped, nil
+			case "of a module left out":
+				return cron.Disabled, nil
+			}
+			return cron.Ran, nil
 		},
 	}
 }
@@ -84,20 +93,48 @@ func TestAFunctionURLRequestIsServedByTheHTTPHandler(t *testing.T) {
 	}
 }
 
-func TestASchedulerEventRunsItsJob(t *testing.T) {
-	var got seen
-	h := handler(&got)
-	if _, err := h.Invoke(t.Context(), json.RawMessage(`{"cron":"daily","scheduledTime":"2026-11-29T01:00:00Z"}`)); err != nil {
-		t.Fatal(err)
+func TestASchedulerEventReturnsWhatItsFireDid(t *testing.T) {
+	tests := []struct {
+		name, job string
+		want      lambdaevent.CronResult
+		err       error
+	}{
+		{"a job that ran says so", "daily", lambdaevent.CronResult{Cron: "daily", Outcome: cron.Ran}, nil},
+		{"a slot another fire has is skipped", "running elsewhere", lambdaevent.CronResult{Cron: "running elsewhere", Outcome: cron.Skipped}, nil},
+		{"a job of a module left out is disabled", "of a module left out", lambdaevent.CronResult{Cron: "of a module left out", Outcome: cron.Disabled}, nil},
+		{"a failing job fails the invocation (Lambda marks it failed, Scheduler retries)", "broken", lambdaevent.CronResult{}, errJob},
 	}
-	if got.uri != "daily@2026-11-29T01:00:00Z" {
-		t.Fatalf("job ran as %q", got.uri)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got seen
+			payload, _ := json.Marshal(lambdaevent.SchedulerEvent{Cron: tt.job, ScheduledTime: "2026-11-29T01:00:00Z"})
+			out, err := handler(&got).Invoke(t.Context(), payload)
+			if got.uri != tt.job+"@2026-11-29T01:00:00Z" {
+				t.Fatalf("job ran as %q", got.uri)
+			}
+			if tt.err != nil {
+				if !errors.Is(err, tt.err) || out != nil {
+					t.Fatalf("Invoke = %v, %v; want the job's error", out, err)
+				}
+				return
+			}
+			if err != nil || out != tt.want {
+				t.Fatalf("Invoke = %#v, %v; want %#v", out, err, tt.want)
+			}
+			// Lambda returns the result as JSON.
+			if b, _ := json.Marshal(out); !strings.Contains(string(b), `"outcome":"`+string(tt.want.Outcome)+`"`) {
+				t.Fatalf("result JSON %s", b)
+			}
+		})
 	}
+}
+
+func TestABadEventIsAnError(t *testing.T) {
+	h := handler(&seen{})
 	for name, payload := range map[string]string{
-		"a failing job fails the invocation (Scheduler retries)": `{"cron":"broken","scheduledTime":"2026-11-29T01:00:00Z"}`,
-		"a bad scheduled time is an error":                       `{"cron":"daily","scheduledTime":"yesterday"}`,
-		"an unknown event shape is an error":                     `{"detail-type":"Scheduled Event"}`,
-		"a payload that is not JSON is an error":                 `nope`,
+		"a bad scheduled time":       `{"cron":"daily","scheduledTime":"yesterday"}`,
+		"an unknown event shape":     `{"detail-type":"Scheduled Event"}`,
+		"a payload that is not JSON": `nope`,
 	} {
 		if _, err := h.Invoke(t.Context(), json.RawMessage(payload)); err == nil {
 			t.Errorf("%s: no error", name)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
+	"github.com/miti99bot/miti99bot/internal/awsenv/defaultchain"
 	ddb "github.com/miti99bot/miti99bot/internal/storage/dynamodb"
 	"github.com/miti99bot/miti99bot/internal/testenv"
 )
@@ -53,7 +53,7 @@ func Dynalite(t testing.TB, table string) *Store {
 	_, port, _ := net.SplitHostPort(testenv.FreePort(t))
 	start := func() *testenv.Server {
 		srv := testenv.StartServer(t, "node", script, testenv.URLFile, port)
-		client, err := ddb.NewClient(context.Background(), shared.Load, func(o *dynamodb.Options) { o.BaseEndpoint = &srv.URL })
+		client, err := ddb.NewClient(context.Background(), defaultchain.Load, func(o *dynamodb.Options) { o.BaseEndpoint = &srv.URL })
 		if err != nil {
 			t.Fatal(err)
 		}

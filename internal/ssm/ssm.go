@@ -99,7 +99,7 @@ func (c *Client) GetParameters(ctx context.Context, names []string) (Result, err
 		if err == nil || !errors.As(err, &svc) || !svc.retryable() || attempt == retries {
 			return res, err
 		}
-		if err := pause.For(ctx, time.Duration(attempt)*100*time.Millisecond); err != nil {
+		if err := pause.For(ctx, pause.Backoff(attempt-1, 100*time.Millisecond, time.Second)); err != nil {
 			return Result{}, fmt.Errorf("%w (after %w)", err, svc)
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/pause"
@@ -61,7 +60,10 @@ func update(ctx context.Context, s KVStore, key string, likely []byte, guess boo
 		if guess && attempt == 0 {
 			continue // the guess was stale, not a race: read at once
 		}
-		if err := backoff(ctx, attempt); err != nil {
+		// Racing writers spread out instead of burning their bounded
+		// retries in lock-step, and one that keeps losing to a fast writer
+		// waits long enough to get a turn.
+		if err := pause.For(ctx, pause.Backoff(attempt, time.Millisecond, 64*time.Millisecond)); err != nil {
 			return err
 		}
 	}
@@ -85,13 +87,4 @@ func UpdateJSON[T any](ctx context.Context, s KVStore, key string, f func(v *T, 
 		}
 		return json.Marshal(v)
 	})
-}
-
-// backoff waits a random moment up to a bound that doubles with each
-// attempt (1 ms, 2 ms, ... at most 64 ms: "full jitter"), so racing writers
-// spread out instead of burning their bounded retries in lock-step, and a
-// writer that keeps losing to a fast one waits long enough to get a turn.
-func backoff(ctx context.Context, attempt int) error {
-	bound := min(time.Millisecond<<min(attempt, 6), 64*time.Millisecond)
-	return pause.For(ctx, time.Duration(rand.Int64N(int64(bound))+1))
 }

@@ -37,7 +37,9 @@ func (c *Client) send(ctx context.Context, m app.Message) (*models.Message, erro
 		MessageThreadID: m.ThreadID,
 		Text:            m.Text,
 		ParseMode:       m.ParseMode,
-		ReplyMarkup:     m.ReplyMarkup,
+	}
+	if m.Keyboard != nil { // a nil pointer in the interface would send "reply_markup": null
+		p.ReplyMarkup = m.Keyboard
 	}
 	if m.ReplyTo != 0 {
 		p.ReplyParameters = &models.ReplyParameters{MessageID: m.ReplyTo, AllowSendingWithoutReply: true}

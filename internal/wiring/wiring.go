@@ -53,7 +53,7 @@ type Options struct {
 	// terminal owns the bot unless OWNER_ID says otherwise.
 	Console io.Writer
 	// AWS is where SSM and DynamoDB get their AWS configuration: the
-	// Lambda main passes awsenv.Lambda, the others shared.Load (wiring
+	// Lambda main passes awsenv.Lambda, the others defaultchain.Load (wiring
 	// imports neither chain, so the Lambda binary links only its own).
 	AWS awsenv.Source
 	// Metrics, when set, is where the metric set goes, given the loaded
@@ -77,11 +77,10 @@ type Bot struct {
 	Dispatcher *cron.Dispatcher
 	// HTTP is the one HTTP surface (health, webhook, cron route).
 	HTTP http.Handler
-	// Metrics is the metric set the parts record into; nil: none.
+	// Metrics is the metric set the parts record into; nil: none. Where it
+	// goes (Options.Metrics' sink) the runtime keeps, as the type it serves
+	// or flushes.
 	Metrics *metrics.Metrics
-	// Sink is where Metrics goes (Options.Metrics' answer), for the
-	// runtime that serves or flushes it.
-	Sink metrics.Sink
 
 	healthMu sync.Mutex
 	checks   []func(context.Context) error
@@ -156,8 +155,8 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 
 	b := &Bot{Config: cfg, Log: log}
 	if o.Metrics != nil {
-		if b.Sink = o.Metrics(cfg); b.Sink != nil {
-			b.Metrics = metrics.New(b.Sink)
+		if sink := o.Metrics(cfg); sink != nil {
+			b.Metrics = metrics.New(sink)
 		}
 	}
 	var bot app.Messenger

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/go-telegram/bot/models"
 
@@ -12,14 +11,15 @@ import (
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
-// Toasts the buttons answer with instead of acting.
+// Toasts the buttons answer with instead of acting (data that does not
+// parse gets app.StaleButtonToast).
 const (
 	StaleToast    = "That game has moved on: this button no longer applies."
 	NotYoursToast = "This button is for whoever asked to give up."
 )
 
-// Button actions, the second field of the callback data
-// "<prefix><action>:<game id>[:<user id>]".
+// Button actions, the first of the callback data's fields
+// "<action>:<game id>[:<user id>]" after the module's prefix.
 const (
 	actGiveUp  = "g" // ask to confirm giving up
 	actConfirm = "y" // give up, confirmed by the user who asked
@@ -27,14 +27,18 @@ const (
 	actNew     = "n" // a new game, from a finished one
 )
 
-// Play is the shared button flow of a guessing game: "give up" on a running
-// game's board, with a confirmation only the user who asked can press, and
-// "new game" on a finished one. Each button names the game it belongs to,
-// so a press on a board the game has moved past answers a toast instead of
-// acting; every change goes through Update's CAS, so a double tap acts once.
+// Play is the shared flow of a guessing game: its give-up and stats
+// commands, and its buttons: "give up" on a running game's board, with a confirmation
+// only the user who asked can press, and "new game" on a finished one.
+// Each button names the game it belongs to, so a press on a board the game
+// has moved past answers a toast instead of acting; every change goes
+// through Update's CAS, so a double tap acts once.
 type Play[G any] struct {
-	Name   string // "Wordle"
-	Prefix string // the module's callback prefix, e.g. "wordle:"
+	Name    string // how replies name the game: "Wordle"
+	Command string // the game's command, "wordle": the give-up command is /wordle_giveup
+	// Prefix is the module's callback prefix, e.g. "wordle:"; empty for a
+	// game without buttons (its keyboards are nil).
+	Prefix string
 	Store  storage.KVStore
 	ID     func(*G) int64
 	Over   func(*G) *bool
@@ -47,23 +51,62 @@ type Play[G any] struct {
 	Finish func(ctx context.Context, subject int64, g *G)
 }
 
+// GiveUpCommand is /<Command>_giveup: it ends the chat's running game,
+// counts it and shows GaveUp's text with the new-game button.
+func (p *Play[G]) GiveUpCommand(description string) app.Command {
+	return app.Command{Name: p.Command + "_giveup", Description: description, Handler: p.giveUp}
+}
+
+func (p *Play[G]) giveUp(ctx context.Context, r *app.Request) error {
+	g, err := GiveUp(ctx, p.Store, r.ChatID, p.Over)
+	if err != nil {
+		return err
+	}
+	if g == nil {
+		return r.Reply(ctx, fmt.Sprintf("No %s is running. Start one with /%s.", p.Name, p.Command))
+	}
+	p.Finish(ctx, r.ChatID, g)
+	return r.ReplyKeyboard(ctx, p.GaveUp(g), p.Finished(g))
+}
+
+// StatsCommand is /<Command>_stats: the chat's record of finished games,
+// as text renders it.
+func (p *Play[G]) StatsCommand(description string, text func(Record) string) app.Command {
+	return app.Command{Name: p.Command + "_stats", Description: description, Handler: func(ctx context.Context, r *app.Request) error {
+		rec, found, err := Load(ctx, p.Store, r.ChatID)
+		switch {
+		case err != nil:
+			return err
+		case !found:
+			return r.Reply(ctx, fmt.Sprintf("No finished %s yet.", p.Name))
+		}
+		return r.Reply(ctx, text(rec))
+	}}
+}
+
 // data is a button's callback data: ids are numbers, so it always fits
 // (a test covers the longest).
-func (p *Play[G]) data(act string, id int64, user ...int64) string {
-	d := p.Prefix + act + ":" + strconv.FormatInt(id, 10)
+func (p *Play[G]) data(act string, id int64, user ...int64) app.CallbackData {
+	d := app.Data(p.Prefix, act, strconv.FormatInt(id, 10))
 	for _, u := range user {
-		d += ":" + strconv.FormatInt(u, 10)
+		d.Fields = append(d.Fields, strconv.FormatInt(u, 10))
 	}
 	return d
 }
 
 // Running is a running game's keyboard.
 func (p *Play[G]) Running(g *G) *models.InlineKeyboardMarkup {
+	if p.Prefix == "" {
+		return nil
+	}
 	return app.MustKeyboard([]app.Button{{Text: "🏳 Give up", Data: p.data(actGiveUp, p.ID(g))}})
 }
 
 // Finished is a finished game's keyboard.
 func (p *Play[G]) Finished(g *G) *models.InlineKeyboardMarkup {
+	if p.Prefix == "" {
+		return nil
+	}
 	return app.MustKeyboard([]app.Button{{Text: "🔄 New game", Data: p.data(actNew, p.ID(g))}})
 }
 
@@ -92,30 +135,36 @@ type press struct {
 	user int64 // 0: anyone may press
 }
 
-func (p *Play[G]) parse(data string) (press, bool) {
-	f := strings.Split(strings.TrimPrefix(data, p.Prefix), ":")
-	if len(f) < 2 || len(f) > 3 {
-		return press{}, false
+// fields is how many fields each action's data has: give up and new game
+// name the game, the confirmation's two answers the asker too.
+var fields = map[string]int{actGiveUp: 2, actNew: 2, actConfirm: 3, actKeep: 3}
+
+func (p *Play[G]) parse(data string) (press, error) {
+	d, err := app.ParseCallback(p.Prefix, data, 2, 3)
+	if err != nil {
+		return press{}, err
 	}
-	pr := press{act: f[0]}
-	var err error
-	if pr.game, err = strconv.ParseInt(f[1], 10, 64); err != nil {
-		return press{}, false
+	pr := press{act: d.Fields[0]}
+	if fields[pr.act] != len(d.Fields) {
+		return press{}, fmt.Errorf("%w: %q: action %q with %d fields", app.ErrCallbackData, data, pr.act, len(d.Fields))
 	}
-	if len(f) == 3 {
-		if pr.user, err = strconv.ParseInt(f[2], 10, 64); err != nil {
-			return press{}, false
+	if pr.game, err = d.Int(1); err != nil {
+		return press{}, err
+	}
+	if len(d.Fields) == 3 {
+		if pr.user, err = d.Int(2); err != nil {
+			return press{}, err
 		}
 	}
-	return pr, true
+	return pr, nil
 }
 
 // Handle is the callback handler of the module's prefix. The game is the
 // chat's (topic's chat's), as with the commands.
 func (p *Play[G]) Handle(ctx context.Context, req *app.CallbackRequest) error {
-	pr, ok := p.parse(req.Data)
-	if !ok {
-		return req.Answer(ctx, StaleToast)
+	pr, err := p.parse(req.Data)
+	if err != nil {
+		return req.Answer(ctx, app.StaleButtonToast)
 	}
 	if pr.user != 0 && pr.user != req.UserID {
 		return req.Answer(ctx, NotYoursToast)
@@ -163,5 +212,5 @@ func (p *Play[G]) Handle(ctx context.Context, req *app.CallbackRequest) error {
 		}
 		return req.ReplyKeyboard(ctx, p.Started(started), p.Running(started))
 	}
-	return req.Answer(ctx, StaleToast)
+	return req.Answer(ctx, app.StaleButtonToast)
 }

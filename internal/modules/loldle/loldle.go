@@ -7,12 +7,10 @@ package loldle
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
@@ -25,13 +23,6 @@ const Name = "loldle"
 
 // Factory registers the module.
 var Factory = app.Factory{Name: Name, New: New}
-
-// Attempts: the owner picks the limit within these bounds.
-const (
-	defaultMax = 8
-	lowestMax  = 1
-	highestMax = 10
-)
 
 type module struct {
 	store  storage.KVStore
@@ -57,7 +48,7 @@ func New(d app.Deps) (*app.Module, error) {
 
 func (m *module) module() *app.Module {
 	m.play = &games.Play[game]{
-		Name: "loldle", Prefix: callbackPrefix, Store: m.store,
+		Name: "loldle", Command: "loldle", Prefix: callbackPrefix, Store: m.store,
 		ID:     func(g *game) int64 { return g.ID },
 		Over:   func(g *game) *bool { return &g.Over },
 		Board:  m.board,
@@ -76,8 +67,8 @@ func (m *module) module() *app.Module {
 		Callbacks:    []app.Callback{{Prefix: callbackPrefix, Handler: m.play.Handle}},
 		Commands: []app.Command{
 			{Name: "loldle", Description: "Guess the LoL champion: /loldle <champion>", Handler: m.cmdGuess},
-			{Name: "loldle_giveup", Description: "Give up and see the champion", Handler: m.cmdGiveUp},
-			{Name: "loldle_stats", Description: "Your loldle results and streak", Handler: m.cmdStats},
+			m.play.GiveUpCommand("Give up and see the champion"),
+			m.play.StatsCommand("Your loldle results and streak", statsText),
 			{Name: "loldle_setmax", Description: "Set the attempts per game (1-10)", Visibility: app.Private, Handler: m.cmdSetMax},
 		},
 	}
@@ -92,28 +83,6 @@ type game struct {
 	Max     int      `json:"max"` // fixed when the game starts
 	Over    bool     `json:"over"`
 	Won     bool     `json:"won"`
-}
-
-// settings is the module-wide configuration the owner changes.
-type settings struct {
-	Max int `json:"max"`
-}
-
-const settingsKey = "settings"
-
-// maxAttempts is the limit new games get.
-func (m *module) maxAttempts(ctx context.Context) (int, error) {
-	var s settings
-	err := m.store.GetJSON(ctx, settingsKey, &s)
-	switch {
-	case errors.Is(err, storage.ErrNotFound):
-		return defaultMax, nil
-	case err != nil:
-		return 0, err
-	case s.Max < lowestMax || s.Max > highestMax:
-		return defaultMax, nil
-	}
-	return s.Max, nil
 }
 
 func startText(max int) string {
@@ -235,44 +204,11 @@ func (m *module) finish(ctx context.Context, subject int64, g *game) {
 	}
 }
 
-func (m *module) cmdGiveUp(ctx context.Context, r *app.Request) error {
-	g, err := games.GiveUp(ctx, m.store, r.ChatID, func(g *game) *bool { return &g.Over })
-	if err != nil {
-		return err
-	}
-	if g == nil {
-		return r.Reply(ctx, "No loldle is running. Start one with /loldle.")
-	}
-	m.finish(ctx, r.ChatID, g)
-	return r.ReplyKeyboard(ctx, m.play.GaveUp(g), m.play.Finished(g))
-}
-
-func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
-	rec, found, err := games.Load(ctx, m.store, r.ChatID)
-	if err != nil {
-		return err
-	}
-	if !found {
-		return r.Reply(ctx, "No finished loldle yet.")
-	}
+// statsText is a record with the average tries of a win.
+func statsText(rec games.Record) string {
 	text := rec.Summary()
 	if avg, ok := rec.AverageTries(); ok {
 		text += fmt.Sprintf("\nAverage tries to win: %.1f", avg)
 	}
-	return r.Reply(ctx, text)
-}
-
-func (m *module) cmdSetMax(ctx context.Context, r *app.Request) error {
-	n, err := strconv.Atoi(r.Args)
-	if err != nil || n < lowestMax || n > highestMax {
-		cur, err := m.maxAttempts(ctx)
-		if err != nil {
-			return err
-		}
-		return r.Reply(ctx, fmt.Sprintf("Usage: /loldle_setmax <%d..%d> (now %d)", lowestMax, highestMax, cur))
-	}
-	if err := m.store.PutJSON(ctx, settingsKey, settings{Max: n}); err != nil {
-		return err
-	}
-	return r.Reply(ctx, fmt.Sprintf("New loldle games allow %d tries; running games keep theirs.", n))
+	return text
 }

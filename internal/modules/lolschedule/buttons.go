@@ -3,7 +3,6 @@ package lolschedule
 import (
 	"context"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/go-telegram/bot/models"
@@ -11,9 +10,9 @@ import (
 	"github.com/miti99bot/miti99bot/internal/app"
 )
 
-// The module's buttons: "sched:<kind>[:<yyyymmdd>]". A day or week button
-// names the day it shows, so it is never stale; the push's button names
-// the push's day, and is stale once that day is over.
+// The module's buttons: "sched:<kind>[:<yyyymmdd>]" (app.CallbackData). A
+// day or week button names the day it shows, so it is never stale; the
+// push's button names the push's day, and is stale once that day is over.
 const (
 	callbackPrefix = "sched:"
 	kindDay        = "d" // show that day
@@ -23,9 +22,14 @@ const (
 	dateLayout     = "20060102"
 )
 
-// data is a button's callback data, of fixed width (a test covers every kind).
-func data(kind string, day time.Time) string {
-	return callbackPrefix + kind + ":" + day.Format(dateLayout)
+// data is a button's callback data, of fixed width (a test covers every
+// kind): the kind, then the day it names, if any (none: today).
+func data(kind string, day ...time.Time) app.CallbackData {
+	d := app.Data(callbackPrefix, kind)
+	for _, t := range day {
+		d.Fields = append(d.Fields, t.Format(dateLayout))
+	}
+	return d
 }
 
 // dayKeyboard pages a day view: the day before, today, the day after.
@@ -33,7 +37,7 @@ func dayKeyboard(day time.Time) *models.InlineKeyboardMarkup {
 	prev, next := day.AddDate(0, 0, -1), day.AddDate(0, 0, 1)
 	return app.MustKeyboard([]app.Button{
 		{Text: "◀ " + prev.Format("02/01"), Data: data(kindDay, prev)},
-		{Text: "Today", Data: callbackPrefix + kindDay},
+		{Text: "Today", Data: data(kindDay)},
 		{Text: next.Format("02/01") + " ▶", Data: data(kindDay, next)},
 	})
 }
@@ -43,7 +47,7 @@ func weekKeyboard(monday time.Time) *models.InlineKeyboardMarkup {
 	prev, next := monday.AddDate(0, 0, -7), monday.AddDate(0, 0, 7)
 	return app.MustKeyboard([]app.Button{
 		{Text: "◀ Week of " + prev.Format("02/01"), Data: data(kindWeek, prev)},
-		{Text: "This week", Data: callbackPrefix + kindWeek},
+		{Text: "This week", Data: data(kindWeek)},
 		{Text: "Week of " + next.Format("02/01") + " ▶", Data: data(kindWeek, next)},
 	})
 }
@@ -53,7 +57,7 @@ func pushKeyboard(day time.Time) *models.InlineKeyboardMarkup {
 }
 
 func unsubKeyboard() *models.InlineKeyboardMarkup {
-	return app.MustKeyboard([]app.Button{{Text: "🔕 Unsubscribe", Data: callbackPrefix + kindUnsub}})
+	return app.MustKeyboard([]app.Button{{Text: "🔕 Unsubscribe", Data: data(kindUnsub)}})
 }
 
 // view is a day or week message: its text and how to send it.
@@ -64,7 +68,7 @@ type view struct {
 }
 
 func (v view) message() app.Message {
-	m := app.Message{Text: v.text, NoPreview: true, ReplyMarkup: v.kb}
+	m := app.Message{Text: v.text, NoPreview: true, Keyboard: v.kb}
 	if v.html {
 		m.ParseMode = models.ParseModeHTML
 	}
@@ -114,17 +118,17 @@ func (m *module) weekView(ctx context.Context, t time.Time) (view, error) {
 
 // onButton handles the module's buttons; a view is edited in place.
 func (m *module) onButton(ctx context.Context, req *app.CallbackRequest) error {
-	kind, date, _ := strings.Cut(strings.TrimPrefix(req.Data, callbackPrefix), ":")
-	day := m.now()
-	if date != "" {
-		d, err := time.ParseInLocation(dateLayout, date, ict)
-		if err != nil {
+	d, err := app.ParseCallback(callbackPrefix, req.Data, 1, 2)
+	if err != nil {
+		return req.Answer(ctx, app.StaleButtonToast)
+	}
+	kind, day := d.Fields[0], m.now()
+	if len(d.Fields) == 2 {
+		if day, err = time.ParseInLocation(dateLayout, d.Fields[1], ict); err != nil {
 			return req.Answer(ctx, app.StaleButtonToast)
 		}
-		day = d
 	}
 	var v view
-	var err error
 	switch kind {
 	case kindDay:
 		v, err = m.dayView(ctx, day)

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
@@ -109,5 +110,38 @@ func TestThePushsButtonShowsItsDayAndGoesStaleTheNextDay(t *testing.T) {
 	}
 	if toasts := e.Toasts(); !strings.HasPrefix(toasts[len(toasts)-1], "That was 25/11's push") {
 		t.Fatalf("yesterday's push button: toasts %q", toasts)
+	}
+}
+
+// Buttons already on users' messages carry the format the module wrote
+// before app.CallbackData ("sched:<kind>[:<yyyymmdd>]"): they keep
+// working, and anything else a client sends gets the stale toast, never
+// an error.
+func TestOldButtonsKeepWorkingAndForgedOnesGetTheStaleToast(t *testing.T) {
+	e := newEnv(t, nil)
+	const chat, user = -100, 7
+	e.MustSay(chat, user, "/lolschedule_today") // the message the presses edit
+	tests := []struct {
+		data, toast string
+		edits       int
+	}{
+		{"sched:d:20261126", "", 1},
+		{"sched:d", "", 1},
+		{"sched:w:20261130", "", 1},
+		{"sched:w", "", 1},
+		{"sched:p:20261125", "", 1},
+		{"sched:u", "Not subscribed here.", 0},
+		{"sched:d:2026-11-26", app.StaleButtonToast, 0},
+		{"sched:d:20260230", app.StaleButtonToast, 0},
+		{"sched:d:20261126:1", app.StaleButtonToast, 0},
+		{"sched:d:", app.StaleButtonToast, 0},
+		{"sched:x", app.StaleButtonToast, 0},
+		{"sched:", app.StaleButtonToast, 0},
+		{"sched:d:\xff", app.StaleButtonToast, 0},
+	}
+	for _, tt := range tests {
+		if toast, edits, err := e.PressData(chat, user, 1, tt.data); err != nil || toast != tt.toast || edits != tt.edits {
+			t.Errorf("%q: toast %q, %d edits, %v; want %q, %d edits", tt.data, toast, edits, err, tt.toast, tt.edits)
+		}
 	}
 }

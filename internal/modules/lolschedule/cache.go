@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -60,40 +61,51 @@ func (m *module) page(ctx context.Context, token string) (scheduleDoc, error) {
 	return doc, json.Unmarshal(body, &doc)
 }
 
+// maxPages bounds the pages followed each way from the current one.
+const maxPages = 8
+
 // matches returns the matches starting in [from, to), following the pages
 // back (older) and forward (newer) from the current one as far as needed.
 func (m *module) matches(ctx context.Context, from, to time.Time) ([]match, error) {
-	const maxPages = 8
 	cur, err := m.page(ctx, "")
 	if err != nil {
 		return nil, err
 	}
-	events := append([]eventDoc{}, cur.Data.Schedule.Events...)
-	older, newer := cur.Data.Schedule.Pages.Older, cur.Data.Schedule.Pages.Newer
 	first, last := bounds(cur.Data.Schedule.Events)
-	for i := 0; i < maxPages && older != "" && (first.IsZero() || first.After(from)); i++ {
-		p, err := m.page(ctx, older)
+	older, err := m.follow(ctx, cur.Data.Schedule.Pages.Older, true, first, from)
+	if err != nil {
+		return nil, err
+	}
+	newer, err := m.follow(ctx, cur.Data.Schedule.Pages.Newer, false, last, to)
+	if err != nil {
+		return nil, err
+	}
+	return selectMatches(slices.Concat(cur.Data.Schedule.Events, older, newer), from, to), nil
+}
+
+// follow reads the pages from token on, one way, until the farthest start
+// seen that way (edge) reaches bound: older pages until one starts at or
+// before it, newer ones until one starts after it.
+func (m *module) follow(ctx context.Context, token string, older bool, edge, bound time.Time) ([]eventDoc, error) {
+	reached := func(t time.Time) bool { return !t.IsZero() && (older && !t.After(bound) || !older && t.After(bound)) }
+	var events []eventDoc
+	for i := 0; i < maxPages && token != "" && !reached(edge); i++ {
+		p, err := m.page(ctx, token)
 		if err != nil {
 			return nil, err
 		}
-		events = append(events, p.Data.Schedule.Events...)
-		older = p.Data.Schedule.Pages.Older
-		if f, _ := bounds(p.Data.Schedule.Events); !f.IsZero() {
-			first = f
+		evs, pages := p.Data.Schedule.Events, p.Data.Schedule.Pages
+		events = append(events, evs...)
+		first, far := bounds(evs)
+		token = pages.Newer
+		if older {
+			token, far = pages.Older, first
+		}
+		if !far.IsZero() {
+			edge = far
 		}
 	}
-	for i := 0; i < maxPages && newer != "" && (last.IsZero() || !last.After(to)); i++ {
-		p, err := m.page(ctx, newer)
-		if err != nil {
-			return nil, err
-		}
-		events = append(events, p.Data.Schedule.Events...)
-		newer = p.Data.Schedule.Pages.Newer
-		if _, l := bounds(p.Data.Schedule.Events); !l.IsZero() {
-			last = l
-		}
-	}
-	return selectMatches(events, from, to), nil
+	return events, nil
 }
 
 func bounds(evs []eventDoc) (first, last time.Time) {

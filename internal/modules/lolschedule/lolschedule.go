@@ -131,24 +131,26 @@ func (m *module) sourceDown(ctx context.Context, r *app.Request, err error) erro
 
 func (m *module) cmdSubscribe(ctx context.Context, r *app.Request) error {
 	created, err := m.subscribe(ctx, subscriber{ChatID: r.ChatID, ThreadID: r.ThreadID})
-	switch {
-	case err != nil:
+	if err != nil {
 		return err
-	case !created:
-		return r.ReplyKeyboard(ctx, "Already subscribed: today's matches arrive here every day at 08:00 (ICT).", unsubKeyboard())
 	}
-	return r.ReplyKeyboard(ctx, "Subscribed: today's matches will arrive here every day at 08:00 (ICT).", unsubKeyboard())
+	text := "Subscribed: today's matches will arrive here every day at 08:00 (ICT)."
+	if !created {
+		text = "Already subscribed: today's matches arrive here every day at 08:00 (ICT)."
+	}
+	return r.ReplyKeyboard(ctx, text, unsubKeyboard())
 }
 
 func (m *module) cmdUnsubscribe(ctx context.Context, r *app.Request) error {
 	removed, err := m.unsubscribe(ctx, subscriber{ChatID: r.ChatID, ThreadID: r.ThreadID})
-	switch {
-	case err != nil:
+	if err != nil {
 		return err
-	case !removed:
-		return r.Reply(ctx, notSubscribedText)
 	}
-	return r.Reply(ctx, unsubscribedText)
+	text := unsubscribedText
+	if !removed {
+		text = notSubscribedText
+	}
+	return r.Reply(ctx, text)
 }
 
 // What /lolschedule_unsubscribe and the Unsubscribe button answer.

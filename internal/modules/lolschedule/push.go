@@ -86,7 +86,7 @@ func (m *module) push(ctx context.Context) (pushResult, error) {
 			res.Skipped++ // sent, or being sent by another push
 			continue
 		}
-		msg, err := m.bot.Send(ctx, app.Message{ChatID: s.ChatID, ThreadID: s.ThreadID, Text: text, ParseMode: "HTML", NoPreview: true, Bulk: true, ReplyMarkup: pushKeyboard(from)})
+		msg, err := m.bot.Send(ctx, app.Message{ChatID: s.ChatID, ThreadID: s.ThreadID, Text: text, ParseMode: "HTML", NoPreview: true, Bulk: true, Keyboard: pushKeyboard(from)})
 		switch {
 		case err == nil:
 			res.Sent++

@@ -100,21 +100,20 @@ func (u usage) label(id string) string {
 
 // perCommand sums the uses of each command over users.
 func (u usage) perCommand() map[string]int64 {
-	out := map[string]int64{}
-	for _, cmds := range u.counts {
-		for c, n := range cmds {
-			out[c] += n
-		}
-	}
-	return out
+	return u.sum(func(_, cmd string) string { return cmd })
 }
 
 // perUser sums each user's uses over commands.
 func (u usage) perUser() map[string]int64 {
+	return u.sum(func(user, _ string) string { return user })
+}
+
+// sum adds up the uses under the key each (user, command) count goes to.
+func (u usage) sum(key func(user, cmd string) string) map[string]int64 {
 	out := map[string]int64{}
 	for user, cmds := range u.counts {
-		for _, n := range cmds {
-			out[user] += n
+		for c, n := range cmds {
+			out[key(user, c)] += n
 		}
 	}
 	return out

@@ -5,15 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/go-telegram/bot/models"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 )
 
-// A desk's buttons: "<name>:p:<SYM>" refreshes a price reply and
-// "<name>:s:<user id>" a portfolio reply, each edited in place. A refresh
+// A desk's buttons (app.CallbackData): "<name>:p:<SYM>" refreshes a price
+// reply and "<name>:s:<user id>" a portfolio reply, each edited in place. A refresh
 // goes through the quote cache (Quotes.Fresh), so tapping it again and
 // again costs the price sources nothing more than commands would.
 const (
@@ -26,14 +25,19 @@ const NotYoursToast = "This is someone else's portfolio: your own is one command
 
 func (d *Desk) prefix() string { return d.Name + ":" }
 
-func (d *Desk) refresh(data string) *models.InlineKeyboardMarkup {
+func (d *Desk) refresh(kind, arg string) *models.InlineKeyboardMarkup {
 	// Symbols are checked by the commands; a test covers the longest.
-	return app.MustKeyboard([]app.Button{{Text: "🔄 Refresh", Data: data}})
+	return app.MustKeyboard([]app.Button{{Text: "🔄 Refresh", Data: app.Data(d.prefix(), kind, arg)}})
 }
 
 // PriceKeyboard is a price reply's keyboard.
 func (d *Desk) PriceKeyboard(sym string) *models.InlineKeyboardMarkup {
-	return d.refresh(d.prefix() + kindPrice + ":" + sym)
+	return d.refresh(kindPrice, sym)
+}
+
+// statsKeyboard is a portfolio reply's keyboard.
+func (d *Desk) statsKeyboard(user int64) *models.InlineKeyboardMarkup {
+	return d.refresh(kindStats, strconv.FormatInt(user, 10))
 }
 
 // Callback is the desk's button handler, for the module's Callbacks; text
@@ -42,10 +46,13 @@ func (d *Desk) PriceKeyboard(sym string) *models.InlineKeyboardMarkup {
 // so a price button's symbol is checked like a typed one.
 func (d *Desk) Callback(text func(sym string, q Quote) string, symbol func(string) (string, bool)) app.Callback {
 	return app.Callback{Prefix: d.prefix(), Handler: func(ctx context.Context, req *app.CallbackRequest) error {
-		kind, arg, _ := strings.Cut(strings.TrimPrefix(req.Data, d.prefix()), ":")
-		switch kind {
+		data, err := app.ParseCallback(d.prefix(), req.Data, 2, 2)
+		if err != nil {
+			return req.Answer(ctx, app.StaleButtonToast)
+		}
+		switch data.Fields[0] {
 		case kindPrice:
-			sym, ok := symbol(arg)
+			sym, ok := symbol(data.Fields[1])
 			if !ok {
 				return req.Answer(ctx, app.StaleButtonToast)
 			}
@@ -58,7 +65,7 @@ func (d *Desk) Callback(text func(sym string, q Quote) string, symbol func(strin
 			}
 			return req.Edit(ctx, text(sym, q), d.PriceKeyboard(sym))
 		case kindStats:
-			owner, err := strconv.ParseInt(arg, 10, 64)
+			owner, err := data.Int(1)
 			if err != nil {
 				return req.Answer(ctx, app.StaleButtonToast)
 			}
@@ -69,7 +76,7 @@ func (d *Desk) Callback(text func(sym string, q Quote) string, symbol func(strin
 			if err != nil {
 				return err
 			}
-			kb := d.refresh(req.Data)
+			kb := d.statsKeyboard(owner)
 			if !found {
 				kb = nil
 			}

@@ -3,7 +3,6 @@ package trading
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -85,7 +84,7 @@ func (d *Desk) ShowStats(ctx context.Context, r *app.Request) error {
 	case !found:
 		return r.Reply(ctx, body)
 	}
-	return r.ReplyKeyboard(ctx, body, d.refresh(d.prefix()+kindStats+":"+strconv.FormatInt(r.UserID, 10)))
+	return r.ReplyKeyboard(ctx, body, d.statsKeyboard(r.UserID))
 }
 
 // SellArg reads a sell quantity: "all", or a positive amount within the

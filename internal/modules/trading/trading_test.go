@@ -3,6 +3,7 @@ package trading
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -273,7 +274,8 @@ func TestTheLongestRefreshButtonFits(t *testing.T) {
 	if n := len(kb.InlineKeyboard[0][0].CallbackData); n > app.MaxCallbackData {
 		t.Fatalf("%d bytes", n)
 	}
-	if n := len("stock:s:-9223372036854775808"); n > app.MaxCallbackData {
+	kb = d.statsKeyboard(math.MinInt64)
+	if n := len(kb.InlineKeyboard[0][0].CallbackData); n > app.MaxCallbackData {
 		t.Fatalf("%d bytes", n)
 	}
 }

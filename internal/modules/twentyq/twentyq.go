@@ -80,12 +80,18 @@ func New(d app.Deps) (*app.Module, error) {
 }
 
 func (m *module) module() *app.Module {
+	play := &games.Play[game]{ // no buttons: only the give-up command
+		Name: "game", Command: "twentyq", Store: m.store,
+		Over:   func(g *game) *bool { return &g.Over },
+		GaveUp: func(g *game) string { return "It was: " + g.Secret + "." },
+		Finish: m.addResult,
+	}
 	return &app.Module{
 		OnChatChange: games.ChatChanged(m.store),
 		Name:         Name,
 		Commands: []app.Command{
 			{Name: "twentyq", Description: "Twenty questions: /twentyq starts, /twentyq <question> asks", Handler: m.cmdAsk},
-			{Name: "twentyq_giveup", Description: "Give up and see what the bot was thinking of", Handler: m.cmdGiveUp},
+			play.GiveUpCommand("Give up and see what the bot was thinking of"),
 			{Name: "twentyq_stats", Description: "Twenty questions results here", Handler: m.cmdStats},
 		},
 	}
@@ -175,18 +181,6 @@ func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 		reply = startText + "\n" + reply
 	}
 	return r.Reply(ctx, reply)
-}
-
-func (m *module) cmdGiveUp(ctx context.Context, r *app.Request) error {
-	g, err := games.GiveUp(ctx, m.store, r.ChatID, func(g *game) *bool { return &g.Over })
-	if err != nil {
-		return err
-	}
-	if g == nil {
-		return r.Reply(ctx, "No game is running. Start one with /twentyq.")
-	}
-	m.addResult(ctx, r.ChatID, g)
-	return r.Reply(ctx, "It was: "+g.Secret+".")
 }
 
 func (m *module) cmdStats(ctx context.Context, r *app.Request) error {

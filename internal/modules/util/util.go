@@ -5,7 +5,6 @@ package util
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/go-telegram/bot/models"
 
@@ -50,14 +49,18 @@ func help(ctx context.Context, reg app.Registry, r *app.Request) error {
 		return r.ReplyHTML(ctx, reg.HelpText(r.Role))
 	}
 	page, _ := reg.HelpPage(r.Role, modules[0])
-	return r.ReplyMessage(ctx, app.Message{Text: page, ParseMode: models.ParseModeHTML, ReplyMarkup: helpKeyboard(modules, modules[0])})
+	return r.ReplyMessage(ctx, app.Message{Text: page, ParseMode: models.ParseModeHTML, Keyboard: helpKeyboard(modules, modules[0])})
 }
 
 // helpPage turns the pressed /help message to a module's page. The
 // presser's role decides what it lists: a user pressing an admin's /help
 // sees the commands a user may run.
 func helpPage(ctx context.Context, reg app.Registry, req *app.CallbackRequest) error {
-	module := strings.TrimPrefix(req.Data, helpPrefix)
+	data, err := app.ParseCallback(helpPrefix, req.Data, 1, 1)
+	if err != nil {
+		return req.Answer(ctx, app.StaleButtonToast)
+	}
+	module := data.Fields[0]
 	page, ok := reg.HelpPage(req.Role, module)
 	if !ok {
 		return req.Answer(ctx, "That module's commands are not yours to run, or it is off now: /help lists what is.")
@@ -78,7 +81,7 @@ func helpKeyboard(modules []string, current string) *models.InlineKeyboardMarkup
 		if m == current {
 			label = "• " + m
 		}
-		rows[len(rows)-1] = append(rows[len(rows)-1], app.Button{Text: label, Data: helpPrefix + m})
+		rows[len(rows)-1] = append(rows[len(rows)-1], app.Button{Text: label, Data: app.Data(helpPrefix, m)})
 	}
 	return app.MustKeyboard(rows...) // module names are at most 32 bytes: the data fits
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/modules/builtin"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
@@ -58,5 +59,28 @@ func TestALongHelpIsOnePagePerModuleWithModuleButtons(t *testing.T) {
 	}
 	if toasts := b.Toasts(); !strings.HasPrefix(toasts[len(toasts)-1], "That module's commands are not yours") || len(b.Srv.Edits()) != 1 {
 		t.Fatalf("a user pressing an admin's stats button: toasts %q, %d edits", toasts, len(b.Srv.Edits()))
+	}
+}
+
+// /help's buttons already on users' messages carry the format it wrote
+// before app.CallbackData ("help:<module>"): they keep working, and
+// anything else a client sends gets the stale toast, never an error.
+func TestOldHelpButtonsKeepWorkingAndForgedOnesGetTheStaleToast(t *testing.T) {
+	b := apptest.New(t, builtin.Catalogue())
+	b.MustSay(apptest.Group, apptest.User, "/help") // the message the presses edit
+	tests := []struct {
+		data, toast string
+		edits       int
+	}{
+		{"help:wordle", "", 1},
+		{"help:nosuch", "That module's commands are not yours to run, or it is off now: /help lists what is.", 0},
+		{"help:", app.StaleButtonToast, 0},
+		{"help:wordle:1", app.StaleButtonToast, 0},
+		{"help:\xff", app.StaleButtonToast, 0},
+	}
+	for _, tt := range tests {
+		if toast, edits, err := b.PressData(apptest.Group, apptest.User, 1, tt.data); err != nil || toast != tt.toast || edits != tt.edits {
+			t.Errorf("%q: toast %q, %d edits, %v; want %q, %d edits", tt.data, toast, edits, err, tt.toast, tt.edits)
+		}
 	}
 }

@@ -43,7 +43,7 @@ func (m *module) newGame() *game { return &game{ID: m.newID(), Answer: m.pick()}
 
 func (m *module) module() *app.Module {
 	m.play = &games.Play[game]{
-		Name: "Wordle", Prefix: callbackPrefix, Store: m.store,
+		Name: "Wordle", Command: "wordle", Prefix: callbackPrefix, Store: m.store,
 		ID:      func(g *game) int64 { return g.ID },
 		Over:    func(g *game) *bool { return &g.Over },
 		Board:   func(g *game) string { return g.board() },
@@ -59,8 +59,8 @@ func (m *module) module() *app.Module {
 		Commands: []app.Command{
 			{Name: "wordle", Description: "Play Wordle: /wordle <five-letter word>", Handler: m.cmdGuess},
 			{Name: "wordle_new", Description: "Start a new Wordle", Handler: m.cmdNew},
-			{Name: "wordle_giveup", Description: "Give up and see the word", Handler: m.cmdGiveUp},
-			{Name: "wordle_stats", Description: "Your Wordle results and streak", Handler: m.cmdStats},
+			m.play.GiveUpCommand("Give up and see the word"),
+			m.play.StatsCommand("Your Wordle results and streak", statsText),
 		},
 	}
 }
@@ -158,26 +158,8 @@ func (m *module) cmdNew(ctx context.Context, r *app.Request) error {
 	return r.ReplyKeyboard(ctx, startText, m.play.Running(started))
 }
 
-func (m *module) cmdGiveUp(ctx context.Context, r *app.Request) error {
-	g, err := games.GiveUp(ctx, m.store, r.ChatID, func(g *game) *bool { return &g.Over })
-	if err != nil {
-		return err
-	}
-	if g == nil {
-		return r.Reply(ctx, "No Wordle is running. Start one with /wordle.")
-	}
-	m.finish(ctx, r.ChatID, g)
-	return r.ReplyKeyboard(ctx, m.play.GaveUp(g), m.play.Finished(g))
-}
-
-func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
-	rec, found, err := games.Load(ctx, m.store, r.ChatID)
-	if err != nil {
-		return err
-	}
-	if !found {
-		return r.Reply(ctx, "No finished Wordle yet.")
-	}
+// statsText is a record with its wins by tries.
+func statsText(rec games.Record) string {
 	var b strings.Builder
 	b.WriteString(rec.Summary())
 	for i := range maxGuesses {
@@ -187,5 +169,5 @@ func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
 		}
 		fmt.Fprintf(&b, "\n%d: %s%d", i+1, strings.Repeat("█", n), n)
 	}
-	return r.Reply(ctx, b.String())
+	return b.String()
 }

@@ -206,3 +206,35 @@ func TestButtonsGiveUpWithAConfirmationAndStartANewGame(t *testing.T) {
 		t.Fatalf("a won game's keyboard: %q", got)
 	}
 }
+
+// Buttons already on users' messages carry the format games.Play wrote
+// before app.CallbackData ("wordle:<action>:<game>[:<user>]"): they keep
+// working, and anything else a client sends gets a toast, never an error.
+func TestOldButtonsKeepWorkingAndForgedOnesGetAToast(t *testing.T) {
+	const chat, alice, bob = apptest.Group, 10, 11
+	tests := []struct {
+		data, toast string
+		edits       int
+	}{
+		{"wordle:g:1", "", 1},    // asks bob to confirm
+		{"wordle:k:1:11", "", 1}, // bob keeps playing
+		{"wordle:y:1:10", games.NotYoursToast, 0},
+		{"wordle:g:2", games.StaleToast, 0},     // another game's button
+		{"wordle:y:1", app.StaleButtonToast, 0}, // a confirmation names who asked
+		{"wordle:g:1:11", app.StaleButtonToast, 0},
+		{"wordle:g:+1", app.StaleButtonToast, 0},
+		{"wordle:g:01", app.StaleButtonToast, 0},
+		{"wordle:g::1", app.StaleButtonToast, 0},
+		{"wordle:g:99999999999999999999", app.StaleButtonToast, 0},
+		{"wordle:z:1", app.StaleButtonToast, 0},
+		{"wordle:g:1\xff", app.StaleButtonToast, 0},
+		{"wordle:", app.StaleButtonToast, 0},
+	}
+	for _, tt := range tests {
+		b := apptest.New(t, []app.Factory{fixed("crane")})
+		b.MustSay(chat, alice, "/wordle") // game 1
+		if toast, edits, err := b.PressData(chat, bob, 1, tt.data); err != nil || toast != tt.toast || edits != tt.edits {
+			t.Errorf("%q: toast %q, %d edits, %v; want %q, %d edits", tt.data, toast, edits, err, tt.toast, tt.edits)
+		}
+	}
+}

@@ -17,7 +17,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
+	"github.com/miti99bot/miti99bot/internal/awsenv/defaultchain"
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/bolt"
 	ddb "github.com/miti99bot/miti99bot/internal/storage/dynamodb"
@@ -94,7 +94,7 @@ func Dynamo(t testing.TB, opts ...ddb.Option) *ddb.Provider {
 	t.Helper()
 	testenv.Require(t, "AWS_ENDPOINT_URL_DYNAMODB")
 	ctx := context.Background()
-	client, err := ddb.NewClient(ctx, shared.Load)
+	client, err := ddb.NewClient(ctx, defaultchain.Load)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func Dynamo(t testing.TB, opts ...ddb.Option) *ddb.Provider {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ddb.DeleteTable(context.Background(), client, table) })
-	p, err := ddb.Open(ctx, ddb.Config{Table: table, AWS: shared.Load}, append([]ddb.Option{ddb.WithLogger(quiet)}, opts...)...)
+	p, err := ddb.Open(ctx, ddb.Config{Table: table, AWS: defaultchain.Load}, append([]ddb.Option{ddb.WithLogger(quiet)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

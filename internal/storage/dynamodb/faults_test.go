@@ -13,7 +13,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/miti99bot/miti99bot/internal/awsenv/shared"
+	"github.com/miti99bot/miti99bot/internal/awsenv/defaultchain"
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
 	ddb "github.com/miti99bot/miti99bot/internal/storage/dynamodb"
@@ -21,7 +21,7 @@ import (
 )
 
 func TestOpenRequiresATableName(t *testing.T) {
-	_, err := ddb.Open(t.Context(), ddb.Config{AWS: shared.Load})
+	_, err := ddb.Open(t.Context(), ddb.Config{AWS: defaultchain.Load})
 	if err == nil || !strings.Contains(err.Error(), "DYNAMODB_TABLE") {
 		t.Fatalf("Open(no table) = %v, want an error naming DYNAMODB_TABLE", err)
 	}
@@ -53,7 +53,7 @@ func TestUnreachableEndpointFailsWithinTheInitBound(t *testing.T) {
 	}
 	for name, url := range targets {
 		t.Run(name, func(t *testing.T) {
-			_, err := ddb.Open(t.Context(), ddb.Config{Table: "bot", AWS: shared.Load}, endpoint(url),
+			_, err := ddb.Open(t.Context(), ddb.Config{Table: "bot", AWS: defaultchain.Load}, endpoint(url),
 				ddb.WithInitTimeout(500*time.Millisecond), ddb.WithLogger(slog.New(slog.DiscardHandler)))
 			if err == nil || !strings.Contains(err.Error(), `table "bot"`) {
 				t.Fatalf("Open = %v, want an error naming the table", err)
@@ -62,7 +62,7 @@ func TestUnreachableEndpointFailsWithinTheInitBound(t *testing.T) {
 		})
 	}
 	t.Run("a missing table", func(t *testing.T) {
-		_, err := ddb.Open(t.Context(), ddb.Config{Table: "no-such-table", AWS: shared.Load}, ddb.WithLogger(slog.New(slog.DiscardHandler)))
+		_, err := ddb.Open(t.Context(), ddb.Config{Table: "no-such-table", AWS: defaultchain.Load}, ddb.WithLogger(slog.New(slog.DiscardHandler)))
 		if err == nil || !strings.Contains(err.Error(), "no-such-table") {
 			t.Fatalf("Open = %v, want an error naming the table", err)
 		}
@@ -73,7 +73,7 @@ func TestUnreachableEndpointFailsWithinTheInitBound(t *testing.T) {
 // missing table shows at the first call, named in every call's error.
 func TestAMissingTableOpenedWithoutTheCheckIsNamedByEveryCall(t *testing.T) {
 	testenv.Require(t, "AWS_ENDPOINT_URL_DYNAMODB")
-	p, err := ddb.Open(t.Context(), ddb.Config{Table: "no-such-table", AWS: shared.Load},
+	p, err := ddb.Open(t.Context(), ddb.Config{Table: "no-such-table", AWS: defaultchain.Load},
 		ddb.WithoutTableCheck(), ddb.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		t.Fatalf("Open without the check: %v", err)
@@ -131,7 +131,7 @@ func TestProviderSurvivesAServerRestart(t *testing.T) {
 	start := func() *testenv.Server {
 		srv := testenv.StartServer(t, "node", script, testenv.URLFile, port)
 		// dynalite keeps tables in memory: a restarted server needs the table again.
-		client, err := ddb.NewClient(ctx, shared.Load, func(o *dynamodb.Options) { o.BaseEndpoint = &srv.URL })
+		client, err := ddb.NewClient(ctx, defaultchain.Load, func(o *dynamodb.Options) { o.BaseEndpoint = &srv.URL })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +141,7 @@ func TestProviderSurvivesAServerRestart(t *testing.T) {
 		return srv
 	}
 	srv := start()
-	p, err := ddb.Open(ctx, ddb.Config{Table: "restart", AWS: shared.Load}, endpoint(srv.URL), ddb.WithLogger(slog.New(slog.DiscardHandler)))
+	p, err := ddb.Open(ctx, ddb.Config{Table: "restart", AWS: defaultchain.Load}, endpoint(srv.URL), ddb.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestTheTestServerOutlivesAClientKilledMidRequest(t *testing.T) {
 		_ = conn.(*net.TCPConn).SetLinger(0)
 		_ = conn.Close()
 	}
-	client, err := ddb.NewClient(t.Context(), shared.Load, func(o *dynamodb.Options) { o.BaseEndpoint = &srv.URL })
+	client, err := ddb.NewClient(t.Context(), defaultchain.Load, func(o *dynamodb.Options) { o.BaseEndpoint = &srv.URL })
 	if err != nil {
 		t.Fatal(err)
 	}

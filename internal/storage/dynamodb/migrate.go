@@ -183,7 +183,7 @@ func (p *Provider) batchWrite(ctx context.Context, writes []types.WriteRequest) 
 }
 
 // backoff waits before retrying unprocessed work (throttling), giving up
-// after a while.
+// after ten tries (under 35 s of waiting).
 func backoff(ctx context.Context, attempt, pending int) error {
 	if pending == 0 {
 		return nil
@@ -191,5 +191,5 @@ func backoff(ctx context.Context, attempt, pending int) error {
 	if attempt >= 10 {
 		return fmt.Errorf("dynamodb: %d items still unprocessed after %d attempts", pending, attempt+1)
 	}
-	return pause.For(ctx, time.Duration(50<<attempt)*time.Millisecond)
+	return pause.For(ctx, pause.Backoff(attempt, 50*time.Millisecond, 10*time.Second))
 }

@@ -38,7 +38,7 @@ const (
 type Config struct {
 	Table string // DYNAMODB_TABLE
 	// AWS is where the client's region, credentials and endpoint come from
-	// (awsenv.Lambda in the Lambda binary, shared.Load elsewhere).
+	// (awsenv.Lambda in the Lambda binary, defaultchain.Load elsewhere).
 	AWS awsenv.Source
 }
 

@@ -1,8 +1,8 @@
-// Package shared is the AWS SDK's whole configuration chain (environment,
-// shared config and credential files with profiles and SSO, web identity,
-// the instance or container role), for the container and the tools. The
-// Lambda binary does not import it (see package awsenv).
-package shared
+// Package defaultchain is the AWS SDK's default configuration chain
+// (environment, shared config and credential files with profiles and SSO,
+// web identity, the instance or container role), for the container and the
+// tools. The Lambda binary does not import it (see package awsenv).
+package defaultchain
 
 import (
 	"context"
