@@ -144,18 +144,15 @@ func (c Config) webhook(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cannot read body", http.StatusBadRequest)
 		return
 	}
-	u, err := core.DecodeUpdate(body)
-	switch {
-	case u == nil:
+	u, ignored, err := core.DecodeUpdate(body)
+	if err != nil {
 		http.Error(w, "body is not a Telegram update", http.StatusBadRequest)
 		return
-	case err != nil:
-		// Telegram's own update, newer than our decoder: a retry cannot
-		// help, and anything but a 2xx is redelivered or shows in
-		// getWebhookInfo. Acknowledge it, once, with the reason logged.
-		c.Log.Warn("update skipped: undecodable", "update_id", u.ID, "reason", err.Error())
-		w.WriteHeader(http.StatusOK)
-		return
+	}
+	if len(ignored) > 0 {
+		// Newer than our decoder: handled with what it could read. The
+		// paths name fields, never their content.
+		c.Log.Warn("update decoded in part", "update_id", u.ID, "ignored", ignored)
 	}
 	// Handled before answering: Lambda freezes the process after the
 	// response, and a 500 makes Telegram deliver the update again.

@@ -2,6 +2,7 @@ package poller_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -216,6 +217,7 @@ func TestStoppingFinishesTheUpdateInFlight(t *testing.T) {
 	}
 }
 
+// An update with nothing readable but its id (its message no object).
 func TestAnUndecodableUpdateIsPassedAndPollingGoesOn(t *testing.T) {
 	srv := telegramtest.New(t)
 	rec := newRecorder()
@@ -233,7 +235,7 @@ func TestAnUndecodableUpdateIsPassedAndPollingGoesOn(t *testing.T) {
 	}
 	srv.PushRaw(t,
 		telegramtest.Recorded(t, "update_group_text.json"),
-		telegramtest.Recorded(t, "update_forward_unknown_origin.json"),
+		json.RawMessage(`{"update_id":900002,"message":"not a message"}`),
 		telegramtest.Recorded(t, "update_group_text_after.json"))
 	start(t, poller.New(client(t, srv), handle, poller.WithLongPoll(time.Second), poller.WithWait(newWaits().wait)))
 	rec.waitFor(t, 2)

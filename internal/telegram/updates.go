@@ -111,25 +111,21 @@ func (c *Client) getUpdates(ctx context.Context, offset int64, timeout time.Dura
 	return updates, nil
 }
 
-// decodeUpdate decodes one update of a batch. One the decoder rejects (a
-// kind or a field value newer than the client library) must not hold back
-// the batch: it comes back as a bare update with only its id, which the core
-// answers with nothing and the poller passes, and the reason is logged
-// without the content.
+// decodeUpdate decodes one update of a batch. A part the decoder rejects
+// (a kind or a value newer than the client library) is left out and logged
+// by name, without content; the rest is handled. Only an update without a
+// readable update_id is skipped: the offset cannot name it anyway.
 func (c *Client) decodeUpdate(raw json.RawMessage) *models.Update {
-	u, err := core.DecodeUpdate(raw)
-	if err == nil {
-		return u
-	}
-	if u == nil {
+	u, ignored, err := core.DecodeUpdate(raw)
+	if err != nil {
 		c.log.Error("update skipped: not even its update_id can be read", "reason", err.Error())
 		return nil
 	}
 	// The poller fetches an update again until the offset passes it: log
 	// each one once (ids only grow).
-	if c.lastUndecodable.Load() < u.ID {
+	if len(ignored) > 0 && c.lastUndecodable.Load() < u.ID {
 		c.lastUndecodable.Store(u.ID)
-		c.log.Warn("update skipped: undecodable", "update_id", u.ID, "reason", err.Error())
+		c.log.Warn("update decoded in part", "update_id", u.ID, "ignored", ignored)
 	}
 	return u
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/testenv"
 )
 
-func TestOneUndecodableUpdateDoesNotHoldBackTheBatch(t *testing.T) {
+func TestAnUpdateNewerThanTheLibraryIsDecodedInPartAndLoggedWithoutContent(t *testing.T) {
 	srv := telegramtest.New(t)
 	logs := &testenv.Buffer{}
 	c, _ := newClient(t, srv, telegram.WithLogger(slog.New(slog.NewJSONHandler(logs, nil))))
@@ -23,19 +23,20 @@ func TestOneUndecodableUpdateDoesNotHoldBackTheBatch(t *testing.T) {
 
 	got, err := c.GetUpdates(t.Context(), 0, 0)
 	if err != nil {
-		t.Fatalf("GetUpdates = %v; one bad update must not fail the batch", err)
+		t.Fatalf("GetUpdates = %v; one newer update must not fail the batch", err)
 	}
 	if len(got) != 3 || got[0].Message == nil || got[2].Message == nil || got[2].Message.Text != "/ping" {
-		t.Fatalf("GetUpdates = %+v, want all three, the later one decoded", got)
+		t.Fatalf("GetUpdates = %+v, want all three", got)
 	}
-	if bad := got[1]; bad.ID != 900002 || bad.Message != nil {
-		t.Fatalf("the undecodable update = %+v, want only its id, so the offset can pass it", bad)
+	if fwd := got[1].Message; got[1].ID != 900002 || fwd == nil || fwd.Text != "/ping secret forwarded words" || fwd.ForwardOrigin != nil {
+		t.Fatalf("the forward = %+v, want its command without the origin the library cannot read", got[1])
 	}
 	line := logs.String()
-	if !strings.Contains(line, "update skipped: undecodable") || !strings.Contains(line, `"update_id":900002`) {
-		t.Fatalf("the skip is not logged with its id: %s", line)
+	if strings.Count(line, "update decoded in part") != 1 || !strings.Contains(line, `"update_id":900002`) ||
+		!strings.Contains(line, `"ignored":["message.forward_origin"]`) {
+		t.Fatalf("want one line naming the update and the part left out: %s", line)
 	}
-	if strings.Contains(line, "secret forwarded words") {
+	if strings.Contains(line, "secret forwarded words") || strings.Contains(line, "future_origin") {
 		t.Fatalf("the log carries the update's content: %s", line)
 	}
 }

@@ -61,14 +61,16 @@ var (
 
 // Quotes asks its sources in order, falling through on any failure, and
 // caches the first answer under "price:<SYM>" for Fresh, so a burst of
-// commands costs the providers one call.
+// commands costs the providers one call; a symbol every source calls
+// unknown is remembered for UnknownFor (zero: not remembered).
 type Quotes struct {
-	Store   storage.KVStore
-	Log     *slog.Logger
-	Now     func() time.Time
-	Fresh   time.Duration
-	Sources []Source
-	Noun    string // "coin", "ticker": how replies name a symbol
+	Store      storage.KVStore
+	Log        *slog.Logger
+	Now        func() time.Time
+	Fresh      time.Duration
+	UnknownFor time.Duration
+	Sources    []Source
+	Noun       string // "coin", "ticker": how replies name a symbol
 	// NoPrice is the reply when every source failed; default "No price for
 	// <SYM> right now; ...".
 	NoPrice string
@@ -83,7 +85,7 @@ type SourceAt struct {
 // NewQuotes builds a module's chain of sources, in order, from its
 // settings; every base URL must pass CheckURL.
 func NewQuotes(d app.Deps, fresh time.Duration, noun string, sources ...SourceAt) (*Quotes, error) {
-	qs := &Quotes{Store: d.Store, Log: d.Log, Now: d.Now, Fresh: fresh, Noun: noun}
+	qs := &Quotes{Store: d.Store, Log: d.Log, Now: d.Now, Fresh: fresh, UnknownFor: UnknownFor, Noun: noun}
 	for _, s := range sources {
 		base, err := CheckURL(s.Setting, d.Settings[s.Setting])
 		if err != nil {
@@ -100,6 +102,9 @@ func (qs *Quotes) Price(ctx context.Context, sym string) (Quote, error) {
 	key := "price:" + sym
 	if err := qs.Store.GetJSON(ctx, key, &q); err == nil && qs.Now().Sub(q.At) < qs.Fresh {
 		return q, nil
+	}
+	if qs.knownUnknown(ctx, sym) {
+		return q, ErrUnknownSymbol
 	}
 	unknown := 0
 	for _, s := range qs.Sources {
@@ -119,6 +124,7 @@ func (qs *Quotes) Price(ctx context.Context, sym string) (Quote, error) {
 		}
 	}
 	if unknown == len(qs.Sources) {
+		qs.markUnknown(ctx, sym)
 		return q, ErrUnknownSymbol
 	}
 	return q, ErrNoPrice

@@ -74,6 +74,10 @@ type generateResponse struct {
 var (
 	errBusy        = errors.New("gemini: rate limited")
 	errUnavailable = errors.New("gemini: unavailable")
+	// errRefused: Gemini called the request itself invalid (400
+	// INVALID_ARGUMENT: a thinking setting the model does not take, a bad
+	// key). The bot's configuration is wrong; asking again fails the same.
+	errRefused = errors.New("gemini: the request is invalid for the configured model")
 )
 
 // noAnswer: Gemini answered, but with no usable answer: the prompt was
@@ -125,6 +129,8 @@ func (g *gemini) ask(ctx context.Context, system, question string) (string, erro
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests:
 		return "", errBusy
+	case resp.StatusCode == http.StatusBadRequest && out.Error != nil && out.Error.Status == "INVALID_ARGUMENT":
+		return "", fmt.Errorf("%w: %s", errRefused, redact.String(out.Error.Message, g.key))
 	case resp.StatusCode != http.StatusOK:
 		msg := resp.Status
 		if out.Error != nil {

@@ -2,6 +2,7 @@ package twentyq
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -55,6 +56,72 @@ func thinkingFor(model, setting string) (*thinkingConfig, error) {
 		return nil, fmt.Errorf("%s: %q is not auto, off, dynamic, a token budget or a thinking level", settingThinking, setting)
 	}
 	return budget(n), nil
+}
+
+// family is what a model family's thinking accepts
+// (https://ai.google.dev/gemini-api/docs/thinking, .../gemini-3): anything
+// else the API refuses with 400 INVALID_ARGUMENT on every question.
+type family struct {
+	prefix   string
+	off      bool // a budget of 0
+	min, max int  // a fixed budget's range; max 0: none known
+	levels   []string
+}
+
+// families, the longer prefix first. A model of none (2.0, Gemma, a new
+// family) is not checked: its limits are not known here.
+var families = []family{
+	{prefix: "gemini-2.5-pro", min: proMinBudget, max: 32768},
+	{prefix: "gemini-2.5-flash-lite", off: true, min: 512, max: 24576},
+	{prefix: "gemini-2.5", off: true, min: 1, max: 24576},
+	// Gemini 3 cannot turn thinking off, takes a level, and takes a
+	// budget only for compatibility. 3 Pro has no minimal or medium level;
+	// 3.1 Pro added medium.
+	{prefix: "gemini-3-pro", min: 1, levels: []string{"low", "high"}},
+	{prefix: "gemini-3.1-pro", min: 1, levels: []string{"low", "medium", "high"}},
+	{prefix: "gemini-3", min: 1, levels: []string{"minimal", "low", "medium", "high"}},
+}
+
+// checkFamily refuses at start a thinking configuration model's family
+// always rejects, naming both settings and what the family accepts.
+func checkFamily(model, setting string, tc *thinkingConfig) error {
+	m := strings.ToLower(strings.TrimSpace(model))
+	i := slices.IndexFunc(families, func(f family) bool { return strings.HasPrefix(m, f.prefix) })
+	if i < 0 || tc == nil {
+		return nil
+	}
+	f := families[i]
+	ok := true
+	switch b := tc.ThinkingBudget; {
+	case tc.ThinkingLevel != "":
+		ok = slices.Contains(f.levels, tc.ThinkingLevel)
+	case *b == 0:
+		ok = f.off
+	case *b > 0:
+		ok = *b >= f.min && (f.max == 0 || *b <= f.max)
+	}
+	if ok {
+		return nil
+	}
+	return fmt.Errorf("%s=%s does not suit %s=%s, which accepts %s", settingThinking, strings.TrimSpace(setting), settingModel, model, f.accepts())
+}
+
+// accepts lists a family's values of GEMINI_THINKING.
+func (f family) accepts() string {
+	values := []string{thinkingAuto}
+	if f.off {
+		values = append(values, "off")
+	}
+	values = append(values, "dynamic")
+	if f.max > 0 {
+		values = append(values, fmt.Sprintf("a budget of %d to %d tokens", f.min, f.max))
+	} else {
+		values = append(values, "a budget of tokens")
+	}
+	if len(f.levels) > 0 {
+		values = append(values, "a level: "+strings.Join(f.levels, ", "))
+	}
+	return strings.Join(values, "; ")
 }
 
 // maxOutputFor reads GEMINI_MAX_OUTPUT_TOKENS and checks that it leaves

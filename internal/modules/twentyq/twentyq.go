@@ -66,6 +66,9 @@ func New(d app.Deps) (*app.Module, error) {
 	m := &module{store: d.Store, log: d.Log, now: d.Now, rate: rate, pick: func() string { return things[rand.IntN(len(things))] }}
 	model := d.Settings[settingModel]
 	thinking, err := thinkingFor(model, d.Settings[settingThinking])
+	if err == nil {
+		err = checkFamily(model, d.Settings[settingThinking], thinking)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -100,6 +103,9 @@ func (m *module) module() *app.Module {
 const (
 	unavailableText = "Twenty questions is unavailable: no Gemini API key is configured."
 	startText       = "I am thinking of something. Ask yes/no questions with /twentyq <question> (20 at most), or guess it."
+	// misconfiguredText does not say "try again": no retry can help until
+	// the operator changes the settings the log names.
+	misconfiguredText = "Gemini refused the bot's configuration, so twenty questions cannot work until the bot's owner fixes it (the log says what). Your question was not counted."
 )
 
 // system tells Gemini the rules and the secret.
@@ -164,6 +170,9 @@ func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 		return r.Reply(ctx, "Gemini gave no answer: "+refused.why+". Your question was not counted; try asking it another way.")
 	case errors.Is(err, errBusy):
 		return r.Reply(ctx, "Gemini is busy right now; your question was not counted. Try again in a minute.")
+	case errors.Is(err, errRefused):
+		m.log.Error("twentyq: gemini refused the configuration", "err", err)
+		return r.Reply(ctx, misconfiguredText)
 	case err != nil:
 		m.log.Warn("twentyq: gemini failed", "err", err)
 		return r.Reply(ctx, "Gemini did not answer; your question was not counted. Try again later.")

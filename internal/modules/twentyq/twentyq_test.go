@@ -27,6 +27,7 @@ type fakeGemini struct {
 	fail     []int // status codes for the next calls
 	reply    string
 	raw      []byte // a recorded answer for the next call, served as is
+	rawCode  int    // raw's HTTP status; 0: 200
 }
 
 func (f *fakeGemini) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -47,8 +48,11 @@ func (f *fakeGemini) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.requests = append(f.requests, req)
 	f.paths = append(f.paths, r.URL.Path)
 	if f.raw != nil {
+		if f.rawCode != 0 {
+			w.WriteHeader(f.rawCode)
+		}
 		_, _ = w.Write(f.raw)
-		f.raw = nil
+		f.raw, f.rawCode = nil, 0
 		return
 	}
 	if len(f.fail) > 0 {
