@@ -75,7 +75,7 @@ func cronStatus(ctx context.Context, e env) error {
 	if err != nil {
 		return err
 	}
-	return cron.WriteTable(e.stdout, backend.Describe(cfg), statuses)
+	return cron.WriteTable(e.stdout, backend.Describe(cfg), cron.Redacted(statuses, cfg.Secrets()...))
 }
 
 // orAsk asks the bot at base when there is one, saying why on stderr, and

@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/miti99bot/miti99bot/internal/redact"
 )
 
 // The three places an operator reads the jobs' status (botctl cron status,
@@ -23,6 +26,22 @@ const NoRuns = "no cron job has run against this store yet"
 // Statuses reads every job's status from the dispatcher's store.
 func (d *Dispatcher) Statuses(ctx context.Context) ([]JobStatus, error) {
 	return Statuses(ctx, d.core)
+}
+
+// Redacted is statuses with every secret masked out of their errors: a
+// job's error may quote what it was given (a URL with a key), and the
+// reports leave the store for a chat, an HTTP answer or a terminal.
+func Redacted(statuses []JobStatus, secrets ...string) []JobStatus {
+	set := redact.NewSet(secrets...)
+	out := slices.Clone(statuses)
+	for i, s := range out {
+		if s.LastFailure != nil {
+			f := *s.LastFailure
+			f.Error = set.String(f.Error)
+			out[i].LastFailure = &f
+		}
+	}
+	return out
 }
 
 // WriteTable writes the statuses read from store as botctl and the HTTP

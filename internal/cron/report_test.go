@@ -45,3 +45,16 @@ func TestEveryReportNamesTheStoreItRead(t *testing.T) {
 		})
 	}
 }
+
+// The reports leave the store (a chat, an HTTP answer, a terminal): a
+// secret a job's error quotes is masked, and the records read stay as read.
+func TestRedactedMasksSecretsInErrorsOnly(t *testing.T) {
+	in := []JobStatus{{Job: "push", LastFailure: &RunInfo{Error: "GET /v1?key=sk-live-123: 503"}}, {Job: "quiet"}}
+	out := Redacted(in, "sk-live-123")
+	if got := out[0].LastFailure.Error; got != "GET /v1?key=[REDACTED]: 503" {
+		t.Fatalf("masked error = %q", got)
+	}
+	if in[0].LastFailure.Error != "GET /v1?key=sk-live-123: 503" || out[1].Job != "quiet" || out[1].LastFailure != nil {
+		t.Fatalf("Redacted changed its input or lost a job: %+v %+v", in[0].LastFailure, out[1])
+	}
+}

@@ -1,8 +1,15 @@
 package httpapi_test
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/httpapi"
 )
 
 // GET /cron/status is botctl cron status answered by the running bot: the
@@ -55,5 +62,30 @@ func TestPostingToCronStatusRunsNoJob(t *testing.T) {
 	f := newFixture(t, webhookSecret, cronSecret)
 	if rec := f.do("POST", "/cron/status", map[string]string{"X-Cron-Token": cronSecret}, ""); rec.Code != 404 || f.jobRuns.Load() != 0 {
 		t.Fatalf("POST /cron/status = %d, %d runs; want 404 and none", rec.Code, f.jobRuns.Load())
+	}
+}
+
+// A job's error may quote a secret it was given; the status answer, which
+// leaves the store for whoever holds the cron token, masks it.
+func TestCronStatusMasksSecretsInAJobsError(t *testing.T) {
+	const key = "sk-live-0123456789"
+	leaky := app.Factory{Name: "jobs", Jobs: []string{"leaky"}, New: func(app.Deps) (*app.Module, error) {
+		return &app.Module{Name: "jobs", Crons: []app.Cron{{Name: "leaky", Schedule: "0 1 * * *", Handler: func(context.Context) error {
+			return errors.New("GET https://api.example.com/v1?key=" + key + ": 503")
+		}}}}, nil
+	}}
+	bot := apptest.New(t, []app.Factory{leaky})
+	h := httpapi.NewHandler(httpapi.Config{
+		Handle: bot.App.HandleUpdate, Health: bot.App.Health, Dispatcher: bot.Dispatcher(time.Now),
+		CronSecret: cronSecret, Log: bot.Log, Store: "memory store (test)", Secrets: []string{key},
+	})
+	tok := map[string]string{"X-Cron-Token": cronSecret}
+	f := &fixture{bot: bot, h: h}
+	if rec := f.do("POST", "/cron/leaky", tok, ""); rec.Code != 500 {
+		t.Fatalf("the failing run = %d", rec.Code)
+	}
+	rec := f.do("GET", "/cron/status", tok, "")
+	if body := rec.Body.String(); rec.Code != 200 || strings.Contains(body, key) || !strings.Contains(body, "key=[REDACTED]: 503") {
+		t.Fatalf("GET /cron/status = %d:\n%s\nwant the error with the key masked", rec.Code, body)
 	}
 }

@@ -45,7 +45,9 @@ type Config struct {
 	CronSecret string
 	// Store names the store in GET /cron/status (backend.Describe).
 	Store string
-	Log   *slog.Logger
+	// Secrets are masked out of GET /cron/status (a job's error may quote one).
+	Secrets []string
+	Log     *slog.Logger
 	// Now is the clock of the cron route (default time.Now).
 	Now func() time.Time
 }
@@ -235,5 +237,5 @@ func (c Config) cronStatus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	_ = cron.WriteTable(w, c.Store, statuses)
+	_ = cron.WriteTable(w, c.Store, cron.Redacted(statuses, c.Secrets...))
 }

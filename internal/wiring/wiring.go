@@ -180,7 +180,7 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 	store, jobs := backend.Describe(cfg), b.Store.For(core.CoreNamespace)
 	cronStatus := core.WithCronStatus(func(ctx context.Context) (string, error) {
 		st, err := cron.Statuses(ctx, jobs)
-		return cron.ChatText(store, st), err
+		return cron.ChatText(store, cron.Redacted(st, cfg.Secrets()...)), err
 	})
 	if b.App, err = NewApp(cfg, b.Store, bot, log, core.WithMetrics(b.Metrics), cronStatus); err != nil {
 		b.Close()
@@ -188,7 +188,7 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 	}
 	b.Dispatcher = cron.NewDispatcher(b.App.Registry(), jobs, log, time.Now, cron.WithMetrics(b.Metrics))
 	b.HTTP = httpapi.NewHandler(httpapi.Config{
-		Handle: b.App.HandleUpdate, Health: b.health, Dispatcher: b.Dispatcher, Store: store,
+		Handle: b.App.HandleUpdate, Health: b.health, Dispatcher: b.Dispatcher, Store: store, Secrets: cfg.Secrets(),
 		WebhookSecret: cfg.WebhookSecret.Reveal(), CronSecret: cfg.CronSecret.Reveal(), Log: log,
 	})
 	return b, nil
