@@ -118,7 +118,7 @@ telegram-webhook:
 ## telegram-webhook-info: the webhook and Telegram's pending_update_count
 telegram-webhook-info:
 	$(GO) run ./cmd/botctl webhook info
-## cron-status: each cron job's last success, last failure, attempts and next fire, from the configured store
+## cron-status: each cron job's last success, last failure, attempts and next fire, naming the store: read from it, or asked of the running bot at BOT_URL when the file is locked or no store is set
 cron-status:
 	$(GO) run ./cmd/botctl cron status
 ## telegram-commands: publish the command menu from the enabled modules

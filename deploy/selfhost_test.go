@@ -77,6 +77,7 @@ func TestTheCopiedEnvExampleStartsTheDefaultSelfHost(t *testing.T) {
 	env["PORT"] = strings.TrimPrefix(addr, "127.0.0.1:")
 
 	c := testenv.Start(t, env, runtimetest.Build(t, "./cmd/container"))
+	c.CheckLogs()
 	healthz := "http://" + addr + "/healthz"
 	err = testenv.Eventually(30*time.Second, func() error {
 		if c.Exited() {

@@ -5,19 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/awsenv/defaultchain"
-	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/cron"
-	"github.com/miti99bot/miti99bot/internal/storage/backend"
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
 
@@ -57,12 +53,12 @@ func cronRun(ctx context.Context, e env) error {
 func cronURL(base, name string) (string, error) {
 	u, err := url.Parse(base)
 	if err != nil || u.Host == "" {
-		return "", fmt.Errorf("cron run: %q is not a URL", base)
+		return "", fmt.Errorf("cron: %q is not a URL", base)
 	}
 	ip := net.ParseIP(u.Hostname())
 	loopback := u.Hostname() == "localhost" || ip != nil && ip.IsLoopback()
 	if u.Scheme != "https" && !(u.Scheme == "http" && loopback) {
-		return "", fmt.Errorf("cron run: %s must be https (plain http only on loopback): the request carries CRON_SHARED_SECRET", u.Redacted())
+		return "", fmt.Errorf("cron: %s must be https (plain http only on loopback): the request carries CRON_SHARED_SECRET", u.Redacted())
 	}
 	return strings.TrimRight(base, "/") + "/cron/" + url.PathEscape(name), nil
 }
@@ -116,55 +112,4 @@ func clip(s string) string {
 		return strings.ToValidUTF8(s[:200], "") + "..."
 	}
 	return s
-}
-
-// cronStatus prints each job's record from the configured store: what an
-// operator asks after a missed morning.
-func cronStatus(ctx context.Context, e env) error {
-	if _, err := e.positional(e.flags(), 0); err != nil {
-		return err
-	}
-	cfg, err := wiring.LoadConfig(ctx, e.getenv, defaultchain.Load)
-	if err != nil {
-		return err
-	}
-	store, err := backend.Open(ctx, cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		return err
-	}
-	defer func() { _ = store.Close(context.WithoutCancel(ctx)) }()
-	statuses, err := cron.Statuses(ctx, store.For(core.CoreNamespace))
-	if err != nil {
-		return err
-	}
-	if len(statuses) == 0 {
-		fmt.Fprintln(e.stdout, "no cron job has run against this store yet")
-		return nil
-	}
-	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "JOB\tLAST SUCCESS\tLAST FAILURE\tATTEMPTS\tNEXT FIRE")
-	for _, s := range statuses {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\n", s.Job, slotOf(s.LastSuccess), slotOf(s.LastFailure), s.Attempts, nextFire(s.NextFire))
-	}
-	return w.Flush()
-}
-
-// nextFire is "never" for the zero time: a schedule with no next fire (or a
-// record without one), not year 1.
-func nextFire(t time.Time) string {
-	if t.IsZero() {
-		return "never"
-	}
-	return t.Format(time.RFC3339)
-}
-
-// slotOf is a run as "slot", or "slot (error)" for a failure; "-" for none.
-func slotOf(r *cron.RunInfo) string {
-	switch {
-	case r == nil:
-		return "-"
-	case r.Error != "":
-		return r.Slot.Format(time.RFC3339) + " (" + r.Error + ")"
-	}
-	return r.Slot.Format(time.RFC3339)
 }

@@ -144,7 +144,7 @@ func TestCronRunSendsTheTokenOnlyOverHTTPSOrLoopback(t *testing.T) {
 func TestCronStatusReadsEachJobsRecordFromTheStore(t *testing.T) {
 	p := backendtest.Dynamo(t)
 	env := map[string]string{"DYNAMODB_TABLE": p.Table()}
-	if out, err := botctl(t, env, "cron", "status"); err != nil || !strings.Contains(out, "no cron job has run") {
+	if out, err := botctl(t, env, "cron", "status"); err != nil || out != "store: dynamodb table "+p.Table()+"\nno cron job has run against this store yet\n" {
 		t.Fatalf("cron status on a fresh store = %q, %v", out, err)
 	}
 	slot := time.Date(2026, 11, 29, 1, 0, 0, 0, time.UTC)
@@ -160,7 +160,7 @@ func TestCronStatusReadsEachJobsRecordFromTheStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"lolschedule_daily_push", "2026-11-29T01:00:00Z (esports API: 503)", "2026-11-30T01:00:00Z", " 3 "} {
+	for _, want := range []string{"store: dynamodb table " + p.Table() + "\n", "lolschedule_daily_push", "2026-11-29T01:00:00Z (esports API: 503)", "2026-11-30T01:00:00Z", " 3 "} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("cron status lacks %q:\n%s", want, out)
 		}

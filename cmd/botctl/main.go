@@ -7,7 +7,8 @@
 //	botctl webhook info                 url and pending_update_count
 //	botctl commands sync                setMyCommands from the enabled modules
 //	botctl cron run <name> -url <base>  POST <base>/cron/<name> with CRON_SHARED_SECRET (https, or http on loopback)
-//	botctl cron status                  each job's last success, last failure, attempts, next fire
+//	botctl cron status [-url <base>]    each job's last success, last failure, attempts, next fire, naming the store;
+//	                                    the running bot answers (GET <base>/cron/status) when the store is locked or unset
 //	botctl table create <name>          a DynamoDB table, for dynalite
 //
 // Each answers -h or --help with its usage, exit code 0, and does nothing else.

@@ -27,7 +27,7 @@ var subcommands = []subcommand{
 	{"webhook info", "", "the webhook's url, pending_update_count and last error"},
 	{"commands sync", "", "publish the enabled modules' command menu (setMyCommands)"},
 	{"cron run", "<name> [-url <deployment base URL>]", "POST <base>/cron/<name> with CRON_SHARED_SECRET; fails unless the job ran, was skipped or is disabled"},
-	{"cron status", "", "from the configured store: each job's last success and failure, attempts, next fire"},
+	{"cron status", "[-url <deployment base URL>]", "each job's last success and failure, attempts, next fire, and the store read: from the configured store, or from the running bot (-url; BOT_URL when the store is locked or not configured)"},
 	{"table create", "<name>", "create a DynamoDB table (local development and tests only)"},
 }
 

@@ -162,6 +162,10 @@ type Deps struct {
 	// Registry lets /help-like modules read the enabled modules.
 	Registry Registry
 	OwnerID  int64
+	// CronStatus is every cron job's last runs and next fire as a message,
+	// naming the store it read (the engine's records, which no module's
+	// namespace holds); nil where the runtime gives none.
+	CronStatus func(ctx context.Context) (string, error)
 }
 
 // Factory builds a module. The registry calls New once, at start-up.

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -49,7 +48,8 @@ type Bot struct {
 }
 
 // New starts a core with the given modules; opts come after the defaults
-// (owner 1, admin 2, username miti99bot, JSON logs into Logs).
+// (owner 1, admin 2, username miti99bot, JSON logs into Logs; the test
+// fails on a log line that names a key twice).
 func New(t testing.TB, modules []app.Factory, opts ...core.Option) *Bot {
 	t.Helper()
 	return NewWithServer(t, telegramtest.New(t), modules, opts...)
@@ -68,6 +68,7 @@ func NewWithServer(t testing.TB, srv *telegramtest.Server, modules []app.Factory
 func NewWithClient(t testing.TB, srv *telegramtest.Server, client []telegram.Option, modules []app.Factory, opts ...core.Option) *Bot {
 	t.Helper()
 	logs := &Logs{}
+	t.Cleanup(func() { testenv.CheckLogLines(t, "the bot", logs.String()) }) // each key once per line
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	c, err := telegram.New(srv.Token, append([]telegram.Option{telegram.WithAPIURL(srv.URL), telegram.WithGroupLimit(0, 0), telegram.WithLogger(log)}, client...)...)
 	if err != nil {
@@ -183,21 +184,3 @@ func FakeAPIs(t testing.TB, fake http.Handler, paths map[string]string) map[stri
 	}
 	return settings
 }
-
-// Clock is a settable clock for core.WithClock.
-type Clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-// NewClock starts a clock at t.
-func NewClock(t time.Time) *Clock { return &Clock{t: t} }
-
-// Now is the clock's time.
-func (c *Clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-
-// Add moves the clock forward.
-func (c *Clock) Add(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.t = c.t.Add(d) }
-
-// Set moves the clock to t.
-func (c *Clock) Set(t time.Time) { c.mu.Lock(); defer c.mu.Unlock(); c.t = t }

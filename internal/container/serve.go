@@ -63,6 +63,7 @@ func Serve(ctx context.Context, b *wiring.Bot, m *Prometheus) error {
 			httpErr <- err
 		}
 	}()
+	wg.Go(func() { checkClock(ctx, b.Config.TelegramAPIURL, time.Now, log, b.Metrics) })
 	if b.Config.WebhookURL != "" {
 		wg.Go(func() { registerWebhook(ctx, b) })
 	} else {

@@ -60,6 +60,7 @@ type options struct {
 	username  string
 	budget    time.Duration
 	metrics   *metrics.Metrics
+	cronStat  func(context.Context) (string, error)
 }
 
 // Option configures New.
@@ -74,6 +75,12 @@ func WithModules(catalogue []app.Factory, enabled ...string) Option {
 // WithMetrics records the core's metrics (updates by kind and outcome,
 // handling time by command, deploy notices) into m.
 func WithMetrics(m *metrics.Metrics) Option { return func(o *options) { o.metrics = m } }
+
+// WithCronStatus hands the modules app.Deps.CronStatus: the cron package
+// reads the jobs' records, which the core cannot import.
+func WithCronStatus(f func(context.Context) (string, error)) Option {
+	return func(o *options) { o.cronStat = f }
+}
 
 // WithSettings passes module settings (each module sees its declared ones).
 func WithSettings(s map[string]string) Option { return func(o *options) { o.settings = s } }
@@ -140,14 +147,15 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 			settings[s.Name] = v
 		}
 		m, err := f.New(app.Deps{
-			Store:    provider.For(f.Name),
-			Bot:      a.bot,
-			Now:      o.now,
-			HTTP:     o.http,
-			Settings: settings,
-			Log:      o.logger.With("module", f.Name),
-			Registry: a.reg,
-			OwnerID:  o.ownerID,
+			Store:      provider.For(f.Name),
+			Bot:        a.bot,
+			Now:        o.now,
+			HTTP:       o.http,
+			Settings:   settings,
+			Log:        o.logger.With("module", f.Name),
+			Registry:   a.reg,
+			OwnerID:    o.ownerID,
+			CronStatus: o.cronStat,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("module %q: %w", f.Name, err)

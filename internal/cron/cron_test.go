@@ -35,15 +35,18 @@ func jobModule(schedule string, run func(ctx context.Context) error) app.Factory
 	}}
 }
 
-// newDispatcher runs f's jobs over store, as one runtime would.
+// newDispatcher runs f's jobs over store, as one runtime would; every log
+// line it writes must name each key once.
 func newDispatcher(t *testing.T, store storage.KVProvider, clk *clock, f app.Factory) *Dispatcher {
 	t.Helper()
+	logs := &testenv.Buffer{}
+	t.Cleanup(func() { testenv.CheckLogLines(t, "the dispatcher", logs.String()) })
 	client, _ := telegram.New("1:x")
 	a, err := core.New(store, client, core.WithModules([]app.Factory{f}), core.WithClock(clk.now))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewDispatcher(a.Registry(), store.For(core.CoreNamespace), slog.New(slog.DiscardHandler), clk.now)
+	return NewDispatcher(a.Registry(), store.For(core.CoreNamespace), slog.New(slog.NewJSONHandler(logs, nil)), clk.now)
 }
 
 var slot = time.Date(2026, 11, 29, 1, 0, 0, 0, time.UTC)

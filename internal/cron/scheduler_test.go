@@ -33,6 +33,7 @@ type schedRig struct {
 func newSchedRig(t *testing.T, at time.Time, f app.Factory) *schedRig {
 	t.Helper()
 	r := &schedRig{clk: &clock{t: at}, logs: &testenv.Buffer{}}
+	t.Cleanup(func() { testenv.CheckLogLines(t, "the scheduler", r.logs.String()) })
 	store := memory.New()
 	client, _ := telegram.New("1:x")
 	a, err := core.New(store, client, core.WithModules([]app.Factory{f}), core.WithClock(r.clk.now))

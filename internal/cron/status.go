@@ -55,9 +55,11 @@ func (d *Dispatcher) report(ctx context.Context, job core.CronJob, slot time.Tim
 	return out, err
 }
 
-// attrs are the status as log attributes.
+// attrs are the status as log attributes, but for the job's name: the
+// dispatch's logger names it already, and a key twice in one JSON line is
+// invalid for many log pipelines.
 func (s JobStatus) attrs() []any {
-	out := []any{"cron", s.Job, "attempts", s.Attempts, "next_fire", s.NextFire.Format(time.RFC3339)}
+	out := []any{"attempts", s.Attempts, "next_fire", s.NextFire.Format(time.RFC3339)}
 	if s.LastSuccess != nil {
 		out = append(out, "last_success", s.LastSuccess.Slot.Format(time.RFC3339))
 	}

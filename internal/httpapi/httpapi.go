@@ -6,6 +6,7 @@
 //	GET  /healthz       200 when Health says the bot can serve, else 503
 //	POST /webhook       a Telegram update (X-Telegram-Bot-Api-Secret-Token)
 //	POST /cron/{name}   run a cron job now (X-Cron-Token)
+//	GET  /cron/status   every job's last runs and next fire, naming the store (X-Cron-Token)
 package httpapi
 
 import (
@@ -39,9 +40,14 @@ type Config struct {
 	Dispatcher *cron.Dispatcher
 	// WebhookSecret enables POST /webhook; empty means 404.
 	WebhookSecret string
-	// CronSecret enables POST /cron/{name}; empty means 404 for every request.
+	// CronSecret enables POST /cron/{name} and GET /cron/status; empty
+	// means 404 for every request.
 	CronSecret string
-	Log        *slog.Logger
+	// Store names the store in GET /cron/status (backend.Describe).
+	Store string
+	// Secrets are masked out of GET /cron/status (a job's error may quote one).
+	Secrets []string
+	Log     *slog.Logger
 	// Now is the clock of the cron route (default time.Now).
 	Now func() time.Time
 }
@@ -91,6 +97,7 @@ func NewHandler(c Config) http.Handler {
 	mux.HandleFunc("GET /healthz", c.healthz)
 	mux.HandleFunc("POST /webhook", c.webhook)
 	mux.HandleFunc("/cron/{name}", c.cron)
+	mux.HandleFunc("GET /cron/status", c.cronStatus)
 	return mux
 }
 
@@ -206,4 +213,26 @@ func (c Config) cron(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = io.WriteString(w, string(out)+"\n")
 	}
+}
+
+// cronStatus answers what botctl cron status prints, from the bot itself:
+// the operator's way in where botctl cannot open the store (the embedded
+// file, locked by the running bot) or has no botctl (the image).
+func (c Config) cronStatus(w http.ResponseWriter, r *http.Request) {
+	if c.CronSecret == "" {
+		http.NotFound(w, r)
+		return
+	}
+	if !secretMatches(r.Header.Get("X-Cron-Token"), c.CronSecret) {
+		refuse(w)
+		return
+	}
+	statuses, err := c.Dispatcher.Statuses(r.Context())
+	if err != nil {
+		c.Log.Warn("cron status unreadable", "err", err)
+		http.Error(w, "cron status unreadable: the store failed", http.StatusServiceUnavailable)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	_ = cron.WriteTable(w, c.Store, cron.Redacted(statuses, c.Secrets...))
 }

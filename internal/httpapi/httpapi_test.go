@@ -47,7 +47,7 @@ func newFixture(t *testing.T, webhook, cronTok string) *fixture {
 	f.bot = apptest.New(t, append(builtin.Catalogue(), jobs))
 	f.h = httpapi.NewHandler(httpapi.Config{
 		Handle: f.bot.App.HandleUpdate, Health: f.bot.App.Health, Dispatcher: f.bot.Dispatcher(time.Now),
-		WebhookSecret: webhook, CronSecret: cronTok, Log: f.bot.Log,
+		WebhookSecret: webhook, CronSecret: cronTok, Log: f.bot.Log, Store: "memory store (test)",
 		Now: func() time.Time { return time.Date(2026, 11, 29, 1, 0, 30, 0, time.UTC) },
 	})
 	return f

@@ -52,6 +52,7 @@ const (
 	CronRuns      = "miti99bot_cron_runs_total"                 // {job, outcome}
 	DeployNotices = "miti99bot_deploy_notices_total"            // {outcome}
 	InitSeconds   = "miti99bot_init_duration_seconds"           // gauge: this process's start-up (a Lambda cold start)
+	ClockSkew     = "miti99bot_clock_skew_seconds"              // gauge: this host's clock against the Bot API's, at start
 )
 
 // Help is each metric's # HELP text.
@@ -64,6 +65,7 @@ var Help = map[string]string{
 	CronRuns:      "Cron runs by job and outcome: ran, skipped, failed, retried, caught_up; every outcome of every enabled job starts at 0.",
 	DeployNotices: "Deploy notices to the owner by outcome: sent, skipped, failed.",
 	InitSeconds:   "Seconds this process took from start to ready.",
+	ClockSkew:     "How far, at least, this host's clock was from the Telegram Bot API's at start, in seconds (positive: behind it; 0 when the Date header's one second cannot tell them apart).",
 }
 
 // Update outcomes.
@@ -185,5 +187,13 @@ func (m *Metrics) DeployNotice(outcome string) {
 func (m *Metrics) Init(d time.Duration) {
 	if m != nil {
 		m.sink.Set(series(InitSeconds), d.Seconds())
+	}
+}
+
+// ClockOff records how far this host's clock is at least from the Bot
+// API's (positive: behind it).
+func (m *Metrics) ClockOff(d time.Duration) {
+	if m != nil {
+		m.sink.Set(series(ClockSkew), d.Seconds())
 	}
 }

@@ -186,7 +186,9 @@ func Copy(ctx context.Context, src Source, dst Destination, o Options) (*Report,
 	rep.Elapsed = time.Since(start)
 	p.done(rep.Read)
 	if err != nil {
-		return rep, fmt.Errorf("migrate: after %d items: %w", rep.Read, err)
+		// No "migrate:" here: the command prints its name once, and a
+		// wrapped error of this package may carry it already.
+		return rep, fmt.Errorf("stopped after %d items: %w", rep.Read, err)
 	}
 	return rep, nil
 }
@@ -217,7 +219,12 @@ func (r *Report) WriteSummary(w io.Writer, dryRun bool) {
 	default:
 		fmt.Fprintf(w, "done: %d items read, %d written, %d already up to date, %d invalid skipped (%.0f items/s)\n", r.Read, r.Written, r.Unchanged, r.InvalidCount, rate)
 	}
-	if r.KeptNewer > 0 || r.Deleted > 0 {
+	switch {
+	case r.Since.IsZero() && r.KeptNewer > 0:
+		// No copy into the target before: nothing to date, and nothing
+		// deleted since one.
+		fmt.Fprintf(w, "kept: %d target items newer than the source's (--overwrite replaces them)\n", r.KeptNewer)
+	case r.KeptNewer > 0 || r.Deleted > 0:
 		fmt.Fprintf(w, "kept: %d target items newer than the source's; %d deleted on the target since the last copy into it (%s) stay deleted (--overwrite replaces both)\n",
 			r.KeptNewer, r.Deleted, stamp(r.Since))
 	}

@@ -1,13 +1,17 @@
 package migrate_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/miti99bot/miti99bot/internal/cmdmain"
 	"github.com/miti99bot/miti99bot/internal/migrate"
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
@@ -109,5 +113,38 @@ func TestAFailedLoadEndsTheCopyAndNoLaterBatchLoads(t *testing.T) {
 	}
 	if rep.Written != 10 {
 		t.Fatalf("written = %d, want the first batch's 10", rep.Written)
+	}
+	var line bytes.Buffer
+	cmdmain.Report(&line, "migrate", err)
+	if got := line.String(); strings.Count(got, "migrate:") != 1 || !strings.Contains(got, "items: the target refused the batch") {
+		t.Fatalf("the failure line = %q; want the command named once, the items read and the cause", got)
+	}
+}
+
+// The summary dates only what has a date: items kept without an earlier
+// copy into the target have no checkpoint to name.
+func TestTheSummaryDatesOnlyAnEarlierCopy(t *testing.T) {
+	since := time.Date(2026, 11, 29, 1, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name string
+		rep  migrate.Report
+		want string // the summary's last line
+	}{
+		{"kept newer items after a copy name its time", migrate.Report{Read: 5, Written: 2, KeptNewer: 3, Deleted: 1, Since: since},
+			"kept: 3 target items newer than the source's; 1 deleted on the target since the last copy into it (2026-11-29T01:00:00Z) stay deleted (--overwrite replaces both)"},
+		{"kept newer items with no copy before name no time", migrate.Report{Read: 5, Written: 2, KeptNewer: 3},
+			"kept: 3 target items newer than the source's (--overwrite replaces them)"},
+		{"nothing kept says nothing of it", migrate.Report{Read: 5, Written: 5, Since: since},
+			"done: 5 items read, 5 written, 0 already up to date, 0 invalid skipped"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			tt.rep.WriteSummary(&out, false)
+			lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+			if last := lines[len(lines)-1]; !strings.HasPrefix(last, tt.want) || strings.Contains(out.String(), "0001-01-01") {
+				t.Fatalf("summary:\n%s\nwant its last line to start %q", out.String(), tt.want)
+			}
+		})
 	}
 }

@@ -17,13 +17,15 @@ type Container struct {
 }
 
 // StartContainer builds and runs cmd/container with exactly env and a free
-// PORT, and returns once its HTTP surface answers.
+// PORT, and returns once its HTTP surface answers. Its log lines must be
+// valid JSON naming each key once (testenv.CheckLogs).
 func StartContainer(t testing.TB, env map[string]string) *Container {
 	t.Helper()
 	addr := testenv.FreePort(t)
 	env = maps.Clone(env)
 	env["PORT"] = strings.TrimPrefix(addr, "127.0.0.1:")
 	p := testenv.Start(t, env, Build(t, "./cmd/container"))
+	p.CheckLogs()
 	c := &Container{Process: p, Base: "http://" + addr}
 	WaitHTTP(t, c.Base+"/")
 	return c

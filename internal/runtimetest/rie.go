@@ -41,6 +41,7 @@ func StartRIE(t testing.TB, bootstrap string, env map[string]string) *RIE {
 		"--runtime-interface-emulator-address", invoke,
 		"--runtime-api-address", runtimeAPI,
 		bootstrap)
+	p.CheckLogs() // the bootstrap's lines; the emulator's own are not JSON
 	r := &RIE{Process: p, url: "http://" + invoke + "/2015-03-31/functions/function/invocations"}
 	WaitHTTP(t, "http://"+invoke+"/")
 	return r

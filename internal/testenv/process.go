@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -54,11 +55,14 @@ type Process struct {
 	out  *Buffer
 	done chan struct{}
 	err  error
+	// checkLogs: at cleanup, its JSON log lines are checked (CheckLogs).
+	checkLogs atomic.Bool
 }
 
 // Start runs bin with args. With a non-nil env it gets exactly env (plus
 // PATH and HOME); with nil, the test's own environment. At cleanup it is
-// killed if it still runs, and its output is logged if the test failed.
+// killed if it still runs, its logs are checked if CheckLogs asked for it,
+// and its output is logged if the test failed.
 func Start(t testing.TB, env map[string]string, bin string, args ...string) *Process {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
@@ -76,6 +80,9 @@ func Start(t testing.TB, env map[string]string, bin string, args ...string) *Pro
 	go func() { p.err = cmd.Wait(); close(p.done) }()
 	t.Cleanup(func() {
 		p.Kill()
+		if p.checkLogs.Load() {
+			CheckLogLines(t, filepath.Base(bin), p.out.String())
+		}
 		if t.Failed() {
 			t.Logf("output of %s:\n%s", bin, p.out.String())
 		}

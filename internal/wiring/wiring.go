@@ -176,13 +176,18 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 		return nil, err
 	}
 	b.Store = metered.Wrap(b.Store, cfg.Backend, b.Metrics)
-	if b.App, err = NewApp(cfg, b.Store, bot, log, core.WithMetrics(b.Metrics)); err != nil {
+	store, jobs := backend.Describe(cfg), b.Store.For(core.CoreNamespace)
+	cronStatus := core.WithCronStatus(func(ctx context.Context) (string, error) {
+		st, err := cron.Statuses(ctx, jobs)
+		return cron.ChatText(store, cron.Redacted(st, cfg.Secrets()...)), err
+	})
+	if b.App, err = NewApp(cfg, b.Store, bot, log, core.WithMetrics(b.Metrics), cronStatus); err != nil {
 		b.Close()
 		return nil, err
 	}
-	b.Dispatcher = cron.NewDispatcher(b.App.Registry(), b.Store.For(core.CoreNamespace), log, time.Now, cron.WithMetrics(b.Metrics))
+	b.Dispatcher = cron.NewDispatcher(b.App.Registry(), jobs, log, time.Now, cron.WithMetrics(b.Metrics))
 	b.HTTP = httpapi.NewHandler(httpapi.Config{
-		Handle: b.App.HandleUpdate, Health: b.health, Dispatcher: b.Dispatcher,
+		Handle: b.App.HandleUpdate, Health: b.health, Dispatcher: b.Dispatcher, Store: store, Secrets: cfg.Secrets(),
 		WebhookSecret: cfg.WebhookSecret.Reveal(), CronSecret: cfg.CronSecret.Reveal(), Log: log,
 	})
 	return b, nil

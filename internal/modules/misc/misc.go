@@ -1,5 +1,6 @@
 // Package misc holds small commands: /ping, which answers and records when
-// it was last called, and /mstats, which shows that record.
+// it was last called, /mstats, which shows that record, and the owner's
+// /cron_status, the cron jobs' records as the running bot reads them.
 package misc
 
 import (
@@ -42,6 +43,18 @@ func New(d app.Deps) (*app.Module, error) {
 				}
 				return r.Reply(ctx, fmt.Sprintf("Last /ping: %s UTC by user %d in chat %d",
 					rec.At.Format("2006-01-02 15:04:05"), rec.UserID, rec.ChatID))
+			}},
+			// The bot reads its own store, which botctl cannot open while
+			// the bot holds the embedded file, and the image has no botctl.
+			{Name: "cron_status", Description: "Show each cron job's last runs and next fire, and the store they are read from", Visibility: app.Private, Handler: func(ctx context.Context, r *app.Request) error {
+				if d.CronStatus == nil {
+					return r.Reply(ctx, "This runtime keeps no cron status.")
+				}
+				text, err := d.CronStatus(ctx)
+				if err != nil {
+					return err
+				}
+				return r.Reply(ctx, text)
 			}},
 		},
 	}, nil

@@ -1,6 +1,8 @@
 package misc_test
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -31,5 +33,35 @@ func TestPingDoesNotAnswerWhenItCannotRecord(t *testing.T) {
 	}
 	if len(b.Replies()) != 0 {
 		t.Fatalf("replies = %q", b.Replies())
+	}
+}
+
+// /cron_status is the owner's: it answers what the runtime reads of the
+// cron jobs' records (naming the store), and says so where there is none.
+func TestCronStatusIsTheOwnersAnswerFromTheRuntime(t *testing.T) {
+	const report = "Cron jobs, from the bolt file /data/miti99bot.db:\nno cron job has run against this store yet."
+	fromRuntime := core.WithCronStatus(func(context.Context) (string, error) { return report, nil })
+	failing := core.WithCronStatus(func(context.Context) (string, error) { return "", errors.New("store down") })
+	tests := []struct {
+		name    string
+		opts    []core.Option
+		user    int64
+		want    string // "" for no answer
+		wantErr bool
+	}{
+		{"the owner gets the runtime's report", []core.Option{fromRuntime}, apptest.Owner, report, false},
+		{"an admin gets no answer", []core.Option{fromRuntime}, apptest.Admin, "", false},
+		{"a user gets no answer", []core.Option{fromRuntime}, apptest.User, "", false},
+		{"without a report from the runtime it says so", nil, apptest.Owner, "This runtime keeps no cron status.", false},
+		{"an unreadable store fails the update, to be retried", []core.Option{failing}, apptest.Owner, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := apptest.New(t, []app.Factory{misc.Factory}, tt.opts...)
+			err := b.Say(apptest.PrivateChat, tt.user, "/cron_status")
+			if (err != nil) != tt.wantErr || b.Last() != tt.want {
+				t.Fatalf("/cron_status = %q, %v; want %q (error %v)", b.Last(), err, tt.want, tt.wantErr)
+			}
+		})
 	}
 }

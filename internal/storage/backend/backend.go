@@ -57,6 +57,22 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opt
 	return nil, fmt.Errorf("storage: unknown backend %q", cfg.Backend)
 }
 
+// Describe names the store cfg configures, for an operator reading what
+// came out of it: the kind and which one (never the MongoDB URL, a secret).
+func Describe(cfg *config.Config) string {
+	switch cfg.Backend {
+	case config.BackendMongoDB:
+		return "mongodb database " + cfg.MongoDatabase
+	case config.BackendDynamoDB:
+		return "dynamodb table " + cfg.DynamoDBTable
+	case config.BackendBolt:
+		return "bolt file " + cfg.BoltPath
+	case config.BackendMemory:
+		return "memory store (the process's own, lost at restart)"
+	}
+	return cfg.Backend
+}
+
 // openBolt opens the file, as a new store if BOLT_CREATE says an empty one
 // may be; a refused empty file's error says so.
 func openBolt(cfg *config.Config) (storage.KVProvider, error) {

@@ -38,3 +38,24 @@ func TestAnEmptyBoltFileNeedsBoltCreate(t *testing.T) {
 		})
 	}
 }
+
+// Describe names which store an operator's report came from, and never
+// shows the MongoDB URL (a secret: it holds the password).
+func TestDescribeNamesTheStoreWithoutItsSecret(t *testing.T) {
+	tests := []struct {
+		cfg  config.Config
+		want string
+	}{
+		{config.Config{Backend: config.BackendBolt, BoltPath: "/data/miti99bot.db"}, "bolt file /data/miti99bot.db"},
+		{config.Config{Backend: config.BackendDynamoDB, DynamoDBTable: "miti99bot"}, "dynamodb table miti99bot"},
+		{config.Config{Backend: config.BackendMongoDB, MongoURL: config.Secret("mongodb://u:hunter2@db:27017"), MongoDatabase: "miti99bot"}, "mongodb database miti99bot"},
+		{config.Config{Backend: config.BackendMemory}, "memory store (the process's own, lost at restart)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cfg.Backend, func(t *testing.T) {
+			if got := backend.Describe(&tt.cfg); got != tt.want || strings.Contains(got, "hunter2") {
+				t.Fatalf("Describe = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
