@@ -26,11 +26,11 @@ func (l *life) chatEvent() {
 		l.gone(c)
 		l.service(l.ids.member(now, c, by, models.ChatMemberTypeMember, models.ChatMemberTypeBanned), "blocked the bot", expSilent)
 	case c.kind == private:
-		l.fake.FailChat(c.id, telegramtest.Failure{})
+		l.fake.Restore(c.id)
 		c.gone = false
 		l.service(l.ids.member(now, c, by, models.ChatMemberTypeBanned, models.ChatMemberTypeMember), "unblocked the bot", expSilent)
 	case c.gone:
-		l.fake.FailChat(c.id, telegramtest.Failure{})
+		l.fake.Restore(c.id)
 		c.gone = false
 		l.service(l.ids.member(now, c, by, models.ChatMemberTypeLeft, models.ChatMemberTypeMember), "added the bot", expMaybe)
 	case c.kind == group && !c.super && l.r.IntN(2) == 0:
@@ -41,7 +41,7 @@ func (l *life) chatEvent() {
 			c.closed = map[int]bool{}
 		}
 		if c.closed[t] {
-			l.fake.FailThread(c.id, t, telegramtest.Failure{})
+			l.fake.ReopenThread(c.id, t)
 		} else {
 			l.fake.CloseTopic(c.id, t)
 		}

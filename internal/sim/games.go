@@ -95,6 +95,12 @@ func (l *life) replayedGuess(chat int64, before *wordleGame, calls []Call) bool 
 // gameMoved counts a game that ended between before and now.
 func (l *life) gameMoved(chat int64, before *wordleGame) {
 	after := l.game(chat)
+	if after != nil && after.Over && (before == nil || after.ID != before.ID) {
+		// A new game that ended at once: its first guess was its word.
+		l.games.played[chat]++
+		l.games.won[chat]++
+		l.hist.note("  game won at the first guess in %d", chat)
+	}
 	if before == nil || before.Over {
 		return
 	}
@@ -104,8 +110,10 @@ func (l *life) gameMoved(chat int64, before *wordleGame) {
 		if after.Won {
 			l.games.won[chat]++
 		}
+		l.hist.note("  game over in %d, won=%t", chat, after.Won)
 	case (after == nil || after.ID != before.ID) && len(before.Guesses) > 0:
 		l.games.played[chat]++ // abandoned for a new game: a loss
+		l.hist.note("  game abandoned in %d", chat)
 	}
 }
 

@@ -30,6 +30,14 @@ func (h *history) line(format string, args ...any) {
 	}
 }
 
+// note traces what the seed does not decide alone (a game's end can
+// hang on wordle's random word): it stays out of the digest.
+func (h *history) note(format string, args ...any) {
+	if h.trace != nil {
+		fmt.Fprintf(h.trace, format+"\n", args...)
+	}
+}
+
 func (h *history) count(what string, n int) { h.counts[what] += n }
 
 // calls adds a step's calls; hideText leaves their texts out.
@@ -37,7 +45,7 @@ func (h *history) calls(cs []Call, hideText bool) {
 	for _, c := range cs {
 		text := c.Text
 		if hideText {
-			text = fmt.Sprintf("<%d>", len(strings.Split(text, "\n")))
+			text = "<game>"
 		}
 		h.line("  %s %d/%d ok=%t code=%d %q", c.Method, c.Chat, c.Thread, c.OK, c.Code, text)
 	}

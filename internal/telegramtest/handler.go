@@ -10,3 +10,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.serveHTTP
 // Params decodes a Bot API request's parameters as the fake reads them
 // (query string, JSON, form or multipart). It consumes r's body.
 func Params(r *http.Request) (map[string]string, error) { return readParams(r) }
+
+// Restore ends FailChat or Block for chatID: sends land again (a user who
+// unblocked the bot, a group that added it back).
+func (s *Server) Restore(chatID int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.chatFail, chatID)
+}
+
+// ReopenThread ends FailThread, CloseTopic or DeleteThread for one topic.
+func (s *Server) ReopenThread(chatID int64, threadID int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.threadFail, [2]int64{chatID, int64(threadID)})
+}
