@@ -126,8 +126,8 @@ func (l *life) checkReplay(user int64) {
 	if err != nil {
 		l.t.Fatal(err)
 	}
-	if a := l.money.of(user); !p.Cash.Equal(a.cash) {
-		l.fail(ReplayedTrade, "user %d: stored cash %s after a lost confirmation, confirmed %s", user, p.Cash, a.cash)
+	if diff := differences(p, l.money.of(user)); len(diff) > 0 {
+		l.fail(ReplayedTrade, "user %d after a lost confirmation: %s", user, strings.Join(diff, "; "))
 		l.resyncMoney(user)
 	}
 }
@@ -157,18 +157,28 @@ func (l *life) checkPortfolios() {
 		if err != nil {
 			l.fail("money", "user %d: %v", user, err)
 		}
-		var diff []string
-		if !p.Cash.Equal(a.cash) || !p.Invested.Equal(a.invested) || !p.Realized.Equal(a.realized) {
-			diff = append(diff, fmt.Sprintf("cash/invested/realized %s/%s/%s, confirmed %s/%s/%s", p.Cash, p.Invested, p.Realized, a.cash, a.invested, a.realized))
-		}
-		for sym, q := range a.qty {
-			h := p.Holdings[sym]
-			if !h.Qty.Equal(q) || !h.Cost.Equal(a.cost[sym]) {
-				diff = append(diff, fmt.Sprintf("%s %s at cost %s, confirmed %s at %s", sym, h.Qty, h.Cost, q, a.cost[sym]))
-			}
-		}
-		if len(diff) > 0 {
+		if diff := differences(p, a); len(diff) > 0 {
 			l.fail("money", "user %d's portfolio is not what the bot confirmed: %s", user, strings.Join(diff, "; "))
 		}
 	}
+}
+
+// differences lists where a stored portfolio and the model disagree.
+func differences(p *trading.Portfolio, a *account) []string {
+	var diff []string
+	if !p.Cash.Equal(a.cash) || !p.Invested.Equal(a.invested) || !p.Realized.Equal(a.realized) {
+		diff = append(diff, fmt.Sprintf("cash/invested/realized %s/%s/%s, confirmed %s/%s/%s", p.Cash, p.Invested, p.Realized, a.cash, a.invested, a.realized))
+	}
+	for sym, q := range a.qty {
+		h := p.Holdings[sym]
+		if !h.Qty.Equal(q) || !h.Cost.Equal(a.cost[sym]) {
+			diff = append(diff, fmt.Sprintf("%s %s at cost %s, confirmed %s at %s", sym, h.Qty, h.Cost, q, a.cost[sym]))
+		}
+	}
+	for sym, h := range p.Holdings {
+		if _, ok := a.qty[sym]; !ok {
+			diff = append(diff, fmt.Sprintf("%s %s never confirmed", sym, h.Qty))
+		}
+	}
+	return diff
 }
