@@ -180,6 +180,22 @@ test-mongo: testservers
 	@test -n "$(MONGODB_TEST_URL)" || { echo "set MONGODB_TEST_URL to a real MongoDB (see the comment above)"; exit 1; }
 	MONGODB_TEST_URL=$(MONGODB_TEST_URL) scripts/with-testservers $(GO) test -race -count=1 ./internal/storage/mongodb/ ./internal/modules/stats/ ./internal/modules/trading/
 
+.PHONY: simulate simulate-long
+
+# A life on a server's store runs under with-testservers, which starts it.
+SIM_STORE := $(or $(STORE),memory)
+SIM_SERVERS := $(if $(filter mongodb dynamodb,$(SIM_STORE)),scripts/with-testservers)
+SIM_TEST = $(SIM_SERVERS) $(GO) test -count=1 -timeout 60m -run '^TestSimulate$$' -v ./internal/sim/
+
+## simulate: one seeded life of the bot (SEED, default 1; DAYS, default 30; STORE memory|bolt|mongodb|dynamodb); prints what happened and `history: <digest>`
+simulate: $(if $(SIM_SERVERS),testservers)
+	$(SIM_TEST) -sim.seed=$(or $(SEED),1) -sim.days=$(or $(DAYS),30) -sim.store=$(SIM_STORE)
+
+## simulate-long: 100 simulated days on seeds 1 to 3 (STORE, default bolt)
+simulate-long: $(if $(filter mongodb dynamodb,$(STORE)),testservers)
+	for seed in 1 2 3; do $(SIM_SERVERS) $(GO) test -count=1 -timeout 60m -run '^TestSimulate$$' -v ./internal/sim/ \
+		-sim.seed=$$seed -sim.days=100 -sim.store=$(or $(STORE),bolt) || exit 1; done
+
 ## bench: what docs/performance.md reports: storage and core benchmarks (each provider next to its raw driver, the core next to a bare handler), the slow-chat latency, store round trips per update, idle memory, the migration next to a raw copy, the daily push at Telegram's rate
 bench: testservers
 	scripts/with-testservers $(GO) test -run '^$$' -bench . -benchmem ./internal/storage/... ./internal/core/

@@ -1,0 +1,90 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+)
+
+// act is one step of a day: mostly people talking to the bot, then
+// pressing buttons, Telegram redelivering, chats changing and faults.
+func (l *life) act() {
+	switch x := l.r.IntN(1000); {
+	case x < 40:
+		l.telegramFault()
+		l.talk()
+	case x < 45:
+		l.outage = 1 + l.r.IntN(4)
+		l.hist.count("store-outages", 1)
+		l.talk()
+	case x < 150:
+		l.pressOld()
+	case x < 180:
+		l.redeliver()
+	case x < 200:
+		l.chatEvent()
+	default:
+		l.talk()
+	}
+}
+
+// command is what someone types, and what the life expects of it.
+type command struct {
+	text   string
+	what   string // text without game words
+	exp    expect
+	cmd    string // the counted command ("" when the bot ignores it)
+	random bool
+	after  func(calls []Call) // the models' observation of its answer
+}
+
+// talk is a member of a chat sending a command.
+func (l *life) talk() {
+	c, thread, ok := l.world.pick(l.r)
+	if !ok {
+		return
+	}
+	user := c.members[l.r.IntN(len(c.members))]
+	cmd := l.pickCommand(c, thread, user)
+	u := l.ids.text(l.clk.Now(), c, thread, user, cmd.text)
+	d := &delivery{u: u, what: fmt.Sprintf("%d/%d from %d: %s", c.id, thread, user, cmd.what), exp: cmd.exp,
+		chat: c, thread: thread, user: user, cmd: cmd.cmd, random: cmd.random}
+	calls := l.deliver(d)
+	if cmd.after != nil {
+		cmd.after(calls)
+	}
+	l.remember(d)
+}
+
+func (l *life) pickCommand(c *chat, thread int, user int64) command {
+	plain := func(text string) command {
+		name, _, _ := strings.Cut(strings.TrimPrefix(text, "/"), " ")
+		return command{text: text, what: text, exp: expReply, cmd: name}
+	}
+	switch x := l.r.IntN(100); {
+	case x < 6:
+		return plain("/ping")
+	case x < 9:
+		return plain("/help")
+	case x < 11:
+		return plain("/start")
+	case x < 16:
+		return plain("/lolschedule_today")
+	case x < 23:
+		return l.subscribe(c, thread, plain("/lolschedule_subscribe"), true)
+	case x < 26:
+		return l.subscribe(c, thread, plain("/lolschedule_unsubscribe"), false)
+	case x < 55:
+		return l.trade(user, plain)
+	case x < 88:
+		return l.wordle(c, user)
+	case x < 90 && user == l.world.owner:
+		return plain("/stats")
+	case x < 92 && user == l.world.owner:
+		return plain("/mstats")
+	case c.kind != private && x < 96:
+		return command{text: "/weather@otherbot", what: "/weather@otherbot", exp: expSilent}
+	case c.kind != private:
+		return command{text: "hello all", what: "hello all", exp: expSilent}
+	}
+	return command{text: "/nosuchcommand", what: "/nosuchcommand", exp: expReply}
+}

@@ -1,0 +1,64 @@
+package sim
+
+import (
+	"context"
+	"slices"
+	"time"
+)
+
+// cronTries is how often a failing slot is fired again (the in-process
+// scheduler's and EventBridge's retries), cronRetry apart.
+const (
+	cronTries = 6
+	cronRetry = 10 * time.Minute
+)
+
+// fireCrons runs every job whose next fire is before until, at its
+// scheduled time, again while it fails; the push is then checked.
+func (l *life) fireCrons(until time.Time) {
+	names := make([]string, 0, len(l.next))
+	for name := range l.next {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		for !l.next[name].After(until) {
+			slot := l.next[name]
+			l.fire(name, slot)
+			job, _ := l.app.Registry().CronByName(name)
+			l.next[name] = job.Next(slot)
+		}
+	}
+}
+
+func (l *life) fire(name string, slot time.Time) {
+	if l.clk.Now().Before(slot) {
+		l.clk.Set(slot)
+	}
+	l.step++
+	l.wire.setStep(l.step)
+	mark := l.wire.len()
+	l.hist.line("step %d cron %s %s", l.step, name, slot.Format(time.RFC3339))
+	if name == "lolschedule_daily_push" && l.r.IntN(10) == 0 {
+		l.mkt.failSchedule(1 + l.r.IntN(2)) // the schedule API is down for a while
+		l.hist.count("schedule-api-down", 1)
+	}
+	for try := 1; try <= cronTries; try++ {
+		if try > 1 {
+			l.clk.Add(cronRetry)
+			l.hist.count("cron-retries", 1)
+		}
+		out, err := l.disp.Dispatch(context.Background(), name, slot)
+		l.hist.line("  try %d %s failed=%t", try, out, err != nil)
+		if err == nil {
+			break
+		}
+	}
+	l.hist.count("cron-fires", 1)
+	calls := l.wire.since(mark)
+	l.hist.calls(calls, false)
+	l.seen(calls)
+	if name == "lolschedule_daily_push" {
+		l.checkPush(ictDay(slot), calls)
+	}
+}

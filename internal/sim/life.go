@@ -1,0 +1,189 @@
+// Package sim is the project's deterministic simulation: one seed is one
+// life of the bot, days of users and chats talking to it through the fake
+// Bot API, with Telegram's faults, store outages and the daily crons on a
+// simulated clock, and checkers over the whole history that fail with the
+// seed and the first step that broke them. It runs the real core, modules
+// and stores; nothing in it is a second bot.
+package sim
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http/httptest"
+	"slices"
+	"testing"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/core"
+	"github.com/miti99bot/miti99bot/internal/cron"
+	"github.com/miti99bot/miti99bot/internal/modules/builtin"
+	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
+	"github.com/miti99bot/miti99bot/internal/telegram"
+	"github.com/miti99bot/miti99bot/internal/telegramtest"
+)
+
+// Config is one life: its seed, length and store.
+type Config struct {
+	Seed   uint64
+	Days   int
+	PerDay int // updates a day (about)
+	Store  storage.KVProvider
+	Trace  io.Writer // the history line by line (nil: none)
+	// Known names the violations of known, reported bugs that the life
+	// counts (Result.Known) and lives past, instead of stopping there.
+	Known map[string]bool
+}
+
+// ReplayedTrade is the known bug a life finds first: a top-up or trade
+// whose confirmation Telegram refused (a 5xx) is applied again when the
+// update is redelivered, so the user is charged twice (seed 2, step 276).
+const ReplayedTrade = "replayed-trade"
+
+// ReplayedGuess is the same replay in wordle: a guess that ended the game,
+// whose reply was refused, starts a new game with itself when the update
+// is redelivered (seed 6, step 1774).
+const ReplayedGuess = "replayed-guess"
+
+// Result is what a life did and the digest of its history.
+type Result struct {
+	Updates int
+	Known   map[string]string // a known violation -> where it first happened
+	Summary string
+	Digest  string
+}
+
+// modules the life runs: everything that needs no paid API.
+var modules = []string{"util", "misc", "lolschedule", "wordle", "coin", "stats"}
+
+// Start is the first simulated day, 00:00 UTC.
+var Start = time.Date(2027, 1, 4, 0, 0, 0, 0, time.UTC)
+
+// life is one run: the world, the bot, the fakes and the checkers' models.
+type life struct {
+	t     testing.TB
+	cfg   Config
+	r     *rand.Rand
+	clk   *apptest.Clock
+	fake  *telegramtest.Server
+	wire  *wire
+	store *storagetest.Switch
+	app   *core.App
+	disp  *cron.Dispatcher
+	logs  *logSink
+	mkt   *markets
+	world *world
+	ids   ids
+	hist  *history
+	step  int
+	day   int
+	next  map[string]time.Time // each cron job's next fire
+
+	outage int               // delivery attempts left that find the store down
+	known  map[string]string // known bugs met, and where first
+	words  []string
+
+	subs      *subsModel
+	money     *moneyModel
+	games     *gamesModel
+	stats     *statsModel
+	recent    []*delivery                // updates Telegram may deliver again
+	keyboards map[int64]map[int]keyboard // chat -> message -> its buttons
+}
+
+// Run lives one life and fails t at the first broken invariant, naming the
+// seed and the step.
+func Run(t testing.TB, cfg Config) Result {
+	t.Helper()
+	l := newLife(t, cfg)
+	for l.day = 0; l.day < cfg.Days; l.day++ {
+		l.liveDay()
+		l.endOfDay()
+	}
+	return Result{Updates: int(l.ids.update), Known: l.known, Summary: l.hist.summary(), Digest: l.hist.digest()}
+}
+
+func newLife(t testing.TB, cfg Config) *life {
+	r := rand.New(rand.NewPCG(cfg.Seed, 0x5eed))
+	l := &life{t: t, cfg: cfg, r: r, clk: apptest.NewClock(Start), logs: newLogSink(), hist: newHistory(), next: map[string]time.Time{}, known: map[string]string{}, keyboards: map[int64]map[int]keyboard{}}
+	l.hist.trace = cfg.Trace
+	l.world = newWorld(r)
+	// The markets draw from their own streams: a longer life starts as
+	// the shorter one of the same seed did.
+	l.mkt = newMarkets(cfg.Seed, l.clk.Now, Start, cfg.Days)
+	l.words = wordleWords(t)
+	l.fake = telegramtest.New(t, telegramtest.WithClock(l.clk.Now))
+	l.wire = &wire{fake: l.fake}
+	front := httptest.NewServer(l.wire)
+	t.Cleanup(front.Close)
+	apis := httptest.NewServer(l.mkt)
+	t.Cleanup(apis.Close)
+	log := slog.New(l.logs)
+	// No pacing: the fake's 429s are the flood control under test, and a
+	// wait moves the simulated clock instead of sleeping.
+	client, err := telegram.New(l.fake.Token, telegram.WithAPIURL(front.URL), telegram.WithLogger(log),
+		telegram.WithRates(rate.Inf, rate.Inf), telegram.WithGroupLimit(0, 0),
+		telegram.WithWait(func(context.Context, time.Duration) error { return nil }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.store = storagetest.NewSwitch(cfg.Store)
+	l.app, err = core.New(l.store, client,
+		core.WithModules(builtin.Catalogue(), modules...),
+		core.WithOwner(l.world.owner), core.WithBotUsername("miti99bot"), core.WithLogger(log), core.WithClock(l.clk.Now),
+		core.WithSettings(map[string]string{
+			"BINANCE_API_URL": apis.URL, "COINBASE_API_URL": apis.URL, "COINGECKO_API_URL": apis.URL,
+			"LOLESPORTS_API_URL": apis.URL + "/persisted/gw", "LOLESPORTS_API_KEY": scheduleKey,
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.disp = cron.NewDispatcher(l.app.Registry(), l.store.For(core.CoreNamespace), log, l.clk.Now)
+	for _, j := range l.app.Registry().Crons() {
+		l.next[j.Name] = j.Next(Start)
+	}
+	l.subs, l.money, l.games = newSubsModel(), newMoneyModel(), newGamesModel()
+	l.stats = newStatsModel()
+	return l
+}
+
+// fail stops the life: the seed and the step reproduce it. A known bug
+// is counted instead, and fail returns true for the model to resync.
+func (l *life) fail(checker, format string, args ...any) bool {
+	l.t.Helper()
+	where := fmt.Sprintf("seed %d, step %d (day %d, %s): %s: %s", l.cfg.Seed, l.step, l.day, l.clk.Now().Format(time.RFC3339), checker, fmt.Sprintf(format, args...))
+	if !l.cfg.Known[checker] {
+		l.t.Fatal(where)
+	}
+	l.hist.count("known-"+checker, 1)
+	if _, ok := l.known[checker]; !ok {
+		l.known[checker] = where
+	}
+	return true
+}
+
+// liveDay runs one day: its steps at seeded times, the crons in between.
+func (l *life) liveDay() {
+	day := Start.AddDate(0, 0, l.day)
+	n := l.cfg.PerDay/2 + l.r.IntN(l.cfg.PerDay+1)
+	at := make([]time.Duration, n)
+	for i := range at {
+		at[i] = time.Duration(l.r.Int64N(int64(24 * time.Hour)))
+	}
+	slices.Sort(at)
+	for _, d := range at {
+		when := day.Add(d)
+		l.fireCrons(when)
+		if l.clk.Now().Before(when) {
+			l.clk.Set(when)
+		}
+		l.act()
+	}
+	l.fireCrons(day.AddDate(0, 0, 1))
+}

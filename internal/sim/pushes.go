@@ -1,0 +1,102 @@
+package sim
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// topic is a subscription's place: a chat, or a forum topic of it.
+type topic struct {
+	chat   int64
+	thread int
+}
+
+// subsModel is who is subscribed to the daily push, as the bot's answers
+// told each chat.
+type subsModel struct{ on map[topic]bool }
+
+func newSubsModel() *subsModel { return &subsModel{on: map[topic]bool{}} }
+
+// subscribe is /lolschedule_subscribe (on) or _unsubscribe in c: the
+// answer, if one landed, says what the chat now believes.
+func (l *life) subscribe(c *chat, thread int, cmd command, on bool) command {
+	cmd.after = func(calls []Call) {
+		for _, call := range calls {
+			if call.OK && call.Method == "sendMessage" {
+				l.subs.heard(topic{call.SentChat, thread}, call.Text)
+			}
+		}
+	}
+	return cmd
+}
+
+// heard updates the model from a message or edit the bot showed in t.
+func (m *subsModel) heard(t topic, text string) {
+	switch {
+	case strings.HasPrefix(text, "Subscribed:"), strings.HasPrefix(text, "Already subscribed:"):
+		m.on[t] = true
+	case strings.HasPrefix(text, "Unsubscribed:"), text == "Not subscribed here.":
+		delete(m.on, t)
+	}
+}
+
+// forget drops a chat's subscriptions: it blocked or removed the bot.
+func (m *subsModel) forget(chat int64) {
+	for t := range m.on {
+		if t.chat == chat {
+			delete(m.on, t)
+		}
+	}
+}
+
+// move follows a group that became a supergroup.
+func (m *subsModel) move(from, to int64) {
+	for t := range m.on {
+		if t.chat == from {
+			delete(m.on, t)
+			m.on[topic{to, t.thread}] = true
+		}
+	}
+}
+
+// checkPush: on a match day every subscribed, reachable topic got exactly
+// one push, and nobody else got one; on other days nobody did.
+func (l *life) checkPush(day string, calls []Call) {
+	got := map[topic]int{}
+	for _, c := range calls {
+		if c.OK && c.Method == "sendMessage" && strings.Contains(c.Text, "LoL today") {
+			got[topic{c.SentChat, c.Thread}]++
+		}
+	}
+	want := map[topic]int{}
+	if l.mkt.matchDay(day) {
+		for t := range l.subs.on {
+			if ch := l.world.byID(t.chat); ch != nil && ch.reachable(t.thread) {
+				want[t] = 1
+			}
+		}
+	}
+	var bad []string
+	for t := range union(got, want) {
+		if got[t] != want[t] {
+			bad = append(bad, fmt.Sprintf("%d/%d got %d, want %d", t.chat, t.thread, got[t], want[t]))
+		}
+	}
+	sort.Strings(bad)
+	if len(bad) > 0 {
+		l.fail("pushes", "day %s (match day %t): %s", day, l.mkt.matchDay(day), strings.Join(bad, "; "))
+	}
+	l.hist.count("pushes", len(got))
+}
+
+func union(a, b map[topic]int) map[topic]bool {
+	out := map[topic]bool{}
+	for t := range a {
+		out[t] = true
+	}
+	for t := range b {
+		out[t] = true
+	}
+	return out
+}
