@@ -24,7 +24,7 @@ var (
 )
 
 // known are the reported bugs a life counts and lives past (sim.Known).
-var known = map[string]bool{sim.ReplayedTrade: true, sim.ReplayedGuess: true}
+var known = map[string]bool{sim.ReplayedGuess: true}
 
 func open(t *testing.T, name string) storage.KVProvider {
 	switch name {
@@ -106,7 +106,7 @@ func TestKnownBugsStillHappen(t *testing.T) {
 	for bug, life := range map[string]struct {
 		seed uint64
 		days int
-	}{sim.ReplayedTrade: {2, 2}, sim.ReplayedGuess: {3, 5}} {
+	}{sim.ReplayedGuess: {3, 5}} {
 		s := life.seed
 		res := sim.Run(t, sim.Config{Seed: s, Days: life.days, PerDay: 200, Store: memory.New(), Known: known})
 		if res.Known[bug] == "" {

@@ -159,13 +159,12 @@ func (m *module) cmdIncomeStock(ctx context.Context, r *app.Request) error {
 	if !ok {
 		return err
 	}
-	p, err := trading.Update(ctx, m.store, r.UserID, func(p *trading.Portfolio) error {
-		return p.IncomeShares(market, o.sym, o.qty, m.now())
+	return trading.Apply(ctx, m.store, r, func(p *trading.Portfolio) (string, error) {
+		if err := p.IncomeShares(market, o.sym, o.qty, m.now()); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("Recorded a stock dividend of %s %s. You hold %s %s.", trading.Qty(o.qty), o.sym, trading.Qty(p.Holdings[o.sym].Qty), o.sym), nil
 	})
-	if err != nil {
-		return trading.Answer(ctx, r, err)
-	}
-	return r.Reply(ctx, fmt.Sprintf("Recorded a stock dividend of %s %s. You hold %s %s.", trading.Qty(o.qty), o.sym, trading.Qty(p.Holdings[o.sym].Qty), o.sym))
 }
 
 func (m *module) cmdIncomeVND(ctx context.Context, r *app.Request) error {
@@ -181,11 +180,10 @@ func (m *module) cmdIncomeVND(ctx context.Context, r *app.Request) error {
 	if err != nil {
 		return trading.Refuse(ctx, r, err)
 	}
-	p, err := trading.Update(ctx, m.store, r.UserID, func(p *trading.Portfolio) error {
-		return p.IncomeCash(market, sym, amount, m.now())
+	return trading.Apply(ctx, m.store, r, func(p *trading.Portfolio) (string, error) {
+		if err := p.IncomeCash(market, sym, amount, m.now()); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("Recorded a cash dividend of %s on %s. Cash: %s.", trading.VND(amount), sym, trading.VND(p.Cash)), nil
 	})
-	if err != nil {
-		return trading.Answer(ctx, r, err)
-	}
-	return r.Reply(ctx, fmt.Sprintf("Recorded a cash dividend of %s on %s. Cash: %s.", trading.VND(amount), sym, trading.VND(p.Cash)))
 }

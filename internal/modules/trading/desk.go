@@ -39,17 +39,14 @@ func (d *Desk) Buy(ctx context.Context, r *app.Request, sym string, buy func(p *
 	if !ok {
 		return err
 	}
-	var qty decimal.Decimal
-	p, err := Update(ctx, d.Quotes.Store, r.UserID, func(p *Portfolio) error {
-		var err error
-		qty, err = buy(p, q.Price, d.Quotes.Now())
-		return err
+	return Apply(ctx, d.Quotes.Store, r, func(p *Portfolio) (string, error) {
+		qty, err := buy(p, q.Price, d.Quotes.Now())
+		if err != nil {
+			return "", err
+		}
+		paid := p.History[len(p.History)-1].Cash.Neg()
+		return fmt.Sprintf("Bought %s %s at %s for %s. Cash: %s.", Qty(qty), d.unit(sym), d.Money(q.Price), d.Money(paid), d.Money(p.Cash)), nil
 	})
-	if err != nil {
-		return Answer(ctx, r, err)
-	}
-	paid := p.History[len(p.History)-1].Cash.Neg()
-	return r.Reply(ctx, fmt.Sprintf("Bought %s %s at %s for %s. Cash: %s.", Qty(qty), d.unit(sym), d.Money(q.Price), d.Money(paid), d.Money(p.Cash)))
 }
 
 // Sell prices sym and sells qty of it (all of it when all is true) at what
@@ -59,16 +56,13 @@ func (d *Desk) Sell(ctx context.Context, r *app.Request, sym string, qty decimal
 	if !ok {
 		return err
 	}
-	var sold, proceeds decimal.Decimal
-	p, err := Update(ctx, d.Quotes.Store, r.UserID, func(p *Portfolio) error {
-		var err error
-		sold, proceeds, err = p.Sell(d.Market, sym, qty, all, q.SellPrice(), d.Quotes.Now())
-		return err
+	return Apply(ctx, d.Quotes.Store, r, func(p *Portfolio) (string, error) {
+		sold, proceeds, err := p.Sell(d.Market, sym, qty, all, q.SellPrice(), d.Quotes.Now())
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("Sold %s %s at %s for %s. Cash: %s.", Qty(sold), d.unit(sym), d.Money(q.SellPrice()), d.Money(proceeds), d.Money(p.Cash)), nil
 	})
-	if err != nil {
-		return Answer(ctx, r, err)
-	}
-	return r.Reply(ctx, fmt.Sprintf("Sold %s %s at %s for %s. Cash: %s.", Qty(sold), d.unit(sym), d.Money(q.SellPrice()), d.Money(proceeds), d.Money(p.Cash)))
 }
 
 // ShowStats is the stats command: the caller's own portfolio at current

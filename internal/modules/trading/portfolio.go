@@ -47,6 +47,9 @@ type Portfolio struct {
 	Holdings map[string]Holding `json:"holdings"`
 	Created  time.Time          `json:"created"`
 	History  []Trade            `json:"history"`
+	// Applied are the last updates that changed it, with their replies
+	// (see Apply).
+	Applied []applied `json:"applied,omitempty"`
 }
 
 // Errors a command turns into a reply; the portfolio is then unchanged.

@@ -40,10 +40,11 @@ func TopUpHandler(m Market, store storage.KVStore, now func() time.Time, money f
 		if err != nil {
 			return Refuse(ctx, r, err)
 		}
-		p, err := Update(ctx, store, r.UserID, func(p *Portfolio) error { return p.TopUp(m, amount, now()) })
-		if err != nil {
-			return Answer(ctx, r, err)
-		}
-		return r.Reply(ctx, fmt.Sprintf("Topped up %s. Cash: %s.", money(amount), money(p.Cash)))
+		return Apply(ctx, store, r, func(p *Portfolio) (string, error) {
+			if err := p.TopUp(m, amount, now()); err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("Topped up %s. Cash: %s.", money(amount), money(p.Cash)), nil
+		})
 	}
 }
