@@ -2,7 +2,7 @@
 // binary builds it from the environment Lambda provides (region, the
 // function role's credentials, endpoint overrides) without linking the SDK's
 // shared-config chain (profiles, SSO, STS, IMDS), whose package init alone
-// costs milliseconds of every cold start and which Lambda never needs. The
+// weighs on every cold start and which Lambda never needs. The
 // container and the tools use the whole chain (package defaultchain).
 package awsenv
 

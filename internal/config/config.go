@@ -180,7 +180,7 @@ func newConfig(env func(string) string, secrets map[string]string, settings []ap
 var (
 	tokenRE = regexp.MustCompile(`^[0-9]+:[A-Za-z0-9_-]+$`)
 	// The length is checked apart: a counted repetition {1,256} compiles
-	// to 256 copies, a millisecond of every Lambda cold start.
+	// to 256 copies at package init, on every Lambda cold start.
 	secretRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 )
 

@@ -26,7 +26,7 @@ import (
 // (before issue #19: 12, 11 and 13 in total, 3, 2 and 4 before the reply).
 // A claim is one conditional write, so is the finish and the stats tally;
 // what is left is the module's own work.
-// `go test -run RoundTrips -v ./internal/app/` prints them, call by call.
+// `go test -run RoundTrips -v ./internal/core/` prints them, call by call.
 func TestStoreRoundTripsPerUpdateDoNotGrow(t *testing.T) {
 	const wrapped = 8192 // the dedup slot count: update 8194 reuses 2's slot
 	cases := []struct {

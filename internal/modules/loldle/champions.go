@@ -79,8 +79,8 @@ func normalise(s string) string {
 }
 
 // embedded is the embedded table, parsed at its first use rather than at
-// start: most cold starts serve no loldle, and parsing it was half of the
-// Lambda bootstrap's set-up (0.23 ms of 0.45; issue #19). A table that
+// start: most cold starts serve no loldle, and the parse would be a large
+// share of the Lambda bootstrap's set-up (docs/performance.md). A table that
 // does not parse is a build defect, like a bad constant regexp, and
 // TestTheChampionTableIsWellFormed fails on it before it ships.
 var embedded = sync.OnceValue(func() *roster {

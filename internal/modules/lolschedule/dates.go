@@ -24,7 +24,7 @@ func parseDate(s string) (time.Time, error) {
 
 // dateFields splits two digits, an optional - or /, two digits, an
 // optional - or /, and four digits. A loop, not a regexp: the counted
-// repetitions compiled at package init, on every cold start (issue #19).
+// repetitions would compile at package init, on every cold start.
 func dateFields(s string) (d, mo, y int, ok bool) {
 	i := 0
 	number := func(n int) (v int, ok bool) {

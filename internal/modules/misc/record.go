@@ -15,9 +15,8 @@ type lastPing struct {
 }
 
 // encode writes the record as json.Marshal does, without its reflection:
-// /ping is the command every health check sends, and the marshalling was
-// a tenth of the core's own time per /ping (issue #19). At is UTC, in the
-// years json.Marshal accepts.
+// /ping is the command every health check sends (docs/performance.md has
+// what the reflection cost). At is UTC, in the years json.Marshal accepts.
 func (p lastPing) encode() []byte {
 	b := make([]byte, 0, 80)
 	b = append(b, `{"at":"`...)

@@ -7,8 +7,8 @@ import (
 )
 
 // appendTally encodes v exactly as json.Marshal does (keys sorted, the
-// same escaping), without reflection: counting is every command's hook, and
-// json.Marshal's reflection and the stack it needs were a good part of it.
+// same escaping), without reflection: counting is every command's hook
+// (docs/performance.md has what the reflection cost there).
 // TestTallyEncodingIsJSONMarshals holds the two together.
 func appendTally(b []byte, v tally) []byte {
 	b = append(b, '{')

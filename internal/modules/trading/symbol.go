@@ -2,8 +2,8 @@ package trading
 
 // UpperAlnum reports whether s is between minLen and maxLen upper-case
 // ASCII letters and digits: the shape of a coin symbol or a ticker.
-// A loop, not a regexp: a counted repetition compiled at package init
-// was part of every cold start (issue #19).
+// A loop, not a regexp: a counted repetition would compile at package
+// init, on every cold start.
 func UpperAlnum(s string, minLen, maxLen int) bool {
 	if len(s) < minLen || len(s) > maxLen {
 		return false

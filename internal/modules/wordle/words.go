@@ -14,7 +14,8 @@ var (
 
 // A wordList is an embedded file of one five-letter word per line, read
 // in place: word i starts at byte i*6. Splitting the lists at start-up
-// allocated 7,000 strings in every process, and in every Lambda cold start.
+// would allocate a string per word in every process, and in every Lambda
+// cold start.
 // TestTheEmbeddedListsAreUsable holds the format.
 type wordList string
 
