@@ -16,6 +16,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/cron"
+	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
 	"github.com/miti99bot/miti99bot/internal/telegram"
@@ -67,6 +68,13 @@ func NewWithServer(t testing.TB, srv *telegramtest.Server, modules []app.Factory
 // module's conversation in a test is faster than any group's.
 func NewWithClient(t testing.TB, srv *telegramtest.Server, client []telegram.Option, modules []app.Factory, opts ...core.Option) *Bot {
 	t.Helper()
+	return NewOnStore(t, memory.New(), srv, client, modules, opts...)
+}
+
+// NewOnStore is NewWithClient over another store (a real server's, for a
+// test that must hold on every backend).
+func NewOnStore(t testing.TB, p storage.KVProvider, srv *telegramtest.Server, client []telegram.Option, modules []app.Factory, opts ...core.Option) *Bot {
+	t.Helper()
 	logs := &Logs{}
 	t.Cleanup(func() { testenv.CheckLogLines(t, "the bot", logs.String()) }) // each key once per line
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -74,7 +82,7 @@ func NewWithClient(t testing.TB, srv *telegramtest.Server, client []telegram.Opt
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := storagetest.NewSwitch(memory.New())
+	store := storagetest.NewSwitch(p)
 	base := []core.Option{
 		core.WithModules(modules),
 		core.WithOwner(Owner, Admin),

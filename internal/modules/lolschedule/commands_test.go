@@ -9,6 +9,8 @@ import (
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/modules/lolschedule"
+	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
@@ -30,12 +32,16 @@ func newEnvWith(t testing.TB, api *fakeAPI, settings map[string]string, opts ...
 }
 
 func newEnvWithClient(t testing.TB, api *fakeAPI, settings map[string]string, client []telegram.Option, opts ...telegramtest.Option) *env {
+	return newEnvOnStore(t, memory.New(), api, settings, client, opts...)
+}
+
+func newEnvOnStore(t testing.TB, store storage.KVProvider, api *fakeAPI, settings map[string]string, client []telegram.Option, opts ...telegramtest.Option) *env {
 	clk := apptest.NewClock(now)
 	s := map[string]string{"LOLESPORTS_API_URL": api.URL(), "LOLESPORTS_API_KEY": apiKey}
 	for k, v := range settings {
 		s[k] = v
 	}
-	b := apptest.NewWithClient(t, telegramtest.New(t, opts...), client, []app.Factory{lolschedule.Factory}, core.WithClock(clk.Now), core.WithSettings(s))
+	b := apptest.NewOnStore(t, store, telegramtest.New(t, opts...), client, []app.Factory{lolschedule.Factory}, core.WithClock(clk.Now), core.WithSettings(s))
 	return &env{Bot: b, api: api, clk: clk}
 }
 
