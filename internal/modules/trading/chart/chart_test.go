@@ -1,0 +1,118 @@
+package chart
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image/png"
+	"math"
+	"os"
+	"testing"
+	"time"
+)
+
+var ict = time.FixedZone("ICT", 7*3600)
+
+// walk is a fixed, made-up price path of n bars of step from t0: a drift
+// and two waves, so the high and the low fall inside the period.
+func walk(n int, step time.Duration, ohlc bool) []Bar {
+	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	bars := make([]Bar, n)
+	prev := 60000.0
+	for i := range bars {
+		c := 60000 + 40*float64(i) + 2500*math.Sin(float64(i)/9) + 700*math.Sin(float64(i)*1.7)
+		b := Bar{T: t0.Add(time.Duration(i) * step), O: c, H: c, L: c, C: c}
+		if ohlc {
+			b.O = prev
+			b.H = max(b.O, c) + 150 + 100*math.Abs(math.Sin(float64(i)))
+			b.L = min(b.O, c) - 150 - 100*math.Abs(math.Cos(float64(i)))
+		}
+		bars[i], prev = b, c
+	}
+	return bars
+}
+
+func usd(v float64) string { return fmt.Sprintf("$%.0f", v) }
+
+func series(n int, ohlc bool) Series {
+	return Series{Title: "BTC 7d: $61,234.50, +2.31% (+$1,234.00)", Bars: walk(n, time.Hour, ohlc), OHLC: ohlc, Money: usd, Zone: ict, TimeFormat: "Jan 02"}
+}
+
+// Every price chart is the promised picture: a PNG of 800 x 500 px under
+// 150 KB, the same bytes for the same input.
+func TestAPriceChartIsAPhoneSizedPNGAndTheSameForTheSameInput(t *testing.T) {
+	tests := []struct {
+		name string
+		s    Series
+	}{
+		{"96 candles (a day of 15-minute bars)", series(96, true)},
+		{"130 candles, the most drawn as candles", series(maxCandles, true)},
+		{"365 bars of OHLC drawn as a line", series(365, true)},
+		{"a line of prices without OHLC", series(180, false)},
+		{"the fewest prices drawn", series(MinBars, false)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			first, err := Price(tt.s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := Price(tt.s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(first, again) {
+				t.Fatal("two renders of the same series differ")
+			}
+			checkPNG(t, first)
+			if os.Getenv("CHART_OUT") != "" {
+				_ = os.WriteFile(os.Getenv("CHART_OUT")+"/"+tt.name+".png", first, 0o644)
+			}
+		})
+	}
+}
+
+// checkPNG fails unless data decodes as an 800 x 500 PNG under 150 KB.
+func checkPNG(t *testing.T, data []byte) {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("not a PNG: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() != Width || b.Dy() != Height {
+		t.Fatalf("%d x %d px; want %d x %d", b.Dx(), b.Dy(), Width, Height)
+	}
+	if len(data) > 150<<10 {
+		t.Fatalf("%d bytes; want under 150 KB", len(data))
+	}
+}
+
+// Fewer than MinBars prices is no picture but ErrTooFew, which the
+// modules turn into words.
+func TestTooFewPricesAreRefusedNotDrawn(t *testing.T) {
+	for n := range MinBars {
+		if _, err := Price(series(n, true)); !errors.Is(err, ErrTooFew) {
+			t.Fatalf("%d bars: %v; want ErrTooFew", n, err)
+		}
+	}
+}
+
+// The figures the issue asks for: go test -run '^$' -bench . ./internal/modules/trading/chart/
+func BenchmarkPrice(b *testing.B) {
+	for _, bb := range []struct {
+		name string
+		s    Series
+	}{{"candles96", series(96, true)}, {"line365", series(365, false)}} {
+		b.Run(bb.name, func(b *testing.B) {
+			var n int
+			for b.Loop() {
+				data, err := Price(bb.s)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(data)
+			}
+			b.ReportMetric(float64(n), "png-bytes")
+		})
+	}
+}
