@@ -145,7 +145,7 @@ func TestAChartIsAPhotoWhosePeriodButtonsRedrawItInPlace(t *testing.T) {
 	}
 	edits := b.Srv.MediaEdits()
 	if len(edits) != 1 || edits[0].MessageID != id || !strings.HasPrefix(edits[0].Caption, "ETH 7d: $3,864, -2.89% (-$115.01)\n51 OHLC bars from Binance") {
-		t.Fatalf("media edits %+v; want message %d redrawn over 7d", edits, id)
+		t.Fatalf("%d media edits; want message %d redrawn over 7d", len(edits), id)
 	}
 	checkPhoto(t, edits[0].PNG)
 	if _, rows, _ := b.Srv.Keyboard(apptest.Group); rows[0][1].Text != "• 7d" {
