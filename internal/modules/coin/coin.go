@@ -32,7 +32,8 @@ var Factory = app.Factory{
 		{Name: settingCoinbase, Default: "https://api.coinbase.com", Help: "coin: Coinbase API (fallback)"},
 		{Name: settingCoinGecko, Default: "https://api.coingecko.com", Help: "coin: CoinGecko API (last fallback)"},
 	},
-	New: New,
+	Jobs: []string{Name + "_values"},
+	New:  New,
 }
 
 var market = trading.Market{
@@ -64,6 +65,7 @@ func New(d app.Deps) (*app.Module, error) {
 		return nil, err
 	}
 	m := &module{desk: &trading.Desk{Market: market, Quotes: quotes, Money: usd, Name: Name, Start: "1000"}}
+	values := m.desk.Track(d, chartUSD)
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{
@@ -74,7 +76,8 @@ func New(d app.Deps) (*app.Module, error) {
 			{Name: "coin_stats", Description: "Your coin portfolio and profit/loss", Handler: m.desk.ShowStats},
 			{Name: "coin_chart", Description: "A coin's price chart: /coin_chart BTC 30d (1d, 7d, 30d, 1y)", Handler: charts.Command(symbolArg, "")},
 		},
-		Callbacks: []app.Callback{m.desk.Callback(priceText, symbolArg), charts.Callback(symbolArg)},
+		Crons:     []app.Cron{values.Cron()},
+		Callbacks: []app.Callback{values.Callback(), m.desk.Callback(priceText, symbolArg), charts.Callback(symbolArg)},
 	}, nil
 }
 

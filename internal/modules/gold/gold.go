@@ -37,7 +37,8 @@ var Factory = app.Factory{
 		trading.BinanceURL,
 		{Name: settingERAPI, Default: "https://open.er-api.com", Help: "gold: ExchangeRate-API open rates (USD/VND for the world spot fallback)"},
 	},
-	New: New,
+	Jobs: []string{Name + "_values"},
+	New:  New,
 }
 
 // The symbol the engine keeps gold under.
@@ -92,6 +93,7 @@ func New(d app.Deps) (*app.Module, error) {
 		return nil, err
 	}
 	m.desk = &trading.Desk{Market: market, Quotes: quotes, Money: trading.VND, Name: Name, Start: "100000000", Unit: "luong"}
+	values := m.desk.Track(d, chartVND)
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{
@@ -102,7 +104,8 @@ func New(d app.Deps) (*app.Module, error) {
 			{Name: "gold_stats", Description: "Your gold portfolio and profit/loss", Handler: m.desk.ShowStats},
 			{Name: "gold_chart", Description: "World gold's chart in VND per luong: /gold_chart 30d (1d, 7d, 30d, 1y)", Handler: charts.Command(isChartSymbol, chartSymbol)},
 		},
-		Callbacks: []app.Callback{m.desk.Callback(func(_ string, q trading.Quote) string { return priceText(q) },
+		Crons: []app.Cron{values.Cron()},
+		Callbacks: []app.Callback{values.Callback(), m.desk.Callback(func(_ string, q trading.Quote) string { return priceText(q) },
 			func(s string) (string, bool) { return s, s == symbol }), charts.Callback(isChartSymbol)},
 	}, nil
 }

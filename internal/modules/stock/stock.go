@@ -35,7 +35,8 @@ var Factory = app.Factory{
 		{Name: settingVCI, Default: "https://trading.vietcap.com.vn", Help: "stock: Vietcap (VCI) trading API (fallback)"},
 		{Name: settingSSI, Default: "https://iboard-query.ssi.com.vn", Help: "stock: SSI iBoard query API (last fallback)"},
 	},
-	New: New,
+	Jobs: []string{Name + "_values"},
+	New:  New,
 }
 
 // market: whole VND and whole shares. HOSE, HNX and UPCoM all trade round
@@ -77,6 +78,7 @@ func New(d app.Deps) (*app.Module, error) {
 	charts.Periods, charts.Default = periods, trading.Month
 	m := &module{store: d.Store, now: d.Now,
 		desk: &trading.Desk{Market: market, Quotes: quotes, Money: trading.VND, Name: Name, Start: "100000000"}}
+	values := m.desk.Track(d, chartVND)
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{
@@ -89,7 +91,8 @@ func New(d app.Deps) (*app.Module, error) {
 			{Name: "stock_chart", Description: "A stock's daily chart: /stock_chart FPT 1y (7d, 30d, 1y)", Handler: charts.Command(tickerArg, "")},
 			{Name: "stock_income_vnd", Description: "Record a cash dividend: /stock_income_vnd FPT 200000", Handler: m.cmdIncomeVND},
 		},
-		Callbacks: []app.Callback{m.desk.Callback(priceText, tickerArg), charts.Callback(tickerArg)},
+		Crons:     []app.Cron{values.Cron()},
+		Callbacks: []app.Callback{values.Callback(), m.desk.Callback(priceText, tickerArg), charts.Callback(tickerArg)},
 	}, nil
 }
 

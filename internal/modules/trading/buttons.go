@@ -69,7 +69,7 @@ func (d *Desk) Callback(text func(sym string, q Quote) string, symbol func(strin
 			if err != nil {
 				return err
 			}
-			kb := d.refresh(req.Data)
+			kb := d.statsKeyboard(owner)
 			if !found {
 				kb = nil
 			}

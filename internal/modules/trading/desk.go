@@ -3,7 +3,6 @@ package trading
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -23,6 +22,9 @@ type Desk struct {
 	Start  string // a first top-up to suggest: "1000"
 	// Unit names a quantity in replies ("luong"); empty: the symbol.
 	Unit string
+	// Values, when set, records portfolios daily and puts a chart button
+	// on the stats reply.
+	Values *Values
 }
 
 // unit is how a reply names a quantity of sym.
@@ -85,7 +87,7 @@ func (d *Desk) ShowStats(ctx context.Context, r *app.Request) error {
 	case !found:
 		return r.Reply(ctx, body)
 	}
-	return r.ReplyKeyboard(ctx, body, d.refresh(d.prefix()+kindStats+":"+strconv.FormatInt(r.UserID, 10)))
+	return r.ReplyKeyboard(ctx, body, d.statsKeyboard(r.UserID))
 }
 
 // SellArg reads a sell quantity: "all", or a positive amount within the

@@ -116,3 +116,54 @@ func BenchmarkPrice(b *testing.B) {
 		})
 	}
 }
+
+func portfolio(days int) Portfolio {
+	t0 := time.Date(2026, 1, 1, 17, 0, 0, 0, time.UTC)
+	var pts []Point
+	for i := range days {
+		if i == 3 {
+			continue // a day the job did not run
+		}
+		dep := 1000.0
+		if i >= 40 {
+			dep = 1500
+		}
+		pts = append(pts, Point{T: t0.AddDate(0, 0, i), Cash: dep - 600, Holdings: 600 + 80*math.Sin(float64(i)/6), Deposited: dep})
+	}
+	return Portfolio{Title: "Your coin portfolio: $1,523.40", Points: pts, Money: usd, Zone: ict}
+}
+
+// A value chart is the same promised picture, same bytes for the same
+// days, a year of them included; one day is too few.
+func TestAValueChartIsAPhoneSizedPNGAndTheSameForTheSameInput(t *testing.T) {
+	for _, days := range []int{MinPoints, 90, 366} {
+		first, err := Value(portfolio(days))
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, _ := Value(portfolio(days))
+		if !bytes.Equal(first, again) {
+			t.Fatalf("%d days: two renders differ", days)
+		}
+		checkPNG(t, first)
+		if os.Getenv("CHART_OUT") != "" {
+			_ = os.WriteFile(fmt.Sprintf("%s/value%d.png", os.Getenv("CHART_OUT"), days), first, 0o644)
+		}
+	}
+	if _, err := Value(Portfolio{Points: []Point{{}}, Money: usd, Zone: ict}); !errors.Is(err, ErrTooFew) {
+		t.Fatalf("one day: %v; want ErrTooFew", err)
+	}
+}
+
+func BenchmarkValue(b *testing.B) {
+	s := portfolio(366)
+	var n int
+	for b.Loop() {
+		data, err := Value(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(data)
+	}
+	b.ReportMetric(float64(n), "png-bytes")
+}
