@@ -12,6 +12,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
+	_ "github.com/miti99bot/miti99bot/internal/modules/trading/chart/draw" // the container's drawer: in process
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 

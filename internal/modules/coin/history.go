@@ -4,12 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"net/http"
 	"net/url"
 	"time"
-
-	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
@@ -117,13 +114,4 @@ func coingeckoHistory(c *http.Client, base string) trading.HistorySource {
 
 // chartUSD is a price on a chart: whole dollars from $1,000, cents from
 // $1, else four significant digits (PEPE's $0.00001234).
-func chartUSD(v float64) string {
-	places := int32(2)
-	switch {
-	case v >= 1000 || v == 0:
-		places = 0
-	case v < 1:
-		places = int32(3 - math.Floor(math.Log10(v)))
-	}
-	return trading.USD(decimal.NewFromFloat(v), places)
-}
+var chartUSD = chart.Format{Prefix: "$", Places: chart.Auto}

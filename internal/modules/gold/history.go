@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"net/http"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 )
 
 // chartSymbol is what gold's charts draw: world spot, not SJC. VNAppMob
@@ -50,4 +48,4 @@ func spotHistory(c *http.Client, binance, erAPI string) trading.HistorySource {
 }
 
 // chartVND is a price on a chart, in whole VND.
-func chartVND(v float64) string { return trading.VND(decimal.NewFromFloat(math.Round(v))) }
+var chartVND = chart.Format{Suffix: " VND"}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/apptest"
+	_ "github.com/miti99bot/miti99bot/internal/modules/trading/chart/draw" // the container's drawer: in process
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 

@@ -4,12 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"net/http"
 	"net/url"
 	"time"
-
-	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
@@ -110,4 +107,4 @@ func wholeBar(t time.Time, o, h, l, c json.Number) (chart.Bar, error) {
 }
 
 // chartVND is a price on a chart, in whole VND.
-func chartVND(v float64) string { return trading.VND(decimal.NewFromFloat(math.Round(v))) }
+var chartVND = chart.Format{Suffix: " VND"}

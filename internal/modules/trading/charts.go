@@ -30,7 +30,7 @@ type Charts struct {
 	// is the one without an argument.
 	Periods []Period
 	Default Period
-	Money   func(float64) string
+	Money   chart.Format
 	Zone    *time.Location
 }
 
@@ -59,7 +59,7 @@ func (c *Charts) Picture(ctx context.Context, sym string, p Period) (Picture, er
 		return Picture{}, err
 	}
 	title := c.title(sym, p, h)
-	png, err := chart.Price(chart.Series{Title: title, Bars: h.Bars, OHLC: h.OHLC, Money: c.Money, Zone: c.Zone, TimeFormat: p.TimeFormat})
+	png, err := chart.Price(chart.Series{Title: title, Bars: h.Bars, OHLC: h.OHLC, Money: c.Money, Offset: offset(c.Zone, now), TimeFormat: p.TimeFormat})
 	if err != nil {
 		return Picture{}, fmt.Errorf("chart %s %s: %w", sym, p.Name, err)
 	}
@@ -80,7 +80,7 @@ func (c *Charts) title(sym string, p Period, h History) string {
 		sign = "-"
 	}
 	pct := 100 * math.Abs(diff) / first
-	return fmt.Sprintf("%s %s: %s, %s%.2f%% (%s%s)", sym, p.Name, c.Money(last), sign, pct, sign, c.Money(math.Abs(diff)))
+	return fmt.Sprintf("%s %s: %s, %s%.2f%% (%s%s)", sym, p.Name, c.Money.String(last), sign, pct, sign, c.Money.String(math.Abs(diff)))
 }
 
 // caption repeats the title (a picture is not read by everyone), then
@@ -109,4 +109,10 @@ func (c *Charts) why(err error, sym string, p Period) (string, bool) {
 		return fmt.Sprintf("No price history for %s right now; every source failed. Try again later.", sym), true
 	}
 	return "", false
+}
+
+// offset is zone's offset from UTC at t.
+func offset(zone *time.Location, t time.Time) time.Duration {
+	_, secs := t.In(zone).Zone()
+	return time.Duration(secs) * time.Second
 }

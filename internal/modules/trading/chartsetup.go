@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 )
 
 // ICT is the users' time zone (Vietnam, no daylight saving), fixed so the
@@ -21,7 +22,7 @@ type HistoryAt struct {
 // NewCharts builds a market's charts from its settings, the sources in
 // order; every base URL must pass CheckURL. The periods are every period,
 // 7d without an argument; a market that draws fewer sets Periods after.
-func NewCharts(d app.Deps, name, noun string, money func(float64) string, sources ...HistoryAt) (*Charts, error) {
+func NewCharts(d app.Deps, name, noun string, money chart.Format, sources ...HistoryAt) (*Charts, error) {
 	c := &Charts{
 		Store: d.Store, Log: d.Log, Now: d.Now, Photos: d.Photos(),
 		Name: name, Noun: noun, Periods: AllPeriods, Default: Week, Money: money, Zone: ICT,

@@ -59,7 +59,7 @@ func (v *Values) Callback() app.Callback {
 
 // draw is the chart of pts and its caption.
 func (v *Values) draw(pts []DayPoint) ([]byte, string, error) {
-	in := chart.Portfolio{Money: v.Money, Zone: ICT}
+	in := chart.Portfolio{Money: v.Money, Offset: 7 * time.Hour}
 	for _, p := range pts {
 		day, err := time.ParseInLocation(time.DateOnly, p.Day, ICT)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -28,7 +29,7 @@ type Values struct {
 	Market Market
 	Photos app.Photos
 	Name   string                       // the market: job "<name>_values", buttons "<name>v:"
-	Money  func(float64) string         // the chart's axis and marks
+	Money  chart.Format                 // the chart's axis and marks
 	Exact  func(decimal.Decimal) string // the title and caption: the market's money
 }
 
@@ -130,7 +131,7 @@ func (v *Values) Points(ctx context.Context, user int64) ([]DayPoint, error) {
 
 // Track makes the desk record its portfolios' values daily (the job is
 // the returned Values' Cron) and offer their chart on the stats reply.
-func (d *Desk) Track(deps app.Deps, money func(float64) string) *Values {
+func (d *Desk) Track(deps app.Deps, money chart.Format) *Values {
 	d.Values = &Values{Store: deps.Store, Log: deps.Log, Now: deps.Now, Quotes: d.Quotes, Market: d.Market,
 		Photos: deps.Photos(), Name: d.Name, Money: money, Exact: d.Money}
 	return d.Values

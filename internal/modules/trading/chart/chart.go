@@ -1,21 +1,24 @@
-// Package chart draws the markets' pictures as PNG, with gonum.org/v1/plot
-// (pure Go, no cgo): a price over a period (candles where the source has
-// OHLC, else a line) with its high and low marked, and a portfolio's value
-// over time. The same input gives the same bytes.
+// Package chart is what the markets draw: a price over a period (candles
+// where the source has OHLC, else a line, the high and the low marked)
+// and a portfolio's value over time, as 800 x 500 PNG.
+//
+// The drawing itself (package draw, on gonum.org/v1/plot) is linked only
+// where it is registered: the container imports draw; the Lambda
+// bootstrap does not, so the plotting library's package init and size
+// stay off its cold start, and it runs the chartrender helper shipped
+// beside it (Exec) on a cache miss instead.
 package chart
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"image/png"
 	"time"
+)
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
+// The picture's size in pixels.
+const (
+	Width  = 800
+	Height = 500
 )
 
 // Bar is one period of prices; a source with one price per time gives
@@ -25,15 +28,14 @@ type Bar struct {
 	O, H, L, C float64
 }
 
-// MinBars is the fewest prices a chart is drawn from: fewer would be a
-// picture of almost nothing, so the caller says so in words instead.
+// MinBars is the fewest prices a price chart is drawn from: fewer would be
+// a picture of almost nothing, so the caller says so in words instead.
 const MinBars = 5
 
-// maxCandles is the most bars drawn as candles; past it they would be
-// slivers, and the closes are drawn as a line.
-const maxCandles = 130
+// MinPoints is the fewest days a value chart is drawn from.
+const MinPoints = 2
 
-// ErrTooFew: fewer than MinBars prices.
+// ErrTooFew: fewer than MinBars prices (MinPoints days).
 var ErrTooFew = errors.New("chart: too few prices to draw")
 
 // Series is a price chart's input.
@@ -41,65 +43,42 @@ type Series struct {
 	Title string // "BTC 7d: $60,000.50, +2.31% (+$1,234.00)"
 	Bars  []Bar  // oldest first
 	OHLC  bool   // the bars have real opens, highs and lows
-	Money func(float64) string
-	Zone  *time.Location // the times' zone on the axis
+	Money Format
+	// Offset is the zone the X axis' times are shown in, east of UTC.
+	Offset time.Duration
 	// TimeFormat lays out the X axis' times ("15:04", "Jan 02").
 	TimeFormat string
 }
 
-// Price draws s: candles when the source has OHLC and they fit, else the
-// closes as a line; the high and the low marked with their prices.
+// Point is a portfolio's value on one day: cash, holdings at that day's
+// prices, and what had been deposited in all by then.
+type Point struct {
+	T                         time.Time
+	Cash, Holdings, Deposited float64
+}
+
+// Portfolio is a value chart's input: daily points, oldest first. A day
+// without a point is a day the job did not run: the line goes straight
+// across it, no point is made up for it.
+type Portfolio struct {
+	Title  string
+	Points []Point
+	Money  Format
+	Offset time.Duration
+}
+
+// Price draws s, with the drawer this binary has (Register, or Exec).
 func Price(s Series) ([]byte, error) {
 	if len(s.Bars) < MinBars {
 		return nil, fmt.Errorf("%w: %d of %d", ErrTooFew, len(s.Bars), MinBars)
 	}
-	p := newPlot(s.Title, s.Zone, s.TimeFormat, s.Money)
-	p.Add(gridLines())
-	if s.OHLC && len(s.Bars) <= maxCandles {
-		step := float64(s.Bars[len(s.Bars)-1].T.Unix()-s.Bars[0].T.Unix()) / float64(len(s.Bars)-1)
-		p.Add(candles{bars: s.Bars, step: step})
-	} else {
-		l, err := plotter.NewLine(closes(s.Bars))
-		if err != nil {
-			return nil, fmt.Errorf("chart: %w", err)
-		}
-		l.Color, l.Width = line, vg.Points(1.6)
-		p.Add(l)
-	}
-	marks, err := extremes(s)
-	if err != nil {
-		return nil, err
-	}
-	p.Add(marks...)
-	// Room above the high and below the low for their labels.
-	pad := (p.Y.Max - p.Y.Min) * 0.08
-	p.Y.Min, p.Y.Max = p.Y.Min-pad, p.Y.Max+pad
-	return encode(p)
+	return drawer().Price(s)
 }
 
-func closes(bars []Bar) plotter.XYs {
-	xys := make(plotter.XYs, len(bars))
-	for i, b := range bars {
-		xys[i] = plotter.XY{X: float64(b.T.Unix()), Y: b.C}
+// Value draws s, with the drawer this binary has.
+func Value(s Portfolio) ([]byte, error) {
+	if len(s.Points) < MinPoints {
+		return nil, fmt.Errorf("%w: %d of %d days", ErrTooFew, len(s.Points), MinPoints)
 	}
-	return xys
-}
-
-func gridLines() *plotter.Grid {
-	g := plotter.NewGrid()
-	g.Vertical.Color, g.Horizontal.Color = grid, grid
-	return g
-}
-
-// encode renders p at 800 x 500 px. PNG's default compression: its best
-// took 5 times as long (90% of a render) for 15% fewer bytes.
-func encode(p *plot.Plot) ([]byte, error) {
-	c := vgimg.NewWith(vgimg.UseWH(pageW, pageH), vgimg.UseDPI(dpi))
-	p.Draw(draw.New(c))
-	var b bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
-	if err := enc.Encode(&b, c.Image()); err != nil {
-		return nil, fmt.Errorf("chart: png: %w", err)
-	}
-	return b.Bytes(), nil
+	return drawer().Value(s)
 }

@@ -1,169 +1,108 @@
-package chart
+package chart_test
 
 import (
 	"bytes"
 	"errors"
-	"fmt"
-	"image/png"
-	"math"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart/draw"
 )
 
-var ict = time.FixedZone("ICT", 7*3600)
-
-// walk is a fixed, made-up price path of n bars of step from t0: a drift
-// and two waves, so the high and the low fall inside the period.
-func walk(n int, step time.Duration, ohlc bool) []Bar {
-	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
-	bars := make([]Bar, n)
-	prev := 60000.0
-	for i := range bars {
-		c := 60000 + 40*float64(i) + 2500*math.Sin(float64(i)/9) + 700*math.Sin(float64(i)*1.7)
-		b := Bar{T: t0.Add(time.Duration(i) * step), O: c, H: c, L: c, C: c}
-		if ohlc {
-			b.O = prev
-			b.H = max(b.O, c) + 150 + 100*math.Abs(math.Sin(float64(i)))
-			b.L = min(b.O, c) - 150 - 100*math.Abs(math.Cos(float64(i)))
-		}
-		bars[i], prev = b, c
-	}
-	return bars
-}
-
-func usd(v float64) string { return fmt.Sprintf("$%.0f", v) }
-
-func series(n int, ohlc bool) Series {
-	return Series{Title: "BTC 7d: $61,234.50, +2.31% (+$1,234.00)", Bars: walk(n, time.Hour, ohlc), OHLC: ohlc, Money: usd, Zone: ict, TimeFormat: "Jan 02"}
-}
-
-// Every price chart is the promised picture: a PNG of 800 x 500 px under
-// 150 KB, the same bytes for the same input.
-func TestAPriceChartIsAPhoneSizedPNGAndTheSameForTheSameInput(t *testing.T) {
+func TestFormatWritesMoneyAsTheMarketsDo(t *testing.T) {
+	usd, vnd := chart.Format{Prefix: "$", Places: chart.Auto}, chart.Format{Suffix: " VND"}
 	tests := []struct {
-		name string
-		s    Series
+		f    chart.Format
+		v    float64
+		want string
 	}{
-		{"96 candles (a day of 15-minute bars)", series(96, true)},
-		{"130 candles, the most drawn as candles", series(maxCandles, true)},
-		{"365 bars of OHLC drawn as a line", series(365, true)},
-		{"a line of prices without OHLC", series(180, false)},
-		{"the fewest prices drawn", series(MinBars, false)},
+		{usd, 61234.6, "$61,235"},
+		{usd, 3864.2, "$3,864"},
+		{usd, 107.654, "$107.65"},
+		{usd, 0.00001234, "$0.00001234"},
+		{usd, -115.01, "-$115.01"},
+		{usd, 0, "$0"},
+		{vnd, 95123456.4, "95,123,456 VND"},
+		{vnd, -400, "-400 VND"},
+		{vnd, -0.2, "0 VND"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			first, err := Price(tt.s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			again, err := Price(tt.s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(first, again) {
-				t.Fatal("two renders of the same series differ")
-			}
-			checkPNG(t, first)
-			if os.Getenv("CHART_OUT") != "" {
-				_ = os.WriteFile(os.Getenv("CHART_OUT")+"/"+tt.name+".png", first, 0o644)
-			}
-		})
-	}
-}
-
-// checkPNG fails unless data decodes as an 800 x 500 PNG under 150 KB.
-func checkPNG(t *testing.T, data []byte) {
-	t.Helper()
-	img, err := png.Decode(bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("not a PNG: %v", err)
-	}
-	if b := img.Bounds(); b.Dx() != Width || b.Dy() != Height {
-		t.Fatalf("%d x %d px; want %d x %d", b.Dx(), b.Dy(), Width, Height)
-	}
-	if len(data) > 150<<10 {
-		t.Fatalf("%d bytes; want under 150 KB", len(data))
-	}
-}
-
-// Fewer than MinBars prices is no picture but ErrTooFew, which the
-// modules turn into words.
-func TestTooFewPricesAreRefusedNotDrawn(t *testing.T) {
-	for n := range MinBars {
-		if _, err := Price(series(n, true)); !errors.Is(err, ErrTooFew) {
-			t.Fatalf("%d bars: %v; want ErrTooFew", n, err)
+		if got := tt.f.String(tt.v); got != tt.want {
+			t.Errorf("%+v.String(%v) = %q; want %q", tt.f, tt.v, got, tt.want)
 		}
 	}
 }
 
-// The figures the issue asks for: go test -run '^$' -bench . ./internal/modules/trading/chart/
-func BenchmarkPrice(b *testing.B) {
-	for _, bb := range []struct {
+// series is a made-up day of 15-minute candles.
+func series() chart.Series {
+	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	s := chart.Series{Title: "BTC 1d", Money: chart.Format{Prefix: "$", Places: chart.Auto}, Offset: 7 * time.Hour, TimeFormat: "15:04", OHLC: true}
+	for i := range 96 {
+		c := 60000 + float64(i%13)*50
+		s.Bars = append(s.Bars, chart.Bar{T: t0.Add(time.Duration(i) * 15 * time.Minute), O: c - 20, H: c + 60, L: c - 70, C: c})
+	}
+	return s
+}
+
+// The helper draws what the process would, byte for byte: the Lambda's
+// charts are the container's.
+func TestTheHelperDrawsTheSameBytesAsTheProcess(t *testing.T) {
+	helper := filepath.Join(t.TempDir(), chart.HelperName)
+	build := exec.Command("go", "build", "-o", helper, "github.com/miti99bot/miti99bot/cmd/chartrender")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the helper: %v\n%s", err, out)
+	}
+	s := series()
+	got, err := chart.Exec{Path: helper}.Price(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := draw.Local{}.Price(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("the helper drew %d bytes, the process %d, not the same", len(got), len(want))
+	}
+	if _, err := (chart.Exec{Path: helper}).Value(chart.Portfolio{}); err == nil {
+		t.Fatal("the helper drew a value chart of no days; want its refusal")
+	}
+}
+
+// A binary with neither a drawer nor the helper says so: it never sends
+// an empty picture.
+func TestNoHelperIsErrNoRenderer(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), chart.HelperName)
+	if _, err := os.Stat(missing); err == nil {
+		t.Fatal("the helper exists")
+	}
+	if _, err := (chart.Exec{Path: missing}).Price(series()); !errors.Is(err, chart.ErrNoRenderer) {
+		t.Fatalf("err = %v; want ErrNoRenderer", err)
+	}
+}
+
+// The helper's cost per picture, process start included:
+// go test -run '^$' -bench Helper ./internal/modules/trading/chart/
+func BenchmarkHelper(b *testing.B) {
+	helper := filepath.Join(b.TempDir(), chart.HelperName)
+	if out, err := exec.Command("go", "build", "-o", helper, "github.com/miti99bot/miti99bot/cmd/chartrender").CombinedOutput(); err != nil {
+		b.Fatalf("building the helper: %v\n%s", err, out)
+	}
+	s := series()
+	for _, d := range []struct {
 		name string
-		s    Series
-	}{{"candles96", series(96, true)}, {"line365", series(365, false)}} {
-		b.Run(bb.name, func(b *testing.B) {
-			var n int
+		d    chart.Drawer
+	}{{"exec", chart.Exec{Path: helper}}, {"inprocess", draw.Local{}}} {
+		b.Run(d.name, func(b *testing.B) {
 			for b.Loop() {
-				data, err := Price(bb.s)
-				if err != nil {
+				if _, err := d.d.Price(s); err != nil {
 					b.Fatal(err)
 				}
-				n = len(data)
 			}
-			b.ReportMetric(float64(n), "png-bytes")
 		})
 	}
-}
-
-func portfolio(days int) Portfolio {
-	t0 := time.Date(2026, 1, 1, 17, 0, 0, 0, time.UTC)
-	var pts []Point
-	for i := range days {
-		if i == 3 {
-			continue // a day the job did not run
-		}
-		dep := 1000.0
-		if i >= 40 {
-			dep = 1500
-		}
-		pts = append(pts, Point{T: t0.AddDate(0, 0, i), Cash: dep - 600, Holdings: 600 + 80*math.Sin(float64(i)/6), Deposited: dep})
-	}
-	return Portfolio{Title: "Your coin portfolio: $1,523.40", Points: pts, Money: usd, Zone: ict}
-}
-
-// A value chart is the same promised picture, same bytes for the same
-// days, a year of them included; one day is too few.
-func TestAValueChartIsAPhoneSizedPNGAndTheSameForTheSameInput(t *testing.T) {
-	for _, days := range []int{MinPoints, 90, 366} {
-		first, err := Value(portfolio(days))
-		if err != nil {
-			t.Fatal(err)
-		}
-		again, _ := Value(portfolio(days))
-		if !bytes.Equal(first, again) {
-			t.Fatalf("%d days: two renders differ", days)
-		}
-		checkPNG(t, first)
-		if os.Getenv("CHART_OUT") != "" {
-			_ = os.WriteFile(fmt.Sprintf("%s/value%d.png", os.Getenv("CHART_OUT"), days), first, 0o644)
-		}
-	}
-	if _, err := Value(Portfolio{Points: []Point{{}}, Money: usd, Zone: ict}); !errors.Is(err, ErrTooFew) {
-		t.Fatalf("one day: %v; want ErrTooFew", err)
-	}
-}
-
-func BenchmarkValue(b *testing.B) {
-	s := portfolio(366)
-	var n int
-	for b.Loop() {
-		data, err := Value(s)
-		if err != nil {
-			b.Fatal(err)
-		}
-		n = len(data)
-	}
-	b.ReportMetric(float64(n), "png-bytes")
 }

@@ -1,4 +1,4 @@
-package chart
+package draw
 
 import (
 	"image/color"
@@ -7,19 +7,19 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 )
 
 // The picture: 800 x 500 px (600 x 375 points at 96 dpi), text sized to
 // stay readable when a phone shows it about 350 px wide.
 const (
-	Width  = 800
-	Height = 500
-	dpi    = 96
+	dpi = 96
 )
 
 var (
-	pageW = vg.Length(Width) * vg.Inch / dpi
-	pageH = vg.Length(Height) * vg.Inch / dpi
+	pageW = vg.Length(chart.Width) * vg.Inch / dpi
+	pageH = vg.Length(chart.Height) * vg.Inch / dpi
 )
 
 // Sizes of the text, in points.
@@ -51,7 +51,8 @@ func sans(size vg.Length, bold bool) font.Font {
 
 // newPlot is a plot in the house style: sans text sized for phones, a
 // light grid, times on X in zone, money on Y.
-func newPlot(title string, zone *time.Location, timeFormat string, money func(float64) string) *plot.Plot {
+func newPlot(title string, offset time.Duration, timeFormat string, money chart.Format) *plot.Plot {
+	zone := time.FixedZone("", int(offset/time.Second))
 	p := plot.New()
 	p.Title.Text = title
 	p.Title.TextStyle.Font = sans(titleSize, true)
@@ -71,13 +72,13 @@ func newPlot(title string, zone *time.Location, timeFormat string, money func(fl
 }
 
 // moneyTicks labels the Y axis in the market's money.
-type moneyTicks struct{ money func(float64) string }
+type moneyTicks struct{ money chart.Format }
 
 func (m moneyTicks) Ticks(min, max float64) []plot.Tick {
 	ticks := plot.DefaultTicks{}.Ticks(min, max)
 	for i := range ticks {
 		if ticks[i].Label != "" {
-			ticks[i].Label = m.money(ticks[i].Value)
+			ticks[i].Label = m.money.String(ticks[i].Value)
 		}
 	}
 	return ticks

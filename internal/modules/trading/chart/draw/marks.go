@@ -1,4 +1,4 @@
-package chart
+package draw
 
 import (
 	"fmt"
@@ -7,12 +7,14 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 )
 
 // extremes marks the series' high and low: a dot and "H $x" above the
 // high, "L $y" below the low, each label turned toward the middle so it
 // stays inside the picture.
-func extremes(s Series) ([]plot.Plotter, error) {
+func extremes(s chart.Series) ([]plot.Plotter, error) {
 	hi, lo := 0, 0
 	for i, b := range s.Bars {
 		if b.H > s.Bars[hi].H {
@@ -29,8 +31,8 @@ func extremes(s Series) ([]plot.Plotter, error) {
 		label string
 		above bool
 	}{
-		{hi, s.Bars[hi].H, "H " + s.Money(s.Bars[hi].H), true},
-		{lo, s.Bars[lo].L, "L " + s.Money(s.Bars[lo].L), false},
+		{hi, s.Bars[hi].H, "H " + s.Money.String(s.Bars[hi].H), true},
+		{lo, s.Bars[lo].L, "L " + s.Money.String(s.Bars[lo].L), false},
 	} {
 		xy := plotter.XYs{{X: float64(s.Bars[m.i].T.Unix()), Y: m.y}}
 		dot, err := plotter.NewScatter(xy)

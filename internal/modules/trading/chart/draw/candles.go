@@ -1,16 +1,18 @@
-package chart
+package draw
 
 import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 )
 
 // candles draws OHLC bars: a wick from low to high, a body from open to
 // close, green when the close is not below the open. The library has no
 // candlestick plotter; this is one, on its Plotter interface.
 type candles struct {
-	bars []Bar
+	bars []chart.Bar
 	step float64 // seconds between two bars' starts
 }
 

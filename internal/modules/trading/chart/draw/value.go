@@ -1,57 +1,38 @@
-package chart
+package draw
 
 import (
 	"fmt"
 	"image/color"
-	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 )
-
-// Point is a portfolio's value on one day: cash, holdings at that day's
-// prices, and what had been deposited in all by then.
-type Point struct {
-	T                         time.Time
-	Cash, Holdings, Deposited float64
-}
-
-// Portfolio is a value chart's input: daily points, oldest first. A day
-// without a point is a day the job did not run: the line goes straight
-// across it, no point is made up for it.
-type Portfolio struct {
-	Title  string
-	Points []Point
-	Money  func(float64) string
-	Zone   *time.Location
-}
-
-// MinPoints is the fewest days a value chart is drawn from.
-const MinPoints = 2
 
 var holdingsColor = color.RGBA{R: 0xe0, G: 0x8a, B: 0x1e, A: 0xff}
 
 // Value draws the total value, cash and holdings as three lines, and
 // marks each deposit (a rise of Deposited) with its amount.
-func Value(s Portfolio) ([]byte, error) {
-	if len(s.Points) < MinPoints {
-		return nil, fmt.Errorf("%w: %d of %d days", ErrTooFew, len(s.Points), MinPoints)
+func (Local) Value(s chart.Portfolio) ([]byte, error) {
+	if len(s.Points) < chart.MinPoints {
+		return nil, fmt.Errorf("%w: %d of %d days", chart.ErrTooFew, len(s.Points), chart.MinPoints)
 	}
-	p := newPlot(s.Title, s.Zone, "Jan 02", s.Money)
+	p := newPlot(s.Title, s.Offset, "Jan 02", s.Money)
 	p.Add(gridLines())
 	p.Legend.Top, p.Legend.Left = true, true
 	for _, l := range []struct {
 		name  string
-		value func(Point) float64
+		value func(chart.Point) float64
 		col   color.Color
 		width vg.Length
 		dash  []vg.Length
 	}{
-		{"cash", func(pt Point) float64 { return pt.Cash }, muted, 1.2, []vg.Length{vg.Points(4), vg.Points(3)}},
-		{"holdings", func(pt Point) float64 { return pt.Holdings }, holdingsColor, 1.2, nil},
-		{"total", func(pt Point) float64 { return pt.Cash + pt.Holdings }, line, 2.2, nil},
+		{"cash", func(pt chart.Point) float64 { return pt.Cash }, muted, 1.2, []vg.Length{vg.Points(4), vg.Points(3)}},
+		{"holdings", func(pt chart.Point) float64 { return pt.Holdings }, holdingsColor, 1.2, nil},
+		{"total", func(pt chart.Point) float64 { return pt.Cash + pt.Holdings }, line, 2.2, nil},
 	} {
 		xys := make(plotter.XYs, len(s.Points))
 		for i, pt := range s.Points {
@@ -77,7 +58,7 @@ func Value(s Portfolio) ([]byte, error) {
 
 // depositMarks is a triangle on the total line at each day whose
 // deposits rose, labelled with the rise.
-func depositMarks(s Portfolio) ([]plot.Plotter, error) {
+func depositMarks(s chart.Portfolio) ([]plot.Plotter, error) {
 	var xys plotter.XYs
 	var labels []string
 	for i, pt := range s.Points {
@@ -87,7 +68,7 @@ func depositMarks(s Portfolio) ([]plot.Plotter, error) {
 		}
 		if pt.Deposited > prev {
 			xys = append(xys, plotter.XY{X: float64(pt.T.Unix()), Y: pt.Cash + pt.Holdings})
-			labels = append(labels, "+"+s.Money(pt.Deposited-prev))
+			labels = append(labels, "+"+s.Money.String(pt.Deposited-prev))
 		}
 	}
 	if len(xys) == 0 {
