@@ -19,6 +19,7 @@ type Messenger interface {
 	AnswerCallback(ctx context.Context, queryID, text string) error
 	SetCommands(ctx context.Context, cmds []models.BotCommand) error
 	GetMe(ctx context.Context) (*models.User, error)
+	Photos
 }
 
 // Message is one outgoing text message.

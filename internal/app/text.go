@@ -35,19 +35,24 @@ var tags = regexp.MustCompile(`</?[a-zA-Z][^>]*>`)
 // middle could leave a tag open (Telegram refuses the whole message), so a
 // long HTML message goes as its plain text.
 func Fit(text string, mode models.ParseMode) (string, models.ParseMode) {
-	if utf16Len(text) <= MaxMessageUnits {
+	return fitUnits(text, mode, MaxMessageUnits)
+}
+
+// fitUnits is Fit's rule for a limit of limit UTF-16 code units.
+func fitUnits(text string, mode models.ParseMode, limit int) (string, models.ParseMode) {
+	if utf16Len(text) <= limit {
 		return text, mode
 	}
 	if mode == models.ParseModeHTML {
 		text, mode = html.UnescapeString(tags.ReplaceAllString(text, "")), ""
-		if utf16Len(text) <= MaxMessageUnits {
+		if utf16Len(text) <= limit {
 			return text, mode
 		}
 	}
 	units, end := 0, 0
 	for i, r := range text {
 		n := utf16.RuneLen(r)
-		if units+n > MaxMessageUnits-1 { // room for the ellipsis (one unit)
+		if units+n > limit-1 { // room for the ellipsis (one unit)
 			break
 		}
 		// The width in text, not of r: an invalid byte is one byte here but

@@ -33,6 +33,10 @@ var _ app.Messenger = (*Messenger)(nil)
 // Messenger prints what the bot would send to Telegram. It satisfies
 // app.Messenger and is safe for concurrent use (cron jobs print too).
 type Messenger struct {
+	// PhotoDir is where pictures are written ("": the system's temporary
+	// directory).
+	PhotoDir string
+
 	mu      sync.Mutex
 	out     io.Writer
 	seq     int

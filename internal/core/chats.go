@@ -58,6 +58,12 @@ func (w chatWatch) Send(ctx context.Context, m app.Message) (*models.Message, er
 	return msg, err
 }
 
+func (w chatWatch) SendPhoto(ctx context.Context, p app.Photo) (*models.Message, error) {
+	msg, err := w.Messenger.SendPhoto(ctx, p)
+	w.heard(ctx, p.ChatID, err)
+	return msg, err
+}
+
 func (w chatWatch) Edit(ctx context.Context, e app.Edit) error {
 	err := w.Messenger.Edit(ctx, e)
 	w.heard(ctx, e.ChatID, err)

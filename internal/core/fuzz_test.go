@@ -25,7 +25,11 @@ func (s sink) Send(_ context.Context, m app.Message) (*models.Message, error) {
 	}
 	return &models.Message{ID: 1, Chat: models.Chat{ID: m.ChatID}}, nil
 }
-func (sink) AnswerCallback(context.Context, string, string) error   { return nil }
+func (sink) AnswerCallback(context.Context, string, string) error { return nil }
+func (sink) SendPhoto(_ context.Context, p app.Photo) (*models.Message, error) {
+	return &models.Message{ID: 1, Chat: models.Chat{ID: p.ChatID}}, nil
+}
+func (sink) EditPhoto(context.Context, app.PhotoEdit) error         { return nil }
 func (sink) Edit(context.Context, app.Edit) error                   { return nil }
 func (sink) SetCommands(context.Context, []models.BotCommand) error { return nil }
 func (sink) GetMe(context.Context) (*models.User, error) {

@@ -9,7 +9,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.serveHTTP
 
 // Params decodes a Bot API request's parameters as the fake reads them
 // (query string, JSON, form or multipart). It consumes r's body.
-func Params(r *http.Request) (map[string]string, error) { return readParams(r) }
+func Params(r *http.Request) (map[string]string, error) {
+	params, _, err := readParams(r)
+	return params, err
+}
 
 // Restore ends FailChat or Block for chatID: sends land again (a user who
 // unblocked the bot, a group that added it back).

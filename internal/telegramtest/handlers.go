@@ -10,7 +10,7 @@ import (
 )
 
 // sending methods count against the rate limit and per-chat failures.
-var sending = map[string]bool{"sendMessage": true, "editMessageText": true}
+var sending = map[string]bool{"sendMessage": true, "editMessageText": true, "sendPhoto": true, "editMessageMedia": true}
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	token, method, ok := methodOf(r.URL.Path)
@@ -22,7 +22,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		writeFailure(w, Failure{Code: 401, Description: "Unauthorized"})
 		return
 	}
-	params, err := readParams(r)
+	params, files, err := readParams(r)
 	if err != nil {
 		writeFailure(w, badRequest(err.Error()))
 		return
@@ -32,7 +32,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.Copy(io.Discard, r.Body)
 
 	s.mu.Lock()
-	s.calls = append(s.calls, Call{Method: method, Params: params, At: s.now()})
+	s.calls = append(s.calls, Call{Method: method, Params: params, Files: files, At: s.now()})
 	s.notify()
 	f, failing := s.scriptedFailure(method, params)
 	s.mu.Unlock()
@@ -62,6 +62,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.sendMessage(w, params)
 	case "editMessageText":
 		s.editMessageText(w, params)
+	case "sendPhoto":
+		s.sendPhoto(w, params, files)
+	case "editMessageMedia":
+		s.editMessageMedia(w, params, files)
 	case "answerCallbackQuery", "deleteMyCommands":
 		writeOK(w, true)
 	case "setMyCommands":
@@ -139,7 +143,7 @@ func (s *Server) sendMessage(w http.ResponseWriter, params map[string]string) {
 	if s.shown == nil {
 		s.shown = map[[2]int64]shown{}
 	}
-	s.shown[[2]int64{msg.Chat.ID, int64(msg.ID)}] = shown{params["text"], params["reply_markup"]}
+	s.shown[[2]int64{msg.Chat.ID, int64(msg.ID)}] = shown{text: params["text"], markup: params["reply_markup"]}
 	s.mu.Unlock()
 	writeOK(w, msg)
 }
@@ -162,16 +166,19 @@ func (s *Server) editMessageText(w http.ResponseWriter, params map[string]string
 		return
 	}
 	key := [2]int64{parseInt(params["chat_id"]), parseInt(params["message_id"])}
-	now := shown{params["text"], params["reply_markup"]}
+	now := shown{text: params["text"], markup: params["reply_markup"]}
 	s.mu.Lock()
 	was, found := s.shown[key]
-	if found && was != now {
+	if found && !was.photo && was != now {
 		s.shown[key] = now
 	}
 	s.mu.Unlock()
 	switch {
 	case !found:
 		writeFailure(w, badRequest("message to edit not found"))
+		return
+	case was.photo:
+		writeFailure(w, badRequest("there is no text in the message to edit"))
 		return
 	case was == now:
 		writeFailure(w, badRequest("message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message"))

@@ -31,7 +31,9 @@ const DefaultToken = "123456:TEST-token"
 type Call struct {
 	Method string
 	Params map[string]string
-	At     time.Time
+	// Files are a multipart request's uploads, by field name.
+	Files map[string][]byte
+	At    time.Time
 }
 
 // Server is the fake. Create it with New.
@@ -63,8 +65,12 @@ type Server struct {
 	shown       map[[2]int64]shown // (chat, message id) -> what the message says now
 }
 
-// shown is a sent message's current text and keyboard, for editMessageText.
-type shown struct{ text, markup string }
+// shown is a sent message's current text (a photo's caption) and
+// keyboard, for the edits.
+type shown struct {
+	text, markup string
+	photo        bool
+}
 
 type poller struct{ cancel chan struct{} }
 

@@ -13,8 +13,18 @@ import (
 )
 
 // readParams decodes a Bot API request the three ways Telegram accepts it:
-// query string, application/json, form-urlencoded or multipart/form-data.
-func readParams(r *http.Request) (map[string]string, error) {
+// query string, application/json, form-urlencoded or multipart/form-data;
+// a multipart body's uploads come back as files, by field name.
+func readParams(r *http.Request) (params map[string]string, files map[string][]byte, err error) {
+	params, err = readFields(r)
+	if err != nil || r.MultipartForm == nil {
+		return params, nil, err
+	}
+	files, err = uploads(r.MultipartForm)
+	return params, files, err
+}
+
+func readFields(r *http.Request) (map[string]string, error) {
 	params := map[string]string{}
 	for k, v := range r.URL.Query() {
 		params[k] = v[0]

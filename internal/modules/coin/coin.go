@@ -32,7 +32,8 @@ var Factory = app.Factory{
 		{Name: settingCoinbase, Default: "https://api.coinbase.com", Help: "coin: Coinbase API (fallback)"},
 		{Name: settingCoinGecko, Default: "https://api.coingecko.com", Help: "coin: CoinGecko API (last fallback)"},
 	},
-	New: New,
+	Jobs: []string{Name + "_values"},
+	New:  New,
 }
 
 var market = trading.Market{
@@ -56,7 +57,15 @@ func New(d app.Deps) (*app.Module, error) {
 	if err != nil {
 		return nil, err
 	}
+	charts, err := trading.NewCharts(d, Name, "coin", chartUSD,
+		trading.HistoryAt{Setting: trading.BinanceURL.Name, Build: binanceHistory},
+		trading.HistoryAt{Setting: settingCoinbase, Build: coinbaseHistory},
+		trading.HistoryAt{Setting: settingCoinGecko, Build: coingeckoHistory})
+	if err != nil {
+		return nil, err
+	}
 	m := &module{desk: &trading.Desk{Market: market, Quotes: quotes, Money: usd, Name: Name, Start: "1000"}}
+	values := m.desk.Track(d, chartUSD)
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{
@@ -65,8 +74,10 @@ func New(d app.Deps) (*app.Module, error) {
 			{Name: "coin_buy", Description: "Buy a coin for USD: /coin_buy BTC 100", Handler: m.cmdBuy},
 			{Name: "coin_sell", Description: "Sell a coin: /coin_sell BTC 0.5 (or all)", Handler: m.cmdSell},
 			{Name: "coin_stats", Description: "Your coin portfolio and profit/loss", Handler: m.desk.ShowStats},
+			{Name: "coin_chart", Description: "A coin's price chart: /coin_chart BTC 30d (1d, 7d, 30d, 1y)", Handler: charts.Command(symbolArg, "")},
 		},
-		Callbacks: []app.Callback{m.desk.Callback(priceText, symbolArg)},
+		Crons:     []app.Cron{values.Cron()},
+		Callbacks: []app.Callback{values.Callback(), m.desk.Callback(priceText, symbolArg), charts.Callback(symbolArg)},
 	}, nil
 }
 

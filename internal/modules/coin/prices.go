@@ -41,33 +41,9 @@ func coinbase(c *http.Client, base string) trading.Source {
 
 func coingecko(c *http.Client, base string) trading.Source {
 	return trading.Source{Name: "CoinGecko", Price: func(ctx context.Context, sym string, _ time.Time) (decimal.Decimal, error) {
-		var found struct {
-			Coins []struct {
-				ID            string       `json:"id"`
-				Symbol        string       `json:"symbol"`
-				MarketCapRank *json.Number `json:"market_cap_rank"`
-			} `json:"coins"`
-		}
-		if err := trading.GetJSON(ctx, c, base+"/api/v3/search?query="+url.QueryEscape(strings.ToLower(sym)), "", &found); err != nil {
+		id, err := geckoID(ctx, c, base, sym)
+		if err != nil {
 			return decimal.Zero, err
-		}
-		id, best := "", int64(1<<62)
-		for _, c := range found.Coins {
-			if !strings.EqualFold(c.Symbol, sym) {
-				continue
-			}
-			rank := int64(1 << 61) // unranked coins come after ranked ones
-			if c.MarketCapRank != nil {
-				if r, err := c.MarketCapRank.Int64(); err == nil {
-					rank = r
-				}
-			}
-			if rank < best {
-				id, best = c.ID, rank
-			}
-		}
-		if id == "" {
-			return decimal.Zero, trading.ErrUnknown
 		}
 		var prices map[string]map[string]json.Number
 		if err := trading.GetJSON(ctx, c, base+"/api/v3/simple/price?ids="+url.QueryEscape(id)+"&vs_currencies=usd", "", &prices); err != nil {
@@ -75,4 +51,38 @@ func coingecko(c *http.Client, base string) trading.Source {
 		}
 		return positive(prices[id]["usd"].String())
 	}}
+}
+
+// geckoID is CoinGecko's id of the coin sym names: the best-ranked of the
+// coins with that symbol (unranked ones last).
+func geckoID(ctx context.Context, c *http.Client, base, sym string) (string, error) {
+	var found struct {
+		Coins []struct {
+			ID            string       `json:"id"`
+			Symbol        string       `json:"symbol"`
+			MarketCapRank *json.Number `json:"market_cap_rank"`
+		} `json:"coins"`
+	}
+	if err := trading.GetJSON(ctx, c, base+"/api/v3/search?query="+url.QueryEscape(strings.ToLower(sym)), "", &found); err != nil {
+		return "", err
+	}
+	id, best := "", int64(1<<62)
+	for _, c := range found.Coins {
+		if !strings.EqualFold(c.Symbol, sym) {
+			continue
+		}
+		rank := int64(1 << 61) // unranked coins come after ranked ones
+		if c.MarketCapRank != nil {
+			if r, err := c.MarketCapRank.Int64(); err == nil {
+				rank = r
+			}
+		}
+		if rank < best {
+			id, best = c.ID, rank
+		}
+	}
+	if id == "" {
+		return "", trading.ErrUnknown
+	}
+	return id, nil
 }

@@ -37,7 +37,8 @@ var Factory = app.Factory{
 		trading.BinanceURL,
 		{Name: settingERAPI, Default: "https://open.er-api.com", Help: "gold: ExchangeRate-API open rates (USD/VND for the world spot fallback)"},
 	},
-	New: New,
+	Jobs: []string{Name + "_values"},
+	New:  New,
 }
 
 // The symbol the engine keeps gold under.
@@ -84,7 +85,15 @@ func New(d app.Deps) (*app.Module, error) {
 		return nil, err
 	}
 	quotes.NoPrice = "No gold price right now; every source failed. Try again later."
+	charts, err := trading.NewCharts(d, Name, "gold", chartVND,
+		trading.HistoryAt{Setting: settingERAPI, Build: func(c *http.Client, base string) trading.HistorySource {
+			return spotHistory(c, binance, base)
+		}})
+	if err != nil {
+		return nil, err
+	}
 	m.desk = &trading.Desk{Market: market, Quotes: quotes, Money: trading.VND, Name: Name, Start: "100000000", Unit: "luong"}
+	values := m.desk.Track(d, chartVND)
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{
@@ -93,9 +102,11 @@ func New(d app.Deps) (*app.Module, error) {
 			{Name: "gold_buy", Description: "Buy gold by the luong: /gold_buy 0.5", Handler: m.cmdBuy},
 			{Name: "gold_sell", Description: "Sell gold: /gold_sell 0.5 (or all)", Handler: m.cmdSell},
 			{Name: "gold_stats", Description: "Your gold portfolio and profit/loss", Handler: m.desk.ShowStats},
+			{Name: "gold_chart", Description: "World gold's chart in VND per luong: /gold_chart 30d (1d, 7d, 30d, 1y)", Handler: charts.Command(isChartSymbol, chartSymbol)},
 		},
-		Callbacks: []app.Callback{m.desk.Callback(func(_ string, q trading.Quote) string { return priceText(q) },
-			func(s string) (string, bool) { return s, s == symbol })},
+		Crons: []app.Cron{values.Cron()},
+		Callbacks: []app.Callback{values.Callback(), m.desk.Callback(func(_ string, q trading.Quote) string { return priceText(q) },
+			func(s string) (string, bool) { return s, s == symbol }), charts.Callback(isChartSymbol)},
 	}, nil
 }
 
@@ -140,3 +151,5 @@ func (m *module) cmdSell(ctx context.Context, r *app.Request) error {
 	}
 	return m.desk.Sell(ctx, r, symbol, qty, all)
 }
+
+func isChartSymbol(s string) (string, bool) { return s, s == chartSymbol }

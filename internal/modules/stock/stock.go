@@ -35,7 +35,8 @@ var Factory = app.Factory{
 		{Name: settingVCI, Default: "https://trading.vietcap.com.vn", Help: "stock: Vietcap (VCI) trading API (fallback)"},
 		{Name: settingSSI, Default: "https://iboard-query.ssi.com.vn", Help: "stock: SSI iBoard query API (last fallback)"},
 	},
-	New: New,
+	Jobs: []string{Name + "_values"},
+	New:  New,
 }
 
 // market: whole VND and whole shares. HOSE, HNX and UPCoM all trade round
@@ -68,8 +69,16 @@ func New(d app.Deps) (*app.Module, error) {
 	if err != nil {
 		return nil, err
 	}
+	charts, err := trading.NewCharts(d, Name, "ticker", chartVND,
+		trading.HistoryAt{Setting: settingKBS, Build: kbsHistory},
+		trading.HistoryAt{Setting: settingVCI, Build: vciHistory})
+	if err != nil {
+		return nil, err
+	}
+	charts.Periods, charts.Default = periods, trading.Month
 	m := &module{store: d.Store, now: d.Now,
 		desk: &trading.Desk{Market: market, Quotes: quotes, Money: trading.VND, Name: Name, Start: "100000000"}}
+	values := m.desk.Track(d, chartVND)
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{
@@ -79,9 +88,11 @@ func New(d app.Deps) (*app.Module, error) {
 			{Name: "stock_sell", Description: "Sell shares: /stock_sell FPT 100 (or all)", Handler: m.cmdSell},
 			{Name: "stock_stats", Description: "Your stock portfolio and profit/loss", Handler: m.desk.ShowStats},
 			{Name: "stock_income_stock", Description: "Record a stock dividend: /stock_income_stock FPT 15", Handler: m.cmdIncomeStock},
+			{Name: "stock_chart", Description: "A stock's daily chart: /stock_chart FPT 1y (7d, 30d, 1y)", Handler: charts.Command(tickerArg, "")},
 			{Name: "stock_income_vnd", Description: "Record a cash dividend: /stock_income_vnd FPT 200000", Handler: m.cmdIncomeVND},
 		},
-		Callbacks: []app.Callback{m.desk.Callback(priceText, tickerArg)},
+		Crons:     []app.Cron{values.Cron()},
+		Callbacks: []app.Callback{values.Callback(), m.desk.Callback(priceText, tickerArg), charts.Callback(tickerArg)},
 	}, nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/go-telegram/bot/models"
 
@@ -33,11 +32,6 @@ func (d *Desk) refresh(kind, arg string) *models.InlineKeyboardMarkup {
 // PriceKeyboard is a price reply's keyboard.
 func (d *Desk) PriceKeyboard(sym string) *models.InlineKeyboardMarkup {
 	return d.refresh(kindPrice, sym)
-}
-
-// statsKeyboard is a portfolio reply's keyboard.
-func (d *Desk) statsKeyboard(user int64) *models.InlineKeyboardMarkup {
-	return d.refresh(kindStats, strconv.FormatInt(user, 10))
 }
 
 // Callback is the desk's button handler, for the module's Callbacks; text

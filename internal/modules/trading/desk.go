@@ -22,6 +22,9 @@ type Desk struct {
 	Start  string // a first top-up to suggest: "1000"
 	// Unit names a quantity in replies ("luong"); empty: the symbol.
 	Unit string
+	// Values, when set, records portfolios daily and puts a chart button
+	// on the stats reply.
+	Values *Values
 }
 
 // unit is how a reply names a quantity of sym.

@@ -1,0 +1,81 @@
+package console
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+)
+
+// The console shows pictures too: a terminal cannot, so each is written to
+// a file and its path printed, for the newcomer to open.
+var _ app.Photos = (*Messenger)(nil)
+
+// SendPhoto writes the picture to a temporary file and prints its path,
+// then the caption and the buttons, as Send prints a message.
+func (m *Messenger) SendPhoto(_ context.Context, p app.Photo) (*models.Message, error) {
+	path, err := m.writePhoto(p.FileName(), p.PNG)
+	if err != nil {
+		return nil, err
+	}
+	p.Caption, p.ParseMode = app.FitCaption(p.Caption, p.ParseMode)
+	prefix := "bot> "
+	if p.ChatID != ChatID {
+		prefix = fmt.Sprintf("bot (to chat %d)> ", p.ChatID)
+	}
+	m.print(prefix, "[photo] "+path)
+	if p.Caption != "" {
+		m.print(prefix, plain(p.Caption, p.ParseMode))
+	}
+	m.mu.Lock()
+	m.seq++
+	id := m.seq
+	m.mu.Unlock()
+	if p.Keyboard != nil && p.ChatID == ChatID {
+		m.keyboard(id, p.Keyboard)
+	}
+	return &models.Message{ID: id, Chat: models.Chat{ID: p.ChatID}, Caption: p.Caption}, nil
+}
+
+// EditPhoto writes the new picture to a new file and prints its path, the
+// caption and the buttons.
+func (m *Messenger) EditPhoto(_ context.Context, e app.PhotoEdit) error {
+	path, err := m.writePhoto(e.FileName(), e.PNG)
+	if err != nil {
+		return err
+	}
+	e.Caption, e.ParseMode = app.FitCaption(e.Caption, e.ParseMode)
+	prefix := fmt.Sprintf("bot (edits message %d)> ", e.MessageID)
+	m.print(prefix, "[photo] "+path)
+	if e.Caption != "" {
+		m.print(prefix, plain(e.Caption, e.ParseMode))
+	}
+	if e.ChatID == ChatID {
+		m.keyboard(e.MessageID, e.Keyboard)
+	}
+	return nil
+}
+
+// writePhoto saves data under the session's directory (PhotoDir, or the
+// system's temporary one) with a name made unique there.
+func (m *Messenger) writePhoto(name string, data []byte) (string, error) {
+	ext := filepath.Ext(name)
+	pattern := "miti99bot-" + strings.TrimSuffix(filepath.Base(name), ext) + "-*" + ext
+	f, err := os.CreateTemp(m.PhotoDir, pattern)
+	if err != nil {
+		return "", fmt.Errorf("console: photo: %w", err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return "", fmt.Errorf("console: photo: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return "", fmt.Errorf("console: photo: %w", err)
+	}
+	return f.Name(), nil
+}

@@ -1,0 +1,110 @@
+package stock
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/modules/trading"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
+)
+
+// Stocks have daily bars only (KBS's data_day, Vietcap's ONE_DAY): a
+// day's chart would be one bar, so the periods start at a week.
+var periods = []trading.Period{trading.Week, trading.Month, trading.Year}
+
+// kbsHistory reads KB Securities' daily bars over the period.
+func kbsHistory(c *http.Client, base string) trading.HistorySource {
+	return trading.HistorySource{Name: "KBS", Bars: func(ctx context.Context, sym string, p trading.Period, now time.Time) (trading.History, error) {
+		day := func(t time.Time) string { return t.In(ict).Format("02-01-2006") }
+		u := fmt.Sprintf("%s/iis-server/investment/stocks/%s/data_day?sdate=%s&edate=%s",
+			base, url.PathEscape(sym), day(now.Add(-p.Span)), day(now))
+		var r struct {
+			Bars []struct {
+				T          string
+				O, H, L, C json.Number
+			} `json:"data_day"`
+		}
+		if err := trading.Do(ctx, c, trading.Call{URL: u, Header: browserish}, &r); err != nil {
+			return trading.History{}, fmt.Errorf("kbs history: %w", err)
+		}
+		if len(r.Bars) == 0 {
+			return trading.History{}, trading.ErrUnknown
+		}
+		h := trading.History{OHLC: true}
+		for i, b := range r.Bars {
+			t, err := time.ParseInLocation("2006-01-02 15:04", b.T, ict)
+			if err != nil {
+				return trading.History{}, fmt.Errorf("kbs history: bar %d: %w", i, err)
+			}
+			bar, err := wholeBar(t, b.O, b.H, b.L, b.C)
+			if err != nil {
+				return trading.History{}, fmt.Errorf("kbs history: bar %d: %w", i, err)
+			}
+			h.Bars = append(h.Bars, bar)
+		}
+		return h, nil
+	}}
+}
+
+// vciCountBack is how many daily bars to ask Vietcap for: the period's
+// trading days and a margin (the bars outside the period are dropped).
+var vciCountBack = map[string]int{"7d": 10, "30d": 30, "1y": 260}
+
+// vciHistory reads Vietcap's daily OHLC chart: parallel arrays t, o, h,
+// l, c (t in seconds, as numbers or strings).
+func vciHistory(c *http.Client, base string) trading.HistorySource {
+	return trading.HistorySource{Name: "VCI", Bars: func(ctx context.Context, sym string, p trading.Period, now time.Time) (trading.History, error) {
+		body := map[string]any{"timeFrame": "ONE_DAY", "symbols": []string{sym}, "to": now.Unix(), "countBack": vciCountBack[p.Name]}
+		var r []struct {
+			Symbol     string
+			T          []any
+			O, H, L, C []json.Number
+		}
+		call := trading.Call{Method: http.MethodPost, URL: base + "/api/chart/OHLCChart/gap-chart", Header: browserish, Body: body}
+		if err := trading.Do(ctx, c, call, &r); err != nil {
+			return trading.History{}, fmt.Errorf("vci history: %w", err)
+		}
+		if len(r) == 0 || len(r[0].T) == 0 {
+			return trading.History{}, trading.ErrUnknown
+		}
+		s := r[0]
+		if n := len(s.T); len(s.O) != n || len(s.H) != n || len(s.L) != n || len(s.C) != n {
+			return trading.History{}, fmt.Errorf("vci history: arrays of %d, %d, %d, %d, %d", n, len(s.O), len(s.H), len(s.L), len(s.C))
+		}
+		h := trading.History{OHLC: true}
+		for i := range s.T {
+			t, err := trading.UnixTime(s.T[i])
+			if err != nil {
+				return trading.History{}, fmt.Errorf("vci history: bar %d: %w", i, err)
+			}
+			bar, err := wholeBar(t, s.O[i], s.H[i], s.L[i], s.C[i])
+			if err != nil {
+				return trading.History{}, fmt.Errorf("vci history: bar %d: %w", i, err)
+			}
+			h.Bars = append(h.Bars, bar)
+		}
+		return h, nil
+	}}
+}
+
+// wholeBar is a bar whose prices are whole VND, as the price sources'
+// are (wholeVND): a fraction means thousands, and that source is passed
+// over rather than drawn a thousand times too low.
+func wholeBar(t time.Time, o, h, l, c json.Number) (chart.Bar, error) {
+	var f [4]float64
+	for i, n := range []json.Number{o, h, l, c} {
+		d, err := wholeVND(n)
+		if err != nil {
+			return chart.Bar{}, err
+		}
+		f[i] = d.InexactFloat64()
+	}
+	return chart.Bar{T: t.UTC(), O: f[0], H: f[1], L: f[2], C: f[3]}, nil
+}
+
+// chartVND is a price on a chart, in whole VND.
+var chartVND = chart.Format{Suffix: " VND"}

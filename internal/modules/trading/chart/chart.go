@@ -1,0 +1,84 @@
+// Package chart is what the markets draw: a price over a period (candles
+// where the source has OHLC, else a line, the high and the low marked)
+// and a portfolio's value over time, as 800 x 500 PNG.
+//
+// The drawing itself (package draw, on gonum.org/v1/plot) is linked only
+// where it is registered: the container imports draw; the Lambda
+// bootstrap does not, so the plotting library's package init and size
+// stay off its cold start, and it runs the chartrender helper shipped
+// beside it (Exec) on a cache miss instead.
+package chart
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// The picture's size in pixels.
+const (
+	Width  = 800
+	Height = 500
+)
+
+// Bar is one period of prices; a source with one price per time gives
+// O = H = L = C.
+type Bar struct {
+	T          time.Time
+	O, H, L, C float64
+}
+
+// MinBars is the fewest prices a price chart is drawn from: fewer would be
+// a picture of almost nothing, so the caller says so in words instead.
+const MinBars = 5
+
+// MinPoints is the fewest days a value chart is drawn from.
+const MinPoints = 2
+
+// ErrTooFew: fewer than MinBars prices (MinPoints days).
+var ErrTooFew = errors.New("chart: too few prices to draw")
+
+// Series is a price chart's input.
+type Series struct {
+	Title string // "BTC 7d: $60,000.50, +2.31% (+$1,234.00)"
+	Bars  []Bar  // oldest first
+	OHLC  bool   // the bars have real opens, highs and lows
+	Money Format
+	// Offset is the zone the X axis' times are shown in, east of UTC.
+	Offset time.Duration
+	// TimeFormat lays out the X axis' times ("15:04", "Jan 02").
+	TimeFormat string
+}
+
+// Point is a portfolio's value on one day: cash, holdings at that day's
+// prices, and what had been deposited in all by then.
+type Point struct {
+	T                         time.Time
+	Cash, Holdings, Deposited float64
+}
+
+// Portfolio is a value chart's input: daily points, oldest first. A day
+// without a point is a day the job did not run: the line goes straight
+// across it, no point is made up for it.
+type Portfolio struct {
+	Title  string
+	Points []Point
+	Money  Format
+	Offset time.Duration
+}
+
+// Price draws s, with the drawer this binary has (Register, or Exec).
+func Price(s Series) ([]byte, error) {
+	if len(s.Bars) < MinBars {
+		return nil, fmt.Errorf("%w: %d of %d", ErrTooFew, len(s.Bars), MinBars)
+	}
+	return drawer().Price(s)
+}
+
+// Value draws s, with the drawer this binary has.
+func Value(s Portfolio) ([]byte, error) {
+	if len(s.Points) < MinPoints {
+		return nil, fmt.Errorf("%w: %d of %d days", ErrTooFew, len(s.Points), MinPoints)
+	}
+	return drawer().Value(s)
+}

@@ -1,0 +1,54 @@
+package chart
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Format writes money on a chart: Prefix, the amount with thousands
+// separators, Suffix ("$61,234", "95,000,000 VND"). It is data, not a
+// function, so a request to the renderer helper carries it.
+type Format struct {
+	Prefix, Suffix string
+	// Places are the decimals; Auto picks them by size, as coin prices
+	// need: none from 1,000, cents from 1, else four significant digits.
+	Places int
+}
+
+// Auto is Format.Places chosen by the amount's size.
+const Auto = -1
+
+// String formats v.
+func (f Format) String(v float64) string {
+	places := f.Places
+	if places == Auto {
+		a := math.Abs(v)
+		switch {
+		case a >= 1000 || a == 0:
+			places = 0
+		case a >= 1:
+			places = 2
+		default:
+			places = int(3 - math.Floor(math.Log10(a)))
+		}
+	}
+	s := strconv.FormatFloat(math.Abs(v), 'f', places, 64)
+	whole, frac, _ := strings.Cut(s, ".")
+	var b strings.Builder
+	if v < 0 && strings.Trim(s, "0.") != "" {
+		b.WriteByte('-')
+	}
+	b.WriteString(f.Prefix)
+	for i, c := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if frac != "" {
+		b.WriteString("." + frac)
+	}
+	b.WriteString(f.Suffix)
+	return b.String()
+}

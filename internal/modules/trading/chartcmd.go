@@ -1,0 +1,93 @@
+package trading
+
+import (
+	"context"
+	"strings"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+)
+
+// A chart's buttons: "<name>c:<SYM>:<period>" draws sym over period in
+// place of the pressed photo.
+func (c *Charts) prefix() string { return c.Name + "c:" }
+
+// keyboard is a row of the periods, the one shown marked.
+func (c *Charts) keyboard(sym string, shown Period) *models.InlineKeyboardMarkup {
+	row := make([]app.Button, 0, len(c.Periods))
+	for _, p := range c.Periods {
+		label := p.Name
+		if p.Name == shown.Name {
+			label = "• " + label
+		}
+		row = append(row, app.Button{Text: label, Data: app.Data(c.prefix(), sym, p.Name)})
+	}
+	// Symbols are checked by the commands; a test covers the longest.
+	return app.MustKeyboard(row)
+}
+
+// Command is /<name>_chart <SYM> [period]: symbol checks a symbol as the
+// module's other commands do; fixed, when set, is the market's only
+// symbol (gold), and the argument is then the period alone.
+func (c *Charts) Command(symbol func(string) (string, bool), fixed string) func(context.Context, *app.Request) error {
+	return func(ctx context.Context, r *app.Request) error {
+		args := strings.Fields(r.Args)
+		options := make([]string, len(c.Periods))
+		for i, p := range c.Periods {
+			options[i] = p.Name
+		}
+		usage := "Usage: /" + c.Name + "_chart <symbol> [" + strings.Join(options, "|") + "]"
+		if fixed != "" {
+			usage = "Usage: /" + c.Name + "_chart [" + strings.Join(options, "|") + "]"
+			args = append([]string{fixed}, args...)
+		}
+		if len(args) < 1 || len(args) > 2 {
+			return r.Reply(ctx, usage)
+		}
+		sym, ok := symbol(args[0])
+		if !ok {
+			return r.Reply(ctx, "Not a "+c.Noun+" symbol: "+app.Quote(args[0])+".")
+		}
+		p, ok := ParsePeriod(strings.Join(args[1:], ""), c.Periods, c.Default)
+		if !ok {
+			return r.Reply(ctx, "A chart's period is "+periodNames(c.Periods)+".")
+		}
+		pic, err := c.Picture(ctx, sym, p)
+		if err != nil {
+			if text, ok := c.why(err, sym, p); ok {
+				return r.Reply(ctx, text)
+			}
+			return err
+		}
+		_, err = c.Photos.SendPhoto(ctx, app.Photo{ChatID: r.ChatID, ThreadID: r.ThreadID, PNG: pic.PNG, Name: "chart.png", Caption: pic.Caption, Keyboard: c.keyboard(sym, p)})
+		return err
+	}
+}
+
+// Callback switches a chart's period in place. Data is a client's: the
+// symbol and period are checked as typed ones are, and anything else is
+// the stale-button toast.
+func (c *Charts) Callback(symbol func(string) (string, bool)) app.Callback {
+	return app.Callback{Prefix: c.prefix(), Handler: func(ctx context.Context, req *app.CallbackRequest) error {
+		rawSym, rawPeriod, _ := strings.Cut(strings.TrimPrefix(req.Data, c.prefix()), ":")
+		sym, okSym := symbol(rawSym)
+		p, okPeriod := ParsePeriod(rawPeriod, c.Periods, Period{})
+		if !okSym || !okPeriod || p.Name == "" {
+			return req.Answer(ctx, app.StaleButtonToast)
+		}
+		pic, err := c.Picture(ctx, sym, p)
+		if err != nil {
+			if text, ok := c.why(err, sym, p); ok {
+				return req.Answer(ctx, text)
+			}
+			return err
+		}
+		kb := c.keyboard(sym, p)
+		if req.MessageID == 0 { // an inline message: nothing to edit, so a new photo
+			_, err = c.Photos.SendPhoto(ctx, app.Photo{ChatID: req.ChatID, ThreadID: req.ThreadID, PNG: pic.PNG, Name: "chart.png", Caption: pic.Caption, Keyboard: kb})
+			return err
+		}
+		return c.Photos.EditPhoto(ctx, app.PhotoEdit{ChatID: req.ChatID, MessageID: req.MessageID, PNG: pic.PNG, Name: "chart.png", Caption: pic.Caption, Keyboard: kb})
+	}}
+}

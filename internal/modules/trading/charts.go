@@ -1,0 +1,121 @@
+package trading
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// Charts draws a market's price charts from its history sources, caching
+// each picture in the store per (symbol, period) for the period's Fresh,
+// so a group pressing the same button costs the sources and the CPU one
+// drawing, whichever runtime serves the presses.
+type Charts struct {
+	Store   storage.KVStore
+	Log     *slog.Logger
+	Now     func() time.Time
+	Photos  app.Photos
+	Sources []HistorySource
+	Name    string // the market: "coin" (commands /coin_chart, buttons "coinc:")
+	Noun    string // how replies name a symbol: "coin", "ticker"
+	// Periods are the ones the market draws, in button order; Default
+	// is the one without an argument.
+	Periods []Period
+	Default Period
+	Money   chart.Format
+	Zone    *time.Location
+}
+
+// Picture is a drawn chart as cached: the PNG and its caption.
+type Picture struct {
+	PNG     []byte    `json:"png"`
+	Caption string    `json:"caption"`
+	At      time.Time `json:"at"` // when it was drawn
+}
+
+func chartKey(sym string, p Period) string { return "chart:" + sym + ":" + p.Name }
+
+// Picture returns the chart of sym over p: the cached one while fresh,
+// else drawn from the first source that has enough prices.
+func (c *Charts) Picture(ctx context.Context, sym string, p Period) (Picture, error) {
+	var pic Picture
+	key := chartKey(sym, p)
+	if err := c.Store.GetJSON(ctx, key, &pic); err == nil && c.Now().Sub(pic.At) < p.Fresh {
+		return pic, nil
+	}
+	now := c.Now()
+	h, src, err := history(ctx, c.Sources, sym, p, now, func(name string, err error) {
+		c.Log.Warn("history source failed", "source", name, "symbol", sym, "period", p.Name, "err", err)
+	})
+	if err != nil {
+		return Picture{}, err
+	}
+	title := c.title(sym, p, h)
+	png, err := chart.Price(chart.Series{Title: title, Bars: h.Bars, OHLC: h.OHLC, Money: c.Money, Offset: offset(c.Zone, now), TimeFormat: p.TimeFormat})
+	if err != nil {
+		return Picture{}, fmt.Errorf("chart %s %s: %w", sym, p.Name, err)
+	}
+	pic = Picture{PNG: png, Caption: c.caption(title, h, src), At: now}
+	if err := c.Store.PutJSON(ctx, key, pic); err != nil {
+		c.Log.Warn("chart not cached", "symbol", sym, "period", p.Name, "err", err)
+	}
+	return pic, nil
+}
+
+// title is "BTC 7d: $61,234.50, +2.31% (+$1,234.00)": the last price and
+// the move over the period, in percent and in the market's money.
+func (c *Charts) title(sym string, p Period, h History) string {
+	first, last := h.change()
+	diff := last - first
+	sign := "+"
+	if diff < 0 {
+		sign = "-"
+	}
+	pct := 100 * math.Abs(diff) / first
+	return fmt.Sprintf("%s %s: %s, %s%.2f%% (%s%s)", sym, p.Name, c.Money.String(last), sign, pct, sign, c.Money.String(math.Abs(diff)))
+}
+
+// caption repeats the title (a picture is not read by everyone), then
+// says where the prices come from and up to when.
+func (c *Charts) caption(title string, h History, src HistorySource) string {
+	kind := "prices"
+	if h.OHLC {
+		kind = "OHLC bars"
+	}
+	lines := []string{title, fmt.Sprintf("%d %s from %s to %s", len(h.Bars), kind, src.Name, h.Last().T.In(c.Zone).Format("02 Jan 2006 15:04 MST"))}
+	if src.Note != "" {
+		lines = append(lines, src.Note)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// why is the words for a chart that cannot be drawn (ok false: another
+// error, the caller's to return).
+func (c *Charts) why(err error, sym string, p Period) (string, bool) {
+	switch {
+	case errors.Is(err, ErrUnknownSymbol):
+		return fmt.Sprintf("Unknown %s: %s.", c.Noun, sym), true
+	case errors.Is(err, ErrTooFew):
+		return fmt.Sprintf("Too few prices of %s over %s to draw a chart; try a longer period.", sym, p.Name), true
+	case errors.Is(err, ErrNoHistory):
+		return fmt.Sprintf("No price history for %s right now; every source failed. Try again later.", sym), true
+	case errors.Is(err, chart.ErrNoRenderer): // a deployment without its helper: logged, and said
+		c.Log.Error("chart not drawn", "symbol", sym, "err", err)
+		return "Charts cannot be drawn here right now.", true
+	}
+	return "", false
+}
+
+// offset is zone's offset from UTC at t.
+func offset(zone *time.Location, t time.Time) time.Duration {
+	_, secs := t.In(zone).Zone()
+	return time.Duration(secs) * time.Second
+}

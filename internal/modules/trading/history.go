@@ -1,0 +1,128 @@
+package trading
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
+)
+
+// Period is a chart's span and how its bars are sampled.
+type Period struct {
+	Name string        // "1d", "7d", "30d", "1y"
+	Span time.Duration // how far back it reaches
+	// Fresh is how long a drawn chart of it is reused: a day's chart moves
+	// by the minute, a year's by the day.
+	Fresh time.Duration
+	// TimeFormat lays out its X axis.
+	TimeFormat string
+}
+
+// The periods a chart command takes.
+var (
+	Day   = Period{Name: "1d", Span: 24 * time.Hour, Fresh: 2 * time.Minute, TimeFormat: "15:04"}
+	Week  = Period{Name: "7d", Span: 7 * 24 * time.Hour, Fresh: 10 * time.Minute, TimeFormat: "Jan 02"}
+	Month = Period{Name: "30d", Span: 30 * 24 * time.Hour, Fresh: 30 * time.Minute, TimeFormat: "Jan 02"}
+	Year  = Period{Name: "1y", Span: 365 * 24 * time.Hour, Fresh: time.Hour, TimeFormat: "Jan 2006"}
+)
+
+// AllPeriods are every period, in button order.
+var AllPeriods = []Period{Day, Week, Month, Year}
+
+// History is what a source answered for a period: bars oldest first.
+type History struct {
+	Bars []chart.Bar
+	OHLC bool // the bars have real opens, highs and lows
+}
+
+// HistorySource is one provider of past prices, tried in order as the
+// price sources are. Note, when set, is printed under the chart (a
+// conversion, a stand-in for the real market).
+type HistorySource struct {
+	Name string
+	Note string
+	Bars func(ctx context.Context, sym string, p Period, now time.Time) (History, error)
+}
+
+// Why a chart has no picture.
+var (
+	ErrNoHistory = errors.New("no history source answered")
+	ErrTooFew    = errors.New("too few prices for the period")
+)
+
+// history asks the sources in order and keeps the first answer with
+// enough prices; a source that answers too few is passed over like a
+// failed one (a new listing, a holiday week), and said so when none has
+// more.
+func history(ctx context.Context, srcs []HistorySource, sym string, p Period, now time.Time, log func(src string, err error)) (History, HistorySource, error) {
+	unknown, few := 0, 0
+	for _, s := range srcs {
+		h, err := s.Bars(ctx, sym, p, now)
+		switch {
+		case errors.Is(err, ErrUnknown):
+			unknown++
+			continue
+		case err != nil:
+			log(s.Name, err)
+			continue
+		}
+		h.Bars = within(h.Bars, now.Add(-p.Span), now)
+		if len(h.Bars) < chart.MinBars {
+			few++
+			log(s.Name, fmt.Errorf("%w: %d prices", ErrTooFew, len(h.Bars)))
+			continue
+		}
+		return h, s, nil
+	}
+	switch {
+	case unknown == len(srcs):
+		return History{}, HistorySource{}, ErrUnknownSymbol
+	case few > 0:
+		return History{}, HistorySource{}, ErrTooFew
+	}
+	return History{}, HistorySource{}, ErrNoHistory
+}
+
+// within keeps the bars from..to, sorted oldest first, one per time, no
+// price that is not positive: a source's answer is checked, never drawn
+// as is.
+func within(bars []chart.Bar, from, to time.Time) []chart.Bar {
+	out := make([]chart.Bar, 0, len(bars))
+	for _, b := range bars {
+		if b.T.Before(from) || b.T.After(to) || !(b.L > 0 && b.H >= b.L && b.C > 0 && b.O > 0) {
+			continue
+		}
+		out = append(out, b)
+	}
+	sortBars(out)
+	return dedupe(out)
+}
+
+// ParsePeriod reads a period argument ("" is def) among those allowed.
+func ParsePeriod(s string, allowed []Period, def Period) (Period, bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if s == "" {
+		return def, true
+	}
+	for _, p := range allowed {
+		if p.Name == s {
+			return p, true
+		}
+	}
+	return Period{}, false
+}
+
+// periodNames is "1d, 7d, 30d or 1y".
+func periodNames(ps []Period) string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = p.Name
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}

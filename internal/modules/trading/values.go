@@ -1,0 +1,138 @@
+package trading
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// Values records each portfolio's value once a day and draws it. A day's
+// point is cash plus holdings at that day's prices (what selling would
+// bring, as /<market>_stats counts them) and the deposits so far; it is
+// stored under "value:<user id>", at most MaxValueDays of them, oldest
+// dropped first.
+type Values struct {
+	Store  storage.KVStore
+	Log    *slog.Logger
+	Now    func() time.Time
+	Quotes *Quotes
+	Market Market
+	Photos app.Photos
+	Name   string                       // the market: job "<name>_values", buttons "<name>v:"
+	Money  chart.Format                 // the chart's axis and marks
+	Exact  func(decimal.Decimal) string // the title and caption: the market's money
+}
+
+// MaxValueDays bounds a portfolio's daily values: a year of them.
+const MaxValueDays = 366
+
+// ValuesAt is when the daily job fires: 17:00 UTC, midnight in Vietnam,
+// so a day's point closes the users' day.
+const ValuesAt = "0 17 * * *"
+
+// DayPoint is one day's value of a portfolio, money as exact decimals.
+type DayPoint struct {
+	Day       string          `json:"day"` // "2026-11-29", the users' (ICT) day it closes
+	At        time.Time       `json:"at"`  // when it was recorded (a late run says so)
+	Cash      decimal.Decimal `json:"cash"`
+	Holdings  decimal.Decimal `json:"holdings"`
+	Deposited decimal.Decimal `json:"deposited"`
+}
+
+func valueKey(user int64) string { return "value:" + strconv.FormatInt(user, 10) }
+
+// closedDay is the ICT day the latest fire at or before now closes: a run
+// caught up after a restart records the day it missed, not the next one.
+func closedDay(now time.Time) string {
+	fire := time.Date(now.Year(), now.Month(), now.Day(), 17, 0, 0, 0, time.UTC)
+	if now.UTC().Before(fire) {
+		fire = fire.AddDate(0, 0, -1)
+	}
+	return fire.Add(-time.Minute).In(ICT).Format(time.DateOnly)
+}
+
+// Cron is the daily job. The dispatch claims its slot once for every
+// runtime; a run that fails half way is retried, and a portfolio that
+// already has the day's point is left alone, so no day counts twice. A
+// slot missed while no scheduler ran is caught up within CatchUp; a day
+// no run reached stays a gap, never a made-up point.
+func (v *Values) Cron() app.Cron {
+	return app.Cron{Name: v.Name + "_values", Schedule: ValuesAt, Handler: v.record, CatchUp: 20 * time.Hour, Timeout: 5 * time.Minute}
+}
+
+func (v *Values) record(ctx context.Context) error {
+	keys, err := v.Store.List(ctx, "user:")
+	if err != nil {
+		return fmt.Errorf("%s values: %w", v.Name, err)
+	}
+	day := closedDay(v.Now())
+	var errs []error
+	for _, k := range keys {
+		user, err := strconv.ParseInt(strings.TrimPrefix(k, "user:"), 10, 64)
+		if err != nil {
+			continue // not a portfolio
+		}
+		if err := v.recordOne(ctx, user, day); err != nil {
+			errs = append(errs, fmt.Errorf("user %d: %w", user, err))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("%s values of %s: %w", v.Name, day, err)
+	}
+	return nil
+}
+
+// recordOne appends the day's point to one portfolio's series, under CAS.
+func (v *Values) recordOne(ctx context.Context, user int64, day string) error {
+	var pts []DayPoint
+	err := v.Store.GetJSON(ctx, valueKey(user), &pts)
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return err
+	}
+	if n := len(pts); n > 0 && pts[n-1].Day >= day {
+		return nil // recorded already (a retry, or another runtime's run)
+	}
+	p, found, err := Load(ctx, v.Store, user)
+	if err != nil || !found {
+		return err
+	}
+	val := p.Value(v.Market, v.Quotes.Known(ctx))
+	pt := DayPoint{Day: day, At: v.Now(), Cash: val.Cash, Holdings: val.Holdings, Deposited: p.Invested}
+	return storage.UpdateJSON(ctx, v.Store, valueKey(user), func(pts *[]DayPoint, _ bool) (bool, error) {
+		if n := len(*pts); n > 0 && (*pts)[n-1].Day >= day {
+			return false, nil
+		}
+		*pts = append(*pts, pt)
+		if len(*pts) > MaxValueDays {
+			*pts = append([]DayPoint(nil), (*pts)[len(*pts)-MaxValueDays:]...)
+		}
+		return true, nil
+	})
+}
+
+// Points is a portfolio's recorded days, oldest first.
+func (v *Values) Points(ctx context.Context, user int64) ([]DayPoint, error) {
+	var pts []DayPoint
+	if err := v.Store.GetJSON(ctx, valueKey(user), &pts); err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return nil, err
+	}
+	return pts, nil
+}
+
+// Track makes the desk record its portfolios' values daily (the job is
+// the returned Values' Cron) and offer their chart on the stats reply.
+func (d *Desk) Track(deps app.Deps, money chart.Format) *Values {
+	d.Values = &Values{Store: deps.Store, Log: deps.Log, Now: deps.Now, Quotes: d.Quotes, Market: d.Market,
+		Photos: deps.Photos(), Name: d.Name, Money: money, Exact: d.Money}
+	return d.Values
+}
