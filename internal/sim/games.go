@@ -76,9 +76,10 @@ func (l *life) wordle(c *chat, user int64) command {
 	return cmd
 }
 
-// replayedGuess catches the known bug ReplayedGuess: a guess that ended
-// the game, whose reply Telegram refused, is run again on redelivery and
-// starts a new game with it. The game it ended is counted here.
+// replayedGuess catches ReplayedGuess: a guess that ended the game, whose
+// reply Telegram refused, run again on redelivery, starting a new game with
+// it. The game it ended is counted here, for a life that lists the bug as
+// known.
 func (l *life) replayedGuess(chat int64, before *wordleGame, calls []Call) bool {
 	after := l.game(chat)
 	if before == nil || before.Over || after == nil || after.ID == before.ID {

@@ -46,9 +46,11 @@ type Config struct {
 // update is redelivered, so the user is charged twice (seed 2, step 276).
 const ReplayedTrade = "replayed-trade"
 
-// ReplayedGuess is the same replay in wordle: a guess that ended the game,
-// whose reply was refused, starts a new game with itself when the update
-// is redelivered (seed 6, step 1774).
+// ReplayedGuess was the same replay in wordle: a guess that ended the
+// game, whose reply was refused, started a new game with itself when the
+// update was redelivered (seed 3, step 1038; seed 6, step 1578). Fixed (a
+// game remembers the update of its last move, games.Move), its checker
+// stops a life again, and TestFixedBugsStayFixed lives those seeds.
 const ReplayedGuess = "replayed-guess"
 
 // Result is what a life did and the digest of its history.

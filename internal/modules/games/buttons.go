@@ -32,8 +32,10 @@ const (
 // only the user who asked can press, and "new game" on a finished one.
 // Each button names the game it belongs to, so a press on a board the game
 // has moved past answers a toast instead of acting; every change goes
-// through Update's CAS, so a double tap acts once.
-type Play[G any] struct {
+// through Update's CAS, so a double tap acts once, and the give-up
+// command goes through Move, so a redelivery of it acts no more. G is the
+// game, P its pointer type (G embeds LastMove).
+type Play[G any, P Replayable[G]] struct {
 	Name    string // how replies name the game: "Wordle"
 	Command string // the game's command, "wordle": the give-up command is /wordle_giveup
 	// Prefix is the module's callback prefix, e.g. "wordle:"; empty for a
@@ -53,25 +55,35 @@ type Play[G any] struct {
 
 // GiveUpCommand is /<Command>_giveup: it ends the chat's running game,
 // counts it and shows GaveUp's text with the new-game button.
-func (p *Play[G]) GiveUpCommand(description string) app.Command {
+func (p *Play[G, P]) GiveUpCommand(description string) app.Command {
 	return app.Command{Name: p.Command + "_giveup", Description: description, Handler: p.giveUp}
 }
 
-func (p *Play[G]) giveUp(ctx context.Context, r *app.Request) error {
-	g, err := GiveUp(ctx, p.Store, r.ChatID, p.Over)
-	if err != nil {
+func (p *Play[G, P]) giveUp(ctx context.Context, r *app.Request) error {
+	var ended *G
+	g, reply, err := Move[G, P](ctx, p.Store, r, func(g *G) (*G, string, error) {
+		ended = nil // this may run again after a lost race
+		if g == nil || *p.Over(g) {
+			return nil, "", nil
+		}
+		*p.Over(g) = true
+		ended = g
+		return g, p.GaveUp(g), nil
+	})
+	switch {
+	case err != nil:
 		return err
-	}
-	if g == nil {
+	case reply == "":
 		return r.Reply(ctx, fmt.Sprintf("No %s is running. Start one with /%s.", p.Name, p.Command))
+	case ended != nil:
+		p.Finish(ctx, r.ChatID, ended)
 	}
-	p.Finish(ctx, r.ChatID, g)
-	return r.ReplyKeyboard(ctx, p.GaveUp(g), p.Finished(g))
+	return r.ReplyKeyboard(ctx, reply, p.Finished(g))
 }
 
 // StatsCommand is /<Command>_stats: the chat's record of finished games,
 // as text renders it.
-func (p *Play[G]) StatsCommand(description string, text func(Record) string) app.Command {
+func (p *Play[G, P]) StatsCommand(description string, text func(Record) string) app.Command {
 	return app.Command{Name: p.Command + "_stats", Description: description, Handler: func(ctx context.Context, r *app.Request) error {
 		rec, found, err := Load(ctx, p.Store, r.ChatID)
 		switch {
@@ -86,7 +98,7 @@ func (p *Play[G]) StatsCommand(description string, text func(Record) string) app
 
 // data is a button's callback data: ids are numbers, so it always fits
 // (a test covers the longest).
-func (p *Play[G]) data(act string, id int64, user ...int64) app.CallbackData {
+func (p *Play[G, P]) data(act string, id int64, user ...int64) app.CallbackData {
 	d := app.Data(p.Prefix, act, strconv.FormatInt(id, 10))
 	for _, u := range user {
 		d.Fields = append(d.Fields, strconv.FormatInt(u, 10))
@@ -95,7 +107,7 @@ func (p *Play[G]) data(act string, id int64, user ...int64) app.CallbackData {
 }
 
 // Running is a running game's keyboard.
-func (p *Play[G]) Running(g *G) *models.InlineKeyboardMarkup {
+func (p *Play[G, P]) Running(g *G) *models.InlineKeyboardMarkup {
 	if p.Prefix == "" {
 		return nil
 	}
@@ -103,7 +115,7 @@ func (p *Play[G]) Running(g *G) *models.InlineKeyboardMarkup {
 }
 
 // Finished is a finished game's keyboard.
-func (p *Play[G]) Finished(g *G) *models.InlineKeyboardMarkup {
+func (p *Play[G, P]) Finished(g *G) *models.InlineKeyboardMarkup {
 	if p.Prefix == "" {
 		return nil
 	}
@@ -112,7 +124,7 @@ func (p *Play[G]) Finished(g *G) *models.InlineKeyboardMarkup {
 
 // Keyboard is the keyboard a message about g carries: give up while it
 // runs, new game once it is over.
-func (p *Play[G]) Keyboard(g *G) *models.InlineKeyboardMarkup {
+func (p *Play[G, P]) Keyboard(g *G) *models.InlineKeyboardMarkup {
 	if g == nil {
 		return nil
 	}
@@ -122,7 +134,7 @@ func (p *Play[G]) Keyboard(g *G) *models.InlineKeyboardMarkup {
 	return p.Running(g)
 }
 
-func (p *Play[G]) confirm(g *G, user int64) *models.InlineKeyboardMarkup {
+func (p *Play[G, P]) confirm(g *G, user int64) *models.InlineKeyboardMarkup {
 	return app.MustKeyboard([]app.Button{
 		{Text: "Yes, give up", Data: p.data(actConfirm, p.ID(g), user)},
 		{Text: "No, keep playing", Data: p.data(actKeep, p.ID(g), user)},
@@ -139,7 +151,7 @@ type press struct {
 // name the game, the confirmation's two answers the asker too.
 var fields = map[string]int{actGiveUp: 2, actNew: 2, actConfirm: 3, actKeep: 3}
 
-func (p *Play[G]) parse(data string) (press, error) {
+func (p *Play[G, P]) parse(data string) (press, error) {
 	d, err := app.ParseCallback(p.Prefix, data, 2, 3)
 	if err != nil {
 		return press{}, err
@@ -161,7 +173,7 @@ func (p *Play[G]) parse(data string) (press, error) {
 
 // Handle is the callback handler of the module's prefix. The game is the
 // chat's (topic's chat's), as with the commands.
-func (p *Play[G]) Handle(ctx context.Context, req *app.CallbackRequest) error {
+func (p *Play[G, P]) Handle(ctx context.Context, req *app.CallbackRequest) error {
 	pr, err := p.parse(req.Data)
 	if err != nil {
 		return req.Answer(ctx, app.StaleButtonToast)

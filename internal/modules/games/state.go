@@ -44,15 +44,10 @@ func Current[G any](ctx context.Context, s storage.KVStore, subject int64) (*G, 
 	return g, nil
 }
 
-// GiveUp ends the subject's running game under CAS and returns it as it
-// ended; nil when no game was running. over points at the game's "over"
+// GiveUpIf ends the subject's running game under CAS if it is the one
+// wanted (a button's game, not a newer one), and returns it as it ended;
+// nil when no such game was running. over points at the game's "over"
 // flag.
-func GiveUp[G any](ctx context.Context, s storage.KVStore, subject int64, over func(*G) *bool) (*G, error) {
-	return GiveUpIf(ctx, s, subject, func(*G) bool { return true }, over)
-}
-
-// GiveUpIf is GiveUp of the running game only if it is the one wanted (a
-// button's game, not a newer one).
 func GiveUpIf[G any](ctx context.Context, s storage.KVStore, subject int64, want func(*G) bool, over func(*G) *bool) (*G, error) {
 	var ended *G
 	err := Update(ctx, s, subject, func(g *G) (*G, error) {

@@ -85,17 +85,18 @@ func TestGiveUpEndsOnlyARunningGame(t *testing.T) {
 	s := memory.New().For("g")
 	ctx := t.Context()
 	over := func(r *round) *bool { return &r.Over }
-	if g, err := games.GiveUp(ctx, s, 1, over); g != nil || err != nil {
-		t.Fatalf("GiveUp without a game = %+v, %v; want nil, nil", g, err)
+	anyGame := func(*round) bool { return true }
+	if g, err := games.GiveUpIf(ctx, s, 1, anyGame, over); g != nil || err != nil {
+		t.Fatalf("GiveUpIf without a game = %+v, %v; want nil, nil", g, err)
 	}
 	if err := games.Update(ctx, s, 1, func(*round) (*round, error) { return &round{}, nil }); err != nil {
 		t.Fatal(err)
 	}
-	if g, err := games.GiveUp(ctx, s, 1, over); err != nil || g == nil || !g.Over {
-		t.Fatalf("GiveUp of a running game = %+v, %v; want it ended", g, err)
+	if g, err := games.GiveUpIf(ctx, s, 1, anyGame, over); err != nil || g == nil || !g.Over {
+		t.Fatalf("GiveUpIf of a running game = %+v, %v; want it ended", g, err)
 	}
-	if g, err := games.GiveUp(ctx, s, 1, over); g != nil || err != nil {
-		t.Fatalf("GiveUp of an ended game = %+v, %v; want nil, nil", g, err)
+	if g, err := games.GiveUpIf(ctx, s, 1, anyGame, over); g != nil || err != nil {
+		t.Fatalf("GiveUpIf of an ended game = %+v, %v; want nil, nil", g, err)
 	}
 }
 
@@ -105,8 +106,9 @@ func TestTheLongestGameButtonFitsTelegramsLimit(t *testing.T) {
 	type g struct {
 		ID   int64
 		Over bool
+		games.LastMove
 	}
-	p := &games.Play[g]{Prefix: "loldle:", ID: func(x *g) int64 { return x.ID }, Over: func(x *g) *bool { return &x.Over }}
+	p := &games.Play[g, *g]{Prefix: "loldle:", ID: func(x *g) int64 { return x.ID }, Over: func(x *g) *bool { return &x.Over }}
 	big := &g{ID: math.MinInt64}
 	for _, kb := range []*models.InlineKeyboardMarkup{p.Running(big), p.Finished(big), games.Confirm(p, big, math.MinInt64)} {
 		for _, row := range kb.InlineKeyboard {

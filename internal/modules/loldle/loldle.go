@@ -30,7 +30,7 @@ type module struct {
 	roster func() *roster
 	pick   func() string // the next answer's name
 	newID  func() int64  // the next game's ID
-	play   *games.Play[game]
+	play   *games.Play[game, *game]
 }
 
 // callbackPrefix starts the data of the module's buttons.
@@ -47,7 +47,7 @@ func New(d app.Deps) (*app.Module, error) {
 }
 
 func (m *module) module() *app.Module {
-	m.play = &games.Play[game]{
+	m.play = &games.Play[game, *game]{
 		Name: "loldle", Command: "loldle", Prefix: callbackPrefix, Store: m.store,
 		ID:     func(g *game) int64 { return g.ID },
 		Over:   func(g *game) *bool { return &g.Over },
@@ -74,7 +74,8 @@ func (m *module) module() *app.Module {
 	}
 }
 
-// game is one round, stored per subject with games.Update.
+// game is one round, stored per subject with games.Move: a move is made
+// once however often Telegram delivers it.
 type game struct {
 	// ID tells this game from the chat's next one, for its buttons.
 	ID      int64    `json:"id,omitempty"`
@@ -83,6 +84,7 @@ type game struct {
 	Max     int      `json:"max"` // fixed when the game starts
 	Over    bool     `json:"over"`
 	Won     bool     `json:"won"`
+	games.LastMove
 }
 
 func startText(max int) string {
@@ -108,21 +110,17 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 		return r.Reply(ctx, refusal)
 	}
 	limit := 0 // read only when a game starts, once
-	var reply string
-	var finished, shown *game
-	err := games.Update(ctx, m.store, r.ChatID, func(cur *game) (*game, error) {
-		reply, finished = "", nil // this may run again after a lost race
+	var finished *game
+	shown, reply, err := games.Move(ctx, m.store, r, func(cur *game) (*game, string, error) {
+		finished = nil // this may run again after a lost race
 		g, started, err := m.playable(ctx, cur, &limit)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		shown = g
 		if guess == nil && started {
-			reply = startText(g.Max)
-			return g, nil
+			return g, startText(g.Max), nil
 		}
-		var changed bool
-		reply, changed = m.move(g, guess)
+		reply, changed := m.move(g, guess)
 		if started {
 			reply = startText(g.Max) + "\n\n" + reply
 		}
@@ -130,9 +128,9 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 			finished = g
 		}
 		if !changed {
-			return nil, nil
+			return nil, reply, nil
 		}
-		return g, nil
+		return g, reply, nil
 	})
 	if err != nil {
 		return err

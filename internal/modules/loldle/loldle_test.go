@@ -305,3 +305,29 @@ func TestButtonsWorkInAForumTopic(t *testing.T) {
 		t.Fatalf("the new game's message: %+v, want it in topic %d", last, topic)
 	}
 }
+
+// A winning guess whose reply Telegram refused (a 5xx) is delivered again:
+// it is played once, and the redelivery gets the reply it earned.
+func TestTheWinningGuessIsPlayedOnceWhenTelegramDeliversItAgain(t *testing.T) {
+	b := apptest.New(t, []app.Factory{fixed("Ahri", "Zed")})
+	b.MustSay(apptest.Group, apptest.User, "/loldle lux") // game 1
+	win := telegramtest.Text(apptest.Group, apptest.User, "/loldle ahri")
+	b.Srv.FailNext("sendMessage", telegramtest.Failure{Code: 502, Description: "Bad Gateway"})
+	if err := b.Handle(win); err == nil {
+		t.Fatal("the update whose reply failed was handled: Telegram would not deliver it again")
+	}
+	if err := b.Handle(win); err != nil {
+		t.Fatalf("the redelivery: %v", err)
+	}
+	if got := b.Last(); !strings.HasSuffix(got, "2/8\nSolved in 2! It was Ahri.") || b.Buttons(apptest.Group) != "[🔄 New game]" {
+		t.Fatalf("the redelivery's reply: %q with %s", got, b.Buttons(apptest.Group))
+	}
+	var g game
+	if err := b.Store.For(Name).GetJSON(context.Background(), games.GameKey(apptest.Group), &g); err != nil {
+		t.Fatal(err)
+	}
+	if g.ID != 1 || !g.Won || !slices.Equal(g.Guesses, []string{"Lux", "Ahri"}) {
+		t.Fatalf("the chat's game: %+v; want game 1, won", g)
+	}
+	b.Expect(apptest.Group, apptest.User, "/loldle_stats", "Played 1, won 1 (100%)\nStreak 1, best 1\nAverage tries to win: 2.0")
+}

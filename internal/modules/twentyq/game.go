@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/games"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
@@ -14,12 +15,14 @@ type exchange struct {
 	A string `json:"a"`
 }
 
-// game is one round, stored per chat with games.Update.
+// game is one round, stored per chat with games.Move: a question is
+// counted once however often Telegram delivers it.
 type game struct {
 	Secret string     `json:"secret"`
 	Asked  []exchange `json:"asked"`
 	Over   bool       `json:"over"`
 	Won    bool       `json:"won"`
+	games.LastMove
 }
 
 // results are a chat's finished games (its own shape: questions, not tries).
@@ -28,6 +31,9 @@ type results struct{ Played, Won, Questions int }
 func resultsKey(chat int64) string { return fmt.Sprintf("results:%d", chat) }
 
 // start begins a game unless one is running; it reports whether it did.
+// It is the first half of a question's move, not remembered as the move:
+// a question delivered again after Gemini failed it finds the game it
+// started running, and its reply goes without the start text.
 func (m *module) start(ctx context.Context, chat int64) (bool, error) {
 	started := false
 	err := games.Update(ctx, m.store, chat, func(g *game) (*game, error) {
@@ -40,21 +46,33 @@ func (m *module) start(ctx context.Context, chat int64) (bool, error) {
 	return started, err
 }
 
+// startAlone is /twentyq without a question: a new game unless one is
+// running, once per update.
+func (m *module) startAlone(ctx context.Context, r *app.Request) (string, error) {
+	_, reply, err := games.Move(ctx, m.store, r, func(g *game) (*game, string, error) {
+		if g != nil && !g.Over {
+			return nil, runningText, nil
+		}
+		return &game{Secret: m.pick()}, startText, nil
+	})
+	return reply, err
+}
+
 // record adds an answered question to the game it was asked in (CAS: two
-// questions at once both count). A game that ended or changed meanwhile
-// does not take an answer about another secret.
-func (m *module) record(ctx context.Context, chat int64, secret, q, a string) (string, error) {
-	var reply string
+// questions at once both count), once per update. A game that ended or
+// changed meanwhile does not take an answer about another secret. prefix
+// goes before the reply (the start text when the question started the
+// game), and is remembered with it.
+func (m *module) record(ctx context.Context, r *app.Request, secret, q, a, prefix string) (string, error) {
 	var finished *game
-	err := games.Update(ctx, m.store, chat, func(g *game) (*game, error) {
-		finished = nil
+	_, reply, err := games.Move(ctx, m.store, r, func(g *game) (*game, string, error) {
+		finished = nil // this may run again after a lost race
 		if g == nil || g.Secret != secret || g.Over {
-			reply = "That game has ended meanwhile."
-			return nil, nil
+			return nil, prefix + "That game has ended meanwhile.", nil
 		}
 		g.Asked = append(g.Asked, exchange{Q: q, A: a})
 		n := len(g.Asked)
-		reply = fmt.Sprintf("%d/%d %s: %s", n, maxQuestions, q, a)
+		reply := prefix + fmt.Sprintf("%d/%d %s: %s", n, maxQuestions, q, a)
 		switch {
 		case a == "Correct":
 			g.Over, g.Won = true, true
@@ -66,10 +84,10 @@ func (m *module) record(ctx context.Context, chat int64, secret, q, a string) (s
 		if g.Over {
 			finished = g
 		}
-		return g, nil
+		return g, reply, nil
 	})
 	if err == nil && finished != nil {
-		m.addResult(ctx, chat, finished)
+		m.addResult(ctx, r.ChatID, finished)
 	}
 	return reply, err
 }

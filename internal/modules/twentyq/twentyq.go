@@ -83,7 +83,7 @@ func New(d app.Deps) (*app.Module, error) {
 }
 
 func (m *module) module() *app.Module {
-	play := &games.Play[game]{ // no buttons: only the give-up command
+	play := &games.Play[game, *game]{ // no buttons: only the give-up command
 		Name: "game", Command: "twentyq", Store: m.store,
 		Over:   func(g *game) *bool { return &g.Over },
 		GaveUp: func(g *game) string { return "It was: " + g.Secret + "." },
@@ -103,6 +103,7 @@ func (m *module) module() *app.Module {
 const (
 	unavailableText = "Twenty questions is unavailable: no Gemini API key is configured."
 	startText       = "I am thinking of something. Ask yes/no questions with /twentyq <question> (20 at most), or guess it."
+	runningText     = "A game is running: ask with /twentyq <question>, or /twentyq_giveup."
 	// misconfiguredText does not say "try again": no retry can help until
 	// the operator changes the settings the log names.
 	misconfiguredText = "Gemini refused the bot's configuration, so twenty questions cannot work until the bot's owner fixes it (the log says what). Your question was not counted."
@@ -134,17 +135,23 @@ func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 	}
 	question := strings.TrimSpace(r.Args)
 	if question == "" {
-		started, err := m.start(ctx, r.ChatID)
+		reply, err := m.startAlone(ctx, r)
 		if err != nil {
 			return err
 		}
-		if !started {
-			return r.Reply(ctx, "A game is running: ask with /twentyq <question>, or /twentyq_giveup.")
-		}
-		return r.Reply(ctx, startText)
+		return r.Reply(ctx, reply)
 	}
 	if len([]rune(question)) > 200 {
 		return r.Reply(ctx, "Keep the question under 200 characters.")
+	}
+	// A question answered already, delivered again after its reply
+	// failed: that answer again, without a token or a second Gemini call.
+	g, err := games.Current[game](ctx, m.store, r.ChatID)
+	if err != nil {
+		return err
+	}
+	if reply, ok := games.Replayed(g, r); ok {
+		return r.Reply(ctx, reply)
 	}
 	if ok, err := m.allow(ctx, r.UserID); err != nil {
 		return err
@@ -155,7 +162,7 @@ func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 	if err != nil {
 		return err
 	}
-	g, err := games.Current[game](ctx, m.store, r.ChatID)
+	g, err = games.Current[game](ctx, m.store, r.ChatID)
 	if err == nil && g == nil {
 		err = fmt.Errorf("twentyq: the game just started: %w", storage.ErrNotFound)
 	}
@@ -182,12 +189,13 @@ func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 		m.log.Warn("twentyq: unexpected answer", "answer", answer)
 		norm = "Unknown"
 	}
-	reply, err := m.record(ctx, r.ChatID, g.Secret, question, norm)
+	prefix := ""
+	if started {
+		prefix = startText + "\n"
+	}
+	reply, err := m.record(ctx, r, g.Secret, question, norm, prefix)
 	if err != nil {
 		return err
-	}
-	if started {
-		reply = startText + "\n" + reply
 	}
 	return r.Reply(ctx, reply)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
 const apiKey = "AIza-test-key-never-logged"
@@ -274,5 +275,40 @@ func TestARateThatIsNoNumberIsRefusedAtStartUp(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), settingRate) {
 			t.Errorf("%s=%s: %v, want an error naming the setting", settingRate, rate, err)
 		}
+	}
+}
+
+// A command whose reply Telegram refused (a 5xx) is delivered again: its
+// move is made once, Gemini asked once, and the redelivery gets the reply
+// the move earned.
+func TestAMoveIsMadeOnceWhenTelegramDeliversItAgain(t *testing.T) {
+	thingsBefore := things
+	things = []string{"a cat"}
+	t.Cleanup(func() { things = thingsBefore })
+	tests := []struct {
+		name, command, reply string
+		asked                int // Gemini calls
+		stats                string
+	}{
+		{"the question that wins", "/twentyq is it a cat?", startText + "\n1/20 is it a cat?: Correct\nYou got it in 1: a cat!", 1,
+			"Played 1, won 1; 1.0 questions per win on average."},
+		{"a start", "/twentyq", startText, 0, "No finished game here yet."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, f, _ := setup(t, nil)
+			u := telegramtest.Text(apptest.Group, apptest.User, tt.command)
+			b.Srv.FailNext("sendMessage", telegramtest.Failure{Code: 502, Description: "Bad Gateway"})
+			if err := b.Handle(u); err == nil {
+				t.Fatal("the update whose reply failed was handled: Telegram would not deliver it again")
+			}
+			if err := b.Handle(u); err != nil {
+				t.Fatalf("the redelivery: %v", err)
+			}
+			if got := b.Last(); got != tt.reply || len(f.requests) != tt.asked {
+				t.Fatalf("the redelivery's reply: %q after %d Gemini calls\nwant: %q after %d", got, len(f.requests), tt.reply, tt.asked)
+			}
+			b.Expect(apptest.Group, apptest.User, "/twentyq_stats", tt.stats)
+		})
 	}
 }

@@ -3,13 +3,15 @@ package wordle
 import (
 	"fmt"
 	"strings"
+
+	"github.com/miti99bot/miti99bot/internal/modules/games"
 )
 
 const maxGuesses = 6
 
 // game is one Wordle, stored per subject (the chat in groups, the user in
-// private chats) with games.Update, so it survives restarts and moves with
-// the data.
+// private chats) with games.Move, so it survives restarts and moves with
+// the data, and a move is made once however often Telegram delivers it.
 type game struct {
 	// ID tells this game from the chat's next one, for its buttons.
 	ID      int64    `json:"id,omitempty"`
@@ -17,6 +19,7 @@ type game struct {
 	Guesses []string `json:"guesses"`
 	Over    bool     `json:"over"`
 	Won     bool     `json:"won"`
+	games.LastMove
 }
 
 // board renders the guesses so far, with the keyboard of used letters.

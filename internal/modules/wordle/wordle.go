@@ -27,7 +27,7 @@ type module struct {
 	log   *slog.Logger
 	pick  func() string // the next answer
 	newID func() int64  // the next game's ID
-	play  *games.Play[game]
+	play  *games.Play[game, *game]
 }
 
 // New builds the module.
@@ -42,7 +42,7 @@ const callbackPrefix = "wordle:"
 func (m *module) newGame() *game { return &game{ID: m.newID(), Answer: m.pick()} }
 
 func (m *module) module() *app.Module {
-	m.play = &games.Play[game]{
+	m.play = &games.Play[game, *game]{
 		Name: "Wordle", Command: "wordle", Prefix: callbackPrefix, Store: m.store,
 		ID:      func(g *game) int64 { return g.ID },
 		Over:    func(g *game) *bool { return &g.Over },
@@ -87,28 +87,23 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 			return r.Reply(ctx, why)
 		}
 	}
-	var reply string
-	var finished, shown *game
-	err := games.Update(ctx, m.store, r.ChatID, func(g *game) (*game, error) {
-		reply, finished, shown = "", nil, g // this closure may run again after a lost race
+	var finished *game
+	shown, reply, err := games.Move(ctx, m.store, r, func(g *game) (*game, string, error) {
+		finished = nil // this closure may run again after a lost race
 		started := g == nil || g.Over
 		if started {
 			g = m.newGame()
-			shown = g
 		}
 		switch {
 		case guess == "" && started:
-			reply = startText
-			return g, nil
+			return g, startText, nil
 		case guess == "":
-			reply = g.board()
-			return nil, nil
+			return nil, g.board(), nil
 		case slices.Contains(g.Guesses, guess):
-			reply = fmt.Sprintf("%q was already guessed.\n%s", guess, g.board())
-			return nil, nil
+			return nil, fmt.Sprintf("%q was already guessed.\n%s", guess, g.board()), nil
 		}
 		g.Guesses = append(g.Guesses, guess)
-		reply = g.board()
+		reply := g.board()
 		switch {
 		case guess == g.Answer:
 			g.Over, g.Won = true, true
@@ -123,8 +118,7 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 		if g.Over {
 			finished = g
 		}
-		shown = g
-		return g, nil
+		return g, reply, nil
 	})
 	if err != nil {
 		return err
@@ -141,21 +135,20 @@ func (m *module) finish(ctx context.Context, subject int64, g *game) {
 }
 
 func (m *module) cmdNew(ctx context.Context, r *app.Request) error {
-	var abandoned, started *game
-	err := games.Update(ctx, m.store, r.ChatID, func(g *game) (*game, error) {
-		abandoned = nil
+	var abandoned *game
+	started, reply, err := games.Move(ctx, m.store, r, func(g *game) (*game, string, error) {
+		abandoned = nil // this may run again after a lost race
 		if g != nil && !g.Over && len(g.Guesses) > 0 {
 			g.Over = true
 			abandoned = g // an abandoned game counts as lost
 		}
-		started = m.newGame()
-		return started, nil
+		return m.newGame(), startText, nil
 	})
 	if err != nil {
 		return err
 	}
 	m.finish(ctx, r.ChatID, abandoned)
-	return r.ReplyKeyboard(ctx, startText, m.play.Running(started))
+	return r.ReplyKeyboard(ctx, reply, m.play.Running(started))
 }
 
 // statsText is a record with its wins by tries.

@@ -238,3 +238,45 @@ func TestOldButtonsKeepWorkingAndForgedOnesGetAToast(t *testing.T) {
 		}
 	}
 }
+
+// Telegram delivers an update again when handling it failed, and a reply
+// refused with a 5xx fails it: the move that ended the game is made once,
+// and its redelivery gets the reply the move earned, with its keyboard.
+func TestTheMoveThatEndsAGameIsMadeOnceWhenTelegramDeliversItAgain(t *testing.T) {
+	const board = "⬛🟩🟩🟨🟩  TRACE\n"
+	tests := []struct {
+		name, command string
+		guesses       string // the game's, after
+		reply, stats  string
+	}{
+		{"the winning guess", "/wordle crane", "trace crane", board + "🟩🟩🟩🟩🟩  CRANE\n2/6\n🟩 A C E N R\n⬛ T\nSolved in 2/6!",
+			"Played 1, won 1 (100%)\nStreak 1, best 1\n1: 0\n2: █1\n3: 0\n4: 0\n5: 0\n6: 0"},
+		{"giving up", "/wordle_giveup", "trace", "The word was CRANE.",
+			"Played 1, won 0 (0%)\nStreak 0, best 0\n1: 0\n2: 0\n3: 0\n4: 0\n5: 0\n6: 0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := apptest.New(t, []app.Factory{fixed("crane", "robot")})
+			b.MustSay(apptest.Group, apptest.User, "/wordle trace") // game 1
+			end := telegramtest.Text(apptest.Group, apptest.User, tt.command)
+			b.Srv.FailNext("sendMessage", telegramtest.Failure{Code: 502, Description: "Bad Gateway"})
+			if err := b.Handle(end); err == nil {
+				t.Fatal("the update whose reply failed was handled: Telegram would not deliver it again")
+			}
+			if err := b.Handle(end); err != nil {
+				t.Fatalf("the redelivery: %v", err)
+			}
+			if got := b.Last(); got != tt.reply || b.Buttons(apptest.Group) != "[🔄 New game]" {
+				t.Fatalf("the redelivery's reply: %q with %s\nwant: %q with [🔄 New game]", got, b.Buttons(apptest.Group), tt.reply)
+			}
+			var g game
+			if err := b.Store.For(Name).GetJSON(context.Background(), games.GameKey(apptest.Group), &g); err != nil {
+				t.Fatal(err)
+			}
+			if g.ID != 1 || !g.Over || strings.Join(g.Guesses, " ") != tt.guesses {
+				t.Fatalf("the chat's game: %+v; want game 1, over, as the move left it", g)
+			}
+			b.Expect(apptest.Group, apptest.User, "/wordle_stats", tt.stats)
+		})
+	}
+}

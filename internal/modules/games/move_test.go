@@ -1,0 +1,91 @@
+package games_test
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/modules/games"
+	"github.com/miti99bot/miti99bot/internal/storage/memory"
+)
+
+type tally struct {
+	Moves int `json:"moves"`
+	games.LastMove
+}
+
+// command is a command of update id (0: a request built without its
+// update) in chat 1.
+func command(id int64) *app.Request {
+	r := app.Request{ChatID: 1}
+	if id != 0 {
+		r.Update = &models.Update{ID: id}
+	}
+	return app.NewRequest(nil, r)
+}
+
+// count is a move that adds one, and replies with the count.
+func count(runs *int) func(*tally) (*tally, string, error) {
+	return func(cur *tally) (*tally, string, error) {
+		*runs++
+		next := tally{}
+		if cur != nil {
+			next = *cur
+		}
+		next.Moves++
+		return &next, "moves: " + strconv.Itoa(next.Moves), nil
+	}
+}
+
+func TestAMoveIsMadeOncePerUpdateAndItsRedeliveryGetsTheSameReply(t *testing.T) {
+	s := memory.New().For("g")
+	ctx := t.Context()
+	runs := 0
+	for _, step := range []struct {
+		update int64
+		reply  string
+		runs   int // f's runs so far
+	}{
+		{101, "moves: 1", 1},
+		{101, "moves: 1", 1}, // delivered again: the same reply, no second move
+		{102, "moves: 2", 2},
+		{102, "moves: 2", 2},
+		{101, "moves: 3", 3}, // only the last move is remembered
+	} {
+		g, reply, err := games.Move(ctx, s, command(step.update), count(&runs))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if reply != step.reply || runs != step.runs || g == nil || g.Moves != step.runs {
+			t.Fatalf("update %d: reply %q after %d runs, game %+v; want %q after %d", step.update, reply, runs, g, step.reply, step.runs)
+		}
+	}
+}
+
+func TestAMoveThatChangesNothingIsNotRemembered(t *testing.T) {
+	s := memory.New().For("g")
+	ctx := t.Context()
+	look := func(*tally) (*tally, string, error) { return nil, "nothing to see", nil }
+	if g, reply, err := games.Move(ctx, s, command(5), look); g != nil || reply != "nothing to see" || err != nil {
+		t.Fatalf("a look without a game = %+v, %q, %v", g, reply, err)
+	}
+	runs := 0
+	if _, reply, _ := games.Move(ctx, s, command(5), count(&runs)); reply != "moves: 1" || runs != 1 {
+		t.Fatalf("the same update, a move this time: %q after %d runs; want it made", reply, runs)
+	}
+}
+
+func TestARequestWithoutItsUpdateIsMadeEveryTime(t *testing.T) {
+	s := memory.New().For("g")
+	runs := 0
+	for range 2 {
+		if _, _, err := games.Move(t.Context(), s, command(0), count(&runs)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g, _ := games.Current[tally](t.Context(), s, 1); runs != 2 || g.Moves != 2 || g.LastMove != (games.LastMove{}) {
+		t.Fatalf("%d runs, game %+v; want two moves, none remembered", runs, g)
+	}
+}
