@@ -28,7 +28,8 @@ const pollLease = 30 * time.Second
 // replica that waits is healthy (it stands by); the one that polls answers
 // for its poller.
 func poll(ctx context.Context, b *wiring.Bot) {
-	p := poller.New(b.Client, b.App.HandleUpdate, poller.WithLogger(b.Log), poller.WithGrace(handlerGrace))
+	p := poller.New(b.Client, b.Store.For(core.CoreNamespace), b.App.HandleUpdate,
+		poller.WithLogger(b.Log), poller.WithGrace(handlerGrace), poller.WithMetrics(b.Metrics))
 	var polling atomic.Bool
 	b.AddHealth(func(ctx context.Context) error { // the container answers nobody if polling is dead
 		if !polling.Load() {

@@ -52,6 +52,7 @@ const (
 	CronRuns      = "miti99bot_cron_runs_total"                 // {job, outcome}
 	DeployNotices = "miti99bot_deploy_notices_total"            // {outcome}
 	InitSeconds   = "miti99bot_init_duration_seconds"           // gauge: this process's start-up (a Lambda cold start)
+	PollerBacklog = "miti99bot_poller_backlog"                  // {state}: gauge, the updates the poller holds
 )
 
 // Update outcomes.
@@ -87,6 +88,14 @@ const (
 	Skipped  = "skipped"   // the slot was run elsewhere, or the job is disabled
 	Retried  = "retried"   // a failed run tried again (container)
 	CaughtUp = "caught_up" // a slot missed while down, run late (container)
+)
+
+// Poller backlog states: where an update the poller holds is.
+const (
+	BacklogFetched  = "fetched"  // in memory only: Telegram keeps it until it is parked or handled
+	BacklogParked   = "parked"   // in the store, waiting its turn in its chat's order
+	BacklogRunning  = "running"  // its handler runs
+	BacklogRetrying = "retrying" // failed; waits out a back-off or flood wait
 )
 
 // Metrics records the metric set into a sink.
@@ -142,5 +151,13 @@ func (m *Metrics) DeployNotice(outcome string) {
 func (m *Metrics) Init(d time.Duration) {
 	if m != nil {
 		m.sink.Set(series(InitSeconds), d.Seconds())
+	}
+}
+
+// PollerBacklog sets how many updates the poller holds in one state
+// (BacklogFetched, ...).
+func (m *Metrics) PollerBacklog(state string, n int) {
+	if m != nil {
+		m.sink.Set(series(PollerBacklog, Label{"state", state}), float64(n))
 	}
 }

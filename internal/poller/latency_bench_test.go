@@ -39,7 +39,7 @@ func BenchmarkLongPollLatency(b *testing.B) {
 	}
 	ours, bare := newSide("poller"), newSide("bare")
 
-	p := poller.New(client(b, ours.srv), func(context.Context, *models.Update) error {
+	p := poller.New(client(b, ours.srv), store(), func(context.Context, *models.Update) error {
 		ours.seen <- time.Now()
 		return nil
 	}, poller.WithLongPoll(30*time.Second), poller.WithLogger(slog.New(slog.DiscardHandler)))

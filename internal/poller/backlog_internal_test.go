@@ -1,0 +1,59 @@
+package poller
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+)
+
+func msg(id, chat int64) *models.Update {
+	return &models.Update{ID: id, Message: &models.Message{Chat: models.Chat{ID: chat}}}
+}
+
+// A run that parked an update but died before the next getUpdates told
+// Telegram leaves it in both places. The next run must not handle it
+// before an older update of its chat that only Telegram has: what Telegram
+// still has comes again in order, so the inbox's copy waits for it.
+func TestARecoveredUpdateTelegramStillHasWaitsForItsTurn(t *testing.T) {
+	q := newQueues(4, 100, time.Now, nil)
+	chat := laneKey{chat: 1}
+	start := q.recover([]heldItem{{chat, 3}, {chat, 7}}, 5) // Telegram's oldest is 5
+	if !slices.Equal(start, []laneKey{chat}) {
+		t.Fatalf("lanes started %v, want the chat's, for update 3", start)
+	}
+	q.admit([]*models.Update{msg(5, 1), msg(6, 1), msg(7, 1)})
+	var order []int64
+	for _, e := range q.lanes[chat].entries {
+		order = append(order, e.id)
+	}
+	if !slices.Equal(order, []int64{3, 5, 6, 7}) {
+		t.Fatalf("lane order %v, want 3 5 6 7", order)
+	}
+	if e := q.held[7]; !e.durable || q.unparked[7] != nil {
+		t.Fatal("update 7 is in the inbox already: the offset may pass it")
+	}
+	if got := q.offset(); got != 5 {
+		t.Fatalf("offset %d, want 5 (the oldest update only Telegram has)", got)
+	}
+}
+
+func TestTheOffsetStaysAtTheOldestUpdateNotDurable(t *testing.T) {
+	q := newQueues(4, 100, time.Now, nil)
+	q.admit([]*models.Update{msg(10, 1), msg(11, 2), msg(12, 1)})
+	if got := q.offset(); got != 10 {
+		t.Fatalf("offset %d, want 10", got)
+	}
+	for _, j := range q.toPark(true) {
+		q.parked(j.e, j.e.id != 11) // 11's write fails
+	}
+	if got := q.offset(); got != 11 {
+		t.Fatalf("offset %d, want 11: the write of 11 failed", got)
+	}
+	e, _ := q.head(laneKey{chat: 2})
+	q.done(laneKey{chat: 2}, e)
+	if got := q.offset(); got != 13 {
+		t.Fatalf("offset %d, want 13: every update is handled or parked", got)
+	}
+}
