@@ -149,7 +149,7 @@ func (q *queues) hold(e *entry, start []laneKey) []laneKey {
 	}
 	e.excess = len(l.entries) >= q.memory
 	l.entries = append(l.entries, e)
-	if l.worker != idle || slices.Contains(q.waiting, e.lane) {
+	if l.worker != idle || l.waiting {
 		return start
 	}
 	if q.active < q.bound {
@@ -157,6 +157,7 @@ func (q *queues) hold(e *entry, start []laneKey) []laneKey {
 		l.worker = active
 		return append(start, e.lane)
 	}
+	l.waiting = true
 	q.waiting = append(q.waiting, e.lane)
 	return start
 }

@@ -29,7 +29,8 @@ func laneOf(u *models.Update) laneKey {
 type lane struct {
 	entries  []*entry
 	worker   laneWorker
-	failures int // in a row, for the back-off
+	waiting  bool // in queues.waiting
+	failures int  // in a row, for the back-off
 }
 
 type laneWorker int
@@ -94,7 +95,7 @@ func (q *queues) resume(k laneKey) bool {
 		l.worker = active
 		return true
 	}
-	l.worker = idle
+	l.worker, l.waiting = idle, true
 	q.waiting = append(q.waiting, k)
 	return false
 }
@@ -133,7 +134,7 @@ func (q *queues) handOver() []laneKey {
 	}
 	next := q.waiting[0]
 	q.waiting = q.waiting[1:]
-	q.lanes[next].worker = active
+	q.lanes[next].worker, q.lanes[next].waiting = active, false
 	q.active++
 	return []laneKey{next}
 }
