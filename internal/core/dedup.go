@@ -59,8 +59,9 @@ func (r dedupRecord) encode() []byte {
 func doneRecord(id int64) []byte { return dedupRecord{ID: id, State: stateDone}.encode() }
 
 // claimedRecord is the record a claim wrote, as bytes (what finish swaps
-// from) and decoded (so finish need not decode it).
+// from) and decoded (so finish need not decode it), and where.
 type claimedRecord struct {
+	key   string
 	bytes []byte
 	rec   dedupRecord
 }
@@ -84,11 +85,17 @@ const (
 	claimInFlight                     // being handled elsewhere: do not acknowledge yet
 	claimGiveUp                       // failed too often: drop it
 	claimAgain                        // ran before and failed, or went stale: claimAttempt decides
+	claimLate                         // its slot holds a newer update's record: claim it apart
 )
 
 func dedupKey(id int64) string {
 	return "update:" + strconv.FormatInt(((id%dedupSlots)+dedupSlots)%dedupSlots, 10)
 }
+
+// lateKey is the record of an update handled after its slot went to a
+// newer one (a backlog the poller held longer than dedupSlots updates).
+// Such records are rare and stay: no later update reuses the key.
+func lateKey(id int64) string { return "update:late:" + strconv.FormatInt(id, 10) }
 
 // claim records that this process is handling update id. When it is to run
 // the update, it also returns the record it wrote, so that finish can swap
@@ -100,13 +107,26 @@ func dedupKey(id int64) string {
 // the token's writer goes on to swap the record, so the re-claim does not
 // rest on a value-matched swap alone (which FerretDB, unlike MongoDB and
 // DynamoDB, does not apply atomically: two racing re-claims both won).
+//
+// A slot that holds a newer update's record is never overwritten (that
+// update would run again): the update is claimed apart, at lateKey.
 func (a *App) claim(ctx context.Context, id int64) (claimResult, claimedRecord, error) {
+	res, wrote, err := a.claimAt(ctx, id, dedupKey(id), a.slotGuess(id))
+	if res == claimLate {
+		return a.claimAt(ctx, id, lateKey(id), nil)
+	}
+	return res, wrote, err
+}
+
+// claimAt is claim at key; guess is what it expects there (see slotGuess),
+// nil for a late key.
+func (a *App) claimAt(ctx context.Context, id int64, key string, guess []byte) (claimResult, claimedRecord, error) {
 	var result claimResult
 	var wrote claimedRecord
 	var prev []byte
 	var again dedupRecord // the record a claim again replaces
-	guess := a.slotGuess(id)
-	err := storage.UpdateFrom(ctx, a.core, dedupKey(id), guess, func(cur []byte) (out []byte, err error) {
+	slot := key == dedupKey(id)
+	err := storage.UpdateFrom(ctx, a.core, key, guess, func(cur []byte) (out []byte, err error) {
 		wrote = claimedRecord{} // the last call is the one written
 		var rec dedupRecord
 		switch {
@@ -119,8 +139,12 @@ func (a *App) claim(ctx context.Context, id int64) (claimResult, claimedRecord, 
 		// f's last call sees what the slot held (a wrong guess is followed
 		// by a read): the next claim guesses from it. This update's own
 		// record (a redelivery) says nothing about the slots.
-		if cur == nil || rec.ID != id {
+		if slot && (cur == nil || rec.ID != id) {
 			a.slotsFull.Store(cur != nil)
+		}
+		if slot && cur != nil && rec.ID > id {
+			result = claimLate
+			return nil, nil
 		}
 		result = claimRun
 		if rec.ID == id && cur != nil {
@@ -140,7 +164,7 @@ func (a *App) claim(ctx context.Context, id int64) (claimResult, claimedRecord, 
 			return nil, nil
 		}
 		mine := dedupRecord{ID: id, State: stateRunning, Attempts: 1, Run: 1, At: a.now().UnixNano()}
-		wrote = claimedRecord{mine.encode(), mine}
+		wrote = claimedRecord{key, mine.encode(), mine}
 		return wrote.bytes, nil
 	})
 	if err != nil {
@@ -152,7 +176,7 @@ func (a *App) claim(ctx context.Context, id int64) (claimResult, claimedRecord, 
 	if result != claimAgain {
 		return result, wrote, nil
 	}
-	return a.claimAttempt(ctx, id, prev, again)
+	return a.claimAttempt(ctx, id, key, prev, again)
 }
 
 func tryKey(id int64, attempt int) string {
@@ -167,7 +191,7 @@ func (r dedupRecord) runs() int { return max(r.Run, r.Attempts) }
 // decides between racing deliveries, then the record is swapped from the
 // bytes that were read. Losing either step means another delivery has the
 // update: in flight, not acknowledged.
-func (a *App) claimAttempt(ctx context.Context, id int64, prev []byte, prevRec dedupRecord) (claimResult, claimedRecord, error) {
+func (a *App) claimAttempt(ctx context.Context, id int64, key string, prev []byte, prevRec dedupRecord) (claimResult, claimedRecord, error) {
 	run := prevRec.runs() + 1
 	took, err := a.takeToken(ctx, tryKey(id, run))
 	if err != nil {
@@ -177,8 +201,8 @@ func (a *App) claimAttempt(ctx context.Context, id int64, prev []byte, prevRec d
 		return claimInFlight, claimedRecord{}, nil
 	}
 	mine := dedupRecord{ID: id, State: stateRunning, Attempts: prevRec.Attempts + 1, Run: run, At: a.now().UnixNano()}
-	next := claimedRecord{mine.encode(), mine}
-	err = a.core.CompareAndSwap(ctx, dedupKey(id), prev, next.bytes)
+	next := claimedRecord{key, mine.encode(), mine}
+	err = a.core.CompareAndSwap(ctx, key, prev, next.bytes)
 	if errors.Is(err, storage.ErrConflict) {
 		return claimInFlight, claimedRecord{}, nil // the record moved on since it was read
 	}
