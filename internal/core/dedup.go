@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -25,7 +26,8 @@ const (
 	dedupMaxAttempts = 5
 )
 
-// dedupStale: a claim older than this is a crashed run, free to take again.
+// dedupStale: a claim older than this is a crashed run, free to take again
+// (sooner when its Runner says its owner is gone).
 // It must exceed the longest a run may take (UpdateBudget, plus recording
 // its outcome), or a second run would start alongside a live first one.
 // A variable only so that testkit builds (the crash tests) can shorten it.
@@ -45,6 +47,7 @@ type dedupRecord struct {
 	Attempts int        `json:"attempts,omitempty"` // failed runs that count toward dropping it
 	Run      int        `json:"run,omitempty"`      // runs started, 1 for the first: names a claim again's token
 	At       int64      `json:"at,omitempty"`       // unix nanos of the last change; none once done
+	Owner    string     `json:"owner,omitempty"`    // the Runner of the run (see RunAs); none: a webhook's
 }
 
 // encode is the record's JSON. A dedupRecord always marshals.
@@ -110,24 +113,33 @@ func lateKey(id int64) string { return "update:late:" + strconv.FormatInt(id, 10
 //
 // A slot that holds a newer update's record is never overwritten (that
 // update would run again): the update is claimed apart, at lateKey.
+//
+// A run in flight whose owner the Runner knows to be gone (see RunAs) is
+// taken over at once, as a stale one is.
 func (a *App) claim(ctx context.Context, id int64) (claimResult, claimedRecord, error) {
-	res, wrote, err := a.claimAt(ctx, id, dedupKey(id), a.slotGuess(id))
+	key, guess := dedupKey(id), a.slotGuess(id)
+	res, wrote, owner, err := a.claimAt(ctx, id, key, guess, "")
 	if res == claimLate {
-		return a.claimAt(ctx, id, lateKey(id), nil)
+		key, guess = lateKey(id), nil
+		res, wrote, owner, err = a.claimAt(ctx, id, key, guess, "")
+	}
+	if res == claimInFlight && runnerOf(ctx).gone(ctx, owner) {
+		a.log.Info("the run of a process that is gone is taken over", "update_id", id, "owner", owner)
+		res, wrote, _, err = a.claimAt(ctx, id, key, guess, owner)
 	}
 	return res, wrote, err
 }
 
 // claimAt is claim at key; guess is what it expects there (see slotGuess),
-// nil for a late key.
-func (a *App) claimAt(ctx context.Context, id int64, key string, guess []byte) (claimResult, claimedRecord, error) {
-	var result claimResult
-	var wrote claimedRecord
+// nil for a late key. A run in flight by gone counts as stale. owner is
+// the owner of a run in flight.
+func (a *App) claimAt(ctx context.Context, id int64, key string, guess []byte, gone string) (result claimResult, wrote claimedRecord, owner string, err error) {
 	var prev []byte
 	var again dedupRecord // the record a claim again replaces
 	slot := key == dedupKey(id)
-	err := storage.UpdateFrom(ctx, a.core, key, guess, func(cur []byte) (out []byte, err error) {
-		wrote = claimedRecord{} // the last call is the one written
+	runner := runnerOf(ctx)
+	err = storage.UpdateFrom(ctx, a.core, key, guess, func(cur []byte) (out []byte, err error) {
+		wrote, owner = claimedRecord{}, "" // the last call is the one written
 		var rec dedupRecord
 		switch {
 		case cur == nil:
@@ -152,9 +164,9 @@ func (a *App) claimAt(ctx context.Context, id int64, key string, guess []byte) (
 			switch {
 			case rec.State == stateDone:
 				result = claimDuplicate
-			case rec.State == stateRunning && age < dedupStale:
+			case rec.State == stateRunning && age < dedupStale && (gone == "" || rec.Owner != gone):
 				// Being handled is not handled: the runner may die.
-				result = claimInFlight
+				result, owner = claimInFlight, rec.Owner
 			case rec.Attempts >= dedupMaxAttempts:
 				result, again = claimGiveUp, rec
 				return doneRecord(id), nil
@@ -163,20 +175,21 @@ func (a *App) claimAt(ctx context.Context, id int64, key string, guess []byte) (
 			}
 			return nil, nil
 		}
-		mine := dedupRecord{ID: id, State: stateRunning, Attempts: 1, Run: 1, At: a.now().UnixNano()}
+		mine := dedupRecord{ID: id, State: stateRunning, Attempts: 1, Run: 1, At: a.now().UnixNano(), Owner: runner.ID}
 		wrote = claimedRecord{key, mine.encode(), mine}
 		return wrote.bytes, nil
 	})
 	if err != nil {
-		return 0, claimedRecord{}, fmt.Errorf("dedup: update %d: %w", id, err)
+		return 0, claimedRecord{}, "", fmt.Errorf("dedup: update %d: %w", id, err)
 	}
 	if result == claimGiveUp {
 		a.dropTokens(ctx, id, again.runs())
 	}
 	if result != claimAgain {
-		return result, wrote, nil
+		return result, wrote, owner, nil
 	}
-	return a.claimAttempt(ctx, id, key, prev, again)
+	result, wrote, err = a.claimAttempt(ctx, id, key, prev, again)
+	return result, wrote, "", err
 }
 
 func tryKey(id int64, attempt int) string {
@@ -200,7 +213,7 @@ func (a *App) claimAttempt(ctx context.Context, id int64, key string, prev []byt
 	if !took {
 		return claimInFlight, claimedRecord{}, nil
 	}
-	mine := dedupRecord{ID: id, State: stateRunning, Attempts: prevRec.Attempts + 1, Run: run, At: a.now().UnixNano()}
+	mine := dedupRecord{ID: id, State: stateRunning, Attempts: prevRec.Attempts + 1, Run: run, At: a.now().UnixNano(), Owner: runnerOf(ctx).ID}
 	next := claimedRecord{key, mine.encode(), mine}
 	err = a.core.CompareAndSwap(ctx, key, prev, next.bytes)
 	if errors.Is(err, storage.ErrConflict) {
@@ -212,13 +225,15 @@ func (a *App) claimAttempt(ctx context.Context, id int64, key string, prev []byt
 	return claimRun, next, nil
 }
 
-// takeToken inserts the token at key (its value: when). A token already
-// there belongs to a live claimer, unless it is older than dedupStale: then
-// its claimer died between the token and the record's swap (or the swap
-// failed), and the token is taken over, or the update would wait forever.
+// takeToken inserts the token at key (its value: when, and the Runner's
+// ID). A token already there belongs to a live claimer, unless it is older
+// than dedupStale or its owner is known gone: then its claimer died between
+// the token and the record's swap (or the swap failed), and the token is
+// taken over, or the update would wait forever.
 func (a *App) takeToken(ctx context.Context, key string) (bool, error) {
 	now := a.now().UnixNano()
-	mine := []byte(strconv.FormatInt(now, 10))
+	runner := runnerOf(ctx)
+	mine := []byte(strings.TrimSpace(strconv.FormatInt(now, 10) + " " + runner.ID))
 	err := a.core.CompareAndSwap(ctx, key, nil, mine)
 	if !errors.Is(err, storage.ErrConflict) {
 		return err == nil, err
@@ -230,7 +245,8 @@ func (a *App) takeToken(ctx context.Context, key string) (bool, error) {
 	case err != nil:
 		return false, err
 	}
-	if at, perr := strconv.ParseInt(string(cur), 10, 64); perr == nil && time.Duration(now-at) < dedupStale {
+	atText, owner, _ := strings.Cut(string(cur), " ")
+	if at, perr := strconv.ParseInt(atText, 10, 64); perr == nil && time.Duration(now-at) < dedupStale && !runner.gone(ctx, owner) {
 		return false, nil
 	}
 	err = a.core.CompareAndSwap(ctx, key, cur, mine)
