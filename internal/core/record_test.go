@@ -75,7 +75,7 @@ func TestAnUpdateOlderThanItsSlotLeavesTheNewerUpdatesRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const old, newer = 100, 100 + 8192 // one slot
+	const old, newer = 100, 100 + 8192                   // one slot
 	for _, id := range []int64{newer, old, newer, old} { // each, then its redelivery
 		if err := a.HandleUpdate(t.Context(), withID(telegramtest.Text(private, user, "/ping"), id)); err != nil {
 			t.Fatalf("update %d: %v", id, err)
