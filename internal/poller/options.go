@@ -31,6 +31,11 @@ func WithMetrics(m *metrics.Metrics) Option { return func(p *Poller) { p.metrics
 // process exits. The container sets it inside its shutdown budget.
 func WithGrace(d time.Duration) Option { return func(p *Poller) { p.grace = d } }
 
+// WithCutAtOnce cuts the handlers at once, without the grace, when Run's
+// context ends with cause: the polling role went to another process, which
+// takes over the updates in flight here (see core.Runner).
+func WithCutAtOnce(cause error) Option { return func(p *Poller) { p.cutOn = cause } }
+
 // WithClock sets the clock of the health report (tests).
 func WithClock(now func() time.Time) Option { return func(p *Poller) { p.now = now } }
 

@@ -59,6 +59,7 @@ type Poller struct {
 	memory  int // updates a lane keeps in memory
 	settle  time.Duration
 	grace   time.Duration // 0: handlers are never cut by a shutdown
+	cutOn   error         // a stop with this cause cuts the handlers at once
 	stuck   time.Duration
 	wait    func(ctx context.Context, d time.Duration) error
 	now     func() time.Time
@@ -195,17 +196,20 @@ func firstID(updates []*models.Update) int64 {
 }
 
 // handlerContext is the handlers' context: it survives ctx's end, so an
-// update in flight is finished rather than cut off, for the grace period.
+// update in flight is finished rather than cut off, for the grace period;
+// at once when ctx ends with the cutOn cause.
 func (p *Poller) handlerContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	hctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	if p.grace > 0 {
-		stop := context.AfterFunc(ctx, func() {
+	stop := context.AfterFunc(ctx, func() {
+		switch {
+		case p.cutOn != nil && errors.Is(context.Cause(ctx), p.cutOn):
+			cancel()
+		case p.grace > 0:
 			t := time.AfterFunc(p.grace, cancel)
 			context.AfterFunc(hctx, func() { t.Stop() })
-		})
-		return hctx, func() { stop(); cancel() }
-	}
-	return hctx, cancel
+		}
+	})
+	return hctx, func() { stop(); cancel() }
 }
 
 // pause waits out a getUpdates error.
