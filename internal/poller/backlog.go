@@ -46,8 +46,8 @@ type queues struct {
 	unparked   map[int64]*entry // held and not durable: the offset stays at the oldest
 	redelivers map[int64]bool   // parked ids Telegram still has: durable when fetched again
 	maxSeen    int64
-	active     int
-	waiting    []laneKey // lanes with updates and no worker (the bound was reached)
+	active     [2]int       // lanes with a worker, of each kind (see laneKey.kind)
+	waiting    [2][]laneKey // lanes with updates and no worker (the bound was reached)
 	bound      int
 	memory     int // bodies kept per lane
 	changed    chan struct{}
@@ -152,13 +152,14 @@ func (q *queues) hold(e *entry, start []laneKey) []laneKey {
 	if l.worker != idle || l.waiting {
 		return start
 	}
-	if q.active < q.bound {
-		q.active++
+	kind := e.lane.kind()
+	if q.active[kind] < q.bound {
+		q.active[kind]++
 		l.worker = active
 		return append(start, e.lane)
 	}
 	l.waiting = true
-	q.waiting = append(q.waiting, e.lane)
+	q.waiting[kind] = append(q.waiting[kind], e.lane)
 	return start
 }
 

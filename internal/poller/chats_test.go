@@ -95,3 +95,46 @@ func replyTo(t *testing.T, srv *telegramtest.Server, chat int64, limit time.Dura
 		n = len(calls)
 	}
 }
+
+// A press's answer must not wait for the replies its chat's messages wait
+// to send at a group's pace (the issue saw the 30th press on one message
+// wait 33 s). Here the group holds 300 paced commands, and 30 presses on
+// one of its messages are each answered within seconds.
+func TestPressesAreAnsweredWhileTheirGroupWaitsForItsPace(t *testing.T) {
+	srv := telegramtest.New(t, telegramtest.WithTelegramLimits())
+	b := apptest.NewWithServer(t, srv, []app.Factory{misc.Factory})
+	start(t, poller.New(b.Client, b.Store.For(core.CoreNamespace), b.App.HandleUpdate,
+		poller.WithLongPoll(10*time.Second), poller.WithLogger(slog.New(slog.DiscardHandler))))
+	for range 300 {
+		srv.Push(telegramtest.Text(apptest.Group, apptest.User, "/ping"))
+	}
+	if _, err := srv.WaitCalls(testenv.Context(t), "sendMessage", 20); err != nil {
+		t.Fatal(err) // the group's 20 a minute are spent: its other replies wait
+	}
+	sent := time.Now()
+	var ids []string
+	for range 30 {
+		u := telegramtest.Press(apptest.Group, apptest.User, 42, "stale:1")
+		srv.Push(u)
+		ids = append(ids, u.CallbackQuery.ID)
+	}
+	ctx, cancel := context.WithTimeout(testenv.Context(t), 10*time.Second)
+	defer cancel()
+	calls, err := srv.WaitCalls(ctx, "answerCallbackQuery", len(ids))
+	if err != nil {
+		t.Fatalf("%d of %d presses answered within 10 s while the group waits", len(calls), len(ids))
+	}
+	answered := map[string]bool{}
+	var last time.Time
+	for _, c := range calls {
+		answered[c.Params["callback_query_id"]] = true
+		last = c.At
+	}
+	for _, id := range ids {
+		if !answered[id] {
+			t.Fatalf("press %s not answered", id)
+		}
+	}
+	t.Logf("30 presses in a group holding %d paced commands: the last answered %v after the first was sent",
+		300-len(srv.Messages()), last.Sub(sent).Round(time.Millisecond))
+}

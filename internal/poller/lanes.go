@@ -6,19 +6,29 @@ import "github.com/go-telegram/bot/models"
 // worker; the workers run up to a bound (see work.go for what one does).
 
 // laneKey names a lane: a queue of updates handled one at a time, in id
-// order. A chat's messages share one; an update without a chat is a lane
-// of its own.
+// order. A chat's messages share one. A button press is a lane of its own,
+// as is an update without a chat: a press must be answered at once (the
+// user's spinner turns), never after the replies its chat's messages wait
+// to send at Telegram's pace; what makes a press stale is in its data,
+// checked under CAS, so presses need no order among themselves.
 type laneKey struct {
 	chat int64
 	solo int64 // the update's id, when it is handled alone
 }
 
+// kind sorts lanes for the worker bound: chats and presses each have
+// their own, so a storm of presses cannot hold up the chats, nor the chats
+// the presses.
+func (k laneKey) kind() int {
+	if k.solo != 0 {
+		return 1
+	}
+	return 0
+}
+
 func laneOf(u *models.Update) laneKey {
-	switch {
-	case u.Message != nil:
+	if u.Message != nil {
 		return laneKey{chat: u.Message.Chat.ID}
-	case u.CallbackQuery != nil && u.CallbackQuery.Message.Message != nil:
-		return laneKey{chat: u.CallbackQuery.Message.Message.Chat.ID}
 	}
 	return laneKey{solo: u.ID}
 }
@@ -78,9 +88,9 @@ func (q *queues) rest(k laneKey, e *entry) []laneKey {
 	defer q.mu.Unlock()
 	q.move(e, retrying, false)
 	q.lanes[k].worker = resting
-	q.active--
+	q.active[k.kind()]--
 	defer q.signal()
-	return q.handOver()
+	return q.handOver(k.kind())
 }
 
 // resume makes resting lane k active again if the bound allows; if not it
@@ -90,13 +100,13 @@ func (q *queues) resume(k laneKey) bool {
 	defer q.mu.Unlock()
 	l := q.lanes[k]
 	q.settle(l.entries[0])
-	if q.active < q.bound {
-		q.active++
+	if kind := k.kind(); q.active[kind] < q.bound {
+		q.active[kind]++
 		l.worker = active
 		return true
 	}
 	l.worker, l.waiting = idle, true
-	q.waiting = append(q.waiting, k)
+	q.waiting[k.kind()] = append(q.waiting[k.kind()], k)
 	return false
 }
 
@@ -118,24 +128,24 @@ func (q *queues) leave(k laneKey) (laneKey, bool) {
 		return k, true
 	}
 	delete(q.lanes, k)
-	q.active--
-	next := q.handOver()
+	q.active[k.kind()]--
+	next := q.handOver(k.kind())
 	if len(next) == 0 {
 		return laneKey{}, false
 	}
 	return next[0], true // this very worker takes it on
 }
 
-// handOver starts the next waiting lane if the bound allows; the caller
-// holds q.mu.
-func (q *queues) handOver() []laneKey {
-	if q.active >= q.bound || len(q.waiting) == 0 {
+// handOver starts the next waiting lane of kind if the bound allows; the
+// caller holds q.mu.
+func (q *queues) handOver(kind int) []laneKey {
+	if q.active[kind] >= q.bound || len(q.waiting[kind]) == 0 {
 		return nil
 	}
-	next := q.waiting[0]
-	q.waiting = q.waiting[1:]
+	next := q.waiting[kind][0]
+	q.waiting[kind] = q.waiting[kind][1:]
 	q.lanes[next].worker, q.lanes[next].waiting = active, false
-	q.active++
+	q.active[kind]++
 	return []laneKey{next}
 }
 
@@ -146,7 +156,7 @@ func (q *queues) stop(k laneKey, wasActive bool) {
 	defer q.mu.Unlock()
 	l := q.lanes[k]
 	if wasActive {
-		q.active--
+		q.active[k.kind()]--
 	}
 	l.worker = idle
 	if len(l.entries) > 0 && l.entries[0].state >= running {
