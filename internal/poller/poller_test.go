@@ -86,6 +86,11 @@ func TestAConflictIsBackedOffNotHotLooped(t *testing.T) {
 		poller.WithLongPoll(30*time.Second), poller.WithWait(w.wait))
 	start(t, p)
 	ctx := testenv.Context(t)
+	// The first getUpdates returns at once (the inbox waits on it); the
+	// second is the long poll.
+	if _, err := srv.WaitCalls(ctx, "getUpdates", 2); err != nil {
+		t.Fatal(err)
+	}
 	if err := srv.WaitPolling(ctx); err != nil {
 		t.Fatal(err)
 	}
