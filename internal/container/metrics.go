@@ -7,9 +7,9 @@ import (
 	"net"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/miti99bot/miti99bot/internal/config"
+	"github.com/miti99bot/miti99bot/internal/httpapi"
 	"github.com/miti99bot/miti99bot/internal/metrics"
 	"github.com/miti99bot/miti99bot/internal/metrics/prom"
 	"github.com/miti99bot/miti99bot/internal/wiring"
@@ -24,21 +24,22 @@ func PrometheusSink(cfg *config.Config) metrics.Sink {
 	return prom.New()
 }
 
-// serveMetrics serves GET /metrics on METRICS_PORT, a listener apart from
-// the bot's PORT: Coolify's proxy routes the public domain to PORT only, so
-// metrics are never published by accident. stop ends it.
+// serveMetrics serves GET /metrics on METRICS_HOST:METRICS_PORT, a
+// listener apart from the bot's PORT: Coolify's proxy routes the public
+// domain to PORT only, so metrics are never published by accident. It has
+// PORT's timeouts, so an idle or slow client cannot hold a connection. stop
+// ends it.
 func serveMetrics(b *wiring.Bot) (stop func(context.Context), err error) {
 	h, ok := b.Sink.(interface{ Handler() http.Handler })
 	if !ok {
 		return func(context.Context) {}, nil
 	}
-	ln, err := net.Listen("tcp", ":"+strconv.Itoa(b.Config.MetricsPort))
+	addr := net.JoinHostPort(b.Config.MetricsHost, strconv.Itoa(b.Config.MetricsPort))
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("listen on METRICS_PORT %d: %w", b.Config.MetricsPort, err)
+		return nil, fmt.Errorf("listen on METRICS_HOST:METRICS_PORT %s: %w", addr, err)
 	}
-	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", h.Handler())
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, WriteTimeout: 30 * time.Second}
+	srv := metricsServer(h.Handler())
 	b.Log.Info("metrics listening", "addr", ln.Addr().String(), "path", "/metrics")
 	go func() {
 		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
@@ -46,4 +47,11 @@ func serveMetrics(b *wiring.Bot) (stop func(context.Context), err error) {
 		}
 	}()
 	return func(ctx context.Context) { _ = srv.Shutdown(ctx) }, nil
+}
+
+// metricsServer serves h at GET /metrics with the bot's HTTP timeouts.
+func metricsServer(h http.Handler) *http.Server {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", h)
+	return httpapi.NewServer(mux)
 }
