@@ -3,6 +3,7 @@ package poller_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -99,5 +100,48 @@ func TestHealthFailsWhenTheOldestHeldUpdateMakesNoProgress(t *testing.T) {
 	h.waitFor(t, 1, 1)
 	if err := testenv.Eventually(10*time.Second, func() error { return p.Health(t.Context()) }); err != nil {
 		t.Fatalf("health once it moved: %v", err)
+	}
+}
+
+// A 401 stops the bot until an operator acts, so it is an error, not a
+// warning like a 500; it names the token as rejected, never the token.
+func TestAGetUpdatesRefusalOfTheTokenIsLoggedAsAnError(t *testing.T) {
+	tests := []struct {
+		name      string
+		failure   telegramtest.Failure
+		wantLevel string
+		wantMsg   string
+	}{
+		{"a 401 is an error naming the token as rejected", telegramtest.Failure{Code: 401, Description: "Unauthorized"},
+			"ERROR", "Telegram rejects the bot token"},
+		{"a 500 is a warning", telegramtest.Failure{Code: 500, Description: "Internal Server Error"},
+			"WARN", "getUpdates failed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := telegramtest.New(t)
+			srv.FailNext("getUpdates", tt.failure)
+			logs := &testenv.Buffer{}
+			p := poller.New(client(t, srv), store(), noop, poller.WithLongPoll(time.Second), poller.WithWait(newWaits().wait),
+				poller.WithLogger(slog.New(slog.NewJSONHandler(logs, nil))))
+			start(t, p)
+			err := testenv.Eventually(10*time.Second, func() error {
+				for line := range strings.Lines(logs.String()) {
+					if strings.Contains(line, tt.wantMsg) {
+						if !strings.Contains(line, `"level":"`+tt.wantLevel+`"`) {
+							return fmt.Errorf("logged %s", line)
+						}
+						return nil
+					}
+				}
+				return fmt.Errorf("no %q in the logs:\n%s", tt.wantMsg, logs.String())
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(logs.String(), srv.Token) || strings.Contains(logs.String(), "TEST-token") {
+				t.Fatalf("the logs show the token:\n%s", logs.String())
+			}
+		})
 	}
 }

@@ -223,6 +223,12 @@ func (p *Poller) pause(ctx context.Context, err error, failures, conflicts *int)
 		d = backoff(*conflicts, conflictMin, conflictMax)
 		p.log.Error("getUpdates conflict: another poller is running or a webhook is set; backing off",
 			"err", err, "retry_in", d)
+	case errors.Is(err, telegram.ErrUnauthorized):
+		// Nothing works until an operator acts: as loud as a conflict.
+		*failures++
+		d = backoff(*failures, retryMin, retryMax)
+		p.log.Error("getUpdates refused: Telegram rejects the bot token (401); set a valid TELEGRAM_BOT_TOKEN",
+			"retry_in", d)
 	case errors.As(err, &ue) && ue.RetryAfter > 0:
 		d = ue.RetryAfter
 		p.log.Warn("getUpdates rate limited", "retry_in", d)
