@@ -24,7 +24,6 @@ import (
 	"errors"
 	"log/slog"
 	"math"
-	"math/rand/v2"
 	"sync/atomic"
 	"time"
 
@@ -81,21 +80,6 @@ func New(src Source, store storage.KVStore, handle Handler, opts ...Option) *Pol
 	}
 	p.health.start(p.now()) // "not started" counts from here
 	return p
-}
-
-// Backoff bounds.
-const (
-	retryMin    = time.Second
-	retryMax    = 30 * time.Second
-	conflictMin = 10 * time.Second
-	conflictMax = 60 * time.Second
-)
-
-// backoff is "full jitter": a random wait up to an exponentially growing
-// cap, so restarted instances do not retry in lockstep.
-func backoff(attempt int, lo, hi time.Duration) time.Duration {
-	ceiling := min(hi, lo<<min(attempt, 10))
-	return lo/2 + rand.N(ceiling-lo/2+1)
 }
 
 // Run deletes any webhook (keeping pending updates), then polls until ctx
@@ -211,33 +195,6 @@ func (p *Poller) handlerContext(ctx context.Context) (context.Context, context.C
 		}
 	})
 	return hctx, func() { stop(); cancel() }
-}
-
-// pause waits out a getUpdates error.
-func (p *Poller) pause(ctx context.Context, err error, failures, conflicts *int) {
-	var d time.Duration
-	var ue *telegram.UpdatesError
-	switch {
-	case errors.Is(err, telegram.ErrConflict):
-		*conflicts++
-		d = backoff(*conflicts, conflictMin, conflictMax)
-		p.log.Error("getUpdates conflict: another poller is running or a webhook is set; backing off",
-			"err", err, "retry_in", d)
-	case errors.Is(err, telegram.ErrUnauthorized):
-		// Nothing works until an operator acts: as loud as a conflict.
-		*failures++
-		d = backoff(*failures, retryMin, retryMax)
-		p.log.Error("getUpdates refused: Telegram rejects the bot token (401); set a valid TELEGRAM_BOT_TOKEN",
-			"retry_in", d)
-	case errors.As(err, &ue) && ue.RetryAfter > 0:
-		d = ue.RetryAfter
-		p.log.Warn("getUpdates rate limited", "retry_in", d)
-	default:
-		*failures++
-		d = backoff(*failures, retryMin, retryMax)
-		p.log.Warn("getUpdates failed", "err", err, "retry_in", d)
-	}
-	_ = p.wait(ctx, d)
 }
 
 // report sets the backlog gauge of one state.
