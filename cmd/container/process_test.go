@@ -278,3 +278,48 @@ func dedupAdjacent(texts []string) []string {
 	}
 	return out
 }
+
+// The updates a poller parked were confirmed to Telegram, which will not
+// send them again: a container restarted in webhook mode answers them,
+// each chat in order, without polling.
+func TestAContainerSwitchedToWebhookModeAnswersWhatItsPollerParked(t *testing.T) {
+	srv := telegramtest.New(t)
+	env := map[string]string{"BOLT_PATH": filepath.Join(t.TempDir(), "bot.db")}
+	first, _ := startContainer(t, srv, env)
+	srv.Push(telegramtest.Text(5, 5, "/tk_slow 5s held"))
+	var want []string
+	for i := range 5 {
+		srv.Push(telegramtest.Text(5, 5, fmt.Sprintf("/tk_echo after %d", i)))
+		want = append(want, fmt.Sprintf("echo: after %d", i))
+	}
+	if err := testenv.Eventually(30*time.Second, func() error {
+		if n := srv.Pending(); n != 0 || !slices.Contains(repliesByChat(srv)[5], "slow started: held") {
+			return fmt.Errorf("%d updates not confirmed yet", n)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	first.Kill()
+	polls := len(srv.Calls("getUpdates"))
+
+	webhook := maps.Clone(env)
+	webhook["TELEGRAM_WEBHOOK_SECRET"], webhook["TELEGRAM_WEBHOOK_URL"] = "s3cret", "https://bot.example/webhook"
+	startContainer(t, srv, webhook)
+	if err := testenv.Eventually(60*time.Second, func() error {
+		if got := dedupAdjacent(repliesByChat(srv)[5]); len(got) < len(want)+2 {
+			return fmt.Errorf("chat 5 answered %q", got)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// The slow run was in flight at the kill: it starts again, then ends.
+	wantAll := append([]string{"slow started: held", "slow: held"}, want...)
+	if got := dedupAdjacent(repliesByChat(srv)[5]); !slices.Equal(got, wantAll) {
+		t.Fatalf("chat 5 answered %q, want %q", got, wantAll)
+	}
+	if n := len(srv.Calls("getUpdates")); n != polls {
+		t.Fatalf("the container in webhook mode polled %d times", n-polls)
+	}
+}

@@ -38,16 +38,7 @@ const pollLease = 30 * time.Second
 // lease, or cannot renew it, cuts its handlers at once), so it is taken
 // over at once too.
 func poll(ctx context.Context, b *wiring.Bot) {
-	l := lease.New(b.Store.For(core.CoreNamespace), "poller:lease", hostname(), pollLease)
-	runner := core.Runner{ID: l.ID(), Gone: func(ctx context.Context, owner string) bool {
-		holds, err := l.Holds(ctx)
-		return err == nil && holds
-	}}
-	handle := func(ctx context.Context, u *models.Update) error {
-		return b.App.HandleUpdate(core.RunAs(ctx, runner), u)
-	}
-	p := poller.New(b.Client, b.Store.For(core.CoreNamespace), handle, poller.WithLogger(b.Log),
-		poller.WithGrace(handlerGrace), poller.WithCutAtOnce(lease.ErrLost), poller.WithMetrics(b.Metrics))
+	p, l := pollerOf(b)
 	var polling atomic.Bool
 	b.AddHealth(func(ctx context.Context) error { // the container answers nobody if polling is dead
 		if !polling.Load() {
@@ -64,6 +55,37 @@ func poll(ctx context.Context, b *wiring.Bot) {
 			b.Log.Warn("this replica stopped polling: the lease is lost; standing by", "reason", cause.Error())
 		}
 	}, func() { b.Log.Info("another replica polls; standing by") })
+}
+
+// pollerOf is this replica's poller and the lease it polls under: its
+// claims name this process (core.RunAs), and while it holds the lease
+// every other poller process is known to have stopped.
+func pollerOf(b *wiring.Bot) (*poller.Poller, *lease.Lease) {
+	l := lease.New(b.Store.For(core.CoreNamespace), "poller:lease", hostname(), pollLease)
+	runner := core.Runner{ID: l.ID(), Gone: func(ctx context.Context, owner string) bool {
+		holds, err := l.Holds(ctx)
+		return err == nil && holds
+	}}
+	handle := func(ctx context.Context, u *models.Update) error {
+		return b.App.HandleUpdate(core.RunAs(ctx, runner), u)
+	}
+	p := poller.New(b.Client, b.Store.For(core.CoreNamespace), handle, poller.WithLogger(b.Log),
+		poller.WithGrace(handlerGrace), poller.WithCutAtOnce(lease.ErrLost), poller.WithMetrics(b.Metrics))
+	return p, l
+}
+
+// drain works, in webhook mode, the updates a poller parked before the
+// switch (Telegram will not send them again), holding the polling lease
+// meanwhile: one replica does it, and no poller of the deploy before runs
+// alongside. Webhook updates are served meanwhile.
+func drain(ctx context.Context, b *wiring.Bot) {
+	p, l := pollerOf(b)
+	once, done := context.WithCancel(ctx)
+	defer done()
+	_ = l.Hold(once, func(held context.Context) {
+		_ = p.Drain(held)
+		done()
+	}, nil)
 }
 
 // registerWebhook points Telegram at this deployment's webhook (webhook

@@ -63,7 +63,7 @@ func Serve(ctx context.Context, b *wiring.Bot) error {
 		}
 	}()
 	if b.Config.WebhookURL != "" {
-		wg.Go(func() { registerWebhook(ctx, b) })
+		wg.Go(func() { registerWebhook(ctx, b); drain(ctx, b) })
 	} else {
 		wg.Go(func() { poll(ctx, b) })
 	}

@@ -187,3 +187,41 @@ func TestAChatsBacklogPastItsMemoryBoundWaitsInTheStore(t *testing.T) {
 		t.Fatalf("%d updates read back from the store; the %d past the bound must wait there", inbox.n, n-memoryBound)
 	}
 }
+
+// A container switched to webhook mode polls no more: it works the inbox
+// a poller left, each chat in order, and calls no getUpdates.
+func TestDrainWorksTheParkedBacklogWithoutPolling(t *testing.T) {
+	srv := telegramtest.New(t)
+	inbox := store()
+	first := newHandled(1, 2)
+	stop := start(t, poller.New(client(t, srv), inbox, first.handle, poller.WithLongPoll(time.Second),
+		poller.WithWait(newWaits().wait), poller.WithGrace(time.Millisecond)))
+	want := map[int64][]string{1: pushN(srv, 1, "a", 20), 2: pushN(srv, 2, "b", 5)}
+	if err := testenv.Eventually(10*time.Second, func() error {
+		if n := srv.Pending(); n != 0 {
+			return fmt.Errorf("%d updates not confirmed yet", n)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	polls := len(srv.Calls("getUpdates"))
+
+	next := newHandled()
+	p := poller.New(client(t, srv), inbox, next.handle, poller.WithWait(newWaits().wait))
+	if err := p.Drain(testenv.Context(t)); err != nil {
+		t.Fatal(err)
+	}
+	for chat, texts := range want {
+		if got := next.texts(chat); !slices.Equal(got, texts) {
+			t.Fatalf("chat %d drained %q, want %q", chat, got, texts)
+		}
+	}
+	if keys, _ := inbox.List(t.Context(), "inbox:"); len(keys) != 0 {
+		t.Fatalf("%d updates left in the inbox", len(keys))
+	}
+	if n := len(srv.Calls("getUpdates")); n != polls {
+		t.Fatalf("Drain polled: %d getUpdates", n-polls)
+	}
+}
