@@ -99,7 +99,7 @@ func (q *queues) resume(k laneKey) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	l := q.lanes[k]
-	q.settle(l.entries[0])
+	q.unrun(l.entries[0])
 	if kind := k.kind(); q.active[kind] < q.bound {
 		q.active[kind]++
 		l.worker = active
@@ -110,8 +110,8 @@ func (q *queues) resume(k laneKey) bool {
 	return false
 }
 
-// settle puts a head that is not running back among the waiting.
-func (q *queues) settle(e *entry) {
+// unrun puts a head that no longer runs back among the waiting.
+func (q *queues) unrun(e *entry) {
 	if e.durable {
 		q.move(e, parked, false)
 	} else {
@@ -160,7 +160,7 @@ func (q *queues) stop(k laneKey, wasActive bool) {
 	}
 	l.worker = idle
 	if len(l.entries) > 0 && l.entries[0].state >= running {
-		q.settle(l.entries[0])
+		q.unrun(l.entries[0])
 	}
 }
 
