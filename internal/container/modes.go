@@ -64,7 +64,10 @@ func pollerOf(b *wiring.Bot) (*poller.Poller, *lease.Lease) {
 	l := lease.New(b.Store.For(core.CoreNamespace), "poller:lease", hostname(), pollLease)
 	runner := core.Runner{ID: l.ID(), Gone: func(ctx context.Context, owner string) bool {
 		holds, err := l.Holds(ctx)
-		return err == nil && holds
+		if err != nil { // a store that blips: what the renewals last said
+			return l.Holding()
+		}
+		return holds
 	}}
 	handle := func(ctx context.Context, u *models.Update) error {
 		return b.App.HandleUpdate(core.RunAs(ctx, runner), u)

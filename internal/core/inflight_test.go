@@ -192,6 +192,7 @@ func TestARunWhoseOwnerIsKnownGoneIsTakenOverAtOnce(t *testing.T) {
 	}{
 		{"its owner is gone: taken over", &core.Runner{ID: "host#2", Gone: func(_ context.Context, owner string) bool { return owner == "host#1" }}, nil},
 		{"its owner may be alive: in flight", &core.Runner{ID: "host#2", Gone: func(context.Context, string) bool { return false }}, core.ErrInFlight},
+		{"its own run, whose outcome never got recorded: taken over", &core.Runner{ID: "host#1", Gone: func(context.Context, string) bool { return false }}, nil},
 		{"without a runner: in flight until stale", nil, core.ErrInFlight},
 	}
 	for i, tt := range tests {

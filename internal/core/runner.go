@@ -8,6 +8,11 @@ import "context"
 // says so, and a run of a process that died is taken over at once instead
 // of after the stale mark, its chat held meanwhile. Without a Runner (a
 // webhook, Lambda) claims name no owner and only the stale mark frees them.
+//
+// A Runner handles an update once at a time (the poller does): a run of its
+// own still marked running when it claims the update again is one whose
+// outcome never got recorded (a write that timed out, yet landed), and is
+// taken over too.
 type Runner struct {
 	// ID names this process in the claims it writes; unique per process.
 	ID string
@@ -29,8 +34,14 @@ func runnerOf(ctx context.Context) Runner {
 	return r
 }
 
-// gone reports whether owner, the owner of a claim, is known to have
-// stopped. This process's own claims are never gone.
+// gone reports whether the run of owner, the owner of a claim, is known to
+// have ended without its outcome recorded.
 func (r Runner) gone(ctx context.Context, owner string) bool {
-	return owner != "" && owner != r.ID && r.Gone != nil && r.Gone(ctx, owner)
+	switch {
+	case owner == "" || r.ID == "":
+		return false
+	case owner == r.ID:
+		return true // not in flight here: this Runner is claiming it again
+	}
+	return r.Gone != nil && r.Gone(ctx, owner)
 }

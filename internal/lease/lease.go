@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/pause"
@@ -40,6 +41,7 @@ type Lease struct {
 	now   func() time.Time
 	wait  func(ctx context.Context, d time.Duration) error
 	fresh bool // nothing read of the lease yet: a record of this owner is a predecessor's
+	held  atomic.Bool
 }
 
 // Option configures New.
@@ -103,6 +105,10 @@ func (l *Lease) try(ctx context.Context) (bool, error) {
 	return won, err
 }
 
+// Holding reports whether f of Hold runs and the lease is not known lost:
+// what this process knows without asking the store.
+func (l *Lease) Holding() bool { return l.held.Load() }
+
 // Holds reports whether this process holds the lease now, as the store
 // says.
 func (l *Lease) Holds(ctx context.Context) (bool, error) {
@@ -132,12 +138,15 @@ func (l *Lease) Hold(ctx context.Context, f func(ctx context.Context), waiting f
 			continue
 		}
 		held, lost := context.WithCancelCause(ctx)
+		l.held.Store(true)
+		context.AfterFunc(held, func() { l.held.Store(false) })
 		renewed := make(chan struct{})
 		go func() {
 			defer close(renewed)
 			l.renew(held, lost, start)
 		}()
 		f(held)
+		l.held.Store(false)
 		lost(nil)
 		<-renewed
 		l.release(context.WithoutCancel(ctx))

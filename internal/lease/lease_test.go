@@ -182,3 +182,20 @@ func TestAHolderThatCannotRenewStopsBeforeItsLeaseLapses(t *testing.T) {
 		t.Fatal("a holder that cannot renew kept holding")
 	}
 }
+
+func TestHoldingLastsWhileTheHolderRuns(t *testing.T) {
+	store := memory.New().For("core")
+	a := New(store, "poller", "a", 30*time.Second)
+	if a.Holding() {
+		t.Fatal("holding before Hold")
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	inside := make(chan bool, 1)
+	_ = a.Hold(ctx, func(context.Context) { inside <- a.Holding(); cancel() }, nil)
+	if !<-inside {
+		t.Fatal("not holding while f runs")
+	}
+	if a.Holding() {
+		t.Fatal("still holding after Hold returned")
+	}
+}
