@@ -35,6 +35,7 @@ type entry struct {
 	parking bool // being written to it
 	excess  bool // admitted past its lane's memory bound: the body goes once durable
 	done    bool
+	fetched time.Time // when it was admitted: it settles from then (see settle)
 }
 
 // queues is the poller's in-memory view of the backlog: every held update,
@@ -120,7 +121,7 @@ func (q *queues) admit(updates []*models.Update) []laneKey {
 			continue // held already, or handled
 		}
 		q.maxSeen = u.ID
-		e := &entry{id: u.ID, lane: laneOf(u), u: u, state: fetched}
+		e := &entry{id: u.ID, lane: laneOf(u), u: u, state: fetched, fetched: time.Now()}
 		if q.redelivers[u.ID] {
 			delete(q.redelivers, u.ID)
 			e.durable, e.state = true, parked

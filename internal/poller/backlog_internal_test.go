@@ -54,7 +54,7 @@ func TestTheOffsetStaysAtTheOldestUpdateNotDurable(t *testing.T) {
 	if got := q.offset(); got != 10 {
 		t.Fatalf("offset %d, want 10", got)
 	}
-	for _, j := range q.toPark(true) {
+	for _, j := range q.toPark(time.Now(), 0) { // every one is due
 		q.parked(j.e, j.e.id != 11) // 11's write fails
 	}
 	if got := q.offset(); got != 11 {
@@ -115,5 +115,36 @@ func TestChatsBeyondTheWorkerBoundWaitTheirTurnInOrder(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A re-fetch while an update settles hears other chats only if fewer than
+// a batch lie between the offset and the newest seen; otherwise the
+// running updates are parked at once instead.
+func TestAWindowOfHeldUpdatesIsFullAtOneBatch(t *testing.T) {
+	q := newQueues(4, 100, time.Now, nil)
+	var batch []*models.Update
+	for id := int64(1); id <= 99; id++ {
+		batch = append(batch, msg(id, 1))
+	}
+	q.admit(batch)
+	if q.windowFull() {
+		t.Fatal("99 held: a fetch still sees a new update")
+	}
+	q.admit([]*models.Update{msg(100, 2)})
+	if !q.windowFull() {
+		t.Fatal("100 held from the offset on: a fetch sees nothing new")
+	}
+	for _, j := range q.toPark(time.Now(), time.Hour) { // all but the heads
+		q.parked(j.e, true)
+	}
+	if !q.windowFull() {
+		t.Fatal("the running head still holds the offset")
+	}
+	for _, j := range q.toPark(time.Now(), 0) {
+		q.parked(j.e, true)
+	}
+	if q.windowFull() {
+		t.Fatal("every update parked: the window is open")
 	}
 }

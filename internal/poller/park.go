@@ -10,9 +10,13 @@ import (
 
 // settle is how long a fetched update that is running may take before it
 // is parked anyway. Most updates are handled within it and never touch
-// the inbox; a slower one costs a write and a delete, and holds the next
-// fetch (every other chat's new updates) no longer than this.
-const settle = 250 * time.Millisecond
+// the inbox; a slower one costs a write and a delete.
+const settle = time.Second
+
+// busyPoll is how often the poller asks Telegram for other chats' updates
+// while a fetched update settles: getUpdates cannot long-poll then (the
+// unconfirmed ones come back at once).
+const busyPoll = 100 * time.Millisecond
 
 // parkWriters bounds the inbox writes made at once.
 const parkWriters = 16
@@ -23,31 +27,44 @@ type parkJob struct {
 	u *models.Update
 }
 
-// confirm makes every fetched update durable or handled, so that the next
-// getUpdates may confirm them all to Telegram: the ones that cannot run
-// at once (behind others in their lane, or waiting out a failure) are
-// parked now, the running ones after settle if they are still running.
-// Nothing is confirmed that is not handled or in the inbox.
+// confirm makes the fetched updates durable or handled, so that the next
+// getUpdates may confirm them to Telegram: the ones that cannot run at once
+// (behind others in their lane, or waiting out a failure) are parked now,
+// the running ones once they ran for settle. It returns when none is left
+// unconfirmed, or after busyPoll, so that the others chats' new updates are
+// fetched meanwhile. Nothing is confirmed that is not handled or in the
+// inbox.
 func (s *session) confirm(ctx context.Context) error {
-	deadline := time.NewTimer(s.p.settle)
-	defer deadline.Stop()
-	late := false
+	poll := time.NewTimer(s.p.busyPoll)
+	defer poll.Stop()
+	settle := s.p.settle
 	for {
-		if jobs := s.q.toPark(late); len(jobs) > 0 {
+		if jobs := s.q.toPark(time.Now(), settle); len(jobs) > 0 {
 			if err := s.park(ctx, jobs); err != nil {
 				return err
 			}
 		}
-		if s.q.unconfirmed() == 0 {
+		due, ok := s.q.nextDue(s.p.settle)
+		if !ok {
 			return nil
 		}
+		wake := time.NewTimer(time.Until(due))
 		select {
 		case <-s.q.changed:
-		case <-deadline.C:
-			late = true
+		case <-wake.C:
+		case <-poll.C:
+			wake.Stop()
+			if !s.q.windowFull() {
+				return nil
+			}
+			// A fetch would return only updates held already: the others
+			// are past its 100. Park the running ones now instead.
+			settle = 0
 		case <-ctx.Done():
+			wake.Stop()
 			return nil
 		}
+		wake.Stop()
 	}
 }
 
@@ -69,21 +86,47 @@ func (s *session) park(ctx context.Context, jobs []parkJob) error {
 	return g.Wait()
 }
 
+// maxBatch is the most updates a getUpdates returns (Telegram's limit).
+const maxBatch = 100
+
+// windowFull reports whether the next getUpdates, from the offset, would
+// return only updates seen already: as many as a batch lie between the
+// offset and the newest seen (fewer when Telegram skipped ids).
+func (q *queues) windowFull() bool {
+	off := q.offset()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.maxSeen-off+1 >= maxBatch
+}
+
 // toPark picks the fetched updates to make durable now: every one that
-// will not run at once, or every one when late. They are marked as being
-// written.
-func (q *queues) toPark(late bool) []parkJob {
+// will not run at once, and every one that has run for settle. They are
+// marked as being written.
+func (q *queues) toPark(now time.Time, settle time.Duration) []parkJob {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	var jobs []parkJob
 	for _, e := range q.unparked {
-		if e.parking || (!late && q.soon(e)) {
+		if e.parking || (q.soon(e) && now.Sub(e.fetched) < settle) {
 			continue
 		}
 		e.parking = true
 		jobs = append(jobs, parkJob{e, e.u})
 	}
 	return jobs
+}
+
+// nextDue is when the next update running unconfirmed is to be parked;
+// ok is false when none is left unconfirmed.
+func (q *queues) nextDue(settle time.Duration) (due time.Time, ok bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for _, e := range q.unparked {
+		if d := e.fetched.Add(settle); !ok || d.Before(due) {
+			due, ok = d, true
+		}
+	}
+	return due, ok
 }
 
 // soon reports whether e runs now or next: the head of a lane with a

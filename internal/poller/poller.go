@@ -49,22 +49,23 @@ type Handler func(ctx context.Context, u *models.Update) error
 
 // Poller is the long-polling loop.
 type Poller struct {
-	src     Source
-	inbox   inbox
-	handle  Handler
-	log     *slog.Logger
-	metrics *metrics.Metrics
-	timeout time.Duration
-	lanes   int // lanes handled at once
-	memory  int // updates a lane keeps in memory
-	settle  time.Duration
-	grace   time.Duration // 0: handlers are never cut by a shutdown
-	cutOn   error         // a stop with this cause cuts the handlers at once
-	stuck   time.Duration
-	wait    func(ctx context.Context, d time.Duration) error
-	now     func() time.Time
-	health  health
-	backlog atomic.Pointer[queues] // the running session's, for Health
+	src      Source
+	inbox    inbox
+	handle   Handler
+	log      *slog.Logger
+	metrics  *metrics.Metrics
+	timeout  time.Duration
+	lanes    int // lanes handled at once
+	memory   int // updates a lane keeps in memory
+	settle   time.Duration
+	busyPoll time.Duration
+	grace    time.Duration // 0: handlers are never cut by a shutdown
+	cutOn    error         // a stop with this cause cuts the handlers at once
+	stuck    time.Duration
+	wait     func(ctx context.Context, d time.Duration) error
+	now      func() time.Time
+	health   health
+	backlog  atomic.Pointer[queues] // the running session's, for Health
 }
 
 // New builds a poller that parks its backlog in store, the core namespace
@@ -72,7 +73,7 @@ type Poller struct {
 func New(src Source, store storage.KVStore, handle Handler, opts ...Option) *Poller {
 	p := &Poller{
 		src: src, inbox: inbox{store}, handle: handle, log: slog.Default(),
-		timeout: 50 * time.Second, lanes: maxLanes, memory: laneMemory, settle: settle, stuck: stuckAfter,
+		timeout: 50 * time.Second, lanes: maxLanes, memory: laneMemory, settle: settle, busyPoll: busyPoll, stuck: stuckAfter,
 		wait: pause.For, now: time.Now,
 	}
 	for _, o := range opts {
