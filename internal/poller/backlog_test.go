@@ -114,14 +114,7 @@ func TestTheNextRunWorksTheParkedBacklogInEachChatsOrder(t *testing.T) {
 	stop := start(t, poller.New(client(t, srv), inbox, first.handle, poller.WithLongPoll(time.Second),
 		poller.WithWait(newWaits().wait), poller.WithGrace(time.Millisecond)))
 	want := map[int64][]string{1: pushN(srv, 1, "a", 120), 2: pushN(srv, 2, "b", 30)}
-	if err := testenv.Eventually(10*time.Second, func() error {
-		if n := srv.Pending(); n != 0 {
-			return fmt.Errorf("%d updates not confirmed yet", n)
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	waitConfirmed(t, srv)
 	stop() // its handlers are cut: nothing was handled
 	want[1] = append(want[1], pushN(srv, 1, "late", 3)...)
 
@@ -168,14 +161,7 @@ func TestAChatsBacklogPastItsMemoryBoundWaitsInTheStore(t *testing.T) {
 	start(t, poller.New(client(t, srv), inbox, h.handle, poller.WithLongPoll(time.Second),
 		poller.WithWait(newWaits().wait), poller.WithLaneMemory(memoryBound)))
 	want := pushN(srv, chat, "m", n)
-	if err := testenv.Eventually(10*time.Second, func() error {
-		if p := srv.Pending(); p != 0 {
-			return fmt.Errorf("%d not confirmed", p)
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	waitConfirmed(t, srv)
 	h.open(chat)
 	h.waitFor(t, chat, n)
 	if got := h.texts(chat); !slices.Equal(got, want) {
@@ -197,14 +183,7 @@ func TestDrainWorksTheParkedBacklogWithoutPolling(t *testing.T) {
 	stop := start(t, poller.New(client(t, srv), inbox, first.handle, poller.WithLongPoll(time.Second),
 		poller.WithWait(newWaits().wait), poller.WithGrace(time.Millisecond)))
 	want := map[int64][]string{1: pushN(srv, 1, "a", 20), 2: pushN(srv, 2, "b", 5)}
-	if err := testenv.Eventually(10*time.Second, func() error {
-		if n := srv.Pending(); n != 0 {
-			return fmt.Errorf("%d updates not confirmed yet", n)
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	waitConfirmed(t, srv)
 	stop()
 	polls := len(srv.Calls("getUpdates"))
 

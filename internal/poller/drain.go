@@ -16,13 +16,8 @@ func (p *Poller) Drain(ctx context.Context) error {
 		return nil
 	}
 	p.log.Info("working the updates a poller parked", "parked", len(items))
-	handlers, cut := p.handlerContext(ctx)
-	defer cut()
-	s := &session{p: p, inbox: p.inbox, ctx: ctx, handlers: handlers,
-		q: newQueues(p.lanes, p.memory, p.now, p.report)}
-	p.backlog.Store(s.q)
-	defer p.backlog.Store(nil)
-	defer p.zeroReport()
+	s, end := p.session(ctx)
+	defer end()
 	s.start(s.q.recover(items, math.MaxInt64)) // Telegram has none of them: all are the inbox's
 	s.wg.Wait()
 	p.log.Info("the parked updates are worked")

@@ -174,3 +174,16 @@ func pushN(srv *telegramtest.Server, chat int64, prefix string, n int) []string 
 	}
 	return texts
 }
+
+// waitConfirmed waits until Telegram has been told of every update queued.
+func waitConfirmed(t *testing.T, srv *telegramtest.Server) {
+	t.Helper()
+	if err := testenv.Eventually(10*time.Second, func() error {
+		if n := srv.Pending(); n != 0 {
+			return fmt.Errorf("%d updates not confirmed yet", n)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}

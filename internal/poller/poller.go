@@ -91,13 +91,8 @@ func (p *Poller) Run(ctx context.Context) error {
 	if !p.deleteWebhook(ctx) {
 		return nil
 	}
-	handlers, cut := p.handlerContext(ctx)
-	defer cut()
-	s := &session{p: p, inbox: p.inbox, ctx: ctx, handlers: handlers,
-		q: newQueues(p.lanes, p.memory, p.now, p.report)}
-	p.backlog.Store(s.q)
-	defer p.backlog.Store(nil)
-	defer p.zeroReport()
+	s, end := p.session(ctx)
+	defer end()
 	backlog, ok := p.listInbox(ctx)
 	if !ok {
 		return nil
@@ -139,6 +134,21 @@ func (p *Poller) Run(ctx context.Context) error {
 	s.wg.Wait()
 	p.log.Info("polling stopped")
 	return nil
+}
+
+// session begins a Run's or a Drain's backlog and workers; end, once its
+// workers are done, cuts their context and clears what Health and the
+// metrics read of it.
+func (p *Poller) session(ctx context.Context) (s *session, end func()) {
+	handlers, cut := p.handlerContext(ctx)
+	s = &session{p: p, inbox: p.inbox, ctx: ctx, handlers: handlers,
+		q: newQueues(p.lanes, p.memory, p.now, p.report)}
+	p.backlog.Store(s.q)
+	return s, func() {
+		cut()
+		p.backlog.Store(nil)
+		p.zeroReport()
+	}
 }
 
 // deleteWebhook deletes any webhook, keeping pending updates, until it
