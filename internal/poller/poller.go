@@ -11,12 +11,13 @@
 // running (its handler), or parked (in the inbox; confirmed) until its
 // turn, then running, then done (its inbox item deleted). A failed run is
 // retrying: it waits out a back-off or flood wait at the head of its lane.
+//
 // Each chat's messages are a lane, handled in order by one worker; a
 // button press is a lane of its own, answered at once whatever its chat
-// waits for; lanes run in parallel up to a bound. A lane keeps a bounded number of updates in
-// memory; the rest wait only in the inbox. A restart (or the next replica
-// to poll) works the inbox first, each lane in order, then what Telegram
-// still has.
+// waits for; lanes run in parallel up to a bound. A lane keeps a bounded
+// number of updates in memory; the rest wait only in the inbox. A restart
+// (or the next replica to poll) works the inbox first, each lane in order,
+// then what Telegram still has; Drain works it without polling.
 package poller
 
 import (
