@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -54,9 +55,11 @@ type Config struct {
 
 	LogLevel slog.Level
 	Port     int
-	// MetricsPort serves GET /metrics when MetricsEnabled (container).
+	// MetricsPort serves GET /metrics when MetricsEnabled (container), on
+	// MetricsHost ("": every interface).
 	MetricsEnabled bool
 	MetricsPort    int
+	MetricsHost    string
 
 	// AWS is Options.AWS, for the DynamoDB client.
 	AWS awsenv.Source
@@ -242,6 +245,9 @@ func (c *Config) parse(env func(string) string, lambda bool) []error {
 		if c.MetricsPort, err = strconv.Atoi(v); err != nil || c.MetricsPort < 1 || c.MetricsPort > 65535 {
 			bad("METRICS_PORT: %q is not a TCP port", v)
 		}
+	}
+	if c.MetricsHost = env("METRICS_HOST"); c.MetricsHost != "" && net.ParseIP(c.MetricsHost) == nil {
+		bad("METRICS_HOST: %q is not an IP address (e.g. 127.0.0.1 for this host only; unset: every interface)", c.MetricsHost)
 	}
 	if c.MetricsEnabled && c.MetricsPort == c.Port {
 		bad("METRICS_PORT: %d is PORT too; metrics need a port of their own, which the public domain does not route to", c.Port)

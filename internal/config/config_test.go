@@ -41,13 +41,15 @@ func TestValuesAreParsed(t *testing.T) {
 	c, err := load(t, map[string]string{
 		"OWNER_ID": "42", "ADMIN_IDS": " 7, 8 ,", "MODULES": "util, misc", "LOG_LEVEL": "debug", "PORT": "9000",
 		"TELEGRAM_BOT_USERNAME": "@miti99bot", "GEMINI_API_KEY": "g-key", "LOL_API_URL": "http://lol", "BOLT_CREATE": "true",
+		"METRICS_HOST": "127.0.0.1",
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.OwnerID != 42 || fmt.Sprint(c.AdminIDs) != "[7 8]" || strings.Join(c.Modules, ",") != "util,misc" ||
 		c.LogLevel != slog.LevelDebug || c.Port != 9000 || c.BotUsername != "miti99bot" ||
-		c.ModuleSettings()["GEMINI_API_KEY"] != "g-key" || c.ModuleSettings()["LOL_API_URL"] != "http://lol" || !c.BoltCreate {
+		c.ModuleSettings()["GEMINI_API_KEY"] != "g-key" || c.ModuleSettings()["LOL_API_URL"] != "http://lol" || !c.BoltCreate ||
+		c.MetricsHost != "127.0.0.1" {
 		t.Fatalf("config = %+v", c)
 	}
 }
@@ -79,12 +81,12 @@ func TestBackendChoice(t *testing.T) {
 func TestEveryProblemIsReportedAtOnce(t *testing.T) {
 	_, err := load(t, map[string]string{
 		"OWNER_ID": "me", "ADMIN_IDS": "1,x", "LOG_LEVEL": "loud", "PORT": "99999",
-		"KV_PROVIDER": "redis", "TELEGRAM_API_URL": "ftp://x", "BOLT_CREATE": "maybe",
+		"KV_PROVIDER": "redis", "TELEGRAM_API_URL": "ftp://x", "BOLT_CREATE": "maybe", "METRICS_HOST": "metrics.example",
 	}, "TELEGRAM_BOT_TOKEN")
 	if err == nil {
 		t.Fatal("Load accepted a bad configuration")
 	}
-	for _, want := range []string{"OWNER_ID", `ADMIN_IDS: "x"`, "LOG_LEVEL", "PORT", `KV_PROVIDER: "redis"`, "TELEGRAM_API_URL", "TELEGRAM_BOT_TOKEN is required", `BOLT_CREATE: "maybe"`} {
+	for _, want := range []string{"OWNER_ID", `ADMIN_IDS: "x"`, "LOG_LEVEL", "PORT", `KV_PROVIDER: "redis"`, "TELEGRAM_API_URL", "TELEGRAM_BOT_TOKEN is required", `BOLT_CREATE: "maybe"`, `METRICS_HOST: "metrics.example"`} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %s:\n%v", want, err)
 		}

@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/miti99bot/miti99bot/internal/config"
+	"github.com/miti99bot/miti99bot/internal/httpapi"
 	"github.com/miti99bot/miti99bot/internal/metrics"
 	"github.com/miti99bot/miti99bot/internal/metrics/prom"
 	"github.com/miti99bot/miti99bot/internal/telegram"
@@ -31,9 +32,11 @@ func (p *Prometheus) Sink(cfg *config.Config) metrics.Sink {
 	return p.sink
 }
 
-// serveMetrics serves GET /metrics on METRICS_PORT, a listener apart from
-// the bot's PORT: Coolify's proxy routes the public domain to PORT only, so
-// metrics are never published by accident. stop ends it.
+// serveMetrics serves GET /metrics on METRICS_HOST:METRICS_PORT, a
+// listener apart from the bot's PORT: Coolify's proxy routes the public
+// domain to PORT only, so metrics are never published by accident. It has
+// PORT's timeouts, so an idle or slow client cannot hold a connection. stop
+// ends it.
 func serveMetrics(b *wiring.Bot, p *Prometheus) (stop func(context.Context), err error) {
 	if p == nil || p.sink == nil {
 		return func(context.Context) {}, nil
@@ -46,18 +49,29 @@ func serveMetrics(b *wiring.Bot, p *Prometheus) (stop func(context.Context), err
 	}
 	b.Metrics.DeclareCron(jobs...)
 	b.Metrics.DeclareUpdates(telegram.AllowedUpdates...)
-	ln, err := net.Listen("tcp", ":"+strconv.Itoa(b.Config.MetricsPort))
+	return listenMetrics(b.Log, b.Config.MetricsHost, b.Config.MetricsPort, p.sink.Handler())
+}
+
+// listenMetrics serves h at host:port until stop.
+func listenMetrics(log *slog.Logger, host string, port int, h http.Handler) (stop func(context.Context), err error) {
+	addr := net.JoinHostPort(host, strconv.Itoa(port))
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("listen on METRICS_PORT %d: %w", b.Config.MetricsPort, err)
+		return nil, fmt.Errorf("listen on METRICS_HOST:METRICS_PORT %s: %w", addr, err)
 	}
-	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", p.sink.Handler())
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, WriteTimeout: 30 * time.Second}
-	b.Log.Info("metrics listening", "addr", ln.Addr().String(), "path", "/metrics")
+	srv := metricsServer(h)
+	log.Info("metrics listening", "addr", ln.Addr().String(), "path", "/metrics")
 	go func() {
 		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-			b.Log.Error("metrics server failed", "err", err)
+			log.Error("metrics server failed", "err", err)
 		}
 	}()
 	return func(ctx context.Context) { _ = srv.Shutdown(ctx) }, nil
+}
+
+// metricsServer serves h at GET /metrics with the bot's HTTP timeouts.
+func metricsServer(h http.Handler) *http.Server {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", h)
+	return httpapi.NewServer(mux)
 }

@@ -2,10 +2,13 @@ package container
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"sync/atomic"
 	"time"
+
+	"github.com/go-telegram/bot/models"
 
 	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/lease"
@@ -27,8 +30,15 @@ const pollLease = 30 * time.Second
 // poll runs the poller while this replica holds the polling lease. A
 // replica that waits is healthy (it stands by); the one that polls answers
 // for its poller.
+//
+// The lease's owner is the hostname, which a container keeps across its
+// restarts: a replica killed and restarted polls again at once. Its claims
+// name this process (core.RunAs), and while it holds the lease every other
+// process's run in flight is known to have stopped (a holder that loses the
+// lease, or cannot renew it, cuts its handlers at once), so it is taken
+// over at once too.
 func poll(ctx context.Context, b *wiring.Bot) {
-	p := poller.New(b.Client, b.App.HandleUpdate, poller.WithLogger(b.Log), poller.WithGrace(handlerGrace))
+	p, l := pollerOf(b)
 	var polling atomic.Bool
 	b.AddHealth(func(ctx context.Context) error { // the container answers nobody if polling is dead
 		if !polling.Load() {
@@ -36,17 +46,49 @@ func poll(ctx context.Context, b *wiring.Bot) {
 		}
 		return p.Health(ctx)
 	})
-	owner := fmt.Sprintf("%s-%d", hostname(), time.Now().UnixNano())
-	l := lease.New(b.Store.For(core.CoreNamespace), "poller:lease", owner, pollLease)
 	_ = l.Hold(ctx, func(held context.Context) {
 		polling.Store(true)
 		defer polling.Store(false)
-		b.Log.Info("this replica polls", "owner", owner)
+		b.Log.Info("this replica polls", "owner", l.ID())
 		_ = p.Run(held)
-		if context.Cause(held) == lease.ErrLost {
-			b.Log.Warn("the polling lease went to another replica; standing by")
+		if cause := context.Cause(held); errors.Is(cause, lease.ErrLost) {
+			b.Log.Warn("this replica stopped polling: the lease is lost; standing by", "reason", cause.Error())
 		}
 	}, func() { b.Log.Info("another replica polls; standing by") })
+}
+
+// pollerOf is this replica's poller and the lease it polls under: its
+// claims name this process (core.RunAs), and while it holds the lease
+// every other poller process is known to have stopped.
+func pollerOf(b *wiring.Bot) (*poller.Poller, *lease.Lease) {
+	l := lease.New(b.Store.For(core.CoreNamespace), "poller:lease", hostname(), pollLease)
+	runner := core.Runner{ID: l.ID(), Gone: func(ctx context.Context, owner string) bool {
+		holds, err := l.Holds(ctx)
+		if err != nil { // a store that blips: what the renewals last said
+			return l.Holding()
+		}
+		return holds
+	}}
+	handle := func(ctx context.Context, u *models.Update) error {
+		return b.App.HandleUpdate(core.RunAs(ctx, runner), u)
+	}
+	p := poller.New(b.Client, b.Store.For(core.CoreNamespace), handle, poller.WithLogger(b.Log),
+		poller.WithGrace(handlerGrace), poller.WithCutAtOnce(lease.ErrLost), poller.WithMetrics(b.Metrics))
+	return p, l
+}
+
+// drain works, in webhook mode, the updates a poller parked before the
+// switch (Telegram will not send them again), holding the polling lease
+// meanwhile: one replica does it, and no poller of the deploy before runs
+// alongside. Webhook updates are served meanwhile.
+func drain(ctx context.Context, b *wiring.Bot) {
+	p, l := pollerOf(b)
+	once, done := context.WithCancel(ctx)
+	defer done()
+	_ = l.Hold(once, func(held context.Context) {
+		_ = p.Drain(held)
+		done()
+	}, nil)
 }
 
 // registerWebhook points Telegram at this deployment's webhook (webhook
@@ -65,10 +107,12 @@ func registerWebhook(ctx context.Context, b *wiring.Bot) {
 	}
 }
 
+// hostname names this replica; without one, a name of this process only
+// (a restart then waits out its predecessor's lease).
 func hostname() string {
 	h, err := os.Hostname()
-	if err != nil {
-		return "replica"
+	if err != nil || h == "" {
+		return fmt.Sprintf("replica-%d", time.Now().UnixNano())
 	}
 	return h
 }

@@ -65,7 +65,7 @@ func Serve(ctx context.Context, b *wiring.Bot, m *Prometheus) error {
 	}()
 	wg.Go(func() { checkClock(ctx, b.Config.TelegramAPIURL, time.Now, log, b.Metrics) })
 	if b.Config.WebhookURL != "" {
-		wg.Go(func() { registerWebhook(ctx, b) })
+		wg.Go(func() { registerWebhook(ctx, b); drain(ctx, b) })
 	} else {
 		wg.Go(func() { poll(ctx, b) })
 	}

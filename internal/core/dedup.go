@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -25,7 +26,8 @@ const (
 	dedupMaxAttempts = 5
 )
 
-// dedupStale: a claim older than this is a crashed run, free to take again.
+// dedupStale: a claim older than this is a crashed run, free to take again
+// (sooner when its Runner says its owner is gone).
 // It must exceed the longest a run may take (UpdateBudget, plus recording
 // its outcome), or a second run would start alongside a live first one.
 // A variable only so that testkit builds (the crash tests) can shorten it.
@@ -45,6 +47,7 @@ type dedupRecord struct {
 	Attempts int        `json:"attempts,omitempty"` // failed runs that count toward dropping it
 	Run      int        `json:"run,omitempty"`      // runs started, 1 for the first: names a claim again's token
 	At       int64      `json:"at,omitempty"`       // unix nanos of the last change; none once done
+	Owner    string     `json:"owner,omitempty"`    // the Runner of the run (see RunAs); none: a webhook's
 }
 
 // encode is the record's JSON. A dedupRecord always marshals.
@@ -59,8 +62,9 @@ func (r dedupRecord) encode() []byte {
 func doneRecord(id int64) []byte { return dedupRecord{ID: id, State: stateDone}.encode() }
 
 // claimedRecord is the record a claim wrote, as bytes (what finish swaps
-// from) and decoded (so finish need not decode it).
+// from) and decoded (so finish need not decode it), and where.
 type claimedRecord struct {
+	key   string
 	bytes []byte
 	rec   dedupRecord
 }
@@ -84,11 +88,17 @@ const (
 	claimInFlight                     // being handled elsewhere: do not acknowledge yet
 	claimGiveUp                       // failed too often: drop it
 	claimAgain                        // ran before and failed, or went stale: claimAttempt decides
+	claimLate                         // its slot holds a newer update's record: claim it apart
 )
 
 func dedupKey(id int64) string {
 	return "update:" + strconv.FormatInt(((id%dedupSlots)+dedupSlots)%dedupSlots, 10)
 }
+
+// lateKey is the record of an update handled after its slot went to a
+// newer one (a backlog the poller held longer than dedupSlots updates).
+// Such records are rare and stay: no later update reuses the key.
+func lateKey(id int64) string { return "update:late:" + strconv.FormatInt(id, 10) }
 
 // claim records that this process is handling update id. When it is to run
 // the update, it also returns the record it wrote, so that finish can swap
@@ -100,14 +110,36 @@ func dedupKey(id int64) string {
 // the token's writer goes on to swap the record, so the re-claim does not
 // rest on a value-matched swap alone (which FerretDB, unlike MongoDB and
 // DynamoDB, does not apply atomically: two racing re-claims both won).
+//
+// A slot that holds a newer update's record is never overwritten (that
+// update would run again): the update is claimed apart, at lateKey.
+//
+// A run in flight whose owner the Runner knows to be gone (see RunAs) is
+// taken over at once, as a stale one is.
 func (a *App) claim(ctx context.Context, id int64) (claimResult, claimedRecord, error) {
-	var result claimResult
-	var wrote claimedRecord
+	key, guess := dedupKey(id), a.slotGuess(id)
+	res, wrote, owner, err := a.claimAt(ctx, id, key, guess, "")
+	if res == claimLate {
+		key, guess = lateKey(id), nil
+		res, wrote, owner, err = a.claimAt(ctx, id, key, guess, "")
+	}
+	if res == claimInFlight && runnerOf(ctx).gone(ctx, owner) {
+		a.log.Info("the run of a process that is gone is taken over", "update_id", id, "owner", owner)
+		res, wrote, _, err = a.claimAt(ctx, id, key, guess, owner)
+	}
+	return res, wrote, err
+}
+
+// claimAt is claim at key; guess is what it expects there (see slotGuess),
+// nil for a late key. A run in flight by gone counts as stale. owner is
+// the owner of a run in flight.
+func (a *App) claimAt(ctx context.Context, id int64, key string, guess []byte, gone string) (result claimResult, wrote claimedRecord, owner string, err error) {
 	var prev []byte
 	var again dedupRecord // the record a claim again replaces
-	guess := a.slotGuess(id)
-	err := storage.UpdateFrom(ctx, a.core, dedupKey(id), guess, func(cur []byte) (out []byte, err error) {
-		wrote = claimedRecord{} // the last call is the one written
+	slot := key == dedupKey(id)
+	runner := runnerOf(ctx)
+	err = storage.UpdateFrom(ctx, a.core, key, guess, func(cur []byte) (out []byte, err error) {
+		wrote, owner = claimedRecord{}, "" // the last call is the one written
 		var rec dedupRecord
 		switch {
 		case cur == nil:
@@ -119,8 +151,12 @@ func (a *App) claim(ctx context.Context, id int64) (claimResult, claimedRecord, 
 		// f's last call sees what the slot held (a wrong guess is followed
 		// by a read): the next claim guesses from it. This update's own
 		// record (a redelivery) says nothing about the slots.
-		if cur == nil || rec.ID != id {
+		if slot && (cur == nil || rec.ID != id) {
 			a.slotsFull.Store(cur != nil)
+		}
+		if slot && cur != nil && rec.ID > id {
+			result = claimLate
+			return nil, nil
 		}
 		result = claimRun
 		if rec.ID == id && cur != nil {
@@ -128,9 +164,9 @@ func (a *App) claim(ctx context.Context, id int64) (claimResult, claimedRecord, 
 			switch {
 			case rec.State == stateDone:
 				result = claimDuplicate
-			case rec.State == stateRunning && age < dedupStale:
+			case rec.State == stateRunning && age < dedupStale && (gone == "" || rec.Owner != gone):
 				// Being handled is not handled: the runner may die.
-				result = claimInFlight
+				result, owner = claimInFlight, rec.Owner
 			case rec.Attempts >= dedupMaxAttempts:
 				result, again = claimGiveUp, rec
 				return doneRecord(id), nil
@@ -139,20 +175,21 @@ func (a *App) claim(ctx context.Context, id int64) (claimResult, claimedRecord, 
 			}
 			return nil, nil
 		}
-		mine := dedupRecord{ID: id, State: stateRunning, Attempts: 1, Run: 1, At: a.now().UnixNano()}
-		wrote = claimedRecord{mine.encode(), mine}
+		mine := dedupRecord{ID: id, State: stateRunning, Attempts: 1, Run: 1, At: a.now().UnixNano(), Owner: runner.ID}
+		wrote = claimedRecord{key, mine.encode(), mine}
 		return wrote.bytes, nil
 	})
 	if err != nil {
-		return 0, claimedRecord{}, fmt.Errorf("dedup: update %d: %w", id, err)
+		return 0, claimedRecord{}, "", fmt.Errorf("dedup: update %d: %w", id, err)
 	}
 	if result == claimGiveUp {
 		a.dropTokens(ctx, id, again.runs())
 	}
 	if result != claimAgain {
-		return result, wrote, nil
+		return result, wrote, owner, nil
 	}
-	return a.claimAttempt(ctx, id, prev, again)
+	result, wrote, err = a.claimAttempt(ctx, id, key, prev, again)
+	return result, wrote, "", err
 }
 
 func tryKey(id int64, attempt int) string {
@@ -167,7 +204,7 @@ func (r dedupRecord) runs() int { return max(r.Run, r.Attempts) }
 // decides between racing deliveries, then the record is swapped from the
 // bytes that were read. Losing either step means another delivery has the
 // update: in flight, not acknowledged.
-func (a *App) claimAttempt(ctx context.Context, id int64, prev []byte, prevRec dedupRecord) (claimResult, claimedRecord, error) {
+func (a *App) claimAttempt(ctx context.Context, id int64, key string, prev []byte, prevRec dedupRecord) (claimResult, claimedRecord, error) {
 	run := prevRec.runs() + 1
 	took, err := a.takeToken(ctx, tryKey(id, run))
 	if err != nil {
@@ -176,9 +213,9 @@ func (a *App) claimAttempt(ctx context.Context, id int64, prev []byte, prevRec d
 	if !took {
 		return claimInFlight, claimedRecord{}, nil
 	}
-	mine := dedupRecord{ID: id, State: stateRunning, Attempts: prevRec.Attempts + 1, Run: run, At: a.now().UnixNano()}
-	next := claimedRecord{mine.encode(), mine}
-	err = a.core.CompareAndSwap(ctx, dedupKey(id), prev, next.bytes)
+	mine := dedupRecord{ID: id, State: stateRunning, Attempts: prevRec.Attempts + 1, Run: run, At: a.now().UnixNano(), Owner: runnerOf(ctx).ID}
+	next := claimedRecord{key, mine.encode(), mine}
+	err = a.core.CompareAndSwap(ctx, key, prev, next.bytes)
 	if errors.Is(err, storage.ErrConflict) {
 		return claimInFlight, claimedRecord{}, nil // the record moved on since it was read
 	}
@@ -188,13 +225,15 @@ func (a *App) claimAttempt(ctx context.Context, id int64, prev []byte, prevRec d
 	return claimRun, next, nil
 }
 
-// takeToken inserts the token at key (its value: when). A token already
-// there belongs to a live claimer, unless it is older than dedupStale: then
-// its claimer died between the token and the record's swap (or the swap
-// failed), and the token is taken over, or the update would wait forever.
+// takeToken inserts the token at key (its value: when, and the Runner's
+// ID). A token already there belongs to a live claimer, unless it is older
+// than dedupStale or its owner is known gone: then its claimer died between
+// the token and the record's swap (or the swap failed), and the token is
+// taken over, or the update would wait forever.
 func (a *App) takeToken(ctx context.Context, key string) (bool, error) {
 	now := a.now().UnixNano()
-	mine := []byte(strconv.FormatInt(now, 10))
+	runner := runnerOf(ctx)
+	mine := []byte(strings.TrimSpace(strconv.FormatInt(now, 10) + " " + runner.ID))
 	err := a.core.CompareAndSwap(ctx, key, nil, mine)
 	if !errors.Is(err, storage.ErrConflict) {
 		return err == nil, err
@@ -206,7 +245,8 @@ func (a *App) takeToken(ctx context.Context, key string) (bool, error) {
 	case err != nil:
 		return false, err
 	}
-	if at, perr := strconv.ParseInt(string(cur), 10, 64); perr == nil && time.Duration(now-at) < dedupStale {
+	atText, owner, _ := strings.Cut(string(cur), " ")
+	if at, perr := strconv.ParseInt(atText, 10, 64); perr == nil && time.Duration(now-at) < dedupStale && !runner.gone(ctx, owner) {
 		return false, nil
 	}
 	err = a.core.CompareAndSwap(ctx, key, cur, mine)

@@ -45,7 +45,7 @@ func (a *App) finish(ctx context.Context, id int64, claimed claimedRecord, ok, f
 // finishOnce is one try of finish.
 func (a *App) finishOnce(ctx context.Context, id int64, claimed claimedRecord, ok, flood bool) error {
 	mine := claimed.rec
-	err := storage.UpdateFrom(ctx, a.core, dedupKey(id), claimed.bytes, func(cur []byte) ([]byte, error) {
+	err := storage.UpdateFrom(ctx, a.core, claimed.key, claimed.bytes, func(cur []byte) ([]byte, error) {
 		if cur == nil {
 			return nil, fmt.Errorf("update %d: %w: its slot vanished", id, storage.ErrNotFound)
 		}

@@ -40,7 +40,8 @@ const (
 )
 
 // ErrInFlight: the update is being handled elsewhere (another instance, or
-// a run that died and whose claim is not stale yet). It is not handled:
+// a run that died and whose claim is not stale yet, nor its owner known
+// gone: see Runner). It is not handled:
 // the runtime must not acknowledge it (the poller keeps its offset, the
 // webhook answers 5xx), so it comes again until it is done or taken over.
 var ErrInFlight = errors.New("update being handled elsewhere")

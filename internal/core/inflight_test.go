@@ -179,3 +179,52 @@ func TestAnAttemptTokenLeftByADeadClaimerIsTakenOverOnceStale(t *testing.T) {
 		t.Fatalf("sendMessage calls %q, want the refused one and one pong", got)
 	}
 }
+
+// A process that died mid-run leaves its claim "running". When the runtime
+// knows that process is gone (the poller holds the lease it held), the
+// claim is taken over at once; otherwise the run may be alive, and only
+// the stale mark frees it.
+func TestARunWhoseOwnerIsKnownGoneIsTakenOverAtOnce(t *testing.T) {
+	tests := []struct {
+		name   string
+		runner *core.Runner // of the process that redelivers; nil: none (a webhook)
+		want   error
+	}{
+		{"its owner is gone: taken over", &core.Runner{ID: "host#2", Gone: func(_ context.Context, owner string) bool { return owner == "host#1" }}, nil},
+		{"its owner may be alive: in flight", &core.Runner{ID: "host#2", Gone: func(context.Context, string) bool { return false }}, core.ErrInFlight},
+		{"its own run, whose outcome never got recorded: taken over", &core.Runner{ID: "host#1", Gone: func(context.Context, string) bool { return false }}, nil},
+		{"without a runner: in flight until stale", nil, core.ErrInFlight},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			started := make(chan struct{}, 2)
+			never := make(chan struct{}) // the first run never ends: its process died
+			dead := apptest.New(t, []app.Factory{blocking(never, started)}, core.WithUpdateBudget(time.Hour))
+			u := telegramtest.Text(apptest.PrivateChat, apptest.User, "/work")
+			u.ID = int64(7100 + i)
+			ctx, kill := context.WithCancel(core.RunAs(context.WithoutCancel(t.Context()), core.Runner{ID: "host#1"}))
+			t.Cleanup(kill)
+			go func() { _ = dead.App.HandleUpdate(ctx, u) }()
+			<-started
+
+			released := make(chan struct{})
+			close(released)
+			restarted, err := core.New(dead.Store, dead.Client, core.WithModules([]app.Factory{blocking(released, started)}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rctx := t.Context()
+			if tt.runner != nil {
+				rctx = core.RunAs(rctx, *tt.runner)
+			}
+			if err := restarted.HandleUpdate(rctx, u); !errors.Is(err, tt.want) {
+				t.Fatalf("the redelivery = %v, want %v", err, tt.want)
+			}
+			if tt.want == nil {
+				if got := dead.Replies(); len(got) != 1 || got[0] != "worked" {
+					t.Fatalf("replies %q, want the taken-over run's", got)
+				}
+			}
+		})
+	}
+}

@@ -61,3 +61,27 @@ func TestAnOutcomeWhoseRecordFailsOnceIsRecordedByTheNextTry(t *testing.T) {
 		t.Fatalf("%d replies, want 1: the redelivery must find the update recorded as handled", len(got))
 	}
 }
+
+// The poller may hold an update longer than the dedup slots span (a chat's
+// long backlog): by its turn, its slot holds a newer update's record. It is
+// claimed apart, and the newer update's record stays, so neither runs twice.
+func TestAnUpdateOlderThanItsSlotLeavesTheNewerUpdatesRecord(t *testing.T) {
+	srv := telegramtest.New(t)
+	client, err := telegram.New(srv.Token, telegram.WithAPIURL(srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := core.New(memory.New(), client, core.WithModules([]app.Factory{misc.Factory}), core.WithBotUsername("miti99bot"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const old, newer = 100, 100 + 8192                   // one slot
+	for _, id := range []int64{newer, old, newer, old} { // each, then its redelivery
+		if err := a.HandleUpdate(t.Context(), withID(telegramtest.Text(private, user, "/ping"), id)); err != nil {
+			t.Fatalf("update %d: %v", id, err)
+		}
+	}
+	if got := srv.Messages(); len(got) != 2 {
+		t.Fatalf("%d replies, want 2: each update once", len(got))
+	}
+}

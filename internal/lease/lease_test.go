@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
+	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
 	"github.com/miti99bot/miti99bot/internal/testenv"
 )
 
@@ -115,5 +116,86 @@ func TestAHolderLearnsItLostTheLease(t *testing.T) {
 	}
 	if owner, ok := a.holder(context.Background()); !ok || owner != "b" {
 		t.Fatalf("holder %q %v: a must not release b's lease", owner, ok)
+	}
+}
+
+// A replica keeps its name across restarts (a container's hostname): its
+// new process takes the lease the killed one held at once, instead of
+// waiting out the ttl; the old process, were it alive, never takes it back.
+func TestARestartedReplicaTakesOverItsPredecessorsLeaseAtOnce(t *testing.T) {
+	store := memory.New().For("core")
+	clk := &clock{t: t0}
+	killed := New(store, "poller", "host", 30*time.Second, WithClock(clk.now))
+	if won, err := killed.try(t.Context()); !won || err != nil {
+		t.Fatalf("the first process: %v %v", won, err)
+	}
+	other := New(store, "poller", "other-host", 30*time.Second, WithClock(clk.now))
+	if won, _ := other.try(t.Context()); won {
+		t.Fatal("another replica took a live lease")
+	}
+	restarted := New(store, "poller", "host", 30*time.Second, WithClock(clk.now))
+	if won, err := restarted.try(t.Context()); !won || err != nil {
+		t.Fatalf("the restarted process: %v %v; want the lease at once", won, err)
+	}
+	if holds, err := restarted.Holds(t.Context()); !holds || err != nil {
+		t.Fatalf("Holds = %v %v", holds, err)
+	}
+	if won, _ := killed.try(t.Context()); won {
+		t.Fatal("the old process took the lease back from its successor")
+	}
+	if holds, _ := killed.Holds(t.Context()); holds {
+		t.Fatal("the old process still says it holds the lease")
+	}
+}
+
+// A holder whose renewals fail (the store unreachable) stops holding a
+// third of the ttl before its lease lapses: whoever takes the lapsed lease
+// never acts alongside it.
+func TestAHolderThatCannotRenewStopsBeforeItsLeaseLapses(t *testing.T) {
+	sw := storagetest.NewSwitch(memory.New())
+	store := sw.For("core")
+	clk := &clock{t: t0}
+	tick := func(ctx context.Context, d time.Duration) error { clk.add(d); return ctx.Err() }
+	a := New(store, "poller", "a", 30*time.Second, WithClock(clk.now), WithWait(tick))
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	stopped := make(chan time.Time, 1)
+	var cause error
+	go func() {
+		_ = a.Hold(ctx, func(held context.Context) {
+			sw.SetDown(true) // after the lease was taken, at t0
+			<-held.Done()
+			cause = context.Cause(held)
+			stopped <- clk.now()
+			cancel()
+		}, nil)
+	}()
+	select {
+	case at := <-stopped:
+		if !errors.Is(cause, ErrLost) {
+			t.Fatalf("the holder stopped with %v, want ErrLost", cause)
+		}
+		if lapse := t0.Add(30 * time.Second); !at.Before(lapse.Add(-5 * time.Second)) {
+			t.Fatalf("the holder stopped at %v, its lease lapses at %v: too late", at.Sub(t0), lapse.Sub(t0))
+		}
+	case <-testenv.Context(t).Done():
+		t.Fatal("a holder that cannot renew kept holding")
+	}
+}
+
+func TestHoldingLastsWhileTheHolderRuns(t *testing.T) {
+	store := memory.New().For("core")
+	a := New(store, "poller", "a", 30*time.Second)
+	if a.Holding() {
+		t.Fatal("holding before Hold")
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	inside := make(chan bool, 1)
+	_ = a.Hold(ctx, func(context.Context) { inside <- a.Holding(); cancel() }, nil)
+	if !<-inside {
+		t.Fatal("not holding while f runs")
+	}
+	if a.Holding() {
+		t.Fatal("still holding after Hold returned")
 	}
 }

@@ -53,6 +53,7 @@ const (
 	DeployNotices = "miti99bot_deploy_notices_total"            // {outcome}
 	InitSeconds   = "miti99bot_init_duration_seconds"           // gauge: this process's start-up (a Lambda cold start)
 	ClockSkew     = "miti99bot_clock_skew_seconds"              // gauge: this host's clock against the Bot API's, at start
+	PollerBacklog = "miti99bot_poller_backlog"                  // {state}: gauge, the updates the poller holds
 )
 
 // Help is each metric's # HELP text.
@@ -65,6 +66,7 @@ var Help = map[string]string{
 	CronRuns:      "Cron runs by job and outcome: ran, skipped, failed, retried, caught_up; every outcome of every enabled job starts at 0.",
 	DeployNotices: "Deploy notices to the owner by outcome: sent, skipped, failed.",
 	InitSeconds:   "Seconds this process took from start to ready.",
+	PollerBacklog: "The updates the container's poller holds, by state: fetched (in memory; Telegram keeps them), parked (in the store, in their chat's order), running, retrying.",
 	ClockSkew:     "How far, at least, this host's clock was from the Telegram Bot API's at start, in seconds (positive: behind it; 0 when the Date header's one second cannot tell them apart).",
 }
 
@@ -108,6 +110,14 @@ var UpdateOutcomes = []string{Handled, Duplicate, InFlight, Failed, Dropped, Ign
 
 // CronOutcomes are the outcomes a cron run is counted under.
 var CronOutcomes = []string{Ran, Skipped, Failed, Retried, CaughtUp}
+
+// Poller backlog states: where an update the poller holds is.
+const (
+	BacklogFetched  = "fetched"  // in memory only: Telegram keeps it until it is parked or handled
+	BacklogParked   = "parked"   // in the store, waiting its turn in its chat's order
+	BacklogRunning  = "running"  // its handler runs
+	BacklogRetrying = "retrying" // failed; waits out a back-off or flood wait
+)
 
 // Metrics records the metric set into a sink.
 type Metrics struct{ sink Sink }
@@ -195,5 +205,13 @@ func (m *Metrics) Init(d time.Duration) {
 func (m *Metrics) ClockOff(d time.Duration) {
 	if m != nil {
 		m.sink.Set(series(ClockSkew), d.Seconds())
+	}
+}
+
+// PollerBacklog sets how many updates the poller holds in one state
+// (BacklogFetched, ...).
+func (m *Metrics) PollerBacklog(state string, n int) {
+	if m != nil {
+		m.sink.Set(series(PollerBacklog, Label{"state", state}), float64(n))
 	}
 }

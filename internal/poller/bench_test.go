@@ -32,7 +32,7 @@ func BenchmarkPingBehindASlowChat(b *testing.B) {
 		}
 		return nil
 	}
-	p := poller.New(client(b, srv), handle, poller.WithLongPoll(time.Second))
+	p := poller.New(client(b, srv), store(), handle, poller.WithLongPoll(time.Second))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = p.Run(ctx); close(done) }()

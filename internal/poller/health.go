@@ -44,14 +44,21 @@ func (h *health) failed(_ time.Time, err error) {
 }
 
 // Health is nil while polling works. It fails when Telegram rejects the
-// token, or when no getUpdates has answered for a few long-poll periods
-// (polling never started: deleteWebhook failing; or it stalled). The error
-// says why in words safe to show anyone: no token, no Telegram text.
+// token, when no getUpdates has answered for a few long-poll periods
+// (polling never started: deleteWebhook failing; or it stalled), or when
+// the oldest update held has made no progress for long (a stuck lane).
+// The error says why in words safe to show anyone: no token, no Telegram
+// text, no chat.
 func (p *Poller) Health(context.Context) error {
+	now := p.now()
+	if q := p.backlog.Load(); q != nil {
+		if id, since, ok := q.stalled(); ok && now.Sub(since) > p.stuck {
+			return fmt.Errorf("polling: no progress on the oldest held update for %s (update %d)", now.Sub(since).Round(time.Second), id)
+		}
+	}
 	h := &p.health
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	now := p.now()
 	stall := stallPeriods * max(p.timeout, 10*time.Second)
 	switch {
 	case h.unauthorized:

@@ -3,12 +3,14 @@
 // Package testkit is a module for the runtime tests only: it is compiled in
 // with -tags testkit and never into a release binary. It gives the process
 // tests an echo command (ordering) and a slow cron job (graceful shutdown,
-// cutover slot claims) that report through Telegram.
+// cutover slot claims) that report through Telegram, and a slow command
+// (a run in flight when a crash test kills the process).
 package testkit
 
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
@@ -44,6 +46,25 @@ func New(d app.Deps) (*app.Module, error) {
 					return err
 				}
 				return r.Reply(ctx, "echo: "+r.Args)
+			},
+		}, {
+			// /tk_slow <duration> <text>: a run the crash tests interrupt.
+			Name: "tk_slow", Description: "Report, wait, then echo (tests)",
+			Handler: func(ctx context.Context, r *app.Request) error {
+				arg, text, _ := strings.Cut(r.Args, " ")
+				d, err := time.ParseDuration(arg)
+				if err != nil {
+					return r.Reply(ctx, "usage: /tk_slow <duration> <text>")
+				}
+				if err := r.Reply(ctx, "slow started: "+text); err != nil {
+					return err
+				}
+				select {
+				case <-time.After(d):
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+				return r.Reply(ctx, "slow: "+text)
 			},
 		}},
 		Crons: []app.Cron{{
