@@ -1,5 +1,5 @@
 // Command botctl is the operator's tool: the Telegram webhook, the command
-// menu and manual cron runs, configured by the bot's own environment (and
+// menu, manual cron runs and backups, configured by the bot's own environment (and
 // SSM parameter names).
 //
 //	botctl webhook set <url>            point Telegram at <url> with TELEGRAM_WEBHOOK_SECRET
@@ -9,6 +9,8 @@
 //	botctl cron run <name> -url <base>  POST <base>/cron/<name> with CRON_SHARED_SECRET (https, or http on loopback)
 //	botctl cron status                  each job's last success, last failure, attempts, next fire
 //	botctl table create <name>          a DynamoDB table, for dynalite
+//	botctl backup create -o <file>      a snapshot of the configured store (docs/backup.md)
+//	botctl backup restore <file>        restore it into the configured store, checked and verified
 //
 // Each answers -h or --help with its usage, exit code 0, and does nothing else.
 package main
