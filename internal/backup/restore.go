@@ -51,11 +51,11 @@ func Restore(ctx context.Context, a *Archive, dst Target, o RestoreOptions) (*Re
 		return nil, fmt.Errorf("backup: reading the store: %w", err)
 	}
 	if !empty && !o.Replace {
-		cmp, err := migrate.Verify(ctx, a, dst, nil)
-		if err != nil && !errors.Is(err, migrate.ErrDifferent) {
-			return nil, fmt.Errorf("backup: comparing the store with the archive: %w", err)
+		_, cmp, err := Compare(ctx, a, dst)
+		if err != nil {
+			return nil, err
 		}
-		return nil, refusal(cmp)
+		return nil, Refusal(cmp)
 	}
 	rep := &RestoreReport{}
 	mo := migrate.Options{Progress: o.Progress}
@@ -79,6 +79,20 @@ func Restore(ctx context.Context, a *Archive, dst Target, o RestoreOptions) (*Re
 	return rep, nil
 }
 
+// Compare says what a restore of a into dst would meet, writing nothing:
+// whether dst is empty, and if not, how it differs from the archive (the
+// migrator's verify, the archive as the source).
+func Compare(ctx context.Context, a *Archive, dst Target) (empty bool, cmp *migrate.VerifyReport, err error) {
+	if empty, err = isEmpty(ctx, dst); err != nil || empty {
+		return empty, nil, err
+	}
+	cmp, err = migrate.Verify(ctx, a, dst, nil)
+	if err != nil && !errors.Is(err, migrate.ErrDifferent) {
+		return false, nil, fmt.Errorf("backup: comparing the store with the archive: %w", err)
+	}
+	return false, cmp, nil
+}
+
 // isEmpty reports whether p holds no item at all.
 func isEmpty(ctx context.Context, p storage.Walker) (bool, error) {
 	err := p.Walk(ctx, func(storage.Raw) error { return errStop })
@@ -88,8 +102,9 @@ func isEmpty(ctx context.Context, p storage.Walker) (bool, error) {
 	return err == nil, err
 }
 
-// refusal names what a restore into a store that holds items would do.
-func refusal(cmp *migrate.VerifyReport) error {
+// Refusal is ErrNotEmpty naming what a restore into a store that compares
+// as cmp would overwrite and delete.
+func Refusal(cmp *migrate.VerifyReport) error {
 	var held, changed, extra, same int64
 	for _, m := range cmp.Modules {
 		held += m.Target
