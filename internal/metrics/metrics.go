@@ -52,6 +52,12 @@ const (
 	CronRuns      = "miti99bot_cron_runs_total"                 // {job, outcome}
 	DeployNotices = "miti99bot_deploy_notices_total"            // {outcome}
 	InitSeconds   = "miti99bot_init_duration_seconds"           // gauge: this process's start-up (a Lambda cold start)
+
+	// The newest snapshot in BACKUP_DIR (container): when it was taken
+	// (its age is time() minus this), its size and its items.
+	BackupTime  = "miti99bot_backup_last_success_timestamp_seconds"
+	BackupBytes = "miti99bot_backup_size_bytes"
+	BackupItems = "miti99bot_backup_items"
 )
 
 // Update outcomes.
@@ -142,5 +148,15 @@ func (m *Metrics) DeployNotice(outcome string) {
 func (m *Metrics) Init(d time.Duration) {
 	if m != nil {
 		m.sink.Set(series(InitSeconds), d.Seconds())
+	}
+}
+
+// Backup records the newest snapshot: when it was taken, its size in
+// bytes and how many items it holds.
+func (m *Metrics) Backup(at time.Time, bytes, items int64) {
+	if m != nil {
+		m.sink.Set(series(BackupTime), float64(at.UnixNano())/1e9)
+		m.sink.Set(series(BackupBytes), float64(bytes))
+		m.sink.Set(series(BackupItems), float64(items))
 	}
 }
