@@ -34,7 +34,7 @@ func backupCreate(ctx context.Context, e env) error {
 		return err
 	}
 	defer p.Close(context.WithoutCancel(ctx))
-	o := backup.Options{Source: describe(cfg)}
+	o := backup.Options{Source: backend.Describe(cfg)}
 	if f, ok := e.stderr.(*os.File); ok && backup.IsTerminal(f) {
 		o.Progress = e.stderr
 	}
@@ -86,7 +86,7 @@ func backupRestore(ctx context.Context, e env) error {
 		return err
 	}
 	defer p.Close(context.WithoutCancel(ctx))
-	target := describe(cfg)
+	target := backend.Describe(cfg)
 	fmt.Fprintf(e.stdout, "archive: %s, taken of %s at %s: %d items in %d namespaces, whole (CRC-32 %s)\n",
 		args[0], a.Manifest.Source, a.Manifest.Created.Format(time.RFC3339), a.Summary.Items, len(a.Summary.Namespaces), a.Summary.CRC32)
 	if *dryRun {
@@ -157,17 +157,4 @@ func openStore(ctx context.Context, e env, forSnapshot bool) (*config.Config, ba
 		return nil, nil, fmt.Errorf("backup: the %s store cannot be walked and loaded", cfg.Backend)
 	}
 	return cfg, t, nil
-}
-
-// describe names the configured store as the migrator does.
-func describe(cfg *config.Config) string {
-	switch cfg.Backend {
-	case config.BackendBolt:
-		return "bolt file " + cfg.BoltPath
-	case config.BackendMongoDB:
-		return "mongodb database " + cfg.MongoDatabase
-	case config.BackendDynamoDB:
-		return "dynamodb table " + cfg.DynamoDBTable
-	}
-	return cfg.Backend + " store"
 }

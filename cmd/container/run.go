@@ -26,7 +26,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return container.CheckHealth(ctx, getenv("PORT"))
 	}
 
-	o := wiring.Options{Runtime: wiring.RuntimeContainer, Getenv: getenv, Logs: stdout, AWS: shared.Load, Metrics: container.PrometheusSink}
+	o := wiring.Options{Runtime: wiring.RuntimeContainer, Getenv: getenv, Logs: stdout, AWS: shared.Load, Metrics: container.PrometheusSink, Jobs: container.Jobs}
 	if *consoleMode {
 		o.Console, o.Logs = stdout, stderr // the chat owns stdout
 	}

@@ -73,3 +73,17 @@ func openBolt(cfg *config.Config) (storage.KVProvider, error) {
 	}
 	return p, nil
 }
+
+// Describe names the configured store as the tools print it ("mongodb
+// database miti99bot"), as the migrator names its ends.
+func Describe(cfg *config.Config) string {
+	switch cfg.Backend {
+	case config.BackendBolt:
+		return "bolt file " + cfg.BoltPath
+	case config.BackendMongoDB:
+		return "mongodb database " + cfg.MongoDatabase
+	case config.BackendDynamoDB:
+		return "dynamodb table " + cfg.DynamoDBTable
+	}
+	return cfg.Backend + " store"
+}
