@@ -111,20 +111,24 @@ func drill(t *testing.T, s drillStore) {
 	}
 	live := s.itemsOf(t, s.env)
 
-	// The runbook, the bot stopped: snapshot, the store lost, restore.
+	// The runbook, the bot stopped: a snapshot, the store lost, the
+	// snapshot restored into a new file or database (verified), the bot
+	// pointed at it.
 	stopped := t.TempDir() + "/stopped.tar"
 	if out, err := botctlRun(t, s.env, "backup", "create", "-o", stopped); err != nil {
 		t.Fatalf("backup create: %v\n%s", err, out)
 	}
 	s.destroy(t, s.env)
-	if out, err := botctlRun(t, s.env, "backup", "restore", stopped); err != nil || !strings.Contains(out, "verify: identical") {
+	restored := s.fresh(t)
+	if out, err := botctlRun(t, restored, "backup", "restore", stopped); err != nil || !strings.Contains(out, "verify: identical") {
 		t.Fatalf("backup restore: %v\n%s", err, out)
 	}
-	mustEqualItems(t, "the store restored from the stopped bot's snapshot", s.itemsOf(t, s.env), live)
+	mustEqualItems(t, "the store restored from the stopped bot's snapshot", s.itemsOf(t, restored), live)
 
 	checkTheBotsOwnSnapshot(t, s, env["BACKUP_DIR"], live)
 
 	// The bot serves again from the restored store, games where they were.
+	maps.Copy(env, restored)
 	c = runtimetest.StartContainer(t, env)
 	for _, step := range []struct {
 		chat, user int64
