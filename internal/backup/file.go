@@ -18,8 +18,22 @@ const partialSuffix = ".partial"
 
 // WriteFile takes a snapshot of p into the file path: first into a
 // partial file beside it, synced to disk, then renamed. A failed snapshot
-// (a full disk) removes its partial file and leaves path as it was.
+// (a full disk) removes its partial file and leaves path as it was. In
+// the background (o.Background) all of it, the sync too, runs on a thread
+// of the lowest priority.
 func WriteFile(ctx context.Context, p storage.KVProvider, path string, o Options) (*Summary, error) {
+	if !o.Background {
+		return writeFile(ctx, p, path, o)
+	}
+	var s *Summary
+	err := inBackground(func() (err error) {
+		s, err = writeFile(ctx, p, path, o)
+		return err
+	})
+	return s, err
+}
+
+func writeFile(ctx context.Context, p storage.KVProvider, path string, o Options) (*Summary, error) {
 	dir, base := filepath.Split(path)
 	f, err := os.CreateTemp(dir, "."+base+".*"+partialSuffix)
 	if err != nil {

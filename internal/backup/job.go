@@ -44,7 +44,7 @@ func Job(p storage.KVProvider, d Dir, schedule, source string, m *metrics.Metric
 		Timeout:  app.MaxCronTimeout, // a server's store is walked: minutes, for a big one
 		Handler: func(ctx context.Context) error {
 			start := time.Now()
-			path, s, err := d.Take(ctx, p, Options{Source: source})
+			path, s, err := d.Take(ctx, p, Options{Source: source, Background: true}) // the bot serves meanwhile
 			if s == nil {
 				return err // nothing written; Take removed its partial file
 			}

@@ -21,6 +21,10 @@ type Options struct {
 	Progress io.Writer
 	Every    time.Duration    // default 200 ms
 	Now      func() time.Time // default time.Now
+	// Background says the bot serves meanwhile (its scheduled job): the
+	// snapshot runs at the lowest CPU and I/O priority (Linux) and rests
+	// as long as it works (pacer), so the bot's work comes first.
+	Background bool
 }
 
 func (o *Options) defaults() {
@@ -48,6 +52,9 @@ type hotCopier interface {
 func Snapshot(ctx context.Context, p storage.KVProvider, w io.Writer, o Options) (*Summary, error) {
 	o.defaults()
 	m := Manifest{Format: Format, Version: Version, Kind: KindItems, Source: o.Source, Created: o.Now().UTC(), Commit: buildinfo.Commit()}
+	if o.Background {
+		w = newPacer(ctx, w)
+	}
 	if hc, ok := p.(hotCopier); ok {
 		m.Kind = KindBolt
 		return snapshotBolt(ctx, hc, w, m, o)
