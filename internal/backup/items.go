@@ -2,10 +2,11 @@ package backup
 
 import (
 	"bufio"
-	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
@@ -19,50 +20,74 @@ const chunkBytes = 4 << 20
 // base64, the longest key, escaped, and the rest.
 const maxLine = 1 << 20
 
-// chunker gathers item lines into entries of at most chunkBytes.
+// chunker gathers item lines into entries of at most chunkBytes, in one
+// buffer allocated once.
 type chunker struct {
-	a   *archiveWriter
-	buf bytes.Buffer
-	enc *json.Encoder
-	n   int
+	a    *archiveWriter
+	buf  []byte
+	line []byte
+	n    int
 }
 
 func newChunker(a *archiveWriter) *chunker {
-	c := &chunker{a: a}
-	c.enc = json.NewEncoder(&c.buf)
-	c.enc.SetEscapeHTML(false)
-	return c
+	return &chunker{a: a, buf: make([]byte, 0, chunkBytes), line: make([]byte, 0, 64<<10)}
 }
 
 func (c *chunker) add(it storage.Item) error {
-	before := c.buf.Len()
-	if err := c.enc.Encode(itemLine{NS: it.Namespace, Key: it.Key, At: it.UpdatedAt, Value: it.Value}); err != nil {
-		return fmt.Errorf("backup: encoding %s/%q: %w", it.Namespace, it.Key, err)
+	c.line = appendLine(c.line[:0], it)
+	if len(c.buf)+len(c.line) > chunkBytes {
+		if err := c.flush(); err != nil {
+			return err
+		}
 	}
-	if c.buf.Len() <= chunkBytes || before == 0 {
-		return nil
-	}
-	// The line overflows the chunk: the chunk goes without it.
-	line := bytes.Clone(c.buf.Bytes()[before:])
-	c.buf.Truncate(before)
-	if err := c.flush(); err != nil {
-		return err
-	}
-	c.buf.Write(line)
+	c.buf = append(c.buf, c.line...)
 	return nil
 }
 
 // flush writes the lines gathered as the next entry.
 func (c *chunker) flush() error {
-	if c.buf.Len() == 0 {
+	if len(c.buf) == 0 {
 		return nil
 	}
 	c.n++
-	if err := c.a.entry(fmt.Sprintf("%s%06d.jsonl", itemsDir, c.n), c.buf.Bytes()); err != nil {
+	if err := c.a.entry(fmt.Sprintf("%s%06d.jsonl", itemsDir, c.n), c.buf); err != nil {
 		return err
 	}
-	c.buf.Reset()
+	c.buf = c.buf[:0]
 	return nil
+}
+
+// appendLine appends it as an itemLine, as encoding/json would write one
+// (which reads it back), without reflection: the line is written for
+// every item of a store.
+func appendLine(dst []byte, it storage.Item) []byte {
+	dst = append(dst, `{"ns":`...)
+	dst = appendString(dst, it.Namespace)
+	dst = append(dst, `,"key":`...)
+	dst = appendString(dst, it.Key)
+	dst = append(dst, `,"at":`...)
+	dst = strconv.AppendInt(dst, it.UpdatedAt, 10)
+	dst = append(dst, `,"value":"`...)
+	dst = base64.StdEncoding.AppendEncode(dst, it.Value)
+	return append(dst, "\"}\n"...)
+}
+
+// appendString appends s as a JSON string. s is valid UTF-8 (the key
+// rules), so only the quote, the backslash and control bytes need escapes.
+func appendString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(s); i++ {
+		switch b := s[i]; {
+		case b == '"' || b == '\\':
+			dst = append(dst, '\\', b)
+		case b < 0x20:
+			dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xf])
+		default:
+			dst = append(dst, b)
+		}
+	}
+	return append(dst, '"')
 }
 
 // readLines decodes the item lines of one entry, in order.
