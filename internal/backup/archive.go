@@ -30,6 +30,7 @@ type Archive struct {
 var (
 	_ storage.KVProvider = (*Archive)(nil)
 	_ storage.Walker     = (*Archive)(nil)
+	_ storage.Loader     = (*Archive)(nil)
 )
 
 // Open reads the archive at path to its end and refuses it (ErrDamaged)
@@ -175,6 +176,12 @@ func (a *Archive) For(ns string) storage.KVStore {
 
 // ErrReadOnly: an archive is never written to.
 var ErrReadOnly = errors.New("backup: an archive is read-only")
+
+// Load refuses: an archive is a source only (the migrator's tools take
+// any store that loads as either end, and refuse this one as a target).
+func (a *Archive) Load(context.Context, []storage.Item, storage.LoadOptions) (storage.LoadResult, error) {
+	return storage.LoadResult{}, ErrReadOnly
+}
 
 // readOnly is a namespace of an archive as a storage.Backend.
 type readOnly struct {
