@@ -35,6 +35,9 @@ func WriteFile(ctx context.Context, p storage.KVProvider, path string, o Options
 
 func writeFile(ctx context.Context, p storage.KVProvider, path string, o Options) (*Summary, error) {
 	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "." // beside path: CreateTemp's default, the system's temporary directory, may be another disk
+	}
 	f, err := os.CreateTemp(dir, "."+base+".*"+partialSuffix)
 	if err != nil {
 		return nil, fmt.Errorf("backup: %w", err)
@@ -67,9 +70,6 @@ func writeSynced(ctx context.Context, p storage.KVProvider, f *os.File, o Option
 
 // syncDir makes a rename in dir durable.
 func syncDir(dir string) error {
-	if dir == "" {
-		dir = "."
-	}
 	d, err := os.Open(dir)
 	if err != nil {
 		return err
