@@ -113,4 +113,3 @@ func listDir(t *testing.T, dir string) []string {
 	}
 	return out
 }
-
