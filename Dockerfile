@@ -14,13 +14,19 @@ ARG GIT_SHA=""
 RUN CGO_ENABLED=0 go build -trimpath \
       -ldflags "-s -w -X github.com/miti99bot/miti99bot/internal/buildinfo.GitSHA=${SOURCE_COMMIT:-${GIT_SHA}}" \
       -o /out/miti99bot ./cmd/container \
- && mkdir -p /out/data
+ && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o /out/botctl ./cmd/botctl \
+ && mkdir -p /out/data /out/backups
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/miti99bot /miti99bot
-# The embedded store's directory, owned by the user the bot runs as, so a
-# named volume mounted here starts writable (BOLT_PATH=/data/miti99bot.db).
+# The operator's tool, for what must run beside the bot's volumes with no
+# shell in the image: restoring a snapshot (docs/backup.md), cron status.
+COPY --from=build /out/botctl /botctl
+# The embedded store's directory and the snapshots' (BACKUP_DIR=/backups),
+# owned by the user the bot runs as, so named volumes mounted here start
+# writable (BOLT_PATH=/data/miti99bot.db).
 COPY --from=build --chown=nonroot:nonroot /out/data /data
+COPY --from=build --chown=nonroot:nonroot /out/backups /backups
 USER nonroot:nonroot
 EXPOSE 8080
 # distroless has no curl: the binary checks its own /healthz.

@@ -33,7 +33,8 @@ func TestTheDockerfileBuildsASmallHealthCheckedImage(t *testing.T) {
 	for _, want := range []string{
 		"FROM golang:" + toolchain[1] + "-", "ARG SOURCE_COMMIT", "ARG GIT_SHA", "buildinfo.GitSHA=${SOURCE_COMMIT:-${GIT_SHA}}", "CGO_ENABLED=0",
 		"FROM gcr.io/distroless/static-debian12:nonroot", "USER nonroot", "EXPOSE 8080",
-		`HEALTHCHECK`, `"-healthcheck"`, "./cmd/container",
+		`HEALTHCHECK`, `"-healthcheck"`, "./cmd/container", "./cmd/botctl", "COPY --from=build /out/botctl /botctl",
+		"--chown=nonroot:nonroot /out/backups /backups",
 	} {
 		if !strings.Contains(df, want) {
 			t.Errorf("Dockerfile lacks %q", want)
@@ -82,8 +83,12 @@ func TestComposeRunsTheBotBehindCoolifyInEitherMode(t *testing.T) {
 	if bot.Build == nil || bot.Build.Args["GIT_SHA"] == nil || bot.Build.Args["SOURCE_COMMIT"] == nil {
 		t.Error("the build must pass SOURCE_COMMIT (Coolify's) and GIT_SHA")
 	}
-	if bot.Environment["BOLT_PATH"] == nil || *bot.Environment["BOLT_PATH"] != "/data/miti99bot.db" || len(bot.Volumes) != 1 || bot.Volumes[0].Target != "/data" {
+	if bot.Environment["BOLT_PATH"] == nil || *bot.Environment["BOLT_PATH"] != "/data/miti99bot.db" || len(bot.Volumes) != 2 || bot.Volumes[0].Target != "/data" {
 		t.Errorf("without MongoDB the bot keeps its data in a file on a volume: env %v, volumes %+v", bot.Environment["BOLT_PATH"], bot.Volumes)
+	}
+	// Snapshots go to a volume of their own (docs/backup.md), opt-in.
+	if len(bot.Volumes) != 2 || bot.Volumes[1].Source != "bot-backups" || bot.Volumes[1].Target != "/backups" || bot.Environment["BACKUP_DIR"] == nil {
+		t.Errorf("the snapshots need the bot-backups volume at /backups and BACKUP_DIR passed: volumes %+v", bot.Volumes)
 	}
 	if dep, ok := bot.DependsOn["mongo"]; !ok || dep.Condition != "service_healthy" || dep.Required {
 		t.Errorf("the bot must wait for the local MongoDB to be healthy, when there is one: %+v", bot.DependsOn)

@@ -52,7 +52,7 @@ func TestTheCopiedEnvExampleStartsTheDefaultSelfHost(t *testing.T) {
 			env[k] = *v
 		}
 	}
-	if bot.Restart != "unless-stopped" || len(bot.Volumes) != 1 {
+	if bot.Restart != "unless-stopped" || len(bot.Volumes) != 2 { // the data, and the snapshots (BACKUP_DIR)
 		t.Fatalf("the bot service: restart %q, volumes %+v", bot.Restart, bot.Volumes)
 	}
 

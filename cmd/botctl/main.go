@@ -1,5 +1,5 @@
 // Command botctl is the operator's tool: the Telegram webhook, the command
-// menu and manual cron runs, configured by the bot's own environment (and
+// menu, manual cron runs and backups, configured by the bot's own environment (and
 // SSM parameter names).
 //
 //	botctl webhook set <url>            point Telegram at <url> with TELEGRAM_WEBHOOK_SECRET
@@ -10,6 +10,8 @@
 //	botctl cron status [-url <base>]    each job's last success, last failure, attempts, next fire, naming the store;
 //	                                    the running bot answers (GET <base>/cron/status) when the store is locked or unset
 //	botctl table create <name>          a DynamoDB table, for dynalite
+//	botctl backup create -o <file>      a snapshot of the configured store (docs/backup.md)
+//	botctl backup restore <file>        restore it into the configured store, checked and verified
 //
 // Each answers -h or --help with its usage, exit code 0, and does nothing else.
 package main

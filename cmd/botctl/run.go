@@ -29,6 +29,8 @@ var subcommands = []subcommand{
 	{"cron run", "<name> [-url <deployment base URL>]", "POST <base>/cron/<name> with CRON_SHARED_SECRET; fails unless the job ran, was skipped or is disabled"},
 	{"cron status", "[-url <deployment base URL>]", "each job's last success and failure, attempts, next fire, and the store read: from the configured store, or from the running bot (-url; BOT_URL when the store is locked or not configured)"},
 	{"table create", "<name>", "create a DynamoDB table (local development and tests only)"},
+	{"backup create", "-o <file>", "a snapshot of the configured store into one archive (the file store only while the bot is stopped: docs/backup.md)"},
+	{"backup restore", "<file> [-replace] [-dry-run]", "check the archive whole, restore it into the configured store (refused unless empty, or -replace) and verify every item"},
 }
 
 var commands = map[string]func(ctx context.Context, e env) error{
@@ -39,6 +41,8 @@ var commands = map[string]func(ctx context.Context, e env) error{
 	"cron run":       cronRun,
 	"cron status":    cronStatus,
 	"table create":   tableCreate,
+	"backup create":  backupCreate,
+	"backup restore": backupRestore,
 }
 
 // usage is botctl's whole usage.

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 
 	"github.com/miti99bot/miti99bot/internal/awsenv/defaultchain"
+	"github.com/miti99bot/miti99bot/internal/backup"
 	"github.com/miti99bot/miti99bot/internal/cmdmain"
 	"github.com/miti99bot/miti99bot/internal/migrate"
 	"github.com/miti99bot/miti99bot/internal/redact"
@@ -34,9 +35,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var from, to side
-	fs.StringVar(&from.kind, "from", "", "source backend: dynamodb, mongodb or bolt")
+	fs.StringVar(&from.kind, "from", "", "source backend: dynamodb, mongodb, bolt, or archive (a botctl backup snapshot, --from-path)")
 	fs.StringVar(&to.kind, "to", "", "target backend: dynamodb, mongodb or bolt")
-	fs.StringVar(&from.path, "from-path", getenv("BOLT_PATH"), "source bolt file (default $BOLT_PATH)")
+	fs.StringVar(&from.path, "from-path", getenv("BOLT_PATH"), "source bolt file (default $BOLT_PATH), or the archive")
 	fs.StringVar(&to.path, "to-path", getenv("BOLT_PATH"), "target bolt file (default $BOLT_PATH)")
 	fs.StringVar(&from.table, "from-table", getenv("DYNAMODB_TABLE"), "source DynamoDB table (default $DYNAMODB_TABLE)")
 	fs.StringVar(&to.table, "to-table", getenv("DYNAMODB_TABLE"), "target DynamoDB table (default $DYNAMODB_TABLE)")
@@ -145,6 +146,11 @@ func open(ctx context.Context, s side, source bool, log *slog.Logger) (endpoint,
 			return nil, errors.New("BOLT_PATH (or --from-path/--to-path) is required for bolt")
 		}
 		return bolt.Open(s.path)
+	case "archive":
+		if !source {
+			return nil, errors.New("an archive is a source only: restore one with botctl backup restore")
+		}
+		return backup.Open(s.path, "") // checked whole before anything reads it
 	case "":
 		return nil, errors.New("--from and --to are required (dynamodb, mongodb or bolt)")
 	}
@@ -157,6 +163,8 @@ func describe(s side) string {
 		return "dynamodb table " + s.table
 	case "bolt":
 		return "bolt file " + s.path
+	case "archive":
+		return "archive " + s.path
 	}
 	return "mongodb database " + s.database
 }

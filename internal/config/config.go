@@ -52,6 +52,11 @@ type Config struct {
 	// BoltCreate starts a new store in an existing 0-byte BoltPath, which
 	// is otherwise refused (a failed copy or restore, more likely).
 	BoltCreate bool
+	// BackupDir turns on the container's scheduled snapshots, into this
+	// directory, on BackupSchedule, the newest BackupKeep kept.
+	BackupDir      string
+	BackupSchedule string
+	BackupKeep     int
 
 	LogLevel slog.Level
 	Port     int
@@ -239,6 +244,7 @@ func (c *Config) parse(env func(string) string, lambda bool) []error {
 	}
 	c.MetricsEnabled = boolean(env, "METRICS_ENABLED", bad)
 	c.BoltCreate = boolean(env, "BOLT_CREATE", bad)
+	c.parseBackup(env, bad)
 	c.MetricsPort = 9091
 	if v := env("METRICS_PORT"); v != "" {
 		var err error

@@ -61,6 +61,7 @@ type options struct {
 	budget    time.Duration
 	metrics   *metrics.Metrics
 	cronStat  func(context.Context) (string, error)
+	jobs      []*app.Module // the runtime's own jobs (WithJobs)
 }
 
 // Option configures New.
@@ -70,6 +71,17 @@ type Option func(*options)
 // (MODULES; empty means all of the catalogue).
 func WithModules(catalogue []app.Factory, enabled ...string) Option {
 	return func(o *options) { o.factories, o.enabled = catalogue, enabled }
+}
+
+// WithJobs adds cron jobs of the runtime's own (the container's
+// snapshots) as a module named module that has nothing else, enabled
+// whatever MODULES says; none adds nothing.
+func WithJobs(module string, jobs ...app.Cron) Option {
+	return func(o *options) {
+		if len(jobs) > 0 {
+			o.jobs = append(o.jobs, &app.Module{Name: module, Crons: jobs})
+		}
+	}
 }
 
 // WithMetrics records the core's metrics (updates by kind and outcome,
@@ -166,6 +178,7 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 		undeclared = append(undeclared, checkJobs(f, m))
 		mods = append(mods, m)
 	}
+	mods = append(mods, o.jobs...)
 	if err := errors.Join(append(undeclared, a.reg.register(mods))...); err != nil {
 		return nil, err
 	}

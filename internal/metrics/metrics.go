@@ -54,6 +54,12 @@ const (
 	InitSeconds   = "miti99bot_init_duration_seconds"           // gauge: this process's start-up (a Lambda cold start)
 	ClockSkew     = "miti99bot_clock_skew_seconds"              // gauge: this host's clock against the Bot API's, at start
 	PollerBacklog = "miti99bot_poller_backlog"                  // {state}: gauge, the updates the poller holds
+
+	// The newest snapshot in BACKUP_DIR (container): when it was taken
+	// (its age is time() minus this), its size and its items.
+	BackupTime  = "miti99bot_backup_last_success_timestamp_seconds"
+	BackupBytes = "miti99bot_backup_size_bytes"
+	BackupItems = "miti99bot_backup_items"
 )
 
 // Help is each metric's # HELP text.
@@ -66,6 +72,9 @@ var Help = map[string]string{
 	CronRuns:      "Cron runs by job and outcome: ran, skipped, failed, retried, caught_up; every outcome of every enabled job starts at 0.",
 	DeployNotices: "Deploy notices to the owner by outcome: sent, skipped, failed.",
 	InitSeconds:   "Seconds this process took from start to ready.",
+	BackupTime:    "When the newest snapshot in BACKUP_DIR was taken, in Unix seconds (its age is time() minus this).",
+	BackupBytes:   "The newest snapshot's size in bytes.",
+	BackupItems:   "How many items the newest snapshot holds.",
 	PollerBacklog: "The updates the container's poller holds, by state: fetched (in memory; Telegram keeps them), parked (in the store, in their chat's order), running, retrying.",
 	ClockSkew:     "How far, at least, this host's clock was from the Telegram Bot API's at start, in seconds (positive: behind it; 0 when the Date header's one second cannot tell them apart).",
 }
@@ -213,5 +222,15 @@ func (m *Metrics) ClockOff(d time.Duration) {
 func (m *Metrics) PollerBacklog(state string, n int) {
 	if m != nil {
 		m.sink.Set(series(PollerBacklog, Label{"state", state}), float64(n))
+	}
+}
+
+// Backup records the newest snapshot: when it was taken, its size in
+// bytes and how many items it holds.
+func (m *Metrics) Backup(at time.Time, bytes, items int64) {
+	if m != nil {
+		m.sink.Set(series(BackupTime), float64(at.UnixNano())/1e9)
+		m.sink.Set(series(BackupBytes), float64(bytes))
+		m.sink.Set(series(BackupItems), float64(items))
 	}
 }

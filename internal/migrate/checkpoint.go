@@ -35,6 +35,10 @@ func checkpointKey(store string) string {
 	return checkpointPrefix + strings.NewReplacer("/", "_", " ", "_").Replace(store)
 }
 
+// IsCheckpoint reports whether an item is a migrator checkpoint: a restore
+// carries them, as part of the store's state, where a copy skips them.
+func IsCheckpoint(ns, key string) bool { return isCheckpoint(ns, key) }
+
 // isCheckpoint reports whether an item is a migrator checkpoint.
 func isCheckpoint(ns, key string) bool {
 	return ns == core.CoreNamespace && strings.HasPrefix(key, checkpointPrefix)

@@ -38,7 +38,7 @@ type Mismatch struct {
 // VerifyReport is the result of Verify.
 type VerifyReport struct {
 	Modules    map[string]*ModuleCheck
-	Mismatches []Mismatch // the first ones
+	Mismatches []Mismatch // the first ones of each kind
 	Invalid    int64      // source items the key rules reject (never copied)
 }
 
@@ -64,8 +64,11 @@ func Verify(ctx context.Context, src storage.Walker, dst Target, progressW io.Wr
 		}
 		return m
 	}
+	// Per kind: a thousand missing items must not hide the one changed.
+	listed := map[string]int{}
 	note := func(ns, key, kind string) {
-		if len(rep.Mismatches) < maxListed {
+		if listed[kind] < maxListed {
+			listed[kind]++
 			rep.Mismatches = append(rep.Mismatches, Mismatch{ns, key, kind})
 		}
 	}

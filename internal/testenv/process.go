@@ -90,6 +90,9 @@ func Start(t testing.TB, env map[string]string, bin string, args ...string) *Pro
 	return p
 }
 
+// Pid is the process's id (to set its limits with prlimit).
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
 // Output is what the process printed so far.
 func (p *Process) Output() string { return p.out.String() }
 

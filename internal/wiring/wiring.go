@@ -62,6 +62,10 @@ type Options struct {
 	Metrics func(*config.Config) metrics.Sink
 	// Store adjusts how the store is opened (Lambda: backend.WithoutTableCheck).
 	Store []backend.Option
+	// Jobs, when set, are the runtime's own cron jobs beside the modules'
+	// (the container's snapshots), given the store as opened: not
+	// metered, as a snapshot's reads are no operation of the bot's.
+	Jobs func(cfg *config.Config, store storage.KVProvider, m *metrics.Metrics, log *slog.Logger) []app.Cron
 }
 
 // Bot is the built bot.
@@ -175,17 +179,21 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 	if b.Store, err = backend.Open(ctx, cfg, log, o.Store...); err != nil {
 		return nil, err
 	}
+	var jobs []app.Cron
+	if o.Jobs != nil {
+		jobs = o.Jobs(cfg, b.Store, b.Metrics, log)
+	}
 	b.Store = metered.Wrap(b.Store, cfg.Backend, b.Metrics)
-	store, jobs := backend.Describe(cfg), b.Store.For(core.CoreNamespace)
+	store, cronStore := backend.Describe(cfg), b.Store.For(core.CoreNamespace)
 	cronStatus := core.WithCronStatus(func(ctx context.Context) (string, error) {
-		st, err := cron.Statuses(ctx, jobs)
+		st, err := cron.Statuses(ctx, cronStore)
 		return cron.ChatText(store, cron.Redacted(st, cfg.Secrets()...)), err
 	})
-	if b.App, err = NewApp(cfg, b.Store, bot, log, core.WithMetrics(b.Metrics), cronStatus); err != nil {
+	if b.App, err = NewApp(cfg, b.Store, bot, log, core.WithMetrics(b.Metrics), cronStatus, core.WithJobs(o.Runtime, jobs...)); err != nil {
 		b.Close()
 		return nil, err
 	}
-	b.Dispatcher = cron.NewDispatcher(b.App.Registry(), jobs, log, time.Now, cron.WithMetrics(b.Metrics))
+	b.Dispatcher = cron.NewDispatcher(b.App.Registry(), cronStore, log, time.Now, cron.WithMetrics(b.Metrics))
 	b.HTTP = httpapi.NewHandler(httpapi.Config{
 		Handle: b.App.HandleUpdate, Health: b.health, Dispatcher: b.Dispatcher, Store: store, Secrets: cfg.Secrets(),
 		WebhookSecret: cfg.WebhookSecret.Reveal(), CronSecret: cfg.CronSecret.Reveal(), Log: log,

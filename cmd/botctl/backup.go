@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/awsenv/defaultchain"
+	"github.com/miti99bot/miti99bot/internal/backup"
+	"github.com/miti99bot/miti99bot/internal/config"
+	"github.com/miti99bot/miti99bot/internal/storage/backend"
+	"github.com/miti99bot/miti99bot/internal/storage/bolt"
+	"github.com/miti99bot/miti99bot/internal/wiring"
+)
+
+// backupCreate writes a snapshot of the configured store to a file (or
+// stdout). It needs the store's settings only, no bot token.
+func backupCreate(ctx context.Context, e env) error {
+	fs := e.flags()
+	out := fs.String("o", "", "the archive to write (required); - writes it to stdout")
+	if _, err := e.positional(fs, 0); err != nil {
+		return err
+	}
+	if *out == "" {
+		return errors.New("backup create needs -o FILE (or -o - for stdout)")
+	}
+	cfg, p, err := openStore(ctx, e, true)
+	if err != nil {
+		return err
+	}
+	defer p.Close(context.WithoutCancel(ctx))
+	o := backup.Options{Source: backend.Describe(cfg)}
+	if f, ok := e.stderr.(*os.File); ok && backup.IsTerminal(f) {
+		o.Progress = e.stderr
+	}
+	start := time.Now()
+	var s *backup.Summary
+	if *out == "-" {
+		s, err = backup.Snapshot(ctx, p, e.stdout, o)
+	} else {
+		s, err = backup.WriteFile(ctx, p, *out, o)
+	}
+	if err != nil {
+		return err
+	}
+	for _, bad := range s.Skipped {
+		fmt.Fprintf(e.stderr, "backup: not archived, it breaks the storage rules: %s\n", bad)
+	}
+	report := e.stdout
+	if *out == "-" {
+		report = e.stderr // stdout is the archive
+	}
+	fmt.Fprintf(report, "backup: %s: %d items in %d namespaces, %s, CRC-32 %s, in %s -> %s\n",
+		o.Source, s.Items, len(s.Namespaces), size(s.Bytes), s.CRC32, time.Since(start).Round(time.Millisecond), *out)
+	return nil
+}
+
+// backupRestore restores an archive into the configured store, checked
+// whole before anything is written and verified item by item after.
+func backupRestore(ctx context.Context, e env) error {
+	fs := e.flags()
+	replace := fs.Bool("replace", false, "restore into a store that holds items: make it exactly the archive (overwrite what differs, delete what the archive lacks)")
+	dryRun := fs.Bool("dry-run", false, "check the archive whole and say what a restore would do to the store; write nothing")
+	tmp := fs.String("tmp", "", "where the file store's payload is unpacked while restoring (default: the system's temporary directory)")
+	args, err := e.positional(fs, 1)
+	if err != nil {
+		return err
+	}
+	// The archive is checked whole before the store is even opened: a
+	// damaged one leaves no trace, not even a new, empty file store.
+	if _, err := wiring.LoadConfig(ctx, e.getenv, defaultchain.Load); err != nil {
+		return err
+	}
+	a, err := backup.Open(args[0], *tmp)
+	if err != nil {
+		return fmt.Errorf("%w; nothing was restored", err)
+	}
+	defer a.Close(context.WithoutCancel(ctx))
+	cfg, p, err := openStore(ctx, e, false)
+	if err != nil {
+		return err
+	}
+	defer p.Close(context.WithoutCancel(ctx))
+	target := backend.Describe(cfg)
+	fmt.Fprintf(e.stdout, "archive: %s, taken of %s at %s: %d items in %d namespaces, whole (CRC-32 %s)\n",
+		args[0], a.Manifest.Source, a.Manifest.Created.Format(time.RFC3339), a.Summary.Items, len(a.Summary.Namespaces), a.Summary.CRC32)
+	if *dryRun {
+		return restorePlan(ctx, e.stdout, a, p, target)
+	}
+	rep, err := backup.Restore(ctx, a, p, backup.RestoreOptions{Replace: *replace, Progress: e.stderr})
+	if rep != nil && rep.Copy != nil {
+		rep.Copy.WriteSummary(e.stdout, false)
+	}
+	if rep != nil && rep.Verify != nil {
+		rep.Verify.WriteTable(e.stdout)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", target, err)
+	}
+	fmt.Fprintf(e.stdout, "restore: %s now holds the archive's %d items (%d deleted that it lacked, %d migrator checkpoints), verified item by item\n",
+		target, a.Summary.Items, rep.Deleted, rep.Checkpoints)
+	return nil
+}
+
+// size is n bytes for a person.
+func size(n int64) string {
+	if n < 1e6 {
+		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+}
+
+// restorePlan prints what a restore would do, writing nothing.
+func restorePlan(ctx context.Context, w io.Writer, a *backup.Archive, p backup.Target, target string) error {
+	empty, cmp, err := backup.Compare(ctx, a, p)
+	switch {
+	case err != nil:
+		return err
+	case empty:
+		fmt.Fprintf(w, "dry run: %s is empty: a restore would write the archive's %d items, then verify them\n", target, a.Summary.Items)
+		return nil
+	}
+	cmp.WriteTable(w)
+	fmt.Fprintf(w, "dry run: %s\n", backup.Refusal(cmp))
+	return nil
+}
+
+// openStore opens the configured store as a restore's target. A snapshot
+// (forSnapshot) of a file that is not there is refused rather than taken
+// of a new, empty one.
+func openStore(ctx context.Context, e env, forSnapshot bool) (*config.Config, backup.Target, error) {
+	cfg, err := wiring.LoadConfig(ctx, e.getenv, defaultchain.Load)
+	if err != nil {
+		return nil, nil, err
+	}
+	if cfg.Backend == config.BackendBolt && forSnapshot {
+		if _, err := os.Stat(cfg.BoltPath); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("backup: BOLT_PATH %s does not exist", cfg.BoltPath)
+		}
+	}
+	p, err := backend.Open(ctx, cfg, slog.New(slog.DiscardHandler))
+	switch {
+	case errors.Is(err, bolt.ErrLocked):
+		return nil, nil, fmt.Errorf("%w. The running bot holds the file: it takes the file store's snapshots itself "+
+			"(BACKUP_DIR, or now: botctl cron run backup); stop the bot to run this here (docs/backup.md)", err)
+	case err != nil:
+		return nil, nil, err
+	}
+	t, ok := p.(backup.Target)
+	if !ok {
+		p.Close(context.WithoutCancel(ctx))
+		return nil, nil, fmt.Errorf("backup: the %s store cannot be walked and loaded", cfg.Backend)
+	}
+	return cfg, t, nil
+}

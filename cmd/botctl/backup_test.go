@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/miti99bot/miti99bot/internal/backup"
+	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
+	"github.com/miti99bot/miti99bot/internal/storage/bolt"
+	"github.com/miti99bot/miti99bot/internal/storage/memory"
+)
+
+// TestMain gives the help tests a whole archive to restore: restore
+// checks it before it opens the store (the sandbox).
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "botctl-test-")
+	if err != nil {
+		panic(err)
+	}
+	path := filepath.Join(dir, "empty.tar")
+	if _, err := backup.WriteFile(context.Background(), memory.New(), path, backup.Options{Source: "memory store"}); err != nil {
+		panic(err)
+	}
+	runnable["backup create"] = []string{"-o", filepath.Join(dir, "never.tar")}
+	runnable["backup restore"] = []string{path}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// fileStore is a bolt file with n items, closed again: the bot is stopped.
+func fileStore(t *testing.T, n int) (path string, env map[string]string) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "bot.db")
+	p, err := bolt.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var items []storage.Item
+	for i := range n {
+		items = append(items, storage.Item{Namespace: "coin", Key: fmt.Sprintf("u:%d", i), Value: fmt.Appendf(nil, `{"cash":%d}`, i), UpdatedAt: int64(i + 1)})
+	}
+	if _, err := p.Load(t.Context(), items, storage.LoadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	return path, map[string]string{"KV_PROVIDER": "bolt", "BOLT_PATH": path}
+}
+
+// The runbook's commands: a snapshot of the stopped bot's file, restored
+// into a new file and into MongoDB, every item verified.
+func TestBackupCreateThenRestoreIntoAnyStore(t *testing.T) {
+	_, env := fileStore(t, 30)
+	archive := filepath.Join(t.TempDir(), "snap.tar")
+	out, err := botctl(t, env, "backup", "create", "-o", archive)
+	if err != nil || !strings.Contains(out, "30 items in 1 namespaces") {
+		t.Fatalf("backup create = %q, %v", out, err)
+	}
+	mongo := backendtest.Mongo(t)
+	targets := []struct {
+		name string
+		env  map[string]string
+	}{
+		{"a new file", map[string]string{"KV_PROVIDER": "bolt", "BOLT_PATH": filepath.Join(t.TempDir(), "restored.db")}},
+		{"mongodb", map[string]string{"KV_PROVIDER": "mongodb", "MONGO_URL": os.Getenv("MONGODB_TEST_URL"), "MONGO_DATABASE": mongo.Database().Name()}},
+	}
+	for _, target := range targets {
+		t.Run(target.name, func(t *testing.T) {
+			out, err := botctl(t, target.env, "backup", "restore", archive)
+			if err != nil || !strings.Contains(out, "verify: identical") || !strings.Contains(out, "now holds the archive's 30 items") {
+				t.Fatalf("backup restore = %v\n%s", err, out)
+			}
+			out, err = botctl(t, target.env, "backup", "restore", archive)
+			if err == nil || !strings.Contains(err.Error(), "not empty") || !strings.Contains(err.Error(), "-replace") {
+				t.Fatalf("a second restore = %v; want a refusal naming -replace\n%s", err, out)
+			}
+			out, err = botctl(t, target.env, "backup", "restore", "-dry-run", archive)
+			if err != nil || !strings.Contains(out, "overwrite 0") {
+				t.Fatalf("a dry run = %v\n%s", err, out)
+			}
+			if out, err = botctl(t, target.env, "backup", "restore", "-replace", archive); err != nil || !strings.Contains(out, "verify: identical") {
+				t.Fatalf("a restore with -replace = %v\n%s", err, out)
+			}
+		})
+	}
+}
+
+// A damaged archive is refused before the store is opened: no item is
+// written, not even a new file made.
+func TestBackupRestoreOfADamagedArchiveTouchesNothing(t *testing.T) {
+	_, env := fileStore(t, 30)
+	archive := filepath.Join(t.TempDir(), "snap.tar")
+	if _, err := botctl(t, env, "backup", "create", "-o", archive); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(archive, data[:len(data)/2], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(t.TempDir(), "restored.db")
+	_, err = botctl(t, map[string]string{"KV_PROVIDER": "bolt", "BOLT_PATH": target}, "backup", "restore", archive)
+	if err == nil || !strings.Contains(err.Error(), "damaged") || !strings.Contains(err.Error(), "nothing was restored") {
+		t.Fatalf("restore of a cut archive = %v", err)
+	}
+	if _, err := os.Stat(target); !os.IsNotExist(err) {
+		t.Fatalf("the target file exists after a refused restore: %v", err)
+	}
+}
+
+// While the bot runs it holds the file: a snapshot from another process
+// cannot be taken, and the error says who takes it instead.
+func TestBackupCreateOfARunningBotsFileNamesTheWayThatWorks(t *testing.T) {
+	path, env := fileStore(t, 3)
+	p, err := bolt.Open(path) // the running bot
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close(t.Context())
+	_, err = botctl(t, env, "backup", "create", "-o", filepath.Join(t.TempDir(), "snap.tar"))
+	if err == nil || !strings.Contains(err.Error(), "in use by another process") || !strings.Contains(err.Error(), "botctl cron run backup") {
+		t.Fatalf("backup create while the bot runs = %v", err)
+	}
+	_, err = botctl(t, map[string]string{"KV_PROVIDER": "bolt", "BOLT_PATH": filepath.Join(t.TempDir(), "missing.db")}, "backup", "create", "-o", "x.tar")
+	if err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Fatalf("backup create of a missing file = %v", err)
+	}
+}

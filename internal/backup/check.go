@@ -1,0 +1,176 @@
+package backup
+
+import (
+	"archive/tar"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"hash/crc32"
+	"io"
+	"maps"
+	"os"
+	"strings"
+
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// maxMeta bounds the manifest and the summary.
+const maxMeta = 1 << 20
+
+// checked is what a whole read of an archive found.
+type checked struct {
+	Manifest Manifest
+	Summary  Summary
+	counts   map[string]int64 // items per namespace, counted (kind items)
+}
+
+// check reads the archive r to its end, hashing it, and fails with
+// ErrDamaged unless it is whole: the entries in order, the checksum and
+// the size the summary gives, and (kind items) every line an item and as
+// many per namespace as it says. A bolt payload goes to boltOut as it is
+// read (the caller then opens it).
+func check(r io.Reader, boltOut func() (io.Writer, error)) (*checked, error) {
+	tr := tar.NewReader(r)
+	h := crc32.NewIEEE()
+	var c checked
+	data, err := next(tr, h, manifestName)
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(data, &c.Manifest); err != nil {
+		return nil, damaged("%s: %v", manifestName, err)
+	}
+	if err := c.Manifest.check(); err != nil {
+		return nil, err
+	}
+	var bytes int64 = int64(len(data))
+	hdr, err := tr.Next()
+	switch {
+	case err != nil:
+		return nil, truncated(err)
+	case c.Manifest.Kind == KindBolt:
+		if hdr.Name != boltName {
+			return nil, damaged("%s where %s should be", hdr.Name, boltName)
+		}
+		out, err := boltOut()
+		if err != nil {
+			return nil, err
+		}
+		n, err := io.Copy(io.MultiWriter(out, h), tr)
+		if bytes += n; err != nil {
+			return nil, readFailed(boltName, err)
+		}
+		hdr, err = tr.Next()
+		if err != nil {
+			return nil, truncated(err)
+		}
+	default:
+		c.counts = map[string]int64{}
+		for ; err == nil && strings.HasPrefix(hdr.Name, itemsDir); hdr, err = tr.Next() {
+			cr := &countReader{r: io.TeeReader(tr, h)}
+			lerr := readLines(cr, func(it storage.Item) error { c.counts[it.Namespace]++; return nil })
+			if bytes += cr.n; lerr != nil {
+				return nil, fmt.Errorf("%s: %w", hdr.Name, lerr)
+			}
+		}
+		if err != nil {
+			return nil, truncated(err)
+		}
+	}
+	if hdr.Name != summaryName {
+		return nil, damaged("%s where %s should be", hdr.Name, summaryName)
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	if data, err = readEntry(tr, summaryName); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(data, &c.Summary); err != nil {
+		return nil, damaged("%s: %v", summaryName, err)
+	}
+	switch _, err := tr.Next(); {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, truncated(err) // the end-of-archive blocks are cut
+	case err == nil:
+		return nil, damaged("something follows %s", summaryName)
+	case err != io.EOF:
+		return nil, damaged("after %s: %v", summaryName, err)
+	}
+	switch {
+	case c.Summary.Bytes != bytes:
+		return nil, damaged("it holds %d bytes of contents, its summary says %d", bytes, c.Summary.Bytes)
+	case c.Summary.CRC32 != sum:
+		return nil, damaged("its CRC-32 is %s, its summary says %s: it changed since it was written", sum, c.Summary.CRC32)
+	case c.Summary.Items != total(c.Summary.Namespaces):
+		return nil, damaged("its summary counts %d items, and %d by namespace", c.Summary.Items, total(c.Summary.Namespaces))
+	case c.counts != nil && !maps.Equal(c.counts, c.Summary.Namespaces):
+		return nil, damaged("its items per namespace %v differ from its summary's %v", c.counts, c.Summary.Namespaces)
+	}
+	return &c, nil
+}
+
+func total(counts map[string]int64) (n int64) {
+	for _, c := range counts {
+		n += c
+	}
+	return n
+}
+
+// next reads the next entry, which must be name, hashing its contents.
+func next(tr *tar.Reader, h hash.Hash, name string) ([]byte, error) {
+	hdr, err := tr.Next()
+	switch {
+	case err == io.EOF:
+		return nil, damaged("it is empty")
+	case err != nil:
+		return nil, damaged("not a tar archive: %v", err)
+	case hdr.Name != name:
+		return nil, damaged("it starts with %s, not %s: not a snapshot of this bot", hdr.Name, name)
+	}
+	data, err := readEntry(tr, name)
+	h.Write(data)
+	return data, err
+}
+
+func readEntry(tr *tar.Reader, name string) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(tr, maxMeta+1))
+	switch {
+	case err != nil:
+		return nil, readFailed(name, err)
+	case len(data) > maxMeta:
+		return nil, damaged("%s is over %d bytes", name, maxMeta)
+	}
+	return data, nil
+}
+
+// truncated names what a missing entry means.
+func truncated(err error) error {
+	if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+		return damaged("it ends before its summary: truncated (a copy cut short, a full disk?)")
+	}
+	return damaged("%v", err)
+}
+
+func readFailed(name string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("backup: %s: %w", name, err) // the disk, not the archive
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return damaged("%s is cut short: truncated (a copy cut short, a full disk?)", name)
+	}
+	return damaged("%s: %v", name, err)
+}
+
+// countReader counts what is read through it.
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
