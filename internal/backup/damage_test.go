@@ -69,10 +69,10 @@ func TestADamagedArchiveIsRefusedBeforeAnythingIsRestored(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, d := range damages {
+			if kind.name == "file" && d.name == "a bit flipped in an item" {
+				continue // a file archive holds bbolt's pages, not item lines: the payload cases cover it
+			}
 			t.Run(kind.name+": "+d.name, func(t *testing.T) {
-				if kind.name == "file" && d.name == "a bit flipped in an item" {
-					t.Skip("the file's pages hold the keys as they are: the payload cases cover it")
-				}
 				hurt := filepath.Join(t.TempDir(), "hurt.tar")
 				if err := os.WriteFile(hurt, d.hurt(whole), 0o600); err != nil {
 					t.Fatal(err)
