@@ -77,15 +77,7 @@ func (c *Client) Edit(ctx context.Context, e app.Edit) error {
 	_, err := call(ctx, c, "editMessageText", e.ChatID, false, func(ctx context.Context) (*models.Message, error) {
 		return c.bot.EditMessageText(ctx, p)
 	})
-	var refused *APIError
-	var mig *app.ChatMigratedError
-	switch {
-	case errors.As(err, &refused) && strings.Contains(refused.Description, "message is not modified"):
-		return nil
-	case errors.As(err, &mig):
-		c.chatMigrated(ctx, mig)
-	}
-	return err
+	return c.edited(ctx, err)
 }
 
 // AnswerCallback acknowledges a callback query, optionally with a toast.
@@ -130,4 +122,18 @@ func (c *Client) SetWebhook(ctx context.Context, url, secret string, allowed []s
 // GetWebhookInfo reports the webhook and Telegram's pending update count.
 func (c *Client) GetWebhookInfo(ctx context.Context) (*models.WebhookInfo, error) {
 	return call(ctx, c, "getWebhookInfo", 0, false, c.bot.GetWebhookInfo)
+}
+
+// edited reads an edit's answer, whatever it edited: the same content again
+// is no error (a double tap); an upgraded group's answer tells the hook.
+func (c *Client) edited(ctx context.Context, err error) error {
+	var refused *APIError
+	var mig *app.ChatMigratedError
+	switch {
+	case errors.As(err, &refused) && strings.Contains(refused.Description, "message is not modified"):
+		return nil
+	case errors.As(err, &mig):
+		c.chatMigrated(ctx, mig)
+	}
+	return err
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
@@ -79,13 +78,5 @@ func (c *Client) EditPhoto(ctx context.Context, e app.PhotoEdit) error {
 		}
 		return c.bot.EditMessageMedia(ctx, params)
 	})
-	var refused *APIError
-	var mig *app.ChatMigratedError
-	switch {
-	case errors.As(err, &refused) && strings.Contains(refused.Description, "message is not modified"):
-		return nil
-	case errors.As(err, &mig):
-		c.chatMigrated(ctx, mig)
-	}
-	return err
+	return c.edited(ctx, err)
 }
