@@ -13,9 +13,10 @@ import (
 )
 
 // Walk streams every document of every collection, including collections
-// and documents the key rules would reject, so the migrator can report them.
+// and documents the key rules would reject, so the migrator can report them;
+// the provider's own fences are no data.
 func (p *Provider) Walk(ctx context.Context, fn func(storage.Raw) error) error {
-	names, err := p.db.ListCollectionNames(ctx, bson.D{})
+	names, err := p.db.ListCollectionNames(ctx, bson.D{{Key: "name", Value: bson.D{{Key: "$ne", Value: fenceCollection}}}})
 	if err != nil {
 		return p.wrap("list collections", err)
 	}
