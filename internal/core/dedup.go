@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/claim"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -156,11 +157,14 @@ func (a *App) claimAt(ctx context.Context, id int64, key string, guess []byte, g
 		}
 		result = claimRun
 		if rec.ID == id && cur != nil {
-			age := time.Duration(a.now().UnixNano() - rec.At)
+			verdict := claim.Judge(claim.Parse(string(rec.State)), rec.At, a.now(), dedupStale)
+			if verdict == claim.Busy && gone != "" && rec.Owner == gone {
+				verdict = claim.Take
+			}
 			switch {
-			case rec.State == stateDone:
+			case verdict == claim.Over:
 				result = claimDuplicate
-			case rec.State == stateRunning && age < dedupStale && (gone == "" || rec.Owner != gone):
+			case verdict == claim.Busy:
 				// Being handled is not handled: the runner may die.
 				result, owner = claimInFlight, rec.Owner
 			case rec.Attempts >= dedupMaxAttempts:
