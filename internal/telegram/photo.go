@@ -27,7 +27,7 @@ func (c *Client) SendPhoto(ctx context.Context, p app.Photo) (*models.Message, e
 	if !errors.As(err, &mig) {
 		return msg, err
 	}
-	c.chatMigrated(ctx, mig)
+	c.chatMigrated(mig)
 	p.ChatID = mig.To
 	if msg, err = c.sendPhoto(ctx, p); err != nil {
 		return nil, &app.ChatMigratedError{From: mig.From, To: mig.To, Resent: err}
