@@ -75,7 +75,7 @@ func (c *Client) Edit(ctx context.Context, e app.Edit) error {
 	_, err := call(ctx, c, "editMessageText", e.ChatID, false, func(ctx context.Context) (*models.Message, error) {
 		return c.bot.EditMessageText(ctx, p)
 	})
-	return c.edited(ctx, err)
+	return c.edited(err)
 }
 
 // AnswerCallback acknowledges a callback query, optionally with a toast.
@@ -124,7 +124,7 @@ func (c *Client) GetWebhookInfo(ctx context.Context) (*models.WebhookInfo, error
 
 // edited reads an edit's answer, whatever it edited: the same content again
 // is no error (a double tap); an upgraded group's answer is logged and returned.
-func (c *Client) edited(ctx context.Context, err error) error {
+func (c *Client) edited(err error) error {
 	var refused *APIError
 	var mig *app.ChatMigratedError
 	switch {

@@ -78,5 +78,5 @@ func (c *Client) EditPhoto(ctx context.Context, e app.PhotoEdit) error {
 		}
 		return c.bot.EditMessageMedia(ctx, params)
 	})
-	return c.edited(ctx, err)
+	return c.edited(err)
 }
