@@ -33,8 +33,12 @@ func (c *collection) Get(ctx context.Context, key string) ([]byte, error) {
 
 func (c *collection) Put(ctx context.Context, key string, val []byte) error {
 	if c.p.fencedWrites {
-		return c.overwrite(ctx, key, func(cur []byte) error { return c.swap(ctx, key, cur, val) })
+		return c.fenced(ctx, key, func() error { return c.replace(ctx, key, val) })
 	}
+	return c.replace(ctx, key, val)
+}
+
+func (c *collection) replace(ctx context.Context, key string, val []byte) error {
 	doc := document(key, val, c.p.now().UnixNano())
 	_, err := c.c.ReplaceOne(ctx, byID(key), doc, options.Replace().SetUpsert(true))
 	if mongo.IsDuplicateKeyError(err) {
@@ -47,17 +51,12 @@ func (c *collection) Put(ctx context.Context, key string, val []byte) error {
 
 func (c *collection) Delete(ctx context.Context, key string) error {
 	if c.p.fencedWrites {
-		return c.overwrite(ctx, key, func(cur []byte) error {
-			if cur == nil {
-				return nil
-			}
-			res, err := c.c.DeleteOne(ctx, holding(key, cur))
-			if err == nil && res.DeletedCount == 0 {
-				return storage.ErrConflict
-			}
-			return c.p.wrap("delete", err)
-		})
+		return c.fenced(ctx, key, func() error { return c.delete(ctx, key) })
 	}
+	return c.delete(ctx, key)
+}
+
+func (c *collection) delete(ctx context.Context, key string) error {
 	_, err := c.c.DeleteOne(ctx, byID(key))
 	return c.p.wrap("delete", err)
 }
@@ -89,10 +88,10 @@ func (c *collection) List(ctx context.Context, prefix string) ([]string, error) 
 
 // CompareAndSwap maps "must be absent" to InsertOne, whose unique _id gives
 // exactly one winner, and "must equal" to an update filtered on the value
-// (behind the value's fence where the server needs one).
+// (behind the key's fence where the server needs one).
 func (c *collection) CompareAndSwap(ctx context.Context, key string, expected, val []byte) error {
 	if expected != nil && c.p.fencedWrites {
-		return c.fenced(ctx, key, expected, func() error { return c.swap(ctx, key, expected, val) })
+		return c.fenced(ctx, key, func() error { return c.swap(ctx, key, expected, val) })
 	}
 	return c.swap(ctx, key, expected, val)
 }

@@ -49,34 +49,63 @@ func fencesLeft(t *testing.T, p *Provider) int64 {
 	return n
 }
 
-func TestAWriterThatDiedHoldingAFenceBlocksItsValueOnlyUntilTheFenceIsStale(t *testing.T) {
+// A fence counts as a dead writer's once this writer has seen it for the
+// stale time on its own clock, whatever time it says it was taken at (the
+// other process's clock may be off by any amount).
+func TestAWriterThatDiedHoldingAFenceBlocksItsKeyOnlyUntilSeenStale(t *testing.T) {
+	for _, stamped := range []time.Duration{0, time.Hour, -time.Hour} {
+		t.Run(fmt.Sprintf("stamped %v from now", stamped), func(t *testing.T) {
+			p := fencedProvider(t)
+			p.fenceStale = 300 * time.Millisecond
+			s := p.For("mod")
+			ctx := t.Context()
+			if err := s.Put(ctx, "k", []byte("v0")); err != nil {
+				t.Fatal(err)
+			}
+			putFence(t, p, fencePrefix("mod", "k")+"dead", time.Now().Add(stamped))
+
+			short, cancel := context.WithTimeout(ctx, p.fenceStale/3)
+			defer cancel()
+			if err := s.CompareAndSwap(short, "k", []byte("v0"), []byte("v1")); !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("CAS behind a fence seen for less than the stale time = %v, want it to wait until its context ends", err)
+			}
+			if err := s.CompareAndSwap(ctx, "k", []byte("v0"), []byte("v1")); err != nil {
+				t.Fatalf("CAS behind a fence that goes stale: %v", err)
+			}
+			if got, _ := s.Get(ctx, "k"); string(got) != "v1" {
+				t.Fatalf("value = %q, want v1", got)
+			}
+			if n := fencesLeft(t, p); n != 0 {
+				t.Fatalf("%d fences left, want the dead writer's and this one's dropped", n)
+			}
+		})
+	}
+}
+
+// A document no writer of ours made (a value of another BSON type) is
+// still replaced by Put and removed by Delete, as without fences.
+func TestFencedPutAndDeleteTakeAMalformedDocument(t *testing.T) {
 	p := fencedProvider(t)
-	s := p.For("mod")
 	ctx := t.Context()
-	if err := s.Put(ctx, "k", []byte("v0")); err != nil {
+	coll := p.db.Collection("mod")
+	if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: "bad"}, {Key: "value", Value: 5}}); err != nil {
 		t.Fatal(err)
 	}
-	dead := fencePrefix("mod", "k", []byte("v0")) + "1"
-
-	putFence(t, p, dead, time.Now())
-	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
-	defer cancel()
-	if err := s.CompareAndSwap(short, "k", []byte("v0"), []byte("v1")); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("CAS behind a live fence = %v, want it to wait until its context ends", err)
+	s := p.For("mod")
+	if err := s.Put(ctx, "bad", []byte("good")); err != nil {
+		t.Fatalf("Put over a malformed document: %v", err)
 	}
-
-	if _, err := p.db.Collection(fenceCollection).DeleteOne(ctx, byID(dead)); err != nil {
+	if got, err := s.Get(ctx, "bad"); err != nil || string(got) != "good" {
+		t.Fatalf("Get = %q, %v; want good", got, err)
+	}
+	if _, err := coll.ReplaceOne(ctx, byID("bad"), bson.D{{Key: "_id", Value: "bad"}, {Key: "value", Value: 5}}); err != nil {
 		t.Fatal(err)
 	}
-	putFence(t, p, dead, time.Now().Add(-fenceStale-time.Second))
-	if err := s.CompareAndSwap(ctx, "k", []byte("v0"), []byte("v1")); err != nil {
-		t.Fatalf("CAS behind a stale fence: %v", err)
+	if err := s.Delete(ctx, "bad"); err != nil {
+		t.Fatalf("Delete of a malformed document: %v", err)
 	}
-	if got, _ := s.Get(ctx, "k"); string(got) != "v1" {
-		t.Fatalf("value = %q, want v1", got)
-	}
-	if n := fencesLeft(t, p); n != 0 {
-		t.Fatalf("%d fences left, want the dead writer's and this one's dropped", n)
+	if _, err := s.Get(ctx, "bad"); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("Get after Delete = %v, want ErrNotFound", err)
 	}
 }
 
@@ -111,7 +140,7 @@ func TestAFenceIsNeitherANamespaceNorAnItemToCopy(t *testing.T) {
 	if err := p.For("mod").Put(ctx, "k", []byte("a")); err != nil {
 		t.Fatal(err)
 	}
-	putFence(t, p, fencePrefix("mod", "k", []byte("a"))+"1", time.Now())
+	putFence(t, p, fencePrefix("mod", "k")+"live", time.Now())
 	ns, err := p.Namespaces(ctx)
 	if err != nil {
 		t.Fatal(err)

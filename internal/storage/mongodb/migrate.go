@@ -58,6 +58,8 @@ const replaceBatch = 100
 // Load writes items with the same document encoding as Put, per collection,
 // doing what o.Decide says for each: a repeated load writes nothing and says
 // so.
+// Its writes pass no fence: on FerretDB it is for a store no bot writes to
+// while it runs, as the cutover and restore runbooks have it.
 func (p *Provider) Load(ctx context.Context, items []storage.Item, o storage.LoadOptions) (storage.LoadResult, error) {
 	byNS := map[string][]storage.Item{}
 	var order []string

@@ -47,6 +47,7 @@ type Provider struct {
 	// fencedWrites: the server's filtered update is not atomic (see
 	// fence.go), so every write over a value passes its fence.
 	fencedWrites bool
+	fenceStale   time.Duration
 }
 
 type settings struct {
@@ -113,7 +114,7 @@ func Open(ctx context.Context, cfg Config, opts ...Option) (*Provider, error) {
 		return nil, fail("cannot tell the server", err)
 	}
 	set.logger.Info("storage backend", "backend", "mongodb", "database", cfg.Database, "server", server, "fenced_writes", fenced)
-	return &Provider{client: client, db: db, now: set.now, secrets: secrets, fencedWrites: fenced}, nil
+	return &Provider{client: client, db: db, now: set.now, secrets: secrets, fencedWrites: fenced, fenceStale: defaultFenceStale}, nil
 }
 
 // serverKind names the server from its buildInfo, and says whether its
