@@ -51,7 +51,8 @@ func TestSimulate(t *testing.T) {
 		t.Skip("make simulate SEED=<n> picks a life")
 	}
 	began := time.Now()
-	cfg := sim.Config{Seed: *seed, Days: *days, PerDay: *perDay, Store: open(t, *store), Known: known}
+	home, op := operated(t, *store)
+	cfg := sim.Config{Seed: *seed, Days: *days, PerDay: *perDay, Store: home, Operator: op, Known: known}
 	if *trace {
 		cfg.Trace = os.Stdout
 	}
@@ -83,7 +84,8 @@ func TestShortLives(t *testing.T) {
 		digests := map[string]string{}
 		for _, name := range stores() {
 			t.Run(fmt.Sprintf("seed%d/%s", s, name), func(t *testing.T) {
-				res := sim.Run(t, sim.Config{Seed: s, Days: 2, PerDay: 120, Store: open(t, name), Known: known})
+				home, op := operated(t, name)
+				res := sim.Run(t, sim.Config{Seed: s, Days: 2, PerDay: 120, Store: home, Operator: op, Known: known})
 				digests[name] = res.Digest
 			})
 		}

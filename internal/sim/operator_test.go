@@ -1,0 +1,42 @@
+package sim_test
+
+import (
+	"fmt"
+	"os"
+	"sync/atomic"
+	"testing"
+
+	"github.com/miti99bot/miti99bot/internal/sim"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+var opened atomic.Int64
+
+// backend opens a fresh store of kind, named as the operator calls it.
+func backend(t *testing.T, kind string) sim.Backend {
+	return sim.Backend{Name: fmt.Sprintf("%s store %d", kind, opened.Add(1)), KVProvider: open(t, kind)}
+}
+
+// farSide is where a life on kind is cut over to: the other server's store
+// when it runs, else the other embedded one.
+func farSide(kind string) string {
+	switch {
+	case kind == "memory":
+		return "bolt"
+	case kind == "mongodb" && os.Getenv("AWS_ENDPOINT_URL_DYNAMODB") != "":
+		return "dynamodb"
+	case kind == "dynamodb" && os.Getenv("MONGODB_TEST_URL") != "":
+		return "mongodb"
+	}
+	return "memory"
+}
+
+// operated is a life's store on kind with its operator.
+func operated(t *testing.T, kind string) (storage.KVProvider, *sim.Operator) {
+	home := backend(t, kind)
+	kinds := map[string]string{home.Name: kind}
+	far := backend(t, farSide(kind))
+	kinds[far.Name] = farSide(kind)
+	return home.KVProvider, &sim.Operator{Home: home, Far: far, Dir: t.TempDir(),
+		Empty: func(like sim.Backend) storage.KVProvider { return open(t, kinds[like.Name]) }}
+}
