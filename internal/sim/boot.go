@@ -31,7 +31,7 @@ func (l *life) boot(p storage.KVProvider) {
 	l.store = storagetest.NewSwitch(&recorder{KVProvider: p, ks: l.keys})
 	l.app, err = core.New(l.store, client,
 		core.WithModules(builtin.Catalogue(), modules...),
-		core.WithOwner(l.world.owner), core.WithBotUsername("miti99bot"), core.WithLogger(l.log), core.WithClock(l.clk.Now),
+		core.WithRand(l.rnd), core.WithOwner(l.world.owner), core.WithBotUsername("miti99bot"), core.WithLogger(l.log), core.WithClock(l.clk.Now),
 		core.WithSettings(map[string]string{
 			"BINANCE_API_URL": l.apis, "COINBASE_API_URL": l.apis, "COINGECKO_API_URL": l.apis,
 			"LOLESPORTS_API_URL": l.apis + "/persisted/gw", "LOLESPORTS_API_KEY": scheduleKey,

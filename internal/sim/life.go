@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/cron"
@@ -61,6 +62,9 @@ type Result struct {
 	// Users is the digest of what the users saw: the history without the
 	// operator's lines, the same with or without an operator.
 	Users string
+	// Store is the store the bot ran on at the end (Config.Store, unless
+	// the operator moved it).
+	Store storage.KVProvider
 }
 
 // modules the life runs: everything that needs no paid API.
@@ -92,6 +96,7 @@ type life struct {
 	botAPI, apis string
 	keys         *keyspace            // every key the bot wrote or deleted (keyspace.go)
 	op           *operator            // nil: no operator
+	rnd          *rand.Rand           // the modules' (wordle's words): a replay draws the same
 	next         map[string]time.Time // each cron job's next fire
 
 	outage int               // delivery attempts left that find the store down
@@ -117,7 +122,7 @@ func Run(t testing.TB, cfg Config) Result {
 	}
 	l.operate(Start.AddDate(0, 0, cfg.Days))
 	l.checkKeyspace("life")
-	return Result{Updates: int(l.ids.update), Known: l.known, Summary: l.hist.summary(), Digest: l.hist.digest(), Users: l.hist.usersDigest()}
+	return Result{Updates: int(l.ids.update), Known: l.known, Summary: l.hist.summary(), Digest: l.hist.digest(), Users: l.hist.usersDigest(), Store: l.cfg.Store}
 }
 
 func newLife(t testing.TB, cfg Config) *life {
@@ -137,6 +142,7 @@ func newLife(t testing.TB, cfg Config) *life {
 	t.Cleanup(apis.Close)
 	l.log, l.botAPI, l.apis = slog.New(l.logs), front.URL, apis.URL
 	l.keys = newKeyspace(t, cfg.Store)
+	l.rnd = app.LockedRand(rand.NewPCG(cfg.Seed, 0x776f72646c65))
 	l.boot(cfg.Store)
 	if o := cfg.Operator; o != nil {
 		if o.Home.KVProvider != cfg.Store {

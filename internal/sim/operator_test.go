@@ -40,3 +40,20 @@ func operated(t *testing.T, kind string) (storage.KVProvider, *sim.Operator) {
 	return home.KVProvider, &sim.Operator{Home: home, Far: far, Dir: t.TempDir(),
 		Empty: func(like sim.Backend) storage.KVProvider { return open(t, kinds[like.Name]) }}
 }
+
+// TestTheOperatorIsInvisible: cutovers, rollbacks, snapshots and restores
+// change nothing the users see: every answer of a life with the operator
+// is the answer of the same seed's life without one.
+func TestTheOperatorIsInvisible(t *testing.T) {
+	for _, s := range []uint64{1, 8} {
+		home, op := operated(t, "memory")
+		with := sim.Run(t, sim.Config{Seed: s, Days: 3, PerDay: 120, Store: home, Operator: op, Known: known})
+		without := sim.Run(t, sim.Config{Seed: s, Days: 3, PerDay: 120, Store: open(t, "memory"), Known: known})
+		if with.Users != without.Users {
+			t.Errorf("seed %d: the users saw %s with the operator, %s without", s, with.Users, without.Users)
+		}
+		if with.Digest == without.Digest {
+			t.Errorf("seed %d: the operator's events are not in the history %s", s, with.Digest)
+		}
+	}
+}
