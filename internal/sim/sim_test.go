@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,6 +22,7 @@ var (
 	store  = flag.String("sim.store", "memory", "memory, bolt, mongodb or dynamodb")
 	perDay = flag.Int("sim.perday", 200, "updates a day, about")
 	trace  = flag.Bool("sim.trace", false, "print the history line by line")
+	again  = flag.String("sim.replay", "", "live the seed again on this store and verify the two final stores (make simulate REPLAY=)")
 )
 
 // known are the reported bugs a life counts and lives past (sim.Known).
@@ -59,6 +61,12 @@ func TestSimulate(t *testing.T) {
 	res := sim.Run(t, cfg)
 	t.Logf("seed %d, %d days on %s, %s wall: %d updates\n%s\nknown bugs met: %v\nhistory: %s",
 		*seed, *days, *store, time.Since(began).Round(time.Millisecond), res.Updates, res.Summary, res.Known, res.Digest)
+	if *again != "" {
+		began = time.Now()
+		var table strings.Builder
+		replay(t, cfg, res, *again).WriteTable(&table)
+		t.Logf("replayed on %s, %s wall; the migrator's verify of the two final stores:\n%s", *again, time.Since(began).Round(time.Millisecond), table.String())
+	}
 }
 
 // Every store the CI has: the servers' stores only under with-testservers.
