@@ -21,6 +21,7 @@ type keyspace struct {
 	mu      sync.Mutex
 	items   map[nsKey][]byte
 	deleted map[nsKey]bool // deleted and not written since
+	hot     *hotSnap       // a snapshot journaling the writes (hotsnap.go)
 }
 
 type nsKey struct{ ns, key string }
@@ -42,7 +43,7 @@ func (ks *keyspace) put(k nsKey, v []byte) {
 	ks.mu.Lock()
 	ks.items[k] = bytes.Clone(v)
 	delete(ks.deleted, k)
-	ks.mu.Unlock()
+	ks.journal(k, ks.items[k])
 }
 
 func (ks *keyspace) remove(k nsKey) {
@@ -51,7 +52,23 @@ func (ks *keyspace) remove(k nsKey) {
 		ks.deleted[k] = true
 	}
 	delete(ks.items, k)
+	ks.journal(k, nil)
+}
+
+// journal hands a write to a hot snapshot, the first one starting it, and
+// unlocks.
+func (ks *keyspace) journal(k nsKey, v []byte) {
+	var run func()
+	if h := ks.hot; h != nil {
+		h.journal = append(h.journal, journalEntry{k, v})
+		if h.inFlight && h.run != nil {
+			run, h.run = h.run, nil
+		}
+	}
 	ks.mu.Unlock()
+	if run != nil {
+		run()
+	}
 }
 
 // unsure learns from the store what a write that failed did: a failed
@@ -69,15 +86,18 @@ func (ks *keyspace) unsure(ctx context.Context, s storage.KVStore, k nsKey, err 
 	}
 }
 
-// snapshot is a copy of the model, to check a restore against.
-func (ks *keyspace) snapshot() map[nsKey][]byte {
+// copy is a copy of the model, to check a snapshot against.
+func (ks *keyspace) copy() (map[nsKey][]byte, map[nsKey]bool) {
 	ks.mu.Lock()
 	defer ks.mu.Unlock()
-	out := make(map[nsKey][]byte, len(ks.items))
+	items, gone := make(map[nsKey][]byte, len(ks.items)), make(map[nsKey]bool, len(ks.deleted))
 	for k, v := range ks.items {
-		out[k] = v
+		items[k] = v
 	}
-	return out
+	for k := range ks.deleted {
+		gone[k] = true
+	}
+	return items, gone
 }
 
 // holdings is every item p holds but the migrator's checkpoints.

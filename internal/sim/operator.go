@@ -52,7 +52,8 @@ type operator struct {
 	on       int        // the side the bot runs on
 	moves    int        // transfers between the sides so far
 	snaps    []snap
-	lastInto [2]int // per side, the number of the last transfer into it (0: none)
+	lastInto [2]int   // per side, the number of the last transfer into it (0: none)
+	hot      *hotSnap // a snapshot armed for the next step
 }
 
 // newPlan draws the operator's moments from its own stream of the seed,
@@ -87,6 +88,7 @@ func (l *life) operate(now time.Time) {
 	if l.op == nil {
 		return
 	}
+	l.settleHotSnapshot()
 	for len(l.op.plan) > 0 && !l.op.plan[0].at.After(now) {
 		ev := l.op.plan[0]
 		l.op.plan = l.op.plan[1:]
@@ -99,7 +101,7 @@ func (l *life) operate(now time.Time) {
 		case opCutover:
 			l.move()
 		case opSnapshot:
-			l.snapshot()
+			l.armHotSnapshot()
 		case opDrill:
 			l.drill()
 		case opDisaster:

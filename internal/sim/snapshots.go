@@ -22,13 +22,8 @@ type snap struct {
 // the same) of the store the bot runs on, between two steps.
 func (l *life) snapshot() snap {
 	l.t.Helper()
-	s := snap{path: filepath.Join(l.op.Dir, fmt.Sprintf("snap-%d.tar", len(l.op.snaps)+1)), step: l.step, model: l.keys.snapshot()}
-	l.keys.mu.Lock()
-	s.gone = make(map[nsKey]bool, len(l.keys.deleted))
-	for k := range l.keys.deleted {
-		s.gone[k] = true
-	}
-	l.keys.mu.Unlock()
+	s := snap{path: filepath.Join(l.op.Dir, fmt.Sprintf("snap-%d.tar", len(l.op.snaps)+1)), step: l.step}
+	s.model, s.gone = l.keys.copy()
 	sum, err := backup.WriteFile(context.Background(), l.cfg.Store, s.path, backup.Options{Source: l.op.serving().Name, Now: l.clk.Now})
 	if err != nil {
 		l.fail("operator", "snapshot: %v", err)
@@ -64,7 +59,9 @@ func (l *life) restore(s snap, dst endpoint, event string) {
 	if bad := diffKeys(held, s.model, s.gone); len(bad) > 0 {
 		l.fail("keyspace", "%s: the snapshot of step %d restored %d keys unlike the bot's writes then: %s", event, s.step, len(bad), first(bad, 5))
 	}
-	l.hist.op("  restored the snapshot of step %d: %d items written, %d checkpoints", s.step, rep.Copy.Written, rep.Checkpoints)
+	// How many items a snapshot taken in flight holds is the scheduler's.
+	l.hist.op("  restored the snapshot of step %d: the bot's writes then, item by item", s.step)
+	l.hist.note("  %d items written, %d checkpoints", rep.Copy.Written, rep.Checkpoints)
 }
 
 // drill is docs/backup.md's monthly test: the newest snapshot restored
