@@ -44,6 +44,13 @@ func (l *life) move() {
 	// the later one: a copy cannot carry from's deletions then.
 	wentBack := l.op.lastInto[fi] > l.op.lastInto[ti]
 	l.op.moves++
+	if back && l.op.Careless {
+		if _, err := migrate.Copy(ctx, src, dst, migrate.Options{Overwrite: true}); err != nil {
+			l.t.Fatal(err)
+		}
+		l.switchTo(ti, kind)
+		return
+	}
 	rep, err := migrate.Copy(ctx, src, dst, opts)
 	if err == nil {
 		l.hist.op("  copy: %d items read, %d written", rep.Read, rep.Written)

@@ -29,6 +29,11 @@ type Operator struct {
 	Empty func(like Backend) storage.KVProvider
 	// Dir holds the snapshots (the container's BACKUP_DIR).
 	Dir string
+	// Careless makes the rollback a copy that reads no checkpoint and
+	// overwrites (an older migrator's) instead of the mirror, as
+	// docs/cutover.md forbids: for the test that the life then stops at
+	// the items it brings back.
+	Careless bool
 }
 
 // The operator's events.

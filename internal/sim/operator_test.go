@@ -3,6 +3,8 @@ package sim_test
 import (
 	"fmt"
 	"os"
+	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -56,4 +58,40 @@ func TestTheOperatorIsInvisible(t *testing.T) {
 			t.Errorf("seed %d: the operator's events are not in the history %s", s, with.Digest)
 		}
 	}
+}
+
+// stopped is a testing.TB whose Fatal ends the life and says why, for a
+// test that a life stops.
+type stopped struct {
+	testing.TB
+	why chan string
+}
+
+func (s *stopped) Fatal(args ...any) { s.why <- fmt.Sprint(args...); runtime.Goexit() }
+
+func (s *stopped) Fatalf(format string, args ...any) {
+	s.why <- fmt.Sprintf(format, args...)
+	runtime.Goexit()
+}
+
+// TestACarelessRollbackIsCaught: a rollback by a plain copy, which keeps on
+// the store what the users deleted on the other side meanwhile (seed 3: an
+// unsubscribe and three games the mirror deletes), stops the life at the
+// rollback, naming the keys the bot deleted that are back.
+func TestACarelessRollbackIsCaught(t *testing.T) {
+	home, op := operated(t, "memory")
+	op.Careless = true
+	tb := &stopped{TB: t, why: make(chan string, 1)}
+	go func() {
+		defer close(tb.why)
+		sim.Run(tb, sim.Config{Seed: 3, Days: 3, PerDay: 120, Store: home, Operator: op, Known: known})
+	}()
+	why, ok := <-tb.why
+	if !ok {
+		t.Fatal("the life lived past a rollback that brought deleted items back")
+	}
+	if !strings.Contains(why, "keyspace: after the rollback") || !strings.Contains(why, "deleted by the bot, back") {
+		t.Fatalf("the life stopped, but not at the rollback's resurrected items: %s", why)
+	}
+	t.Log(why)
 }
