@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/miti99bot/miti99bot/internal/migrate"
@@ -22,6 +23,7 @@ type keyspace struct {
 	items   map[nsKey][]byte
 	deleted map[nsKey]bool // deleted and not written since
 	hot     *hotSnap       // a snapshot journaling the writes (hotsnap.go)
+	calls   atomic.Int64   // numbers the starts and ends of the bot's writes
 }
 
 type nsKey struct{ ns, key string }
@@ -39,28 +41,31 @@ func newKeyspace(t testing.TB, p storage.KVProvider) *keyspace {
 	return ks
 }
 
-func (ks *keyspace) put(k nsKey, v []byte) {
+// begin numbers the start of a write.
+func (ks *keyspace) begin() int64 { return ks.calls.Add(1) }
+
+func (ks *keyspace) put(k nsKey, v []byte, began int64) {
 	ks.mu.Lock()
 	ks.items[k] = bytes.Clone(v)
 	delete(ks.deleted, k)
-	ks.journal(k, ks.items[k])
+	ks.journal(journalEntry{k, ks.items[k], began, ks.calls.Add(1)})
 }
 
-func (ks *keyspace) remove(k nsKey) {
+func (ks *keyspace) remove(k nsKey, began int64) {
 	ks.mu.Lock()
 	if _, ok := ks.items[k]; ok {
 		ks.deleted[k] = true
 	}
 	delete(ks.items, k)
-	ks.journal(k, nil)
+	ks.journal(journalEntry{k, nil, began, ks.calls.Add(1)})
 }
 
 // journal hands a write to a hot snapshot, the first one starting it, and
 // unlocks.
-func (ks *keyspace) journal(k nsKey, v []byte) {
+func (ks *keyspace) journal(e journalEntry) {
 	var run func()
 	if h := ks.hot; h != nil {
-		h.journal = append(h.journal, journalEntry{k, v})
+		h.journal = append(h.journal, e)
 		if h.inFlight && h.run != nil {
 			run, h.run = h.run, nil
 		}
@@ -73,16 +78,16 @@ func (ks *keyspace) journal(k nsKey, v []byte) {
 
 // unsure learns from the store what a write that failed did: a failed
 // call may have landed (a server that timed out after writing).
-func (ks *keyspace) unsure(ctx context.Context, s storage.KVStore, k nsKey, err error) {
+func (ks *keyspace) unsure(ctx context.Context, s storage.KVStore, k nsKey, began int64, err error) {
 	if err == nil || errors.Is(err, storage.ErrConflict) {
 		return
 	}
 	v, gerr := s.Get(ctx, k.key)
 	switch {
 	case gerr == nil:
-		ks.put(k, v)
+		ks.put(k, v, began)
 	case errors.Is(gerr, storage.ErrNotFound):
-		ks.remove(k)
+		ks.remove(k, began)
 	}
 }
 
@@ -181,11 +186,12 @@ type tracked struct {
 }
 
 func (r *tracked) Put(ctx context.Context, key string, val []byte) error {
+	began := r.ks.begin()
 	err := r.KVStore.Put(ctx, key, val)
 	if err == nil {
-		r.ks.put(nsKey{r.ns, key}, val)
+		r.ks.put(nsKey{r.ns, key}, val, began)
 	}
-	r.ks.unsure(ctx, r.KVStore, nsKey{r.ns, key}, err)
+	r.ks.unsure(ctx, r.KVStore, nsKey{r.ns, key}, began, err)
 	return err
 }
 
@@ -200,19 +206,21 @@ func (r *tracked) PutJSON(ctx context.Context, key string, v any) error {
 }
 
 func (r *tracked) Delete(ctx context.Context, key string) error {
+	began := r.ks.begin()
 	err := r.KVStore.Delete(ctx, key)
 	if err == nil {
-		r.ks.remove(nsKey{r.ns, key})
+		r.ks.remove(nsKey{r.ns, key}, began)
 	}
-	r.ks.unsure(ctx, r.KVStore, nsKey{r.ns, key}, err)
+	r.ks.unsure(ctx, r.KVStore, nsKey{r.ns, key}, began, err)
 	return err
 }
 
 func (r *tracked) CompareAndSwap(ctx context.Context, key string, expected, val []byte) error {
+	began := r.ks.begin()
 	err := r.KVStore.CompareAndSwap(ctx, key, expected, val)
 	if err == nil {
-		r.ks.put(nsKey{r.ns, key}, val)
+		r.ks.put(nsKey{r.ns, key}, val, began)
 	}
-	r.ks.unsure(ctx, r.KVStore, nsKey{r.ns, key}, err)
+	r.ks.unsure(ctx, r.KVStore, nsKey{r.ns, key}, began, err)
 	return err
 }

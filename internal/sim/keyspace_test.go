@@ -51,3 +51,34 @@ func heldBy(t *testing.T, p *memory.Provider) map[nsKey][]byte {
 	}
 	return held
 }
+
+// TestASnapshotIsTheStoreAfterSomeOfTheWrites: a snapshot taken while
+// writes went on is the store after a prefix of them, or after the later
+// of two that ran at once; a store that skipped a write is no instant.
+func TestASnapshotIsTheStoreAfterSomeOfTheWrites(t *testing.T) {
+	a, b, c := nsKey{"stats", "a"}, nsKey{"core", "b"}, nsKey{"stats", "c"}
+	before := map[nsKey][]byte{a: []byte("0")}
+	journal := []journalEntry{
+		{k: a, v: []byte("1"), began: 1, done: 2},
+		{k: b, v: []byte("2"), began: 3, done: 5}, // b and c ran at once
+		{k: c, v: []byte("3"), began: 4, done: 6},
+	}
+	for _, tc := range []struct {
+		name string
+		held map[nsKey][]byte
+		n    int
+		ok   bool
+	}{
+		{"before any", map[nsKey][]byte{a: []byte("0")}, 0, true},
+		{"after the first", map[nsKey][]byte{a: []byte("1")}, 1, true},
+		{"after all", map[nsKey][]byte{a: []byte("1"), b: []byte("2"), c: []byte("3")}, 3, true},
+		{"the concurrent later one first", map[nsKey][]byte{a: []byte("1"), c: []byte("3")}, 2, true},
+		{"a later write without an earlier one", map[nsKey][]byte{a: []byte("0"), b: []byte("2")}, 3, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, _, n, ok := instant(tc.held, before, map[nsKey]bool{}, journal); n != tc.n || ok != tc.ok {
+				t.Fatalf("instant = %d, %t; want %d, %t", n, ok, tc.n, tc.ok)
+			}
+		})
+	}
+}
