@@ -79,6 +79,11 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 // one digest, the failed one included.
 func TestRacingPushesSendEachChatOneDigestOnEveryBackend(t *testing.T) {
 	backendtest.Each(t, func(t *testing.T, p storage.KVProvider) {
+		if !backendtest.AtomicValueCAS(t, p) {
+			// The re-claim of a failed marker is a value-matched swap: on
+			// FerretDB racing pushes send it again (#28, open).
+			t.Skip(backendtest.FerretDBLimit)
+		}
 		api := newFakeAPI(t)
 		seed(api)
 		e := newEnvOnStore(t, p, api, nil, []telegram.Option{telegram.WithRates(rate.Inf, rate.Inf)})
