@@ -3,6 +3,7 @@ package backup
 import (
 	"context"
 	"io"
+	"os"
 	"runtime"
 	"time"
 )
@@ -24,26 +25,39 @@ func inBackground(fn func() error) error {
 // paceChunk is how much a paced snapshot writes between rests.
 const paceChunk = 1 << 20
 
-// pacer passes writes on to w and, after each paceChunk, rests as long as
-// producing and writing it took: the snapshot takes at most half of what
-// it could of the CPU and the disk, and about twice as long.
+// pacer passes writes on to w and, after each paceChunk, has it on disk
+// (a file: flushRange) and rests as long as producing, writing and
+// flushing it took: the snapshot takes at most half of what it could of
+// the CPU and the disk, and never leaves the bot's own writes queued
+// behind a file's worth of dirty pages at its final sync.
 type pacer struct {
-	ctx   context.Context
-	w     io.Writer
-	since time.Time
-	n     int
+	ctx          context.Context
+	w            io.Writer
+	f            *os.File // w, when it is a file
+	since        time.Time
+	n            int
+	off, flushed int64
 }
 
 func newPacer(ctx context.Context, w io.Writer) *pacer {
-	return &pacer{ctx: ctx, w: w, since: time.Now()}
+	p := &pacer{ctx: ctx, w: w, since: time.Now()}
+	p.f, _ = w.(*os.File)
+	return p
 }
 
 func (p *pacer) Write(b []byte) (int, error) {
 	n, err := p.w.Write(b)
+	p.off += int64(n)
 	if p.n += n; err != nil || p.n < paceChunk {
 		return n, err
 	}
 	p.n = 0
+	if p.f != nil {
+		if err := flushRange(p.f, p.flushed, p.off-p.flushed); err != nil {
+			return n, err
+		}
+		p.flushed = p.off
+	}
 	rest := time.NewTimer(time.Since(p.since))
 	defer rest.Stop()
 	select {
