@@ -186,12 +186,12 @@ test-mongo: testservers
 
 # A life on a server's store runs under with-testservers, which starts it.
 SIM_STORE := $(or $(STORE),memory)
-SIM_SERVERS := $(if $(filter mongodb dynamodb,$(SIM_STORE)),scripts/with-testservers)
+SIM_SERVERS := $(if $(filter mongodb dynamodb,$(SIM_STORE) $(REPLAY)),scripts/with-testservers)
 SIM_TEST = $(SIM_SERVERS) $(GO) test -count=1 -timeout 60m -run '^TestSimulate$$' -v ./internal/sim/
 
-## simulate: one seeded life of the bot (SEED, default 1; DAYS, default 30; STORE memory|bolt|mongodb|dynamodb); prints what happened and `history: <digest>`
+## simulate: one seeded life of the bot (SEED, default 1; DAYS, default 30; STORE memory|bolt|mongodb|dynamodb; REPLAY, a store to live it again on and verify against); prints what happened and `history: <digest>`
 simulate: $(if $(SIM_SERVERS),testservers)
-	$(SIM_TEST) -sim.seed=$(or $(SEED),1) -sim.days=$(or $(DAYS),30) -sim.store=$(SIM_STORE)
+	$(SIM_TEST) -sim.seed=$(or $(SEED),1) -sim.days=$(or $(DAYS),30) -sim.store=$(SIM_STORE) $(if $(REPLAY),-sim.replay=$(REPLAY))
 
 ## simulate-long: 100 simulated days on seeds 1 to 3 (STORE, default bolt)
 simulate-long: $(if $(filter mongodb dynamodb,$(STORE)),testservers)

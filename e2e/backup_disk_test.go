@@ -48,7 +48,7 @@ func TestAFullDiskFailsTheSnapshotJobVisibly(t *testing.T) {
 	metricsPort := strings.TrimPrefix(testenv.FreePort(t), "127.0.0.1:")
 	env := maps.Clone(s.env)
 	maps.Copy(env, map[string]string{"TELEGRAM_BOT_TOKEN": srv.Token, "TELEGRAM_API_URL": srv.URL, "OWNER_ID": "1",
-		"CRON_SHARED_SECRET": cronSecret, "BACKUP_DIR": dir, "METRICS_ENABLED": "true", "METRICS_PORT": metricsPort})
+		"CRON_SHARED_SECRET": cronSecret, "BACKUP_DIR": dir, "BACKUP_SCHEDULE": farSchedule(time.Now()), "METRICS_ENABLED": "true", "METRICS_PORT": metricsPort})
 	c := runtimetest.StartContainer(t, env)
 	full := &unix.Rlimit{Cur: 64 << 10, Max: 64 << 10}
 	if err := unix.Prlimit(c.Pid(), unix.RLIMIT_FSIZE, full, nil); err != nil {

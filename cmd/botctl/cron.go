@@ -88,14 +88,22 @@ func postCron(ctx context.Context, target, token string, stdout io.Writer) error
 			return nil
 		}
 		return fmt.Errorf("cron: 200 answering %q, not an outcome of the bot's /cron route: is the URL the bot's deployment?", clip(text))
-	case code >= 300 && code < 400:
-		return fmt.Errorf("cron: %d: the deployment redirects to %q; not followed, the token stays here: give botctl the final URL", code, clip(resp.Header.Get("Location")))
-	case code == http.StatusNotFound:
-		return errors.New("cron: 404: no such job, or the deployment has no CRON_SHARED_SECRET")
-	case code == http.StatusUnauthorized:
-		return errors.New("cron: 401: CRON_SHARED_SECRET does not match the deployment's")
 	}
-	return fmt.Errorf("cron: %d: %s", resp.StatusCode, clip(text))
+	return refusal("cron", resp, text, "no such job, or the deployment has no CRON_SHARED_SECRET")
+}
+
+// refusal explains an answer of the deployment's cron routes other than
+// 200, for what (the command); notFound is what a 404 means there.
+func refusal(what string, resp *http.Response, text, notFound string) error {
+	switch code := resp.StatusCode; {
+	case code >= 300 && code < 400:
+		return fmt.Errorf("%s: %d: the deployment redirects to %q; not followed, the token stays here: give botctl the final URL", what, code, clip(resp.Header.Get("Location")))
+	case code == http.StatusNotFound:
+		return fmt.Errorf("%s: 404: %s", what, notFound)
+	case code == http.StatusUnauthorized:
+		return fmt.Errorf("%s: 401: CRON_SHARED_SECRET does not match the deployment's", what)
+	}
+	return fmt.Errorf("%s: %d: %s", what, resp.StatusCode, clip(text))
 }
 
 // outcomes are what the route answers with 200 (cron.Dispatch's outcomes),

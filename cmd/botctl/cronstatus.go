@@ -123,12 +123,6 @@ func askBot(ctx context.Context, e env, cfg *config.Config, base string) error {
 	case code == http.StatusOK:
 		// A 200 from anything else (a login page) is not the bot's answer.
 		return fmt.Errorf("cron status: 200 answering %q, not the bot's /cron/status: is the URL the bot's deployment?", clip(strings.TrimSpace(text)))
-	case code >= 300 && code < 400:
-		return fmt.Errorf("cron status: %d: the deployment redirects to %q; not followed, the token stays here: give botctl the final URL", code, clip(resp.Header.Get("Location")))
-	case code == http.StatusNotFound:
-		return errors.New("cron status: 404: the deployment has no CRON_SHARED_SECRET, or its build has no /cron/status")
-	case code == http.StatusUnauthorized:
-		return errors.New("cron status: 401: CRON_SHARED_SECRET does not match the deployment's")
 	}
-	return fmt.Errorf("cron status: %d: %s", resp.StatusCode, clip(strings.TrimSpace(text)))
+	return refusal("cron status", resp, strings.TrimSpace(text), "the deployment has no CRON_SHARED_SECRET, or its build has no /cron/status")
 }

@@ -11,6 +11,7 @@ package app
 import (
 	"context"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"time"
 
@@ -166,6 +167,8 @@ type Deps struct {
 	// naming the store it read (the engine's records, which no module's
 	// namespace holds); nil where the runtime gives none.
 	CronStatus func(ctx context.Context) (string, error)
+	// Rand is the engine's random source, when it gives one (Random).
+	Rand *rand.Rand
 }
 
 // Factory builds a module. The registry calls New once, at start-up.

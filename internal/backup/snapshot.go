@@ -110,7 +110,7 @@ func snapshotItems(ctx context.Context, p storage.KVProvider, w io.Writer, m Man
 	prog := newProgress(o.Progress, o.Every, 0)
 	var skipped int64
 	err = walk(ctx, func(r storage.Raw) error {
-		if why := problemOf(r); why != "" {
+		if why := r.Why(); why != "" {
 			if skipped++; len(s.Skipped) < maxSkippedListed {
 				s.Skipped = append(s.Skipped, fmt.Sprintf("%s/%q: %s", r.Namespace, r.Key, why))
 			}
@@ -135,15 +135,4 @@ func snapshotItems(ctx context.Context, p storage.KVProvider, w io.Writer, m Man
 		return nil, err
 	}
 	return s, nil
-}
-
-// problemOf says why a walked item cannot go into an archive ("" if it can).
-func problemOf(r storage.Raw) string {
-	if r.Problem != "" {
-		return r.Problem
-	}
-	if err := r.Check(); err != nil {
-		return err.Error()
-	}
-	return ""
 }

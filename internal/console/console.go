@@ -78,14 +78,21 @@ func (m *Messenger) Send(_ context.Context, msg app.Message) (*models.Message, e
 		prefix = fmt.Sprintf("bot (to chat %d)> ", msg.ChatID)
 	}
 	m.print(prefix, plain(msg.Text, msg.ParseMode))
+	id := m.posted(msg.ChatID, msg.Keyboard)
+	return &models.Message{ID: id, Chat: models.Chat{ID: msg.ChatID}, Text: msg.Text}, nil
+}
+
+// posted numbers a message just printed, and prints its buttons when it
+// went to this terminal's chat.
+func (m *Messenger) posted(chatID int64, kb *models.InlineKeyboardMarkup) int {
 	m.mu.Lock()
 	m.seq++
 	id := m.seq
 	m.mu.Unlock()
-	if msg.Keyboard != nil && msg.ChatID == ChatID {
-		m.keyboard(id, msg.Keyboard)
+	if kb != nil && chatID == ChatID {
+		m.keyboard(id, kb)
 	}
-	return &models.Message{ID: id, Chat: models.Chat{ID: msg.ChatID}, Text: msg.Text}, nil
+	return id
 }
 
 // Edit prints the message's new text and buttons.

@@ -32,13 +32,7 @@ func (m *Messenger) SendPhoto(_ context.Context, p app.Photo) (*models.Message, 
 	if p.Caption != "" {
 		m.print(prefix, plain(p.Caption, p.ParseMode))
 	}
-	m.mu.Lock()
-	m.seq++
-	id := m.seq
-	m.mu.Unlock()
-	if p.Keyboard != nil && p.ChatID == ChatID {
-		m.keyboard(id, p.Keyboard)
-	}
+	id := m.posted(p.ChatID, p.Keyboard)
 	return &models.Message{ID: id, Chat: models.Chat{ID: p.ChatID}, Caption: p.Caption}, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"slices"
 	"strings"
@@ -62,6 +63,7 @@ type options struct {
 	metrics   *metrics.Metrics
 	cronStat  func(context.Context) (string, error)
 	jobs      []*app.Module // the runtime's own jobs (WithJobs)
+	rand      *rand.Rand    // WithRand
 }
 
 // Option configures New.
@@ -168,6 +170,7 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 			Registry:   a.reg,
 			OwnerID:    o.ownerID,
 			CronStatus: o.cronStat,
+			Rand:       o.rand,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("module %q: %w", f.Name, err)
@@ -216,3 +219,7 @@ func (a *App) botUsername(ctx context.Context) (string, error) {
 	a.username = me.Username
 	return a.username, nil
 }
+
+// WithRand gives the modules src as their random source (app.Deps.Rand),
+// locked for concurrent use: a seeded life draws the same words.
+func WithRand(src rand.Source) Option { return func(o *options) { o.rand = app.LockedRand(src) } }

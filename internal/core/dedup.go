@@ -7,9 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/claim"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -45,7 +45,7 @@ type dedupRecord struct {
 	ID       int64      `json:"id"`
 	State    dedupState `json:"state"`
 	Attempts int        `json:"attempts,omitempty"` // failed runs that count toward dropping it
-	Run      int        `json:"run,omitempty"`      // runs started, 1 for the first: names a claim again's token
+	Run      int        `json:"run,omitempty"`      // runs started, 1 for the first: tells a run from the one that took over
 	At       int64      `json:"at,omitempty"`       // unix nanos of the last change; none once done
 	Owner    string     `json:"owner,omitempty"`    // the Runner of the run (see RunAs); none: a webhook's
 }
@@ -104,12 +104,9 @@ func lateKey(id int64) string { return "update:late:" + strconv.FormatInt(id, 10
 // the update, it also returns the record it wrote, so that finish can swap
 // it without reading it again.
 //
-// A first claim is an insert, which every backend applies atomically. A
-// claim again (after a failed run, or of a stale one) first inserts a token
-// for that attempt ("try:<id>:<n>"): of the deliveries racing for it, only
-// the token's writer goes on to swap the record, so the re-claim does not
-// rest on a value-matched swap alone (which FerretDB, unlike MongoDB and
-// DynamoDB, does not apply atomically: two racing re-claims both won).
+// A first claim is an insert, a claim again (after a failed run, or of a
+// stale one) a swap from the record read: the store applies either
+// atomically, so of the deliveries racing for it one runs the update.
 //
 // A slot that holds a newer update's record is never overwritten (that
 // update would run again): the update is claimed apart, at lateKey.
@@ -160,15 +157,18 @@ func (a *App) claimAt(ctx context.Context, id int64, key string, guess []byte, g
 		}
 		result = claimRun
 		if rec.ID == id && cur != nil {
-			age := time.Duration(a.now().UnixNano() - rec.At)
+			verdict := claim.Judge(claim.Parse(string(rec.State)), rec.At, a.now(), dedupStale)
+			if verdict == claim.Busy && gone != "" && rec.Owner == gone {
+				verdict = claim.Take
+			}
 			switch {
-			case rec.State == stateDone:
+			case verdict == claim.Over:
 				result = claimDuplicate
-			case rec.State == stateRunning && age < dedupStale && (gone == "" || rec.Owner != gone):
+			case verdict == claim.Busy:
 				// Being handled is not handled: the runner may die.
 				result, owner = claimInFlight, rec.Owner
 			case rec.Attempts >= dedupMaxAttempts:
-				result, again = claimGiveUp, rec
+				result = claimGiveUp
 				return doneRecord(id), nil
 			default:
 				result, prev, again = claimAgain, cur, rec
@@ -182,9 +182,6 @@ func (a *App) claimAt(ctx context.Context, id int64, key string, guess []byte, g
 	if err != nil {
 		return 0, claimedRecord{}, "", fmt.Errorf("dedup: update %d: %w", id, err)
 	}
-	if result == claimGiveUp {
-		a.dropTokens(ctx, id, again.runs())
-	}
 	if result != claimAgain {
 		return result, wrote, owner, nil
 	}
@@ -192,30 +189,18 @@ func (a *App) claimAt(ctx context.Context, id int64, key string, guess []byte, g
 	return result, wrote, "", err
 }
 
-func tryKey(id int64, attempt int) string {
-	return "try:" + strconv.FormatInt(id, 10) + ":" + strconv.Itoa(attempt)
-}
-
 // runs is how many runs of the update started (records written before
 // Run was kept count their attempts).
 func (r dedupRecord) runs() int { return max(r.Run, r.Attempts) }
 
-// claimAttempt takes run prevRec.runs()+1 of update id: the token's insert
-// decides between racing deliveries, then the record is swapped from the
-// bytes that were read. Losing either step means another delivery has the
-// update: in flight, not acknowledged.
+// claimAttempt takes run prevRec.runs()+1 of update id: the record is
+// swapped from the bytes that were read. Losing the swap means another
+// delivery has the update: in flight, not acknowledged.
 func (a *App) claimAttempt(ctx context.Context, id int64, key string, prev []byte, prevRec dedupRecord) (claimResult, claimedRecord, error) {
 	run := prevRec.runs() + 1
-	took, err := a.takeToken(ctx, tryKey(id, run))
-	if err != nil {
-		return 0, claimedRecord{}, fmt.Errorf("dedup: update %d: run %d: %w", id, run, err)
-	}
-	if !took {
-		return claimInFlight, claimedRecord{}, nil
-	}
 	mine := dedupRecord{ID: id, State: stateRunning, Attempts: prevRec.Attempts + 1, Run: run, At: a.now().UnixNano(), Owner: runnerOf(ctx).ID}
 	next := claimedRecord{key, mine.encode(), mine}
-	err = a.core.CompareAndSwap(ctx, key, prev, next.bytes)
+	err := a.core.CompareAndSwap(ctx, key, prev, next.bytes)
 	if errors.Is(err, storage.ErrConflict) {
 		return claimInFlight, claimedRecord{}, nil // the record moved on since it was read
 	}
@@ -223,46 +208,4 @@ func (a *App) claimAttempt(ctx context.Context, id int64, key string, prev []byt
 		return 0, claimedRecord{}, fmt.Errorf("dedup: update %d: run %d: %w", id, run, err)
 	}
 	return claimRun, next, nil
-}
-
-// takeToken inserts the token at key (its value: when, and the Runner's
-// ID). A token already there belongs to a live claimer, unless it is older
-// than dedupStale or its owner is known gone: then its claimer died between
-// the token and the record's swap (or the swap failed), and the token is
-// taken over, or the update would wait forever.
-func (a *App) takeToken(ctx context.Context, key string) (bool, error) {
-	now := a.now().UnixNano()
-	runner := runnerOf(ctx)
-	mine := []byte(strings.TrimSpace(strconv.FormatInt(now, 10) + " " + runner.ID))
-	err := a.core.CompareAndSwap(ctx, key, nil, mine)
-	if !errors.Is(err, storage.ErrConflict) {
-		return err == nil, err
-	}
-	cur, err := a.core.Get(ctx, key)
-	switch {
-	case errors.Is(err, storage.ErrNotFound):
-		return false, nil // dropped meanwhile: the update is done, or the next delivery takes it
-	case err != nil:
-		return false, err
-	}
-	atText, owner, _ := strings.Cut(string(cur), " ")
-	if at, perr := strconv.ParseInt(atText, 10, 64); perr == nil && time.Duration(now-at) < dedupStale && !runner.gone(ctx, owner) {
-		return false, nil
-	}
-	err = a.core.CompareAndSwap(ctx, key, cur, mine)
-	if errors.Is(err, storage.ErrConflict) {
-		return false, nil
-	}
-	return err == nil, err
-}
-
-// dropTokens deletes update id's attempt tokens once it ended (best effort:
-// a token left behind costs a few bytes and blocks nothing, as no later
-// claim of id asks for it).
-func (a *App) dropTokens(ctx context.Context, id int64, runs int) {
-	for n := 2; n <= runs; n++ {
-		if err := a.core.Delete(ctx, tryKey(id, n)); err != nil {
-			a.log.Debug("dedup: an attempt token stays", "update_id", id, "attempt", n, "err", err)
-		}
-	}
 }

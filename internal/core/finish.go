@@ -20,15 +20,11 @@ import (
 // made again: it may have landed, and then the next try finds it and
 // writes the same record.
 func (a *App) finish(ctx context.Context, id int64, claimed claimedRecord, ok, flood bool) error {
-	mine := claimed.rec
 	var err error
 	for try := range recordTries {
 		tctx, cancel := context.WithTimeout(ctx, recordBudget)
 		err = a.finishOnce(tctx, id, claimed, ok, flood)
 		cancel()
-		if err == nil && ok && mine.runs() > 1 {
-			a.dropTokens(ctx, id, mine.runs())
-		}
 		if err == nil || errors.Is(err, storage.ErrNotFound) || ctx.Err() != nil {
 			return err
 		}

@@ -3,7 +3,7 @@ package core_test
 import (
 	"context"
 	"errors"
-	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,6 +11,8 @@ import (
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/modules/misc"
+	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
@@ -151,33 +153,44 @@ func TestALateRunLeavesTheClaimOfTheRunThatTookOver(t *testing.T) {
 	}
 }
 
-// A claimer that died between its attempt token and the record's swap
-// leaves the token behind; once it is stale the update is claimed anyway,
-// or it would never be handled.
-func TestAnAttemptTokenLeftByADeadClaimerIsTakenOverOnceStale(t *testing.T) {
-	clk := apptest.NewClock(apptest.T0)
-	b := apptest.New(t, []app.Factory{misc.Factory}, core.WithClock(clk.Now))
-	u := telegramtest.Text(apptest.PrivateChat, apptest.User, "/ping")
-	u.ID = 7005
-	b.Srv.FailNext("sendMessage", telegramtest.Failure{Code: 500, Description: "Internal Server Error"})
-	if err := b.App.HandleUpdate(t.Context(), u); err == nil {
-		t.Fatal("the first run should fail (the Bot API answered 500)")
-	}
-	// The dead claimer of run 2: its token, and nothing else.
-	if err := b.Store.For(core.CoreNamespace).Put(t.Context(), "try:7005:2", []byte(strconv.FormatInt(clk.Now().UnixNano(), 10))); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.App.HandleUpdate(t.Context(), u); !errors.Is(err, core.ErrInFlight) {
-		t.Fatalf("while the token is fresh = %v, want ErrInFlight", err)
-	}
-	clk.Add(3 * time.Minute)
-	if err := b.App.HandleUpdate(t.Context(), u); err != nil {
-		t.Fatalf("after the token went stale = %v, want the update handled", err)
-	}
-	// Two sendMessage calls: the one the Bot API refused, and the pong.
-	if got := b.Replies(); len(got) != 2 || got[1] != "pong" {
-		t.Fatalf("sendMessage calls %q, want the refused one and one pong", got)
-	}
+// Deliveries of an update whose first run failed race to run it again
+// from two processes: on every backend exactly one runs it (the re-claim
+// is a value-matched swap, which each store applies atomically).
+func TestRacingRedeliveriesOfAFailedUpdateRunItOnceOnEveryBackend(t *testing.T) {
+	backendtest.Each(t, func(t *testing.T, p storage.KVProvider) {
+		srv := telegramtest.New(t)
+		first := apptest.NewOnStore(t, p, srv, nil, []app.Factory{misc.Factory})
+		second, err := core.New(p, first.Client, core.WithModules([]app.Factory{misc.Factory}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := telegramtest.Text(apptest.PrivateChat, apptest.User, "/ping")
+		u.ID = 7005
+		srv.FailNext("sendMessage", telegramtest.Failure{Code: 500, Description: "Internal Server Error"})
+		if err := first.App.HandleUpdate(t.Context(), u); err == nil {
+			t.Fatal("the first run should fail (the Bot API answered 500)")
+		}
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for i := range 8 {
+			h := first.App.HandleUpdate
+			if i%2 == 1 {
+				h = second.HandleUpdate
+			}
+			wg.Go(func() {
+				<-start
+				if err := h(t.Context(), u); err != nil && !errors.Is(err, core.ErrInFlight) {
+					t.Error(err)
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
+		// The refused sendMessage, then one pong.
+		if got := first.Replies(); len(got) != 2 || got[1] != "pong" {
+			t.Fatalf("sendMessage calls %q, want the refused one and one pong", got)
+		}
+	})
 }
 
 // A process that died mid-run leaves its claim "running". When the runtime

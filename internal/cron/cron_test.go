@@ -14,6 +14,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/testenv"
@@ -124,31 +125,55 @@ func TestAFailedOrCrashedSlotCanBeClaimedAgain(t *testing.T) {
 	}
 }
 
-func TestRacingFiresFromTwoRuntimesRunTheSlotOnce(t *testing.T) {
-	clk := &clock{t: slot}
-	store := memory.New()
-	var runs atomic.Int32
-	f := jobModule("0 1 * * *", func(context.Context) error { runs.Add(1); return nil })
-	lambda, container := newDispatcher(t, store, clk, f), newDispatcher(t, store, clk, f)
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for i := range 16 {
-		d := lambda
-		if i%2 == 1 {
-			d = container
-		}
-		wg.Go(func() {
-			<-start
-			if _, err := d.Dispatch(context.Background(), "job", slot); err != nil {
-				t.Error(err)
+// Fires of one slot race from two runtimes over one store: first of a
+// slot never claimed (an insert), then of the slot after its run failed (a
+// swap from the failed record). On every backend the job runs once each.
+func TestRacingFiresFromTwoRuntimesRunTheSlotOnceOnEveryBackend(t *testing.T) {
+	backendtest.Each(t, func(t *testing.T, store storage.KVProvider) {
+		clk := &clock{t: slot}
+		var runs atomic.Int32
+		var fail atomic.Bool
+		f := jobModule("0 1 * * *", func(context.Context) error {
+			runs.Add(1)
+			if fail.Load() {
+				return errors.New("the job failed")
 			}
+			return nil
 		})
-	}
-	close(start)
-	wg.Wait()
-	if runs.Load() != 1 {
-		t.Fatalf("job ran %d times across 16 racing fires, want 1", runs.Load())
-	}
+		lambda, container := newDispatcher(t, store, clk, f), newDispatcher(t, store, clk, f)
+		race := func(at time.Time) {
+			var wg sync.WaitGroup
+			start := make(chan struct{})
+			for i := range 16 {
+				d := lambda
+				if i%2 == 1 {
+					d = container
+				}
+				wg.Go(func() {
+					<-start
+					_, _ = d.Dispatch(context.Background(), "job", at)
+				})
+			}
+			close(start)
+			wg.Wait()
+		}
+		race(slot)
+		if n := runs.Swap(0); n != 1 {
+			t.Fatalf("job ran %d times across 16 racing fires of a new slot, want 1", n)
+		}
+		next := slot.Add(24 * time.Hour)
+		clk.add(24 * time.Hour)
+		fail.Store(true)
+		if _, err := lambda.Dispatch(context.Background(), "job", next); err == nil {
+			t.Fatal("the failing run must report its error")
+		}
+		fail.Store(false)
+		runs.Store(0)
+		race(next)
+		if n := runs.Load(); n != 1 {
+			t.Fatalf("job ran %d times across 16 racing fires of a failed slot, want 1", n)
+		}
+	})
 }
 
 func TestEachRunHasItsJobsTimeout(t *testing.T) {

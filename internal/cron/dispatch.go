@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/claim"
 	"github.com/miti99bot/miti99bot/internal/core"
 
 	"github.com/miti99bot/miti99bot/internal/metrics"
@@ -197,8 +198,7 @@ func (d *Dispatcher) claim(ctx context.Context, key string, job core.CronJob, sc
 		}
 		next := slotRecord{Job: name, Scheduled: scheduled.Unix(), State: "running", Attempts: 1, At: d.now().UnixNano()}
 		if cur != nil && rec.Scheduled == scheduled.Unix() {
-			age := time.Duration(d.now().UnixNano() - rec.At)
-			if rec.State == "done" || (rec.State == "running" && age < staleAfter(job)) {
+			if claim.Judge(claim.Parse(rec.State), rec.At, d.now(), staleAfter(job)) != claim.Take {
 				return nil, nil
 			}
 			next.Attempts = rec.Attempts + 1

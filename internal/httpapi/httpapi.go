@@ -126,6 +126,21 @@ func healthReason(err error) string {
 	return err.Error()
 }
 
+// admits lets a request through to a route guarded by secret in header:
+// the route is not there (404) without a secret, and refused (401) when
+// the token does not match.
+func admits(w http.ResponseWriter, r *http.Request, secret, header string) bool {
+	if secret == "" {
+		http.NotFound(w, r)
+		return false
+	}
+	if !secretMatches(r.Header.Get(header), secret) {
+		refuse(w)
+		return false
+	}
+	return true
+}
+
 // secretMatches compares in constant time, so the answer's timing tells an
 // attacker nothing about how much of a guess was right.
 func secretMatches(got, want string) bool {
@@ -133,12 +148,7 @@ func secretMatches(got, want string) bool {
 }
 
 func (c Config) webhook(w http.ResponseWriter, r *http.Request) {
-	if c.WebhookSecret == "" {
-		http.NotFound(w, r)
-		return
-	}
-	if !secretMatches(r.Header.Get("X-Telegram-Bot-Api-Secret-Token"), c.WebhookSecret) {
-		refuse(w)
+	if !admits(w, r, c.WebhookSecret, "X-Telegram-Bot-Api-Secret-Token") {
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxWebhookBody))
@@ -180,8 +190,7 @@ func (c Config) cron(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	if !secretMatches(r.Header.Get("X-Cron-Token"), c.CronSecret) {
-		refuse(w)
+	if !admits(w, r, c.CronSecret, "X-Cron-Token") {
 		return
 	}
 	name := r.PathValue("name") // Dispatch answers ErrUnknownJob for any name no module has
@@ -219,12 +228,7 @@ func (c Config) cron(w http.ResponseWriter, r *http.Request) {
 // the operator's way in where botctl cannot open the store (the embedded
 // file, locked by the running bot) or has no botctl (the image).
 func (c Config) cronStatus(w http.ResponseWriter, r *http.Request) {
-	if c.CronSecret == "" {
-		http.NotFound(w, r)
-		return
-	}
-	if !secretMatches(r.Header.Get("X-Cron-Token"), c.CronSecret) {
-		refuse(w)
+	if !admits(w, r, c.CronSecret, "X-Cron-Token") {
 		return
 	}
 	statuses, err := c.Dispatcher.Statuses(r.Context())

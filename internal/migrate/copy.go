@@ -87,16 +87,6 @@ func (o *Options) defaults() {
 	}
 }
 
-func problemOf(r storage.Raw) string {
-	if r.Problem != "" {
-		return r.Problem
-	}
-	if err := r.Check(); err != nil {
-		return err.Error()
-	}
-	return ""
-}
-
 // Copy streams src into dst. Unless SkipInvalid is set, it first scans the
 // source for items that break the key rules and, if any, fails before
 // writing anything: a partial migration is worse than none. Without
@@ -150,7 +140,7 @@ func Copy(ctx context.Context, src Source, dst Destination, o Options) (*Report,
 		}
 		rep.Read++
 		p.tick(rep.Read)
-		if why := problemOf(r); why != "" {
+		if why := r.Why(); why != "" {
 			rep.InvalidCount++
 			if len(rep.Invalid) < maxListed {
 				r.Problem = why

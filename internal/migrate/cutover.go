@@ -77,7 +77,7 @@ func VerifyAfterCutover(ctx context.Context, src Source, dst Target, source, tar
 	}
 	held := map[[2]string]targetItem{}
 	if err := dst.Walk(ctx, func(r storage.Raw) error {
-		if problemOf(r) == "" && !isCheckpoint(r.Namespace, r.Key) {
+		if r.Why() == "" && !isCheckpoint(r.Namespace, r.Key) {
 			held[[2]string{r.Namespace, r.Key}] = targetItem{sha256.Sum256(r.Value), r.UpdatedAt}
 		}
 		return nil
@@ -90,7 +90,7 @@ func VerifyAfterCutover(ctx context.Context, src Source, dst Target, source, tar
 		}
 	}
 	err = src.Walk(ctx, func(r storage.Raw) error {
-		if problemOf(r) != "" || isCheckpoint(r.Namespace, r.Key) {
+		if r.Why() != "" || isCheckpoint(r.Namespace, r.Key) {
 			return nil
 		}
 		m := mod(r.Namespace)

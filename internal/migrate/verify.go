@@ -81,7 +81,7 @@ func Verify(ctx context.Context, src storage.Walker, dst Target, progressW io.Wr
 		if isCheckpoint(r.Namespace, r.Key) {
 			return nil
 		}
-		if problemOf(r) != "" {
+		if r.Why() != "" {
 			rep.Invalid++
 			return nil
 		}

@@ -17,14 +17,18 @@ import (
 type history struct {
 	trace  io.Writer // every line, when the run is traced (nil: none)
 	h      hash.Hash
+	users  hash.Hash      // the lines but the operator's (op): what the users saw
 	counts map[string]int // what happened, for the summary
 }
 
-func newHistory() *history { return &history{h: sha256.New(), counts: map[string]int{}} }
+func newHistory() *history {
+	return &history{h: sha256.New(), users: sha256.New(), counts: map[string]int{}}
+}
 
 func (h *history) line(format string, args ...any) {
 	line := fmt.Sprintf(format, args...) + "\n"
 	h.h.Write([]byte(line))
+	h.users.Write([]byte(line))
 	if h.trace != nil {
 		_, _ = io.WriteString(h.trace, line)
 	}

@@ -7,7 +7,6 @@
 package sim
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -17,15 +16,12 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/time/rate"
-
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/cron"
-	"github.com/miti99bot/miti99bot/internal/modules/builtin"
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
-	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
@@ -39,6 +35,10 @@ type Config struct {
 	// Known names the violations of known, reported bugs that the life
 	// counts (Result.Known) and lives past, instead of stopping there.
 	Known map[string]bool
+	// Operator, when set, moves the bot between stores, snapshots and
+	// restores them at moments the seed picks (operator.go); its Home must
+	// be Config.Store.
+	Operator *Operator
 }
 
 // ReplayedTrade is the known bug a life finds first: a top-up or trade
@@ -59,6 +59,12 @@ type Result struct {
 	Known   map[string]string // a known violation -> where it first happened
 	Summary string
 	Digest  string
+	// Users is the digest of what the users saw: the history without the
+	// operator's lines, the same with or without an operator.
+	Users string
+	// Store is the store the bot ran on at the end (Config.Store, unless
+	// the operator moved it).
+	Store storage.KVProvider
 }
 
 // modules the life runs: everything that needs no paid API.
@@ -85,7 +91,13 @@ type life struct {
 	hist  *history
 	step  int
 	day   int
-	next  map[string]time.Time // each cron job's next fire
+	log   *slog.Logger
+	// botAPI and apis are the fakes' addresses a booted bot calls.
+	botAPI, apis string
+	keys         *keyspace            // every key the bot wrote or deleted (keyspace.go)
+	op           *operator            // nil: no operator
+	rnd          *rand.Rand           // the modules' (wordle's words): a replay draws the same
+	next         map[string]time.Time // each cron job's next fire
 
 	outage int               // delivery attempts left that find the store down
 	known  map[string]string // known bugs met, and where first
@@ -108,7 +120,9 @@ func Run(t testing.TB, cfg Config) Result {
 		l.liveDay()
 		l.endOfDay()
 	}
-	return Result{Updates: int(l.ids.update), Known: l.known, Summary: l.hist.summary(), Digest: l.hist.digest()}
+	l.operate(Start.AddDate(0, 0, cfg.Days))
+	l.checkKeyspace("life")
+	return Result{Updates: int(l.ids.update), Known: l.known, Summary: l.hist.summary(), Digest: l.hist.digest(), Users: l.hist.usersDigest(), Store: l.cfg.Store}
 }
 
 func newLife(t testing.TB, cfg Config) *life {
@@ -126,27 +140,16 @@ func newLife(t testing.TB, cfg Config) *life {
 	t.Cleanup(front.Close)
 	apis := httptest.NewServer(l.mkt)
 	t.Cleanup(apis.Close)
-	log := slog.New(l.logs)
-	// No pacing: the fake's 429s are the flood control under test, and a
-	// wait moves the simulated clock instead of sleeping.
-	client, err := telegram.New(l.fake.Token, telegram.WithAPIURL(front.URL), telegram.WithLogger(log),
-		telegram.WithRates(rate.Inf, rate.Inf), telegram.WithGroupLimit(0, 0),
-		telegram.WithWait(func(context.Context, time.Duration) error { return nil }))
-	if err != nil {
-		t.Fatal(err)
+	l.log, l.botAPI, l.apis = slog.New(l.logs), front.URL, apis.URL
+	l.keys = newKeyspace(t, cfg.Store)
+	l.rnd = app.LockedRand(rand.NewPCG(cfg.Seed, 0x776f72646c65))
+	l.boot(cfg.Store)
+	if o := cfg.Operator; o != nil {
+		if o.Home.KVProvider != cfg.Store {
+			t.Fatal("sim: Operator.Home must be Config.Store")
+		}
+		l.op = &operator{Operator: o, plan: newPlan(cfg.Seed, cfg.Days), sides: [2]Backend{o.Home, o.Far}}
 	}
-	l.store = storagetest.NewSwitch(cfg.Store)
-	l.app, err = core.New(l.store, client,
-		core.WithModules(builtin.Catalogue(), modules...),
-		core.WithOwner(l.world.owner), core.WithBotUsername("miti99bot"), core.WithLogger(log), core.WithClock(l.clk.Now),
-		core.WithSettings(map[string]string{
-			"BINANCE_API_URL": apis.URL, "COINBASE_API_URL": apis.URL, "COINGECKO_API_URL": apis.URL,
-			"LOLESPORTS_API_URL": apis.URL + "/persisted/gw", "LOLESPORTS_API_KEY": scheduleKey,
-		}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	l.disp = cron.NewDispatcher(l.app.Registry(), l.store.For(core.CoreNamespace), log, l.clk.Now)
 	for _, j := range l.app.Registry().Crons() {
 		l.next[j.Name] = j.Next(Start)
 	}
@@ -185,6 +188,7 @@ func (l *life) liveDay() {
 		if l.clk.Now().Before(when) {
 			l.clk.Set(when)
 		}
+		l.operate(when)
 		l.act()
 	}
 	l.fireCrons(day.AddDate(0, 0, 1))

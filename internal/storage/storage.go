@@ -80,6 +80,18 @@ type Raw struct {
 	Problem string
 }
 
+// Why says why the item cannot be written to a store or an archive: it
+// could not be read, or it breaks the contract's rules ("" if it can).
+func (r Raw) Why() string {
+	if r.Problem != "" {
+		return r.Problem
+	}
+	if err := r.Check(); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
 // Walker is a provider that can stream everything it holds, valid or not,
 // in any order, with constant memory (a DynamoDB Scan, a MongoDB cursor).
 type Walker interface {

@@ -48,10 +48,9 @@ type Client struct {
 	groupSends  int
 	groupWindow time.Duration
 
-	budget   time.Duration
-	wait     func(ctx context.Context, d time.Duration) error
-	now      func() time.Time
-	migrated func(ctx context.Context, from, to int64) // nil: nobody listens
+	budget time.Duration
+	wait   func(ctx context.Context, d time.Duration) error
+	now    func() time.Time
 
 	lastUndecodable atomic.Int64 // the newest undecodable update logged
 
@@ -97,13 +96,6 @@ func WithWait(f func(ctx context.Context, d time.Duration) error) Option {
 // WithClock replaces the clock the pacing reads (tests, with WithWait
 // moving it). Context deadlines are compared with it too.
 func WithClock(now func() time.Time) Option { return func(c *Client) { c.now = now } }
-
-// WithChatMigrated is told when Telegram answers a call with a group's old
-// id because the group became the supergroup to (migrate_to_chat_id): the
-// engine moves the chat's state there. It runs before Send resends.
-func WithChatMigrated(f func(ctx context.Context, from, to int64)) Option {
-	return func(c *Client) { c.migrated = f }
-}
 
 // New builds a client. It makes no network call: no getMe at start-up.
 func New(token string, opts ...Option) (*Client, error) {

@@ -13,16 +13,16 @@ import (
 
 // Send sends a text message, cut to Telegram's limit by app.Fit. A group
 // that became a supergroup is sent to once more, at its new id: the message
-// returned is then the supergroup's (its Chat.ID is not m.ChatID), and the
-// WithChatMigrated hook has heard of the move. If that resend fails too, the
-// error is a *app.ChatMigratedError wrapping the resend's.
+// returned is then the supergroup's (its Chat.ID is not m.ChatID): how the
+// caller learns of the move. If that resend fails too, the error is a
+// *app.ChatMigratedError wrapping the resend's.
 func (c *Client) Send(ctx context.Context, m app.Message) (*models.Message, error) {
 	msg, err := c.send(ctx, m)
 	var mig *app.ChatMigratedError
 	if !errors.As(err, &mig) {
 		return msg, err
 	}
-	c.chatMigrated(ctx, mig)
+	c.chatMigrated(mig)
 	m.ChatID = mig.To
 	if msg, err = c.send(ctx, m); err != nil {
 		return nil, &app.ChatMigratedError{From: mig.From, To: mig.To, Resent: err}
@@ -52,19 +52,17 @@ func (c *Client) send(ctx context.Context, m app.Message) (*models.Message, erro
 	})
 }
 
-// chatMigrated tells the WithChatMigrated hook, if any, of a move.
-func (c *Client) chatMigrated(ctx context.Context, mig *app.ChatMigratedError) {
+// chatMigrated logs a move: the caller hears of it from what the call
+// returns (the core's chat watch moves the chat's state).
+func (c *Client) chatMigrated(mig *app.ChatMigratedError) {
 	c.log.Info("telegram chat migrated", "from_chat_id", mig.From, "to_chat_id", mig.To)
-	if c.migrated != nil {
-		c.migrated(ctx, mig.From, mig.To)
-	}
 }
 
 // Edit rewrites a message's text and keyboard. Telegram refuses an edit
 // to the same content ("message is not modified"): that is a double tap
 // or a refresh with nothing new, done already, so no error. An edit in a
 // group that became a supergroup is not resent (its messages have other
-// ids there): the hook hears of the move and the error says where.
+// ids there): the error says where the chat went.
 func (c *Client) Edit(ctx context.Context, e app.Edit) error {
 	e.Text, e.ParseMode = app.Fit(e.Text, e.ParseMode)
 	p := &bot.EditMessageTextParams{ChatID: e.ChatID, MessageID: e.MessageID, Text: e.Text, ParseMode: e.ParseMode}
@@ -77,7 +75,7 @@ func (c *Client) Edit(ctx context.Context, e app.Edit) error {
 	_, err := call(ctx, c, "editMessageText", e.ChatID, false, func(ctx context.Context) (*models.Message, error) {
 		return c.bot.EditMessageText(ctx, p)
 	})
-	return c.edited(ctx, err)
+	return c.edited(err)
 }
 
 // AnswerCallback acknowledges a callback query, optionally with a toast.
@@ -125,15 +123,15 @@ func (c *Client) GetWebhookInfo(ctx context.Context) (*models.WebhookInfo, error
 }
 
 // edited reads an edit's answer, whatever it edited: the same content again
-// is no error (a double tap); an upgraded group's answer tells the hook.
-func (c *Client) edited(ctx context.Context, err error) error {
+// is no error (a double tap); an upgraded group's answer is logged and returned.
+func (c *Client) edited(err error) error {
 	var refused *APIError
 	var mig *app.ChatMigratedError
 	switch {
 	case errors.As(err, &refused) && strings.Contains(refused.Description, "message is not modified"):
 		return nil
 	case errors.As(err, &mig):
-		c.chatMigrated(ctx, mig)
+		c.chatMigrated(mig)
 	}
 	return err
 }

@@ -27,7 +27,7 @@ func (c *Client) SendPhoto(ctx context.Context, p app.Photo) (*models.Message, e
 	if !errors.As(err, &mig) {
 		return msg, err
 	}
-	c.chatMigrated(ctx, mig)
+	c.chatMigrated(mig)
 	p.ChatID = mig.To
 	if msg, err = c.sendPhoto(ctx, p); err != nil {
 		return nil, &app.ChatMigratedError{From: mig.From, To: mig.To, Resent: err}
@@ -78,5 +78,5 @@ func (c *Client) EditPhoto(ctx context.Context, e app.PhotoEdit) error {
 		}
 		return c.bot.EditMessageMedia(ctx, params)
 	})
-	return c.edited(ctx, err)
+	return c.edited(err)
 }

@@ -130,22 +130,26 @@ func (s *Server) sendMessage(w http.ResponseWriter, params map[string]string) {
 		writeFailure(w, badRequest("message is too long"))
 		return
 	}
+	msg, ok := s.post(w, params)
+	if !ok {
+		return
+	}
+	s.show(msg.Chat.ID, msg.ID, shown{text: params["text"], markup: params["reply_markup"]})
+	writeOK(w, msg)
+}
+
+// post is a new message to the chat params name, once its keyboard is one
+// Telegram takes; false when it answered the refusal.
+func (s *Server) post(w http.ResponseWriter, params map[string]string) (models.Message, bool) {
 	if why := badMarkup(params["reply_markup"]); why != "" {
 		writeFailure(w, badRequest(why))
-		return
+		return models.Message{}, false
 	}
 	msg, ok := s.message(params)
 	if !ok {
 		writeFailure(w, badRequest("chat not found"))
-		return
 	}
-	s.mu.Lock()
-	if s.shown == nil {
-		s.shown = map[[2]int64]shown{}
-	}
-	s.shown[[2]int64{msg.Chat.ID, int64(msg.ID)}] = shown{text: params["text"], markup: params["reply_markup"]}
-	s.mu.Unlock()
-	writeOK(w, msg)
+	return msg, ok
 }
 
 // editMessageText answers as Telegram does: a message it never sent is

@@ -74,13 +74,8 @@ func (s *Server) sendPhoto(w http.ResponseWriter, params map[string]string, file
 		writeFailure(w, f)
 		return
 	}
-	if why := badMarkup(params["reply_markup"]); why != "" {
-		writeFailure(w, badRequest(why))
-		return
-	}
-	msg, ok := s.message(params)
+	msg, ok := s.post(w, params)
 	if !ok {
-		writeFailure(w, badRequest("chat not found"))
 		return
 	}
 	msg.Text, msg.Caption = "", params["caption"]

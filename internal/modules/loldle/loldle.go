@@ -9,7 +9,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -38,10 +37,11 @@ const callbackPrefix = "loldle:"
 
 // New builds the module.
 func New(d app.Deps) (*app.Module, error) {
-	m := &module{store: d.Store, log: d.Log, roster: embedded, newID: rand.Int64}
+	r := d.Random()
+	m := &module{store: d.Store, log: d.Log, roster: embedded, newID: r.Int64}
 	m.pick = func() string {
 		cs := embedded().list
-		return cs[rand.IntN(len(cs))].Name
+		return cs[r.IntN(len(cs))].Name
 	}
 	return m.module(), nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/claim"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -84,7 +85,7 @@ func (m *module) markedSent(ctx context.Context, key string) bool {
 		return false
 	}
 	var mk marker
-	return len(v) == 0 || (json.Unmarshal(v, &mk) == nil && (mk.State == "sent" || mk.State == "refused"))
+	return len(v) == 0 || (json.Unmarshal(v, &mk) == nil && claim.Parse(mk.State) == claim.Done)
 }
 
 // parseSentKey reads "sent:<day>:<chat>:<thread>".

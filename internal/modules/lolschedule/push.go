@@ -11,6 +11,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/claim"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -133,11 +134,11 @@ func (m *module) claim(ctx context.Context, key string) ([]byte, error) {
 		won = nil // this may run again after a lost race
 		if cur != nil {
 			var mk marker
-			switch {
-			case len(cur) == 0 || json.Unmarshal(cur, &mk) != nil || mk.State == "sent" || mk.State == "refused":
-				return nil, nil // sent
-			case mk.State == "sending" && m.now().Sub(time.Unix(0, mk.At)) < claimStale:
-				return nil, nil // a live claim of another push
+			if len(cur) == 0 || json.Unmarshal(cur, &mk) != nil {
+				return nil, nil // sent (an empty marker is an old one; an unreadable one is not risked)
+			}
+			if claim.Judge(claim.Parse(mk.State), mk.At, m.now(), claimStale) != claim.Take {
+				return nil, nil // sent or refused, or a live claim of another push
 			}
 		}
 		won = mine

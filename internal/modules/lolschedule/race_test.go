@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/core"
@@ -14,6 +15,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
+	"golang.org/x/time/rate"
 )
 
 // Two runtimes subscribe and unsubscribe at once over one store: every
@@ -71,3 +73,58 @@ func TestSubscriptionRacesOnTheRealBackends(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// Pushes of one day race from two runtimes after a send failed (its
+// marker "failed", free to take again): on every backend each chat gets
+// one digest, the failed one included.
+func TestRacingPushesSendEachChatOneDigestOnEveryBackend(t *testing.T) {
+	backendtest.Each(t, func(t *testing.T, p storage.KVProvider) {
+		api := newFakeAPI(t)
+		seed(api)
+		e := newEnvOnStore(t, p, api, nil, []telegram.Option{telegram.WithRates(rate.Inf, rate.Inf)})
+		e.clk.Set(slot.Add(3 * time.Second))
+		other, err := core.New(p, e.Client, core.WithModules([]app.Factory{lolschedule.Factory}), core.WithClock(e.clk.Now),
+			core.WithSettings(map[string]string{"LOLESPORTS_API_URL": api.URL(), "LOLESPORTS_API_KEY": apiKey}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var subs [][2]int64
+		for i := range int64(4) {
+			subs = append(subs, [2]int64{-(1000 + i), 0})
+		}
+		e.subscribe(t, subs...)
+		push := func(a *core.App) error {
+			job, ok := a.Registry().CronByName(pushJob)
+			if !ok {
+				t.Fatalf("no job %s", pushJob)
+			}
+			return job.Handler(t.Context())
+		}
+		e.Srv.FailNext("sendMessage", telegramtest.Failure{Code: 500, Description: "Internal Server Error"})
+		if err := push(e.App); err == nil {
+			t.Fatal("the first push must report the failed send")
+		}
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for i := range 8 {
+			a := e.App
+			if i%2 == 1 {
+				a = other
+			}
+			wg.Go(func() {
+				<-start
+				_ = push(a)
+			})
+		}
+		close(start)
+		wg.Wait()
+		// The refused send is recorded too: its chat has two.
+		refused := [2]int64{e.Srv.Messages()[0].ChatID, 0}
+		got := e.digests()
+		for _, s := range subs {
+			if want := map[bool]int{true: 2, false: 1}[s == refused]; got[s] != want {
+				t.Fatalf("digests %v, want one for each of %v and the refused one for %v", got, subs, refused)
+			}
+		}
+	})
+}

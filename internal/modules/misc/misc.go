@@ -27,7 +27,7 @@ func New(d app.Deps) (*app.Module, error) {
 				rec := lastPing{At: d.Now().UTC(), ChatID: r.ChatID, UserID: r.UserID}
 				// Record first: if the store is down the update is retried
 				// rather than answered with a pong that left no trace.
-				if err := d.Store.Put(ctx, lastPingKey, rec.encode()); err != nil {
+				if err := d.Store.PutJSON(ctx, lastPingKey, rec); err != nil {
 					return err
 				}
 				return r.Reply(ctx, "pong")

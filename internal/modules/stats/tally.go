@@ -72,9 +72,9 @@ func (t *tallies) add(ctx context.Context, user, username, command string) error
 		if username != "" {
 			v.Name = username
 		}
-		out = appendTally(nil, v) // map keys sorted: the same tally, the same bytes
-		wrote = written{out, v}   // the last call is the one written
-		return out, nil
+		out, err = json.Marshal(v) // map keys sorted: the same tally, the same bytes
+		wrote = written{out, v}    // the last call is the one written
+		return out, err
 	}
 	var err error
 	if known {

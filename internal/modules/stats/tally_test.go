@@ -2,7 +2,6 @@ package stats
 
 import (
 	"context"
-	"encoding/json"
 	"sync"
 	"testing"
 
@@ -13,9 +12,6 @@ import (
 
 func TestTalliesAreExactWhenProcessesAndUpdatesRace(t *testing.T) {
 	backendtest.Each(t, func(t *testing.T, p storage.KVProvider) {
-		if !backendtest.AtomicValueCAS(t, p) {
-			t.Skip(backendtest.FerretDBLimit)
-		}
 		ctx := context.Background()
 		shared := newTallies(p.For(Name)) // updates racing in one process
 		var wg sync.WaitGroup
@@ -112,23 +108,4 @@ func (c *calls) Get(ctx context.Context, k string) ([]byte, error) {
 func (c *calls) CompareAndSwap(ctx context.Context, k string, old, v []byte) error {
 	c.n++
 	return c.KVStore.CompareAndSwap(ctx, k, old, v)
-}
-
-func TestTallyEncodingIsJSONMarshals(t *testing.T) {
-	for _, v := range []tally{
-		{},
-		{Cmds: map[string]int64{}},
-		{Name: "alice", Cmds: map[string]int64{"ping": 1}},
-		{Name: "bob_99", Cmds: map[string]int64{"wordle": 3, "coin_topup": -2, "help": 1 << 40, "a": 0}},
-		{Name: "ünïcödé <b>&\"\\\n\x01", Cmds: map[string]int64{"x<y": 1, "tab\t": 2, "\u2028": 3}},
-		{Name: "bad utf-8 \xff", Cmds: map[string]int64{"\xfe": 1}},
-	} {
-		want, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := appendTally(nil, v); string(got) != string(want) {
-			t.Errorf("appendTally(%+v) = %s, json.Marshal = %s", v, got, want)
-		}
-	}
 }

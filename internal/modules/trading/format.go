@@ -3,6 +3,7 @@ package trading
 import (
 	"strings"
 
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/shopspring/decimal"
 )
 
@@ -14,18 +15,7 @@ func Money(d decimal.Decimal, places int32) string {
 	if strings.HasPrefix(s, "-") {
 		sign, s = "-", s[1:]
 	}
-	whole, frac, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, c := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if frac != "" {
-		b.WriteString("." + frac)
-	}
-	return sign + b.String()
+	return sign + chart.Grouped(s)
 }
 
 // USD formats dollars at places decimals, the sign before the dollar sign:

@@ -82,19 +82,15 @@ func TestTheDailyValuesOnEveryBackend(t *testing.T) {
 		now = now.AddDate(0, 0, 1)
 		v2 := valuesOn(s, &now, "70000")
 		v.Quotes = v2.Quotes
-		if backendtest.AtomicValueCAS(t, prov) {
-			var wg sync.WaitGroup
-			for range 2 {
-				wg.Go(func() {
-					if err := v2.record(ctx); err != nil {
-						t.Error(err)
-					}
-				})
-			}
-			wg.Wait()
-		} else {
-			run()
+		var wg sync.WaitGroup
+		for range 2 {
+			wg.Go(func() {
+				if err := v2.record(ctx); err != nil {
+					t.Error(err)
+				}
+			})
 		}
+		wg.Wait()
 		check(1, "2026-11-29=1100", "2026-11-30=1200")
 
 		// No run on Dec 1; Dec 2's run is caught up the next morning.

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
@@ -63,7 +62,8 @@ func New(d app.Deps) (*app.Module, error) {
 	if err != nil || !(rate > 0) || math.IsInf(rate, 0) { // NaN is not > 0
 		return nil, fmt.Errorf("%s: want a positive number", settingRate)
 	}
-	m := &module{store: d.Store, log: d.Log, now: d.Now, rate: rate, pick: func() string { return things[rand.IntN(len(things))] }}
+	r := d.Random()
+	m := &module{store: d.Store, log: d.Log, now: d.Now, rate: rate, pick: func() string { return things[r.IntN(len(things))] }}
 	model := d.Settings[settingModel]
 	thinking, err := thinkingFor(model, d.Settings[settingThinking])
 	if err == nil {

@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -32,7 +31,8 @@ type module struct {
 
 // New builds the module.
 func New(d app.Deps) (*app.Module, error) {
-	m := &module{store: d.Store, log: d.Log, pick: func() string { return answers.at(rand.IntN(answers.len())) }, newID: rand.Int64}
+	r := d.Random()
+	m := &module{store: d.Store, log: d.Log, pick: func() string { return answers.at(r.IntN(answers.len())) }, newID: r.Int64}
 	return m.module(), nil
 }
 

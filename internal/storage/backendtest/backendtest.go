@@ -15,8 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
-
 	"github.com/miti99bot/miti99bot/internal/awsenv/defaultchain"
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/bolt"
@@ -46,30 +44,6 @@ func Each(t *testing.T, f func(t *testing.T, p storage.KVProvider)) {
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) { f(t, b.open(t)) })
 	}
-}
-
-// FerretDBLimit is why value-matched CAS races are not tested on FerretDB:
-// its filtered update is a query followed by an update by _id, not atomic.
-// Real MongoDB (make test-mongo) runs those cases.
-const FerretDBLimit = "FerretDB v1 does not make a filtered UpdateOne atomic under concurrency, so racing " +
-	"value-matched CAS cannot be exact there (the documented server limit); run `make test-mongo` against a real MongoDB"
-
-// AtomicValueCAS reports whether p's server does value-matched CAS
-// atomically under races: false only for a MongoDB provider on FerretDB.
-func AtomicValueCAS(t *testing.T, p storage.KVProvider) bool {
-	mp, ok := p.(*mongodb.Provider)
-	return !ok || !IsFerretDB(t, mp)
-}
-
-// IsFerretDB tells FerretDB from MongoDB by its buildInfo.
-func IsFerretDB(t testing.TB, p *mongodb.Provider) bool {
-	t.Helper()
-	var info bson.M
-	if err := p.Database().RunCommand(context.Background(), bson.D{{Key: "buildInfo", Value: 1}}).Decode(&info); err != nil {
-		t.Fatalf("buildInfo: %v", err)
-	}
-	_, ferret := info["ferretdbVersion"]
-	return ferret
 }
 
 // Mongo opens a fresh database on the test MongoDB server, dropped when

@@ -32,6 +32,13 @@ func (c *collection) Get(ctx context.Context, key string) ([]byte, error) {
 }
 
 func (c *collection) Put(ctx context.Context, key string, val []byte) error {
+	if c.p.fencedWrites {
+		return c.fenced(ctx, key, func() error { return c.replace(ctx, key, val) })
+	}
+	return c.replace(ctx, key, val)
+}
+
+func (c *collection) replace(ctx context.Context, key string, val []byte) error {
 	doc := document(key, val, c.p.now().UnixNano())
 	_, err := c.c.ReplaceOne(ctx, byID(key), doc, options.Replace().SetUpsert(true))
 	if mongo.IsDuplicateKeyError(err) {
@@ -43,6 +50,13 @@ func (c *collection) Put(ctx context.Context, key string, val []byte) error {
 }
 
 func (c *collection) Delete(ctx context.Context, key string) error {
+	if c.p.fencedWrites {
+		return c.fenced(ctx, key, func() error { return c.delete(ctx, key) })
+	}
+	return c.delete(ctx, key)
+}
+
+func (c *collection) delete(ctx context.Context, key string) error {
 	_, err := c.c.DeleteOne(ctx, byID(key))
 	return c.p.wrap("delete", err)
 }
@@ -73,8 +87,16 @@ func (c *collection) List(ctx context.Context, prefix string) ([]string, error) 
 }
 
 // CompareAndSwap maps "must be absent" to InsertOne, whose unique _id gives
-// exactly one winner, and "must equal" to an update filtered on the value.
+// exactly one winner, and "must equal" to an update filtered on the value
+// (behind the key's fence where the server needs one).
 func (c *collection) CompareAndSwap(ctx context.Context, key string, expected, val []byte) error {
+	if expected != nil && c.p.fencedWrites {
+		return c.fenced(ctx, key, func() error { return c.swap(ctx, key, expected, val) })
+	}
+	return c.swap(ctx, key, expected, val)
+}
+
+func (c *collection) swap(ctx context.Context, key string, expected, val []byte) error {
 	now := c.p.now().UnixNano()
 	if expected == nil {
 		_, err := c.c.InsertOne(ctx, document(key, val, now))
@@ -83,18 +105,11 @@ func (c *collection) CompareAndSwap(ctx context.Context, key string, expected, v
 		}
 		return c.p.wrap("insert", err)
 	}
-	match := bson.A{bson.D{{Key: fieldValue, Value: bson.Binary{Subtype: bson.TypeBinaryGeneric, Data: expected}}}}
-	if utf8.Valid(expected) {
-		// Values written by older code are strings; without this a CAS loop
-		// over such a value would conflict forever.
-		match = append(match, bson.D{{Key: fieldValue, Value: string(expected)}})
-	}
-	filter := bson.D{{Key: "_id", Value: key}, {Key: "$or", Value: match}}
 	update := bson.D{{Key: "$set", Value: bson.D{
 		{Key: fieldValue, Value: bson.Binary{Subtype: bson.TypeBinaryGeneric, Data: val}},
 		{Key: fieldUpdatedAt, Value: now},
 	}}}
-	res, err := c.c.UpdateOne(ctx, filter, update)
+	res, err := c.c.UpdateOne(ctx, holding(key, expected), update)
 	if err != nil {
 		return c.p.wrap("update", err)
 	}
@@ -102,4 +117,15 @@ func (c *collection) CompareAndSwap(ctx context.Context, key string, expected, v
 		return storage.ErrConflict
 	}
 	return nil
+}
+
+// holding matches the document of key while it holds val.
+func holding(key string, val []byte) bson.D {
+	match := bson.A{bson.D{{Key: fieldValue, Value: bson.Binary{Subtype: bson.TypeBinaryGeneric, Data: val}}}}
+	if utf8.Valid(val) {
+		// Values written by older code are strings; without this a CAS loop
+		// over such a value would conflict forever.
+		match = append(match, bson.D{{Key: fieldValue, Value: string(val)}})
+	}
+	return bson.D{{Key: "_id", Value: key}, {Key: "$or", Value: match}}
 }

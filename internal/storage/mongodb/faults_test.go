@@ -73,7 +73,7 @@ func TestUnreachableServerFailsWithoutLeakingTheURL(t *testing.T) {
 	}
 }
 
-func TestStartupLogNamesOnlyBackendAndDatabase(t *testing.T) {
+func TestStartupLogNamesBackendDatabaseAndServerOnly(t *testing.T) {
 	url := testenv.Require(t, "MONGODB_TEST_URL")
 	var logs bytes.Buffer
 	p, err := mongodb.Open(t.Context(), mongodb.Config{URL: url, Database: "logcheck"},
@@ -91,8 +91,12 @@ func TestStartupLogNamesOnlyBackendAndDatabase(t *testing.T) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	if !slices.Equal(keys, []string{"backend", "database", "level", "msg", "time"}) || line["backend"] != "mongodb" || line["database"] != "logcheck" {
-		t.Fatalf("start-up line = %s, want only backend=mongodb database=logcheck", logs.String())
+	server, _ := line["server"].(string)
+	ferret := strings.HasPrefix(server, "FerretDB ")
+	if !slices.Equal(keys, []string{"backend", "database", "fenced_writes", "level", "msg", "server", "time"}) ||
+		line["backend"] != "mongodb" || line["database"] != "logcheck" ||
+		!ferret && !strings.HasPrefix(server, "MongoDB ") || line["fenced_writes"] != ferret {
+		t.Fatalf("start-up line = %s, want only backend=mongodb database=logcheck, the server, and fenced writes on FerretDB alone", logs.String())
 	}
 }
 

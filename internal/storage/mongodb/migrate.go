@@ -13,9 +13,10 @@ import (
 )
 
 // Walk streams every document of every collection, including collections
-// and documents the key rules would reject, so the migrator can report them.
+// and documents the key rules would reject, so the migrator can report them;
+// the provider's own fences are no data.
 func (p *Provider) Walk(ctx context.Context, fn func(storage.Raw) error) error {
-	names, err := p.db.ListCollectionNames(ctx, bson.D{})
+	names, err := p.db.ListCollectionNames(ctx, bson.D{{Key: "name", Value: bson.D{{Key: "$ne", Value: fenceCollection}}}})
 	if err != nil {
 		return p.wrap("list collections", err)
 	}
@@ -57,6 +58,8 @@ const replaceBatch = 100
 // Load writes items with the same document encoding as Put, per collection,
 // doing what o.Decide says for each: a repeated load writes nothing and says
 // so.
+// Its writes pass no fence: on FerretDB it is for a store no bot writes to
+// while it runs, as the cutover and restore runbooks have it.
 func (p *Provider) Load(ctx context.Context, items []storage.Item, o storage.LoadOptions) (storage.LoadResult, error) {
 	byNS := map[string][]storage.Item{}
 	var order []string

@@ -15,15 +15,7 @@ import (
 )
 
 func TestConformance(t *testing.T) {
-	var opts []storagetest.Option
-	if backendtest.IsFerretDB(t, backendtest.Mongo(t)) {
-		const why = "FerretDB v1 does not make a filtered UpdateOne atomic under concurrency, so racing " +
-			"value-matched CAS cannot pass there (the linearizability check runs with insert-only CAS; the " +
-			"racing insert case runs as usual). Run `make test-mongo` against a real MongoDB to cover it."
-		t.Log(why)
-		opts = append(opts, storagetest.SkipStaleCASRace(why))
-	}
-	storagetest.Run(t, func(t *testing.T) storage.KVProvider { return backendtest.Mongo(t) }, opts...)
+	storagetest.Run(t, func(t *testing.T) storage.KVProvider { return backendtest.Mongo(t) })
 }
 
 func TestDocumentShape(t *testing.T) {

@@ -44,6 +44,10 @@ type Provider struct {
 	db      *mongo.Database
 	now     func() time.Time
 	secrets []string
+	// fencedWrites: the server's filtered update is not atomic (see
+	// fence.go), so every write over a value passes its fence.
+	fencedWrites bool
+	fenceStale   time.Duration
 }
 
 type settings struct {
@@ -103,8 +107,32 @@ func Open(ctx context.Context, cfg Config, opts ...Option) (*Provider, error) {
 		_ = client.Disconnect(context.WithoutCancel(ctx))
 		return nil, fail("cannot reach the server", err)
 	}
-	set.logger.Info("storage backend", "backend", "mongodb", "database", cfg.Database)
-	return &Provider{client: client, db: client.Database(cfg.Database), now: set.now, secrets: secrets}, nil
+	db := client.Database(cfg.Database)
+	server, fenced, err := serverKind(ctx, db)
+	if err != nil {
+		_ = client.Disconnect(context.WithoutCancel(ctx))
+		return nil, fail("cannot tell the server", err)
+	}
+	set.logger.Info("storage backend", "backend", "mongodb", "database", cfg.Database, "server", server, "fenced_writes", fenced)
+	return &Provider{client: client, db: db, now: set.now, secrets: secrets, fencedWrites: fenced, fenceStale: defaultFenceStale}, nil
+}
+
+// serverKind names the server from its buildInfo, and says whether its
+// writes need fences: FerretDB (v1) answers with its own version beside
+// the MongoDB one it speaks, and applies a filtered update as a query and
+// a write by _id.
+func serverKind(ctx context.Context, db *mongo.Database) (string, bool, error) {
+	var info struct {
+		Version  string `bson:"version"`
+		FerretDB string `bson:"ferretdbVersion"`
+	}
+	if err := db.RunCommand(ctx, bson.D{{Key: "buildInfo", Value: 1}}).Decode(&info); err != nil {
+		return "", false, err
+	}
+	if info.FerretDB != "" {
+		return "FerretDB " + info.FerretDB, true, nil
+	}
+	return "MongoDB " + info.Version, false, nil
 }
 
 // Database exposes the database for tests and tools that need raw access.

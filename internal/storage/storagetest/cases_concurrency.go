@@ -12,41 +12,29 @@ import (
 
 const racers = 32
 
-func concurrencyCases(cfg config) []testCase {
-	return []testCase{
-		{"32 racing nil-expected inserts have exactly one winner", func(ctx context.Context, t *testing.T, p storage.KVProvider) {
-			s := p.For("mod")
-			winners := race(ctx, t, func(i int) error {
-				return s.CompareAndSwap(ctx, "k", nil, []byte(fmt.Sprint("writer-", i)))
-			})
-			checkOneWinner(ctx, t, s, winners)
-		}},
-		{"32 racing updates from one expected value have exactly one winner", func(ctx context.Context, t *testing.T, p storage.KVProvider) {
-			if cfg.staleRaceSkip != "" {
-				t.Skip(cfg.staleRaceSkip)
-			}
-			s := p.For("mod")
-			mustPut(ctx, t, s, "k", []byte("v0"))
-			winners := race(ctx, t, func(i int) error {
-				return s.CompareAndSwap(ctx, "k", []byte("v0"), []byte(fmt.Sprint("writer-", i)))
-			})
-			checkOneWinner(ctx, t, s, winners)
-		}},
-		{"a concurrent history of get, put and CAS is linearizable", func(ctx context.Context, t *testing.T, p storage.KVProvider) {
-			w := cfg.workload
-			if cfg.staleRaceSkip != "" {
-				// Racing value-matched CAS is what the server cannot do
-				// atomically; gets, puts and racing inserts are still checked.
-				t.Log("CAS in this history is insert-only:", cfg.staleRaceSkip)
-				w.InsertOnlyCAS = true
-			}
-			history, err := Record(ctx, p.For("mod"), w)
-			if err != nil {
-				t.Fatalf("recording the history: %v", err)
-			}
-			RequireLinearizable(t, history)
-		}},
-	}
+var concurrencyCases = []testCase{
+	{"32 racing nil-expected inserts have exactly one winner", func(ctx context.Context, t *testing.T, p storage.KVProvider) {
+		s := p.For("mod")
+		winners := race(ctx, t, func(i int) error {
+			return s.CompareAndSwap(ctx, "k", nil, []byte(fmt.Sprint("writer-", i)))
+		})
+		checkOneWinner(ctx, t, s, winners)
+	}},
+	{"32 racing updates from one expected value have exactly one winner", func(ctx context.Context, t *testing.T, p storage.KVProvider) {
+		s := p.For("mod")
+		mustPut(ctx, t, s, "k", []byte("v0"))
+		winners := race(ctx, t, func(i int) error {
+			return s.CompareAndSwap(ctx, "k", []byte("v0"), []byte(fmt.Sprint("writer-", i)))
+		})
+		checkOneWinner(ctx, t, s, winners)
+	}},
+	{"a concurrent history of get, put and CAS is linearizable", func(ctx context.Context, t *testing.T, p storage.KVProvider) {
+		history, err := Record(ctx, p.For("mod"), DefaultWorkload)
+		if err != nil {
+			t.Fatalf("recording the history: %v", err)
+		}
+		RequireLinearizable(t, history)
+	}},
 }
 
 // race starts racers goroutines on a shared barrier and returns which

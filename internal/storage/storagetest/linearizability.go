@@ -21,8 +21,6 @@ import (
 type Workload struct {
 	Clients, Ops, Keys int
 	Seed               uint64
-	// InsertOnlyCAS makes every CAS expect the key to be absent.
-	InsertOnlyCAS bool
 }
 
 // DefaultWorkload is small enough to check in well under a second, large
@@ -141,9 +139,6 @@ func Record(ctx context.Context, s storage.KVStore, w Workload) ([]porcupine.Ope
 					// Expect what this client last saw: often current,
 					// sometimes stale, sometimes "absent".
 					in.kind, in.value, in.expected = opCAS, fmt.Sprintf("c%d-%d", c, i), seen[in.key]
-					if w.InsertOnlyCAS {
-						in.expected = nil
-					}
 				}
 				call := clock.Add(1)
 				out, err := apply(ctx, s, in)

@@ -15,28 +15,8 @@ import (
 // Factory returns a new, empty provider and arranges its cleanup on t.
 type Factory func(t *testing.T) storage.KVProvider
 
-// Option adjusts the suite for a server's known limits.
-type Option func(*config)
-
-type config struct {
-	staleRaceSkip string
-	workload      Workload
-}
-
-// SkipStaleCASRace skips only the racing stale-update CAS case, printing why,
-// and limits the linearizability workload's CAS to inserts (nil expected). It
-// exists for servers whose filtered update is not atomic under concurrency
-// (FerretDB v1); every other case, including the racing insert, still runs.
-func SkipStaleCASRace(reason string) Option {
-	return func(c *config) { c.staleRaceSkip = reason }
-}
-
 // Run runs the conformance suite.
-func Run(t *testing.T, newProvider Factory, opts ...Option) {
-	cfg := config{workload: DefaultWorkload}
-	for _, o := range opts {
-		o(&cfg)
-	}
+func Run(t *testing.T, newProvider Factory) {
 	groups := []struct {
 		name  string
 		cases []testCase
@@ -50,7 +30,7 @@ func Run(t *testing.T, newProvider Factory, opts ...Option) {
 		{"KeyRules", keyRuleCases},
 		{"ModuleRules", moduleRuleCases},
 		{"Enumeration", enumerationCases},
-		{"Concurrency", concurrencyCases(cfg)},
+		{"Concurrency", concurrencyCases},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -34,12 +34,18 @@ func (f Format) String(v float64) string {
 		}
 	}
 	s := strconv.FormatFloat(math.Abs(v), 'f', places, 64)
+	sign := ""
+	if v < 0 && strings.Trim(s, "0.") != "" {
+		sign = "-"
+	}
+	return sign + f.Prefix + Grouped(s) + f.Suffix
+}
+
+// Grouped puts thousands separators into an unsigned decimal number:
+// Grouped("1234567.50") = "1,234,567.50".
+func Grouped(s string) string {
 	whole, frac, _ := strings.Cut(s, ".")
 	var b strings.Builder
-	if v < 0 && strings.Trim(s, "0.") != "" {
-		b.WriteByte('-')
-	}
-	b.WriteString(f.Prefix)
 	for i, c := range whole {
 		if i > 0 && (len(whole)-i)%3 == 0 {
 			b.WriteByte(',')
@@ -49,6 +55,5 @@ func (f Format) String(v float64) string {
 	if frac != "" {
 		b.WriteString("." + frac)
 	}
-	b.WriteString(f.Suffix)
 	return b.String()
 }
