@@ -198,10 +198,13 @@ simulate-long: $(if $(filter mongodb dynamodb,$(STORE)),testservers)
 	for seed in 1 2 3; do $(SIM_SERVERS) $(GO) test -count=1 -timeout 60m -run '^TestSimulate$$' -v ./internal/sim/ \
 		-sim.seed=$$seed -sim.days=100 -sim.store=$(or $(STORE),bolt) || exit 1; done
 
-## bench: what docs/performance.md reports: storage and core benchmarks (each provider next to its raw driver, the core next to a bare handler), the slow-chat latency, store round trips per update, idle memory, the migration next to a raw copy, the daily push at Telegram's rate
+## bench: what docs/performance.md reports: storage and core benchmarks (each provider next to its raw driver, the core next to a bare handler), the slow-chat latency, store round trips per update, idle memory, the migration next to a raw copy, the daily push at Telegram's rate, snapshots next to a raw copy and /ping while one runs
 bench: testservers
 	scripts/with-testservers $(GO) test -run '^$$' -bench . -benchmem ./internal/storage/... ./internal/core/
 	scripts/with-testservers $(GO) test -run '^$$' -bench Migrate100k -benchtime 4x ./cmd/migrate/
+	$(GO) test -run '^$$' -bench SnapshotFile100k -benchtime 20x ./internal/backup/
+	$(GO) test -run '^$$' -bench PingWhileSnapshotting -benchtime 40x ./internal/backup/
+	scripts/with-testservers $(GO) test -run '^$$' -bench SnapshotServer100k -benchtime 3x ./internal/backup/
 	$(GO) test -run '^$$' -bench 'DailyPush1000|DailyPush10kScaled' -benchtime 1x ./internal/modules/lolschedule/
 	$(GO) test -run '^$$' -bench PingBehindASlowChat -benchtime 3x ./internal/poller/
 	$(GO) test -run '^$$' -bench LongPollLatency -benchtime 3000x -count 5 ./internal/poller/

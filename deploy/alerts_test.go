@@ -31,44 +31,66 @@ import (
 // TestTheAlertRulesFireWhenTheyMustAndOnlyThen evaluates every rule of
 // deploy/prometheus/alerts.yml with Prometheus' engine over histories
 // made of real scrapes of the container: one just after start, one after
-// the daily push ran, one after a burst of failed updates. Each history is
-// what Prometheus would have stored scraping once a minute.
+// the daily push ran, one after a burst of failed updates; and, of a bot
+// with BACKUP_DIR, one before its first snapshot, one after it, one after
+// a failed snapshot and one after the snapshot that made it good. Each
+// history is what Prometheus would have stored scraping once a minute.
 func TestTheAlertRulesFireWhenTheyMustAndOnlyThen(t *testing.T) {
 	rules := alertRules(t)
 	fresh, pushed, failing := scrapes(t)
+	b := backupScrapes(t)
 
 	const push, failures = "Miti99botDailyPushNotRun", "Miti99botUpdatesFailing"
+	const old, failed = "Miti99botSnapshotTooOld", "Miti99botSnapshotFailed"
 	h := time.Hour
+	at := time.Date(2026, 3, 10, 1, 2, 0, 0, time.UTC) // a minute after today's push was due
 	cases := []struct {
 		name  string
 		rule  string
 		lives []life // the bot's processes, oldest first; the last runs until the evaluation
+		at    time.Time
 		fires bool
 	}{
 		{"a new deployment whose first push is not due yet stays quiet", push,
-			[]life{{-10 * h, fresh}}, false},
+			[]life{{-10 * h, fresh}}, at, false},
 		{"a push in the last day keeps it quiet", push,
-			[]life{{-30 * h, fresh}, {-20 * h, pushed}}, false},
+			[]life{{-30 * h, fresh}, {-20 * h, pushed}}, at, false},
 		{"yesterday's push that finished a minute later than today's has yet to keeps it quiet", push,
-			[]life{{-30 * h, fresh}, {-24*h + time.Minute, pushed}}, false},
+			[]life{{-30 * h, fresh}, {-24*h + time.Minute, pushed}}, at, false},
 		{"a day without the push on a long-running bot fires", push,
-			[]life{{-60 * h, fresh}, {-50 * h, pushed}}, true},
+			[]life{{-60 * h, fresh}, {-50 * h, pushed}}, at, true},
 		{"a redeploy after which the push never runs fires", push,
-			[]life{{-60 * h, fresh}, {-50 * h, pushed}, {-26 * h, fresh}}, true},
+			[]life{{-60 * h, fresh}, {-50 * h, pushed}, {-26 * h, fresh}}, at, true},
 		{"a healthy bot stays quiet", failures,
-			[]life{{-2 * h, fresh}}, false},
+			[]life{{-2 * h, fresh}}, at, false},
 		{"a burst of failures just after a restart fires", failures,
-			[]life{{-h, pushed}, {-10 * time.Minute, fresh}, {-5 * time.Minute, failing}}, true},
+			[]life{{-h, pushed}, {-10 * time.Minute, fresh}, {-5 * time.Minute, failing}}, at, true},
+
+		// The snapshots' gauge holds the real time the bot took each: these
+		// evaluate at that time plus what the case says.
+		{"a bot without BACKUP_DIR stays quiet about snapshots", old,
+			[]life{{-60 * h, fresh}}, at, false},
+		{"no snapshot yet fires, so that the first is taken by hand", old,
+			[]life{{-2 * h, b.none}}, b.taken.Add(h), true},
+		{"a snapshot of an hour ago keeps it quiet", old,
+			[]life{{-2 * h, b.none}, {-h, b.taken1}}, b.taken.Add(h), false},
+		{"no snapshot for 27 hours fires", old,
+			[]life{{-28 * h, b.taken1}}, b.taken.Add(27 * h), true},
+		{"a day of good snapshots keeps the failure rule quiet", failed,
+			[]life{{-25 * h, b.taken1}}, b.taken.Add(24 * h), false},
+		{"a failed run with no snapshot since fires", failed,
+			[]life{{-24 * h, b.taken1}, {-10 * time.Minute, b.failed}}, b.taken.Add(24*h + 10*time.Minute), true},
+		{"a failed run that a retry made good stays quiet", failed,
+			[]life{{-24 * h, b.taken1}, {-20 * time.Minute, b.failed}, {-10 * time.Minute, b.retaken}}, b.retakenAt.Add(10 * time.Minute), false},
 	}
 	engine := promql.NewEngine(promql.EngineOpts{MaxSamples: 1e7, Timeout: time.Minute, LookbackDelta: 5 * time.Minute})
-	at := time.Date(2026, 3, 10, 1, 2, 0, 0, time.UTC) // a minute after today's push was due
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			expr, ok := rules[c.rule]
 			if !ok {
 				t.Fatalf("alerts.yml has no rule %s", c.rule)
 			}
-			q, err := engine.NewInstantQuery(t.Context(), history(at, c.lives), nil, expr, at)
+			q, err := engine.NewInstantQuery(t.Context(), history(c.at, c.lives), nil, expr, c.at)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,8 +146,34 @@ func scrapes(t *testing.T) (fresh, pushed, failing []sample) {
 		"METRICS_ENABLED": "true", "METRICS_PORT": strings.TrimPrefix(metricsAddr, "127.0.0.1:"),
 		"CRON_SHARED_SECRET": "tok", "LOLESPORTS_API_URL": lol.URL, "LOG_LEVEL": "warn",
 	})
-	get := func() []sample {
-		resp, err := http.Get("http://" + metricsAddr + "/metrics")
+	get, until := scraper(t, metricsAddr)
+	ran := labels.FromStrings("__name__", "miti99bot_cron_runs_total", "job", "lolschedule_daily_push", "outcome", "ran")
+	failed := labels.FromStrings("__name__", "miti99bot_updates_total", "kind", "message", "outcome", "failed")
+	fresh = get()
+	// Not always 0: started between 01:00 and 07:00 UTC the scheduler runs
+	// the day's missed push at once; the push below comes on top.
+	before := valueOf(fresh, ran)
+
+	if out := runCron(t, c.Base, "lolschedule_daily_push"); out != "ran" {
+		t.Fatalf("the push answered %q", out)
+	}
+	pushed = until(ran, before+1)
+
+	// Five chats' /ping at once, and Telegram fails the first five replies:
+	// five updates fail together (each comes back later and is answered).
+	srv.FailNext("sendMessage", repeat(telegramtest.Failure{Code: 500, Description: "Internal Server Error"}, 5)...)
+	for chat := range int64(5) {
+		srv.Push(telegramtest.Text(10+chat, 10+chat, "/ping"))
+	}
+	failing = until(failed, 5)
+	return fresh, pushed, failing
+}
+
+// scraper reads the bot's /metrics at addr: get scrapes once; until
+// scrapes until the series reaches at least want.
+func scraper(t *testing.T, addr string) (get func() []sample, until func(labels.Labels, float64) []sample) {
+	get = func() []sample {
+		resp, err := http.Get("http://" + addr + "/metrics")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,8 +181,7 @@ func scrapes(t *testing.T) (fresh, pushed, failing []sample) {
 		b, _ := io.ReadAll(resp.Body)
 		return parse(t, string(b))
 	}
-	// until scrapes until the series reaches at least want.
-	until := func(series labels.Labels, want float64) []sample {
+	until = func(series labels.Labels, want float64) []sample {
 		t.Helper()
 		var got []sample
 		if err := testenv.Eventually(10*time.Second, func() error {
@@ -148,34 +195,23 @@ func scrapes(t *testing.T) (fresh, pushed, failing []sample) {
 		}
 		return got
 	}
-	ran := labels.FromStrings("__name__", "miti99bot_cron_runs_total", "job", "lolschedule_daily_push", "outcome", "ran")
-	failed := labels.FromStrings("__name__", "miti99bot_updates_total", "kind", "message", "outcome", "failed")
-	fresh = get()
-	// Not always 0: started between 01:00 and 07:00 UTC the scheduler runs
-	// the day's missed push at once; the push below comes on top.
-	before := valueOf(fresh, ran)
+	return get, until
+}
 
-	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, c.Base+"/cron/lolschedule_daily_push", nil)
+// runCron runs a job now through the bot's cron route, as botctl cron run
+// does, and returns its answer ("ran", "job failed", ...); job may carry
+// the route's query (?scheduled=).
+func runCron(t *testing.T, base, job string) string {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, base+"/cron/"+job, nil)
 	req.Header.Set("X-Cron-Token", "tok")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if string(body) != "ran\n" {
-		t.Fatalf("the push answered %d %q", resp.StatusCode, body)
-	}
-	pushed = until(ran, before+1)
-
-	// Five chats' /ping at once, and Telegram fails the first five replies:
-	// five updates fail together (each comes back later and is answered).
-	srv.FailNext("sendMessage", repeat(telegramtest.Failure{Code: 500, Description: "Internal Server Error"}, 5)...)
-	for chat := range int64(5) {
-		srv.Push(telegramtest.Text(10+chat, 10+chat, "/ping"))
-	}
-	failing = until(failed, 5)
-	return fresh, pushed, failing
+	return strings.TrimSpace(string(body))
 }
 
 // valueOf is the series' value in the scrape (-1 when it lacks it).

@@ -146,9 +146,10 @@ func TestEveryVariableIsDocumented(t *testing.T) {
 	}
 }
 
-// TestTheGrafanaDashboardReadsTheMetricSet: the dashboard is JSON and
-// every series it queries is one the bot serves (the metric set, or the Go
-// runtime and process metrics the endpoint adds).
+// TestTheGrafanaDashboardReadsTheMetricSet: the dashboard is JSON, every
+// series it queries is one the bot serves (the metric set, or the Go
+// runtime and process metrics the endpoint adds), and the newest
+// snapshot's age, which an alert watches, is on it.
 func TestTheGrafanaDashboardReadsTheMetricSet(t *testing.T) {
 	data, err := os.ReadFile("grafana/miti99bot.json")
 	if err != nil {
@@ -164,11 +165,13 @@ func TestTheGrafanaDashboardReadsTheMetricSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	served := []string{metrics.Updates, metrics.UpdateSeconds + "_bucket", metrics.BotAPICalls, metrics.BotAPIWait,
-		metrics.StoreOps, metrics.CronRuns, metrics.DeployNotices, metrics.InitSeconds}
+		metrics.StoreOps, metrics.CronRuns, metrics.DeployNotices, metrics.InitSeconds,
+		metrics.BackupTime, metrics.BackupBytes, metrics.BackupItems}
 	names := regexp.MustCompile(`\b(miti99bot_[a-z_]+|go_[a-z_]+|process_[a-z_]+)`)
-	queried := 0
+	queried, age := 0, false
 	for _, p := range dash.Panels {
 		for _, target := range p.Targets {
+			age = age || strings.Contains(target.Expr, "time() - "+metrics.BackupTime)
 			for _, n := range names.FindAllString(target.Expr, -1) {
 				queried++
 				if strings.HasPrefix(n, "miti99bot_") && !slices.Contains(served, n) {
@@ -179,5 +182,8 @@ func TestTheGrafanaDashboardReadsTheMetricSet(t *testing.T) {
 	}
 	if queried == 0 {
 		t.Fatal("the dashboard queries nothing")
+	}
+	if !age {
+		t.Errorf("no panel shows the newest snapshot's age (time() - %s)", metrics.BackupTime)
 	}
 }

@@ -7,7 +7,9 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/awsenv/defaultchain"
@@ -57,6 +59,11 @@ func backupCreate(ctx context.Context, e env) error {
 	}
 	fmt.Fprintf(report, "backup: %s: %d items in %d namespaces, %s, CRC-32 %s, in %s -> %s\n",
 		o.Source, s.Items, len(s.Namespaces), size(s.Bytes), s.CRC32, time.Since(start).Round(time.Millisecond), *out)
+	// What the store holds, at a glance: the DynamoDB runbook looks at a
+	// table restored to a point in time this way before pointing the bot at it.
+	for _, ns := range slices.Sorted(maps.Keys(s.Namespaces)) {
+		fmt.Fprintf(report, "  %s: %d\n", ns, s.Namespaces[ns])
+	}
 	return nil
 }
 

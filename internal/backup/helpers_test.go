@@ -60,7 +60,7 @@ func generated(n int) []storage.Item {
 	for i := range out {
 		ns := []string{"wordle", "loldle", "coin", "gold", "stats"}[i%5]
 		out[i] = storage.Item{Namespace: ns, Key: fmt.Sprintf("chat:%07d", i),
-			Value: fmt.Appendf(nil, `{"n":%d,"pad":%q}`, i, strings.Repeat("x", i%300)), UpdatedAt: int64(1_700_000_000_000_000_000 + i)}
+			Value: fmt.Appendf(nil, `{"n":%d,"pad":%q}`, i, strings.Repeat("x", i%300)), UpdatedAt: 1_700_000_000_000_000_000 + int64(i)}
 	}
 	return out
 }

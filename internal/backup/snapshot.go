@@ -62,6 +62,9 @@ func Snapshot(ctx context.Context, p storage.KVProvider, w io.Writer, o Options)
 	return snapshotItems(ctx, p, w, m, o)
 }
 
+// snapshotBolt holds one read transaction for the whole copy. Writes go
+// on meanwhile; only one that outgrows bbolt's memory map would wait for
+// it to end, and the store maps 1 GiB from its start (bolt.Open).
 func snapshotBolt(ctx context.Context, hc hotCopier, w io.Writer, m Manifest, o Options) (*Summary, error) {
 	var s *Summary
 	err := hc.HotCopy(func(c bolt.Copy) error {

@@ -111,7 +111,8 @@ func TestADamagedFileIsRefusedAtOpenNamingItsPath(t *testing.T) {
 		damage func(t *testing.T, f []byte) []byte
 		want   string
 	}{
-		{"a file cut short of its last commit is damaged", func(_ *testing.T, f []byte) []byte { return f[:len(f)/2] }, "damaged"},
+		// Half its pages: bbolt grows the file ahead of them, so half the file may hold them all.
+		{"a file cut short of its last commit is damaged", func(_ *testing.T, f []byte) []byte { return f[:len(h.types)*h.pageSize/2] }, "damaged"},
 		{"a file cut inside its first page is damaged", func(_ *testing.T, f []byte) []byte { return f[:100] }, "damaged"},
 		{"a file of 0 bytes is refused as empty", func(_ *testing.T, f []byte) []byte { return f[:0] }, "empty"},
 		{"garbage over both meta pages is damaged", func(_ *testing.T, f []byte) []byte {

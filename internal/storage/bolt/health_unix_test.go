@@ -5,6 +5,7 @@ package bolt_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -16,9 +17,9 @@ import (
 func init() { children["full"] = writeUntilFull }
 
 // writeUntilFull fills a store until the disk is "full": RLIMIT_FSIZE caps
-// the file at 1 MiB, so growing it fails as a full disk does while every
-// read still answers. It prints the failed write and the health, then lifts
-// the cap and does the same for the next write.
+// the file at its size after a first write, so growing it fails as a full
+// disk does while every read still answers. It prints the failed write and
+// the health, then lifts the cap and does the same for the next write.
 func writeUntilFull(path string) {
 	ctx := context.Background()
 	p, err := bolt.Open(path)
@@ -26,17 +27,24 @@ func writeUntilFull(path string) {
 		panic(err)
 	}
 	defer p.Close(ctx)
+	s, val := p.For("m"), make([]byte, 200<<10)
+	if err := s.Put(ctx, "k0", val); err != nil {
+		panic(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		panic(err)
+	}
 	var lim syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
 		panic(err)
 	}
 	capped := lim
-	capped.Cur = 1 << 20
+	capped.Cur = uint64(fi.Size()) // bbolt grows the file ahead of its data: the cap meets a later write
 	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &capped); err != nil {
 		panic(err)
 	}
-	s, val := p.For("m"), make([]byte, 200<<10)
-	for i := 0; err == nil && i < 20; i++ {
+	for i := 1; err == nil && i < 1000; i++ {
 		err = s.Put(ctx, fmt.Sprintf("k%d", i), val)
 	}
 	_, rerr := s.Get(ctx, "k0")

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"time"
 
 	bbolt "go.etcd.io/bbolt"
@@ -30,7 +31,20 @@ const lockWait = 2 * time.Second
 // Option configures Open.
 type Option func(*options)
 
-type options struct{ createIfEmpty bool }
+type options struct {
+	createIfEmpty bool
+	mapSize       int // bbolt's InitialMmapSize
+}
+
+// initialMap is the memory map bbolt starts with: 1 GiB on 64-bit, bbolt's
+// default (0: the file's size, doubling) on 32-bit, where address space is
+// short. A write that outgrows the map remaps the file, which waits for
+// every read transaction to end while every new one waits behind it: a
+// snapshot's long copy would hold the whole bot up. The map is address
+// space, not memory: only the pages read are resident. With it bbolt
+// grows the file 16 MiB ahead of its data from the first write (a hole:
+// no disk blocks until written), as it does past 16 MiB anyway.
+const initialMap = (strconv.IntSize / 64) << 30
 
 // CreateIfEmpty makes Open start a new store in an existing 0-byte file
 // instead of refusing it. A missing file is created either way.
@@ -44,7 +58,7 @@ func CreateIfEmpty() Option { return func(o *options) { o.createIfEmpty = true }
 // never a crash: bbolt reads the file through a memory map, where a page
 // past the end faults (SIGBUS) and garbage makes it panic or read anywhere.
 func Open(path string, opts ...Option) (*Provider, error) {
-	var o options
+	o := options{mapSize: initialMap}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -56,7 +70,7 @@ func Open(path string, opts ...Option) (*Provider, error) {
 		f.Close()
 		return nil, err
 	}
-	db, err := openDB(f)
+	db, err := openDB(f, o.mapSize)
 	switch {
 	case errors.Is(err, errPanicked), errors.Is(err, bberrors.ErrInvalid),
 		errors.Is(err, bberrors.ErrChecksum), errors.Is(err, bberrors.ErrVersionMismatch):
@@ -120,7 +134,7 @@ var errPanicked = errors.New("reading it crashed bbolt")
 // or panic made an error: opening reads the freelist page through the
 // map. After one the file is closed, which releases its lock; the map
 // stays until the process exits, which the caller then does.
-func openDB(f *os.File) (db *bbolt.DB, err error) {
+func openDB(f *os.File, mapSize int) (db *bbolt.DB, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			f.Close()
@@ -129,7 +143,8 @@ func openDB(f *os.File) (db *bbolt.DB, err error) {
 	}()
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	return bbolt.Open(f.Name(), 0o600, &bbolt.Options{
-		Timeout:  lockWait, // the lock is ours already: bbolt's flock on the same file succeeds at once
-		OpenFile: func(string, int, os.FileMode) (*os.File, error) { return f, nil },
+		Timeout:         lockWait, // the lock is ours already: bbolt's flock on the same file succeeds at once
+		OpenFile:        func(string, int, os.FileMode) (*os.File, error) { return f, nil },
+		InitialMmapSize: mapSize,
 	})
 }
