@@ -60,14 +60,11 @@ func (p *Play[G, P]) GiveUpCommand(description string) app.Command {
 }
 
 func (p *Play[G, P]) giveUp(ctx context.Context, r *app.Request) error {
-	var ended *G
 	g, reply, err := Move[G, P](ctx, p.Store, r, func(g *G) (*G, string, error) {
-		ended = nil // this may run again after a lost race
 		if g == nil || *p.Over(g) {
 			return nil, "", nil
 		}
 		*p.Over(g) = true
-		ended = g
 		return g, p.GaveUp(g), nil
 	})
 	switch {
@@ -75,9 +72,10 @@ func (p *Play[G, P]) giveUp(ctx context.Context, r *app.Request) error {
 		return err
 	case reply == "":
 		return r.Reply(ctx, fmt.Sprintf("No %s is running. Start one with /%s.", p.Name, p.Command))
-	case ended != nil:
-		p.Finish(ctx, r.ChatID, ended)
 	}
+	// Counted once, run again or not: a run again after the give-up landed
+	// unheard gets the same reply, and the game is counted then.
+	p.Finish(ctx, r.ChatID, g)
 	return r.ReplyKeyboard(ctx, reply, p.Finished(g))
 }
 

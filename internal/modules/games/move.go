@@ -17,9 +17,17 @@ import (
 type LastMove struct {
 	Update int64  `json:"last_update,omitempty"` // its update_id; 0: none known
 	Reply  string `json:"last_reply,omitempty"`
+	// Ended is the game the move ended, if any (see End): a run of the
+	// move again, after its write landed unheard, counts it too, once.
+	Ended *Ended `json:"last_ended,omitempty"`
 }
 
 func (m *LastMove) lastMove() *LastMove { return m }
+
+// End says that the move being made (in Move's f) ended the game e: the
+// game itself, or the running one a new game replaces. Move keeps it with
+// the move, and the game Move returns holds it (Finish counts it).
+func (m *LastMove) End(e Ended) { m.Ended = &e }
 
 // Replayable is a pointer to a game type that embeds LastMove.
 type Replayable[G any] interface {
@@ -33,7 +41,8 @@ type Replayable[G any] interface {
 // When the game's last change was this very update (delivered again after
 // its reply failed), f does not run: nothing changes, and Move returns the
 // reply the move earned the first time. g is the game as it stands after
-// the move (nil when there is none), for the reply's keyboard.
+// the move (nil when there is none), for the reply's keyboard; its Ended is
+// the game the move ended (see End), the first time and every time again.
 //
 // Only the last move is remembered: an update delivered again after a
 // later one changed the game is applied as a new move.
@@ -45,14 +54,17 @@ func Move[G any, P Replayable[G]](ctx context.Context, s storage.KVStore, r *app
 			reply = again
 			return nil, nil
 		}
+		if cur != nil {
+			P(cur).lastMove().Ended = nil // the last move's: this one says its own
+		}
 		next, earned, err := f(cur)
 		reply = earned
 		if err != nil || next == nil {
 			return nil, err
 		}
-		last := LastMove{}
+		last := LastMove{Ended: P(next).lastMove().Ended}
 		if id != 0 {
-			last = LastMove{Update: id, Reply: earned}
+			last.Update, last.Reply = id, earned
 		}
 		*P(next).lastMove() = last
 		g = next
@@ -62,6 +74,15 @@ func Move[G any, P Replayable[G]](ctx context.Context, s storage.KVStore, r *app
 		return nil, "", err
 	}
 	return g, reply, nil
+}
+
+// EndedBy is the game the move that left g ended, if any (see End); nil
+// for no game.
+func EndedBy[G any, P Replayable[G]](g *G) *Ended {
+	if g == nil {
+		return nil
+	}
+	return P(g).lastMove().Ended
 }
 
 // Replayed is the reply r's move earned if g's last change was r's update

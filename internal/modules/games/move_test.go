@@ -89,3 +89,34 @@ func TestARequestWithoutItsUpdateIsMadeEveryTime(t *testing.T) {
 		t.Fatalf("%d runs, game %+v; want two moves, none remembered", runs, g)
 	}
 }
+
+// A move whose write lands but whose caller hears a failure (a store call
+// that timed out after writing, a process killed after it) is run again:
+// the game it ended is still reported, so that it is counted (simulation
+// seed 1, the game record one short).
+func TestAMoveRunAgainStillSaysWhichGameItEnded(t *testing.T) {
+	s := memory.New().For("g")
+	ctx := t.Context()
+	end := func(cur *tally) (*tally, string, error) {
+		next := tally{Moves: 1}
+		next.End(games.Ended{Game: 9, Won: true, Tries: 1})
+		return &next, "won", nil
+	}
+	for _, run := range []string{"first", "again"} {
+		g, _, err := games.Move(ctx, s, command(301), end)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := games.EndedBy(g); e == nil || e.Game != 9 || !e.Won {
+			t.Fatalf("%s run: ended %+v", run, e)
+		}
+	}
+	g, _, err := games.Move(ctx, s, command(302), func(cur *tally) (*tally, string, error) {
+		next := *cur
+		next.Moves++
+		return &next, "on", nil
+	})
+	if err != nil || games.EndedBy(g) != nil {
+		t.Fatalf("the next move ended nothing: %+v, %v", games.EndedBy(g), err)
+	}
+}

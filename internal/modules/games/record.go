@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -18,15 +19,40 @@ import (
 type Record struct {
 	Played, Won, Streak, MaxStreak int
 	Dist                           []int // wins by tries: Dist[0] were won at the first
+	// Counted are the IDs of the last games counted: a game's end may be
+	// seen more than once (a move whose write landed unheard is run again),
+	// and counts once.
+	Counted []int64 `json:",omitempty"`
 }
+
+// keepCounted bounds Counted: a game's end is seen again only by a retry
+// of the update that ended it, before the chat's next few games end.
+const keepCounted = 8
 
 // Key is where a subject's record lives.
 func Key(subject int64) string { return "stats:" + strconv.FormatInt(subject, 10) }
 
+// Ended is a game that ended: won, or lost (out of tries, given up, or
+// abandoned for a new one). Game is its ID; 0 for a game without one,
+// which is counted every time.
+type Ended struct {
+	Game  int64 `json:"game,omitempty"`
+	Won   bool  `json:"won,omitempty"`
+	Tries int   `json:"tries,omitempty"`
+}
+
 // Add counts one finished game under CAS, so two games finishing at once
-// in one chat are both counted.
-func Add(ctx context.Context, s storage.KVStore, subject int64, won bool, tries int) error {
+// in one chat are both counted, and a game counted already is not again.
+func Add(ctx context.Context, s storage.KVStore, subject int64, e Ended) error {
+	won, tries := e.Won, e.Tries
 	return storage.UpdateJSON(ctx, s, Key(subject), func(r *Record, _ bool) (bool, error) {
+		if e.Game != 0 {
+			if slices.Contains(r.Counted, e.Game) {
+				return false, nil
+			}
+			r.Counted = append(r.Counted, e.Game)
+			r.Counted = r.Counted[max(0, len(r.Counted)-keepCounted):]
+		}
 		r.Played++
 		if !won {
 			r.Streak = 0
@@ -45,11 +71,15 @@ func Add(ctx context.Context, s storage.KVStore, subject int64, won bool, tries 
 	})
 }
 
-// Finish counts a game that just ended. The game itself is already saved,
-// so a failure here is logged, not returned: returning it would make the
-// runtime retry the command and replay the move that ended the game.
-func Finish(ctx context.Context, s storage.KVStore, log *slog.Logger, subject int64, won bool, tries int) {
-	if err := Add(ctx, s, subject, won, tries); err != nil {
+// Finish counts a game that just ended (nil: none did). The game itself is
+// already saved, so a failure here is logged, not returned: returning it
+// would make the runtime retry the command and replay the move that ended
+// the game.
+func Finish(ctx context.Context, s storage.KVStore, log *slog.Logger, subject int64, e *Ended) {
+	if e == nil {
+		return
+	}
+	if err := Add(ctx, s, subject, *e); err != nil {
 		log.Warn("game result not recorded", "err", err)
 	}
 }

@@ -19,7 +19,7 @@ func TestRecord(t *testing.T) {
 			won   bool
 			tries int
 		}{{true, 3}, {true, 1}, {false, 6}, {true, 3}} {
-			if err := Add(ctx, s, 7, g.won, g.tries); err != nil {
+			if err := Add(ctx, s, 7, Ended{Won: g.won, Tries: g.tries}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -36,9 +36,9 @@ func TestRecord(t *testing.T) {
 	})
 	t.Run("games finishing at once are all counted", func(t *testing.T) {
 		var wg sync.WaitGroup
-		for range 10 {
+		for i := range 10 {
 			wg.Go(func() {
-				if err := Add(ctx, s, 8, true, 2); err != nil {
+				if err := Add(ctx, s, 8, Ended{Game: int64(i + 1), Won: true, Tries: 2}); err != nil {
 					t.Error(err)
 				}
 			})
@@ -54,10 +54,22 @@ func TestRecord(t *testing.T) {
 			Dist                           [6]int
 		}{Played: 2, Won: 1, Streak: 1, MaxStreak: 1, Dist: [6]int{0, 0, 0, 1}})
 		_ = s.Put(ctx, Key(9), old)
-		if err := Add(ctx, s, 9, true, 2); err != nil {
+		if err := Add(ctx, s, 9, Ended{Won: true, Tries: 2}); err != nil {
 			t.Fatal(err)
 		}
 		if r, _, _ := Load(ctx, s, 9); r.Played != 3 || !slices.Equal(r.Dist, []int{0, 1, 0, 1, 0, 0}) {
+			t.Fatalf("%+v", r)
+		}
+	})
+	t.Run("a game whose end is seen again is counted once", func(t *testing.T) {
+		// Seed 1 of the simulation: a winning guess whose write landed
+		// unheard was run again, and the game went uncounted.
+		for _, e := range []Ended{{Game: 41, Won: true, Tries: 2}, {Game: 41, Won: true, Tries: 2}, {Game: 42}} {
+			if err := Add(ctx, s, 11, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if r, _, _ := Load(ctx, s, 11); r.Played != 2 || r.Won != 1 {
 			t.Fatalf("%+v", r)
 		}
 	})

@@ -110,9 +110,7 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 		return r.Reply(ctx, refusal)
 	}
 	limit := 0 // read only when a game starts, once
-	var finished *game
 	shown, reply, err := games.Move(ctx, m.store, r, func(cur *game) (*game, string, error) {
-		finished = nil // this may run again after a lost race
 		g, started, err := m.playable(ctx, cur, &limit)
 		if err != nil {
 			return nil, "", err
@@ -125,7 +123,7 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 			reply = startText(g.Max) + "\n\n" + reply
 		}
 		if g.Over {
-			finished = g
+			g.End(games.Ended{Game: g.ID, Won: g.Won, Tries: len(g.Guesses)})
 		}
 		if !changed {
 			return nil, reply, nil
@@ -135,7 +133,7 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 	if err != nil {
 		return err
 	}
-	m.finish(ctx, r.ChatID, finished)
+	games.Finish(ctx, m.store, m.log, r.ChatID, games.EndedBy(shown))
 	return r.ReplyKeyboard(ctx, reply, m.play.Keyboard(shown))
 }
 
@@ -195,10 +193,10 @@ func (m *module) move(g *game, guess *champion) (reply string, changed bool) {
 	return reply, true
 }
 
-// finish counts the game that just ended, if any.
+// finish counts a game that ended, if it was not counted yet.
 func (m *module) finish(ctx context.Context, subject int64, g *game) {
 	if g != nil {
-		games.Finish(ctx, m.store, m.log, subject, g.Won, len(g.Guesses))
+		games.Finish(ctx, m.store, m.log, subject, &games.Ended{Game: g.ID, Won: g.Won, Tries: len(g.Guesses)})
 	}
 }
 

@@ -87,9 +87,7 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 			return r.Reply(ctx, why)
 		}
 	}
-	var finished *game
 	shown, reply, err := games.Move(ctx, m.store, r, func(g *game) (*game, string, error) {
-		finished = nil // this closure may run again after a lost race
 		started := g == nil || g.Over
 		if started {
 			g = m.newGame()
@@ -116,38 +114,36 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 			reply = startText + "\n" + reply
 		}
 		if g.Over {
-			finished = g
+			g.End(games.Ended{Game: g.ID, Won: g.Won, Tries: len(g.Guesses)})
 		}
 		return g, reply, nil
 	})
 	if err != nil {
 		return err
 	}
-	m.finish(ctx, r.ChatID, finished)
+	games.Finish(ctx, m.store, m.log, r.ChatID, games.EndedBy(shown))
 	return r.ReplyKeyboard(ctx, reply, m.play.Keyboard(shown))
 }
 
-// finish counts the game that just ended, if any.
+// finish counts a game that ended, if it was not counted yet.
 func (m *module) finish(ctx context.Context, subject int64, g *game) {
 	if g != nil {
-		games.Finish(ctx, m.store, m.log, subject, g.Won, len(g.Guesses))
+		games.Finish(ctx, m.store, m.log, subject, &games.Ended{Game: g.ID, Won: g.Won, Tries: len(g.Guesses)})
 	}
 }
 
 func (m *module) cmdNew(ctx context.Context, r *app.Request) error {
-	var abandoned *game
 	started, reply, err := games.Move(ctx, m.store, r, func(g *game) (*game, string, error) {
-		abandoned = nil // this may run again after a lost race
+		next := m.newGame()
 		if g != nil && !g.Over && len(g.Guesses) > 0 {
-			g.Over = true
-			abandoned = g // an abandoned game counts as lost
+			next.End(games.Ended{Game: g.ID, Tries: len(g.Guesses)}) // an abandoned game counts as lost
 		}
-		return m.newGame(), startText, nil
+		return next, startText, nil
 	})
 	if err != nil {
 		return err
 	}
-	m.finish(ctx, r.ChatID, abandoned)
+	games.Finish(ctx, m.store, m.log, r.ChatID, games.EndedBy(started))
 	return r.ReplyKeyboard(ctx, reply, m.play.Running(started))
 }
 
