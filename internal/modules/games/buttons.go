@@ -49,8 +49,12 @@ type Play[G any, P Replayable[G]] struct {
 	// Start is a new game with a fresh ID, and Started its message.
 	Start   func(ctx context.Context) (*G, error)
 	Started func(*G) string
-	// Finish counts a game that just ended.
-	Finish func(ctx context.Context, subject int64, g *G)
+	// Finish counts a game that just ended; an error fails the update.
+	Finish func(ctx context.Context, subject int64, g *G) error
+	// Once says that Finish counts a game once however often it is called
+	// (games.Add, by the game's ID): a give-up run again after its write
+	// landed unheard then counts the game too.
+	Once bool
 }
 
 // GiveUpCommand is /<Command>_giveup: it ends the chat's running game,
@@ -60,7 +64,9 @@ func (p *Play[G, P]) GiveUpCommand(description string) app.Command {
 }
 
 func (p *Play[G, P]) giveUp(ctx context.Context, r *app.Request) error {
+	ran := false // this run gave up, or replays the run that did
 	g, reply, err := Move[G, P](ctx, p.Store, r, func(g *G) (*G, string, error) {
+		ran = true
 		if g == nil || *p.Over(g) {
 			return nil, "", nil
 		}
@@ -73,9 +79,11 @@ func (p *Play[G, P]) giveUp(ctx context.Context, r *app.Request) error {
 	case reply == "":
 		return r.Reply(ctx, fmt.Sprintf("No %s is running. Start one with /%s.", p.Name, p.Command))
 	}
-	// Counted once, run again or not: a run again after the give-up landed
-	// unheard gets the same reply, and the game is counted then.
-	p.Finish(ctx, r.ChatID, g)
+	if ran || p.Once {
+		if err := p.Finish(ctx, r.ChatID, g); err != nil {
+			return err
+		}
+	}
 	return r.ReplyKeyboard(ctx, reply, p.Finished(g))
 }
 
@@ -201,7 +209,9 @@ func (p *Play[G, P]) Handle(ctx context.Context, req *app.CallbackRequest) error
 		if g == nil {
 			return req.Answer(ctx, StaleToast)
 		}
-		p.Finish(ctx, subject, g)
+		if err := p.Finish(ctx, subject, g); err != nil {
+			return err
+		}
 		return req.Edit(ctx, p.GaveUp(g), p.Finished(g))
 	case actNew:
 		var started *G

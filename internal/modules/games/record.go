@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"slices"
 	"strconv"
 
@@ -71,17 +70,18 @@ func Add(ctx context.Context, s storage.KVStore, subject int64, e Ended) error {
 	})
 }
 
-// Finish counts a game that just ended (nil: none did). The game itself is
-// already saved, so a failure here is logged, not returned: returning it
-// would make the runtime retry the command and replay the move that ended
-// the game.
-func Finish(ctx context.Context, s storage.KVStore, log *slog.Logger, subject int64, e *Ended) {
+// Finish counts a game that just ended (nil: none did). An error is the
+// handler's to return: the update is run again, its move is replayed
+// (Move), the game it ended comes back with it (EndedBy) and is counted
+// then, once.
+func Finish(ctx context.Context, s storage.KVStore, subject int64, e *Ended) error {
 	if e == nil {
-		return
+		return nil
 	}
 	if err := Add(ctx, s, subject, *e); err != nil {
-		log.Warn("game result not recorded", "err", err)
+		return fmt.Errorf("game result not recorded: %w", err)
 	}
+	return nil
 }
 
 // Load reads a subject's record; found is false before its first game.

@@ -3,11 +3,13 @@ package games
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"sync"
 	"testing"
 
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
+	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
 )
 
 func TestRecord(t *testing.T) {
@@ -78,4 +80,29 @@ func TestRecord(t *testing.T) {
 			t.Fatal(found, err)
 		}
 	})
+}
+
+// A result that cannot be written is the handler's error: its update is
+// run again, and the game it ended counted then (simulation seed 5, an
+// outage from the record's write on).
+func TestARecordThatCannotBeWrittenFailsTheUpdate(t *testing.T) {
+	sw := storagetest.NewSwitch(memory.New())
+	s := sw.For("game")
+	e := &Ended{Game: 5, Tries: 3}
+	sw.SetDown(true)
+	if err := Finish(t.Context(), s, 1, e); !errors.Is(err, storagetest.ErrDown) {
+		t.Fatalf("Finish in an outage: %v", err)
+	}
+	sw.SetDown(false)
+	for range 2 { // run again, and again
+		if err := Finish(t.Context(), s, 1, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r, _, _ := Load(t.Context(), s, 1); r.Played != 1 {
+		t.Fatalf("%+v", r)
+	}
+	if err := Finish(t.Context(), s, 1, nil); err != nil {
+		t.Fatal(err)
+	}
 }

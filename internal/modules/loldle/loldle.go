@@ -60,6 +60,7 @@ func (m *module) module() *app.Module {
 		},
 		Started: func(g *game) string { return startText(g.Max) },
 		Finish:  m.finish,
+		Once:    true,
 	}
 	return &app.Module{
 		OnChatChange: games.ChatChanged(m.store),
@@ -133,7 +134,9 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 	if err != nil {
 		return err
 	}
-	games.Finish(ctx, m.store, m.log, r.ChatID, games.EndedBy(shown))
+	if err := games.Finish(ctx, m.store, r.ChatID, games.EndedBy(shown)); err != nil {
+		return err
+	}
 	return r.ReplyKeyboard(ctx, reply, m.play.Keyboard(shown))
 }
 
@@ -194,10 +197,8 @@ func (m *module) move(g *game, guess *champion) (reply string, changed bool) {
 }
 
 // finish counts a game that ended, if it was not counted yet.
-func (m *module) finish(ctx context.Context, subject int64, g *game) {
-	if g != nil {
-		games.Finish(ctx, m.store, m.log, subject, &games.Ended{Game: g.ID, Won: g.Won, Tries: len(g.Guesses)})
-	}
+func (m *module) finish(ctx context.Context, subject int64, g *game) error {
+	return games.Finish(ctx, m.store, subject, &games.Ended{Game: g.ID, Won: g.Won, Tries: len(g.Guesses)})
 }
 
 // statsText is a record with the average tries of a win.

@@ -87,14 +87,14 @@ func (m *module) record(ctx context.Context, r *app.Request, secret, q, a, prefi
 		return g, reply, nil
 	})
 	if err == nil && finished != nil {
-		m.addResult(ctx, r.ChatID, finished)
+		_ = m.addResult(ctx, r.ChatID, finished)
 	}
 	return reply, err
 }
 
 // addResult counts a finished game. The game is already saved, so a
 // failure is logged, not returned (a retry would replay the last move).
-func (m *module) addResult(ctx context.Context, chat int64, g *game) {
+func (m *module) addResult(ctx context.Context, chat int64, g *game) error {
 	err := storage.UpdateJSON(ctx, m.store, resultsKey(chat), func(r *results, _ bool) (bool, error) {
 		r.Played++
 		if g.Won {
@@ -106,4 +106,5 @@ func (m *module) addResult(ctx context.Context, chat int64, g *game) {
 	if err != nil {
 		m.log.Warn("twentyq: result not recorded", "err", err)
 	}
+	return nil
 }

@@ -51,6 +51,7 @@ func (m *module) module() *app.Module {
 		Start:   func(context.Context) (*game, error) { return m.newGame(), nil },
 		Started: func(*game) string { return startText },
 		Finish:  m.finish,
+		Once:    true,
 	}
 	return &app.Module{
 		OnChatChange: games.ChatChanged(m.store),
@@ -121,15 +122,15 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 	if err != nil {
 		return err
 	}
-	games.Finish(ctx, m.store, m.log, r.ChatID, games.EndedBy(shown))
+	if err := games.Finish(ctx, m.store, r.ChatID, games.EndedBy(shown)); err != nil {
+		return err
+	}
 	return r.ReplyKeyboard(ctx, reply, m.play.Keyboard(shown))
 }
 
 // finish counts a game that ended, if it was not counted yet.
-func (m *module) finish(ctx context.Context, subject int64, g *game) {
-	if g != nil {
-		games.Finish(ctx, m.store, m.log, subject, &games.Ended{Game: g.ID, Won: g.Won, Tries: len(g.Guesses)})
-	}
+func (m *module) finish(ctx context.Context, subject int64, g *game) error {
+	return games.Finish(ctx, m.store, subject, &games.Ended{Game: g.ID, Won: g.Won, Tries: len(g.Guesses)})
 }
 
 func (m *module) cmdNew(ctx context.Context, r *app.Request) error {
@@ -143,7 +144,9 @@ func (m *module) cmdNew(ctx context.Context, r *app.Request) error {
 	if err != nil {
 		return err
 	}
-	games.Finish(ctx, m.store, m.log, r.ChatID, games.EndedBy(started))
+	if err := games.Finish(ctx, m.store, r.ChatID, games.EndedBy(started)); err != nil {
+		return err
+	}
 	return r.ReplyKeyboard(ctx, reply, m.play.Running(started))
 }
 
