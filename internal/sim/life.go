@@ -7,25 +7,18 @@
 package sim
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"math/rand/v2"
 	"net/http/httptest"
 	"slices"
 	"testing"
 	"time"
 
-	"golang.org/x/time/rate"
-
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/core"
-	"github.com/miti99bot/miti99bot/internal/cron"
-	"github.com/miti99bot/miti99bot/internal/modules/builtin"
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
-	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
@@ -76,8 +69,7 @@ type life struct {
 	fake  *telegramtest.Server
 	wire  *wire
 	store *storagetest.Switch
-	app   *core.App
-	disp  *cron.Dispatcher
+	app   *core.App // the first process's: the registry every process has
 	logs  *logSink
 	mkt   *markets
 	world *world
@@ -86,6 +78,8 @@ type life struct {
 	step  int
 	day   int
 	next  map[string]time.Time // each cron job's next fire
+
+	processes // the runtimes serving the life, and their failures
 
 	outage int               // delivery attempts left that find the store down
 	known  map[string]string // known bugs met, and where first
@@ -122,31 +116,14 @@ func newLife(t testing.TB, cfg Config) *life {
 	l.words = wordleWords(t)
 	l.fake = telegramtest.New(t, telegramtest.WithClock(l.clk.Now))
 	l.wire = &wire{fake: l.fake}
-	front := httptest.NewServer(l.wire)
-	t.Cleanup(front.Close)
 	apis := httptest.NewServer(l.mkt)
 	t.Cleanup(apis.Close)
-	log := slog.New(l.logs)
-	// No pacing: the fake's 429s are the flood control under test, and a
-	// wait moves the simulated clock instead of sleeping.
-	client, err := telegram.New(l.fake.Token, telegram.WithAPIURL(front.URL), telegram.WithLogger(log),
-		telegram.WithRates(rate.Inf, rate.Inf), telegram.WithGroupLimit(0, 0),
-		telegram.WithWait(func(context.Context, time.Duration) error { return nil }))
-	if err != nil {
-		t.Fatal(err)
+	l.settings = map[string]string{
+		"BINANCE_API_URL": apis.URL, "COINBASE_API_URL": apis.URL, "COINGECKO_API_URL": apis.URL,
+		"LOLESPORTS_API_URL": apis.URL + "/persisted/gw", "LOLESPORTS_API_KEY": scheduleKey,
 	}
 	l.store = storagetest.NewSwitch(cfg.Store)
-	l.app, err = core.New(l.store, client,
-		core.WithModules(builtin.Catalogue(), modules...),
-		core.WithOwner(l.world.owner), core.WithBotUsername("miti99bot"), core.WithLogger(log), core.WithClock(l.clk.Now),
-		core.WithSettings(map[string]string{
-			"BINANCE_API_URL": apis.URL, "COINBASE_API_URL": apis.URL, "COINGECKO_API_URL": apis.URL,
-			"LOLESPORTS_API_URL": apis.URL + "/persisted/gw", "LOLESPORTS_API_KEY": scheduleKey,
-		}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	l.disp = cron.NewDispatcher(l.app.Registry(), l.store.For(core.CoreNamespace), log, l.clk.Now)
+	l.startProcesses(t, cfg.Seed)
 	for _, j := range l.app.Registry().Crons() {
 		l.next[j.Name] = j.Next(Start)
 	}
@@ -185,6 +162,7 @@ func (l *life) liveDay() {
 		if l.clk.Now().Before(when) {
 			l.clk.Set(when)
 		}
+		l.maybeSwitch()
 		l.act()
 	}
 	l.fireCrons(day.AddDate(0, 0, 1))
