@@ -18,7 +18,7 @@ const (
 	crashAfter                    // the operation lands, the process dies before it hears so
 	timeout                       // the operation fails with a timeout, and writes nothing
 	timeoutAfter                  // the operation lands, and its caller is told it timed out
-	conflict                      // the k-th compare-and-swap loses to a racer
+	conflict                      // the k-th swap of a value loses to a racer (who wrote the same)
 	outageFrom                    // the store goes down from the operation on
 	atOnce                        // before the operation, another process serves the same update
 	nFaultKinds
@@ -165,6 +165,9 @@ func (w *procNS) List(ctx context.Context, prefix string) (out []string, err err
 	return out, err
 }
 
+// CompareAndSwap: only a swap of a value may lose without a change to
+// see (a racer wrote the same value); an insert that loses finds the key
+// there, which a made-up conflict would not.
 func (w *procNS) CompareAndSwap(ctx context.Context, key string, expected, val []byte) error {
-	return w.do(ctx, true, func() error { return w.inner.CompareAndSwap(ctx, key, expected, val) })
+	return w.do(ctx, expected != nil, func() error { return w.inner.CompareAndSwap(ctx, key, expected, val) })
 }

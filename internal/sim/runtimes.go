@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -37,6 +38,7 @@ func (l *life) switchTo(rt runtime) {
 		old.stop()
 		<-old.ran
 		l.live[rtPoller] = nil
+		l.confirmAll()
 	}
 	if rt == rtPoller {
 		l.live[rtWebhook] = nil // the container restarts in the other mode
@@ -45,6 +47,18 @@ func (l *life) switchTo(rt runtime) {
 	l.serving(rt)
 	l.hist.line("runtime %s", rt)
 	l.hist.count("switches", 1)
+}
+
+// confirmAll is the getUpdates a stopped poller would have made next: it
+// confirms every update, all handled, so that no later poller meets one
+// again (as a duplicate at best, at a time no step of the life owns).
+func (l *life) confirmAll() {
+	body := fmt.Sprintf(`{"offset":%d,"timeout":0}`, l.ids.update+1)
+	res, err := http.Post(l.fake.URL+"/bot"+l.fake.Token+"/getUpdates", "application/json", strings.NewReader(body))
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	_ = res.Body.Close()
 }
 
 // serving is the live process of rt, started if there is none.
