@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
 	"sync"
 
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -47,9 +46,10 @@ type fault struct {
 	fired bool
 }
 
-// hit counts one operation in ns and reports whether it is the chosen one.
-func (f *fault) hit(ns string, cas bool) bool {
-	if f == nil || ns != f.where || (f.kind == conflict && !cas) {
+// hit counts one operation in ns (swap: a compare-and-swap of a value)
+// and reports whether it is the chosen one.
+func (f *fault) hit(ns string, swap bool) bool {
+	if f == nil || ns != f.where || (f.kind == conflict && !swap) {
 		return false
 	}
 	f.mu.Lock()
@@ -89,10 +89,6 @@ func (s *procStore) For(ns string) storage.KVStore {
 // Close is the life's, never a process's.
 func (s *procStore) Close(context.Context) error { return nil }
 
-func (s *procStore) Items(ctx context.Context, ns string) iter.Seq2[storage.Item, error] {
-	return s.KVProvider.Items(ctx, ns)
-}
-
 type procNS struct {
 	s     *procStore
 	ns    string
@@ -103,14 +99,14 @@ type procNS struct {
 var errKilled = errors.New("sim: the process was killed")
 
 // do runs one operation under the process's fate and the update's fault.
-func (w *procNS) do(ctx context.Context, cas bool, op func() error) error {
+func (w *procNS) do(ctx context.Context, swap bool, op func() error) error {
 	p := w.s.p
 	if p.dead.Load() {
 		<-p.l.end
 		return errKilled
 	}
 	f := faultOf(ctx)
-	if !f.hit(w.ns, cas) {
+	if !f.hit(w.ns, swap) {
 		return op()
 	}
 	switch f.kind {

@@ -12,7 +12,7 @@ const UncountedEnd = "uncounted-end"
 // answered while the store went down under it (a read its module could do
 // without) is handled, but the stats hook after the reply fails and the
 // command is never counted; the hook's failure is logged without the
-// update (seeds 5, 10 and 13 from 6 days).
+// update (seed 10, step 508; every 100-day life of seeds 1 to 3).
 const LostCount = "lost-count"
 
 // LostGameResult is the same for a game: a press that ends it (give up),

@@ -101,7 +101,9 @@ func (l *life) poll(d *delivery, f *fault) bool {
 	defer l.watch.Store(nil)
 	l.fake.Push(d.u)
 	for attempt := 1; ; attempt++ {
-		p := l.serving(rtPoller)
+		// The poller as it is, dead or not: a run let go on may have
+		// killed it already, and its death is this loop's to see.
+		p := l.live[rtPoller]
 		select {
 		case err := <-w.results:
 			l.hist.line("  attempt %d poller handled=%t", attempt, err == nil)

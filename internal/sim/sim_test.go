@@ -104,16 +104,19 @@ func TestSameSeedSameHistory(t *testing.T) {
 	}
 }
 
+// bugLife is a life that met a bug: its seed, and days enough to meet it.
+type bugLife struct {
+	bug  string
+	seed uint64
+	days int
+}
+
 // TestFixedBugsStayFixed lives the seeds of the bugs fixed since they were
 // reported: no longer known, each bug's checker stops a life that meets it
 // again, so every life here keeps every invariant. A life longer than a
 // few days runs only without -short.
 func TestFixedBugsStayFixed(t *testing.T) {
-	for _, life := range []struct {
-		bug  string
-		seed uint64
-		days int
-	}{
+	for _, life := range []bugLife{
 		{sim.ReplayedGuess, 3, 5},  // step 1038
 		{sim.ReplayedGuess, 6, 20}, // step 1578
 		{sim.UncountedEnd, 1, 2},   // step 167
@@ -133,11 +136,7 @@ func TestFixedBugsStayFixed(t *testing.T) {
 // TestKnownBugsStillHappen lives a seed of each known bug and finds it: a
 // fixed one fails here, and moves to the fixed ones.
 func TestKnownBugsStillHappen(t *testing.T) {
-	for _, life := range []struct {
-		bug  string
-		seed uint64
-		days int
-	}{
+	for _, life := range []bugLife{
 		{sim.LostGameResult, 12, 2}, // step 383
 		{sim.LostCount, 10, 4},      // step 508
 	} {
