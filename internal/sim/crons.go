@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"context"
 	"slices"
 	"time"
 )
@@ -48,7 +47,7 @@ func (l *life) fire(name string, slot time.Time) {
 			l.clk.Add(cronRetry)
 			l.hist.count("cron-retries", 1)
 		}
-		out, err := l.disp.Dispatch(context.Background(), name, slot)
+		out, err := l.dispatch(name, slot)
 		l.hist.line("  try %d %s failed=%t", try, out, err != nil)
 		if err == nil {
 			break

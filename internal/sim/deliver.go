@@ -1,9 +1,7 @@
 package sim
 
 import (
-	"context"
 	"fmt"
-	"time"
 
 	"github.com/go-telegram/bot/models"
 )
@@ -36,33 +34,20 @@ type delivery struct {
 // keeps failing; the core drops it after its own 5 failed runs.
 const maxDeliveries = 8
 
-// deliver hands d to the bot until it is handled, as Telegram retries a
-// webhook, and checks what came back.
+// deliver hands d to the bot until it is handled (see serve), and checks
+// what came back.
 func (l *life) deliver(d *delivery) []Call {
 	l.step++
 	l.wire.setStep(l.step)
 	mark := l.wire.len()
 	l.hist.line("step %d update %d %s", l.step, d.u.ID, d.what)
 	l.hist.count("updates", 1)
-	handled := false
-	for attempt := 1; attempt <= maxDeliveries && !handled; attempt++ {
-		if attempt > 1 {
-			l.hist.count("redeliveries", 1)
-			l.clk.Add(time.Minute)
-		}
-		down := l.outage > 0
-		if down {
-			l.outage--
-			l.hist.count("store-down-attempts", 1)
-		}
-		l.store.SetDown(down)
-		err := l.app.HandleUpdate(context.Background(), d.u)
-		l.store.SetDown(false)
-		handled = err == nil
-		l.hist.line("  attempt %d handled=%t", attempt, handled)
-	}
+	l.current, l.killed = d.u, nil
+	handled := l.serve(d)
+	l.current = nil
 	calls := l.wire.since(mark)
 	l.hist.calls(calls, d.random)
+	calls = l.excuseRepeats(d, calls)
 	if !handled {
 		l.hist.count("given-up-by-telegram", 1)
 	}
@@ -71,6 +56,7 @@ func (l *life) deliver(d *delivery) []Call {
 	l.checkAnswers(d, calls, handled)
 	if handled && d.cmd != "" && !d.again && !l.logs.said(d.u.ID, dropped) {
 		l.stats.add(d.user, d.cmd)
+		l.mayLoseCount(d)
 	}
 	return calls
 }

@@ -83,7 +83,9 @@ func (l *life) pressOld() {
 		exp: expPress, chat: c, thread: kb.thread, user: user, random: wordle}
 	calls := l.deliver(d)
 	for _, call := range calls {
-		if call.OK && call.Method == "editMessageText" && call.Chat == c.id {
+		// A toast tells too: a run again after the change landed says
+		// where things stand ("Not subscribed here.").
+		if call.OK && (call.Method == "editMessageText" && call.Chat == c.id || call.Method == "answerCallbackQuery") {
 			l.subs.heard(topic{c.id, kb.thread}, call.Text)
 		}
 	}

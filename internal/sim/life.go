@@ -19,7 +19,6 @@ import (
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/core"
-	"github.com/miti99bot/miti99bot/internal/cron"
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
@@ -82,8 +81,7 @@ type life struct {
 	fake  *telegramtest.Server
 	wire  *wire
 	store *storagetest.Switch
-	app   *core.App
-	disp  *cron.Dispatcher
+	app   *core.App // the first process's: the registry every process has
 	logs  *logSink
 	mkt   *markets
 	world *world
@@ -92,12 +90,13 @@ type life struct {
 	step  int
 	day   int
 	log   *slog.Logger
-	// botAPI and apis are the fakes' addresses a booted bot calls.
-	botAPI, apis string
-	keys         *keyspace            // every key the bot wrote or deleted (keyspace.go)
-	op           *operator            // nil: no operator
-	rnd          *rand.Rand           // the modules' (wordle's words): a replay draws the same
-	next         map[string]time.Time // each cron job's next fire
+	apis  string               // the fake markets' address
+	keys  *keyspace            // every key the bot wrote or deleted (keyspace.go)
+	op    *operator            // nil: no operator
+	rnd   *rand.Rand           // the modules' (wordle's words): a replay draws the same
+	next  map[string]time.Time // each cron job's next fire
+
+	processes // the runtimes serving the life, and their failures
 
 	outage int               // delivery attempts left that find the store down
 	known  map[string]string // known bugs met, and where first
@@ -136,14 +135,17 @@ func newLife(t testing.TB, cfg Config) *life {
 	l.words = wordleWords(t)
 	l.fake = telegramtest.New(t, telegramtest.WithClock(l.clk.Now))
 	l.wire = &wire{fake: l.fake}
-	front := httptest.NewServer(l.wire)
-	t.Cleanup(front.Close)
 	apis := httptest.NewServer(l.mkt)
 	t.Cleanup(apis.Close)
-	l.log, l.botAPI, l.apis = slog.New(l.logs), front.URL, apis.URL
+	l.log, l.apis = slog.New(l.logs), apis.URL
+	l.settings = map[string]string{
+		"BINANCE_API_URL": apis.URL, "COINBASE_API_URL": apis.URL, "COINGECKO_API_URL": apis.URL,
+		"LOLESPORTS_API_URL": apis.URL + "/persisted/gw", "LOLESPORTS_API_KEY": scheduleKey,
+	}
 	l.keys = newKeyspace(t, cfg.Store)
 	l.rnd = app.LockedRand(rand.NewPCG(cfg.Seed, 0x776f72646c65))
 	l.boot(cfg.Store)
+	l.startProcesses(t, cfg.Seed)
 	if o := cfg.Operator; o != nil {
 		if o.Home.KVProvider != cfg.Store {
 			t.Fatal("sim: Operator.Home must be Config.Store")
@@ -189,6 +191,7 @@ func (l *life) liveDay() {
 			l.clk.Set(when)
 		}
 		l.operate(when)
+		l.maybeSwitch()
 		l.act()
 	}
 	l.fireCrons(day.AddDate(0, 0, 1))

@@ -25,12 +25,12 @@ var (
 	again  = flag.String("sim.replay", "", "live the seed again on this store and verify the two final stores (make simulate REPLAY=)")
 )
 
-// known are the reported bugs a life counts and lives past (sim.Known).
-// None today: both bugs the harness found (sim.ReplayedTrade, seed 2;
-// sim.ReplayedGuess, seeds 3 and 6) are fixed and their seeds kept as
-// regression lives. A new one goes here, with a test that it still happens,
-// until it is fixed.
-var known = map[string]bool{}
+// known are the reported bugs a life counts and lives past (sim.Known),
+// each with a test that it still happens (TestKnownBugsStillHappen) until
+// it is fixed. The bugs fixed (sim.ReplayedTrade, seed 2; sim.ReplayedGuess,
+// seeds 3 and 6; a game ended by a move run again, seed 1) keep their
+// seeds as regression lives.
+var known = map[string]bool{sim.LostCount: true, sim.LostGameResult: true}
 
 func open(t *testing.T, name string) storage.KVProvider {
 	switch name {
@@ -116,18 +116,22 @@ func TestSameSeedSameHistory(t *testing.T) {
 	}
 }
 
+// bugLife is a life that met a bug: its seed, and days enough to meet it.
+type bugLife struct {
+	bug  string
+	seed uint64
+	days int
+}
+
 // TestFixedBugsStayFixed lives the seeds of the bugs fixed since they were
 // reported: no longer known, each bug's checker stops a life that meets it
 // again, so every life here keeps every invariant. A life longer than a
 // few days runs only without -short.
 func TestFixedBugsStayFixed(t *testing.T) {
-	for _, life := range []struct {
-		bug  string
-		seed uint64
-		days int
-	}{
+	for _, life := range []bugLife{
 		{sim.ReplayedGuess, 3, 5},  // step 1038
 		{sim.ReplayedGuess, 6, 20}, // step 1578
+		{sim.UncountedEnd, 1, 2},   // step 167
 	} {
 		t.Run(fmt.Sprintf("%s/seed%d", life.bug, life.seed), func(t *testing.T) {
 			if known[life.bug] {
@@ -137,6 +141,22 @@ func TestFixedBugsStayFixed(t *testing.T) {
 				t.Skipf("%d days: a long life, without -short", life.days)
 			}
 			sim.Run(t, sim.Config{Seed: life.seed, Days: life.days, PerDay: 200, Store: memory.New(), Known: known})
+		})
+	}
+}
+
+// TestKnownBugsStillHappen lives a seed of each known bug and finds it: a
+// fixed one fails here, and moves to the fixed ones.
+func TestKnownBugsStillHappen(t *testing.T) {
+	for _, life := range []bugLife{
+		{sim.LostGameResult, 12, 2}, // step 383
+		{sim.LostCount, 10, 4},      // step 508
+	} {
+		t.Run(fmt.Sprintf("%s/seed%d", life.bug, life.seed), func(t *testing.T) {
+			res := sim.Run(t, sim.Config{Seed: life.seed, Days: life.days, PerDay: 200, Store: memory.New(), Known: known})
+			if _, ok := res.Known[life.bug]; !ok {
+				t.Fatalf("%s no longer happens on seed %d: fixed? Move it to TestFixedBugsStayFixed (met: %v)", life.bug, life.seed, res.Known)
+			}
 		})
 	}
 }

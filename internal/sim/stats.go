@@ -30,12 +30,14 @@ func (l *life) checkStats() {
 			l.fail("stats", "user %d: %v", user, err)
 		}
 		for cmd, n := range want {
-			if got.Cmds[cmd] != n {
+			if got.Cmds[cmd] != n && !l.shortCount(user, cmd, got.Cmds[cmd]) {
 				l.fail("stats", "user %d: /%s counted %d times, sent and handled %d", user, cmd, got.Cmds[cmd], n)
 			}
 		}
-		if len(got.Cmds) != len(want) {
-			l.fail("stats", "user %d: counted %v, sent %v", user, got.Cmds, fmt.Sprint(want))
+		for cmd := range got.Cmds {
+			if _, ok := want[cmd]; !ok {
+				l.fail("stats", "user %d: counted %v, sent %v", user, got.Cmds, fmt.Sprint(want))
+			}
 		}
 	}
 }

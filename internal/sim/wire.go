@@ -23,9 +23,10 @@ type Call struct {
 	Markup   string
 	QueryID  string
 	OK       bool
-	Code     int   // the error_code of a refusal
-	Message  int   // the sent message's id
-	SentChat int64 // where it landed
+	Code     int    // the error_code of a refusal
+	Message  int    // the sent message's id
+	SentChat int64  // where it landed
+	Proc     string // the process that made it
 }
 
 // recorded are the methods the checkers need; the rest pass unrecorded.
@@ -51,7 +52,10 @@ func (w *wire) since(i int) []Call {
 
 func (w *wire) len() int { w.mu.Lock(); defer w.mu.Unlock(); return len(w.log) }
 
-func (w *wire) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+func (w *wire) ServeHTTP(rw http.ResponseWriter, r *http.Request) { w.serve(rw, r, "") }
+
+// serve forwards one call of process proc to the fake.
+func (w *wire) serve(rw http.ResponseWriter, r *http.Request, proc string) {
 	body, _ := io.ReadAll(r.Body)
 	peek := r.Clone(r.Context())
 	peek.Body = io.NopCloser(bytes.NewReader(body))
@@ -78,7 +82,7 @@ func (w *wire) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	chat, _ := strconv.ParseInt(params["chat_id"], 10, 64)
 	thread, _ := strconv.Atoi(params["message_thread_id"])
 	c := Call{Method: method, Chat: chat, Thread: thread, Text: params["text"], Markup: params["reply_markup"],
-		QueryID: params["callback_query_id"], OK: ans.OK, Code: ans.Code, Message: ans.Result.ID, SentChat: ans.Result.Chat.ID}
+		QueryID: params["callback_query_id"], OK: ans.OK, Code: ans.Code, Message: ans.Result.ID, SentChat: ans.Result.Chat.ID, Proc: proc}
 	w.mu.Lock()
 	c.Step = w.step
 	w.log = append(w.log, c)

@@ -1,0 +1,148 @@
+package sim
+
+import (
+	"context"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/miti99bot/miti99bot/internal/core"
+	"github.com/miti99bot/miti99bot/internal/poller"
+	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/telegram"
+)
+
+// The polling stretches drive the real poller, one update at a time:
+// the life pushes the update to the fake's getUpdates and the poller's
+// handler reports each run of it and waits for the life to let it go on,
+// so the life moves in lockstep with the poller and no order is left to
+// its goroutines. Its retries wait for nothing: the life moves the clock a
+// minute per failed run, as Telegram's webhook redelivery does.
+
+// maxPollRuns bounds the runs of one update by the poller: the core drops
+// an update after 5 failed ones, so more is a poller that never lets go.
+const maxPollRuns = 12
+
+// pollWatch is the update the life waits for the poller to handle.
+type pollWatch struct {
+	id      int64
+	results chan error    // each run's outcome
+	next    chan struct{} // the life's leave to go on
+	fault   atomic.Pointer[fault]
+	down    atomic.Bool // the next run finds the store down
+}
+
+// startPoller runs p's poller until p stops or dies. Its claims name the
+// container (the polling lease's owner is the hostname, which a restarted
+// container keeps: it takes over its predecessor's runs at once).
+func (l *life) startPoller(p *proc, client *telegram.Client, store storage.KVProvider, log *slog.Logger) {
+	runner := core.Runner{ID: "container", Gone: func(context.Context, string) bool { return true }}
+	handle := func(ctx context.Context, u *models.Update) error { return p.handle(core.RunAs(ctx, runner), u) }
+	p.poller = poller.New(client, store.For(core.CoreNamespace), handle, poller.WithLogger(log),
+		poller.WithWait(p.wait), poller.WithClock(l.clk.Now), poller.WithSettle(time.Hour))
+	ctx, cancel := context.WithCancel(context.Background())
+	p.stop, p.ran = cancel, make(chan struct{})
+	l.running.Go(func() {
+		defer close(p.ran)
+		_ = p.poller.Run(ctx)
+	})
+}
+
+// wait is the poller's pause: none for a live process, whose pace the
+// lockstep sets; a dead one's lasts until the life ends.
+func (p *proc) wait(ctx context.Context, _ time.Duration) error {
+	if p.dead.Load() {
+		select {
+		case <-p.l.end:
+		case <-ctx.Done():
+		}
+	}
+	return ctx.Err()
+}
+
+// handle runs one update for the poller; a run of the watched update is
+// reported to the life, which decides what the next run meets.
+func (p *proc) handle(ctx context.Context, u *models.Update) error {
+	w := p.l.watch.Load()
+	if w == nil || w.id != u.ID {
+		return p.app.HandleUpdate(ctx, u) // a duplicate of an update handled before
+	}
+	f := w.fault.Swap(nil)
+	p.tg.Store(f)
+	p.l.store.SetDown(w.down.Load())
+	err := p.app.HandleUpdate(withFault(ctx, f), u)
+	if p.dead.Load() {
+		return err
+	}
+	p.l.store.SetDown(false)
+	p.tg.Store(nil)
+	select { // a life that stopped at a failed checker waits for nothing
+	case w.results <- err:
+	case <-p.l.end:
+		return err
+	}
+	select {
+	case <-w.next:
+	case <-p.l.end:
+	}
+	return err
+}
+
+// poll hands d to the polling container: pushed to getUpdates, run by the
+// poller until handled; a poller that dies on it is followed by a new one,
+// which finds it in the inbox or at Telegram again.
+func (l *life) poll(d *delivery, f *fault) bool {
+	w := &pollWatch{id: d.u.ID, results: make(chan error), next: make(chan struct{})}
+	w.fault.Store(f)
+	w.down.Store(l.outageNow())
+	l.watch.Store(w)
+	defer l.watch.Store(nil)
+	l.fake.Push(d.u)
+	for attempt := 1; ; attempt++ {
+		// The poller as it is, dead or not: a run let go on may have
+		// killed it already, and its death is this loop's to see.
+		p := l.live[rtPoller]
+		select {
+		case err := <-w.results:
+			l.hist.line("  attempt %d poller handled=%t", attempt, err == nil)
+			if err == nil {
+				w.next <- struct{}{}
+				return true
+			}
+			if attempt >= maxPollRuns {
+				l.fail("answers", "%s: the poller ran it %d times without an end", d.what, attempt)
+				w.next <- struct{}{}
+				return false
+			}
+			l.pollRetry(w)
+			w.next <- struct{}{}
+		case <-p.died:
+			l.store.SetDown(false)
+			l.pollRetry(w) // before the new poller can run it
+			l.crashed(p, attempt)
+		}
+	}
+}
+
+// pollRetry readies the next run: a minute later, maybe in an outage.
+func (l *life) pollRetry(w *pollWatch) {
+	l.hist.count("poller-retries", 1)
+	l.clk.Add(time.Minute)
+	w.down.Store(l.outageNow())
+}
+
+// crashed: p died in attempt; a new process of its runtime takes its
+// place (a container restarts; Lambda starts a new environment).
+func (l *life) crashed(p *proc, attempt int) {
+	l.hist.line("  attempt %d %s killed", attempt, p.kind)
+	l.hist.count("crashes-"+p.kind.String(), 1)
+	l.killed = append(l.killed, p.name)
+	if l.live[p.kind] == p {
+		l.live[p.kind] = l.newProc(p.kind)
+	}
+	if l.replicas[p.kind] == p {
+		l.replicas[p.kind] = nil
+	}
+}

@@ -1,0 +1,77 @@
+package sim
+
+import (
+	"math/rand/v2"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/go-telegram/bot/models"
+)
+
+// processes are the life's runtimes: which one serves the stretch, the
+// live process of each, the second replicas that serve an update at once,
+// and the processes killed during the delivery under way.
+type processes struct {
+	rf       *rand.Rand // the runtimes' and faults' own draws: the people's life is the same whatever they do
+	rt       runtime
+	live     [nRuntimes]*proc
+	replicas [nRuntimes]*proc
+	procs    int // processes started, for their names
+	front    *front
+	settings map[string]string
+
+	current   *models.Update // the update being delivered
+	killed    []string       // processes killed while delivering it
+	lastFault *fault         // its fault, if any
+	late      *lateOutage
+	watch     atomic.Pointer[pollWatch]
+
+	// end is closed when the life ends: a dead process's calls, held until
+	// then, fail, and running (every process goroutine) drains.
+	end     chan struct{}
+	running sync.WaitGroup
+}
+
+// startProcesses starts the Bot API front and the first runtime.
+func (l *life) startProcesses(t testing.TB, seed uint64) {
+	l.rf = rand.New(rand.NewPCG(seed, 0x72756e74696d65))
+	l.end = make(chan struct{})
+	l.late = newLateOutage()
+	l.front = &front{l: l, procs: map[string]*proc{}}
+	srv := httptest.NewServer(l.front)
+	l.front.url = srv.URL
+	t.Cleanup(srv.Close)
+	t.Cleanup(l.stopProcesses) // before the front closes: it waits for the calls held
+	l.rt = runtime(l.rf.IntN(int(nRuntimes)))
+	l.app = l.serving(l.rt).app
+	l.hist.line("runtime %s", l.rt)
+}
+
+// stopProcesses ends the life's processes: the live pollers stop, and
+// the dead processes' held calls fail, so that every goroutine returns.
+func (l *life) stopProcesses() {
+	for _, p := range l.live {
+		if p != nil && p.stop != nil {
+			p.stop()
+		}
+	}
+	for _, p := range l.front.all() {
+		if p.stop != nil {
+			p.stop()
+		}
+	}
+	close(l.end)
+	l.running.Wait()
+}
+
+func (f *front) all() []*proc {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]*proc, 0, len(f.procs))
+	for _, p := range f.procs {
+		out = append(out, p)
+	}
+	return out
+}
