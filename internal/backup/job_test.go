@@ -4,33 +4,13 @@ import (
 	"context"
 	"log/slog"
 	"os"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/backup"
 	"github.com/miti99bot/miti99bot/internal/metrics"
+	"github.com/miti99bot/miti99bot/internal/metrics/metricstest"
 )
-
-// gauges records the gauges set through it.
-type gauges struct {
-	mu  sync.Mutex
-	set map[string]float64
-}
-
-func (g *gauges) Add(metrics.Series, float64)     {}
-func (g *gauges) Observe(metrics.Series, float64) {}
-func (g *gauges) Set(s metrics.Series, v float64) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.set[s.Name] = v
-}
-
-func (g *gauges) get(name string) float64 {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.set[name]
-}
 
 // The snapshot's age is a metric from the start: read from the newest
 // archive the directory already holds (a restart forgets nothing), as old
@@ -41,9 +21,9 @@ func TestTheNewestSnapshotIsAMetricFromTheStart(t *testing.T) {
 	fill(t, p, generated(40))
 	quiet := slog.New(slog.DiscardHandler)
 
-	empty := &gauges{set: map[string]float64{}}
+	empty := &metricstest.Gauges{}
 	backup.Job(p, backup.Dir{Path: t.TempDir(), Keep: 2}, "0 20 * * *", "test", metrics.New(empty), quiet)
-	if at, ok := empty.set[metrics.BackupTime]; !ok || at != 0 {
+	if at, ok := empty.Get(metrics.BackupTime); !ok || at != 0 {
 		t.Fatalf("with no snapshot, the time is %v (set %v); want 0", at, ok)
 	}
 
@@ -57,16 +37,19 @@ func TestTheNewestSnapshotIsAMetricFromTheStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &gauges{set: map[string]float64{}}
+	g := &metricstest.Gauges{}
 	job := backup.Job(p, d, "0 20 * * *", "test", metrics.New(g), quiet)
-	if g.get(metrics.BackupTime) != float64(taken.Unix()) || g.get(metrics.BackupBytes) != float64(fi.Size()) || g.get(metrics.BackupItems) != 40 {
-		t.Fatalf("at start: %v; want the archive's time %d, size %d, 40 items", g.set, taken.Unix(), fi.Size())
+	at, _ := g.Get(metrics.BackupTime)
+	size, _ := g.Get(metrics.BackupBytes)
+	items, _ := g.Get(metrics.BackupItems)
+	if at != float64(taken.Unix()) || size != float64(fi.Size()) || items != 40 {
+		t.Fatalf("at start: time %v, size %v, items %v; want the archive's time %d, size %d, 40 items", at, size, items, taken.Unix(), fi.Size())
 	}
 	before := time.Now()
 	if err := job.Handler(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if got := g.get(metrics.BackupTime); got < float64(before.Unix()) {
+	if got, _ := g.Get(metrics.BackupTime); got < float64(before.Unix()) {
 		t.Fatalf("after a run the time is %v; want at least %d", got, before.Unix())
 	}
 	if job.Name != backup.JobName || job.Schedule != "0 20 * * *" {

@@ -5,27 +5,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/metrics"
+	"github.com/miti99bot/miti99bot/internal/metrics/metricstest"
 	"github.com/miti99bot/miti99bot/internal/testenv"
 )
-
-// gauges records the gauges set.
-type gauges struct {
-	mu  sync.Mutex
-	set map[string]float64
-}
-
-func (g *gauges) Add(metrics.Series, float64)     {}
-func (g *gauges) Observe(metrics.Series, float64) {}
-func (g *gauges) Set(s metrics.Series, v float64) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.set[s.Name] = v
-}
 
 // At start the container compares its clock with the Bot API's Date
 // header: only a skew certainly past a second warns, whichever way, and
@@ -59,14 +45,14 @@ func TestAClockCertainlyOffTheBotAPIsByMoreThanASecondWarns(t *testing.T) {
 			}))
 			defer api.Close()
 			logs := &testenv.Buffer{}
-			g := &gauges{set: map[string]float64{}}
+			g := &metricstest.Gauges{}
 			checkClock(t.Context(), api.URL, func() time.Time { return local }, slog.New(slog.NewJSONHandler(logs, nil)), metrics.New(g))
 
 			warned := strings.Contains(logs.String(), `"level":"WARN"`)
 			if warned != (tt.warn != "") || !strings.Contains(logs.String(), tt.warn) {
 				t.Fatalf("logs:\n%s\nwant a warning saying %q: %v", logs, tt.warn, tt.warn != "")
 			}
-			if v, ok := g.set[metrics.ClockSkew]; ok != tt.set || v != tt.gauge {
+			if v, ok := g.Get(metrics.ClockSkew); ok != tt.set || v != tt.gauge {
 				t.Fatalf("gauge %s = %v (set %v), want %v (set %v)", metrics.ClockSkew, v, ok, tt.gauge, tt.set)
 			}
 			testenv.CheckLogLines(t, "the clock check", logs.String())
@@ -76,9 +62,9 @@ func TestAClockCertainlyOffTheBotAPIsByMoreThanASecondWarns(t *testing.T) {
 
 func TestAnUnreachableBotAPIChecksNothingAndWarnsNot(t *testing.T) {
 	logs := &testenv.Buffer{}
-	g := &gauges{set: map[string]float64{}}
+	g := &metricstest.Gauges{}
 	checkClock(t.Context(), "http://"+testenv.FreePort(t), time.Now, slog.New(slog.NewJSONHandler(logs, nil)), metrics.New(g))
-	if !strings.Contains(logs.String(), "clock not checked") || strings.Contains(logs.String(), `"level":"WARN"`) || len(g.set) != 0 {
-		t.Fatalf("logs:\n%s\ngauges %v; want an info line and no gauge", logs, g.set)
+	if !strings.Contains(logs.String(), "clock not checked") || strings.Contains(logs.String(), `"level":"WARN"`) || g.Len() != 0 {
+		t.Fatalf("logs:\n%s\n%d gauges set; want an info line and no gauge", logs, g.Len())
 	}
 }
