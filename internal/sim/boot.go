@@ -18,10 +18,10 @@ func (l *life) boot(p storage.KVProvider) {
 	}
 	polled := false
 	for _, ps := range []*[nRuntimes]*proc{&l.live, &l.replicas} {
-		for i, p := range ps {
-			if p != nil && p.stop != nil {
-				p.stop()
-				<-p.ran
+		for i, old := range ps {
+			if old != nil && old.stop != nil {
+				old.stop()
+				<-old.ran
 				polled = true
 			}
 			ps[i] = nil
