@@ -11,8 +11,9 @@ import (
 	"github.com/miti99bot/miti99bot/internal/modules/games"
 )
 
-// wordleGame is the part of wordle's stored game the life reads.
-type wordleGame struct {
+// storedGame is the part of a guessing game's stored state the life
+// reads: wordle's and loldle's games share these fields.
+type storedGame struct {
 	ID      int64    `json:"id"`
 	Answer  string   `json:"answer"`
 	Guesses []string `json:"guesses"`
@@ -20,16 +21,26 @@ type wordleGame struct {
 	Won     bool     `json:"won"`
 }
 
-// gamesModel counts the games that ended in each chat, seen as the game
-// itself changes in the store: a running game that is over after a step,
-// or replaced while it had guesses (abandoned, a loss).
-type gamesModel struct{ played, won map[int64]int }
+// gamesModel counts the games of one game module (its namespace) that
+// ended in each chat, seen as the game itself changes in the store: a
+// running game that is over after a step, or replaced while it had
+// guesses (abandoned, a loss).
+type gamesModel struct {
+	ns          string
+	played, won map[int64]int
+}
 
-func newGamesModel() *gamesModel { return &gamesModel{played: map[int64]int{}, won: map[int64]int{}} }
+func newGamesModel(ns string) *gamesModel {
+	return &gamesModel{ns: ns, played: map[int64]int{}, won: map[int64]int{}}
+}
 
-func (l *life) game(chat int64) *wordleGame {
-	var g wordleGame
-	if err := l.cfg.Store.For("wordle").GetJSON(context.Background(), games.GameKey(chat), &g); err != nil {
+// gameModels are the games the life plays: wordle, loldle.
+func (l *life) gameModels() []*gamesModel { return []*gamesModel{l.games, l.lol} }
+
+// game is chat's game in m's module, read past the processes' faults.
+func (l *life) game(m *gamesModel, chat int64) *storedGame {
+	var g storedGame
+	if err := l.cfg.Store.For(m.ns).GetJSON(context.Background(), games.GameKey(chat), &g); err != nil {
 		return nil
 	}
 	return &g
@@ -40,7 +51,7 @@ func (l *life) game(chat int64) *wordleGame {
 // would type it), else a word that is not the answer; the history holds
 // only which.
 func (l *life) wordle(c *chat, user int64) command {
-	before := l.game(c.id)
+	before := l.game(l.games, c.id)
 	cmd := command{exp: expReply, random: true}
 	switch x := l.r.IntN(20); {
 	case x < 14:
@@ -68,10 +79,10 @@ func (l *life) wordle(c *chat, user int64) command {
 	}
 	guess := strings.HasPrefix(cmd.what, "/wordle <")
 	cmd.after = func(calls []Call) {
-		if guess && l.replayedGuess(c.id, before, calls) {
+		if guess && l.replayedGuess(l.games, c.id, before, calls) {
 			return
 		}
-		l.gameMoved(c.id, before)
+		l.gameMoved(l.games, c.id, before)
 	}
 	return cmd
 }
@@ -80,59 +91,72 @@ func (l *life) wordle(c *chat, user int64) command {
 // reply Telegram refused, run again on redelivery, starting a new game with
 // it. The game it ended is counted here, for a life that lists the bug as
 // known.
-func (l *life) replayedGuess(chat int64, before *wordleGame, calls []Call) bool {
-	after := l.game(chat)
+func (l *life) replayedGuess(m *gamesModel, chat int64, before *storedGame, calls []Call) bool {
+	after := l.game(m, chat)
 	if before == nil || before.Over || after == nil || after.ID == before.ID {
 		return false
 	}
-	l.games.played[chat]++
-	if strings.Join(after.Guesses, "") == before.Answer {
-		l.games.won[chat]++
+	m.played[chat]++
+	if len(after.Guesses) == 1 && after.Guesses[0] == before.Answer {
+		m.won[chat]++
 	}
-	l.fail(ReplayedGuess, "chat %d: the guess that ended game %d started a new one when Telegram delivered it again (%d calls)", chat, before.ID, len(calls))
+	l.fail(ReplayedGuess, "%s in chat %d: the guess that ended game %d started a new one when Telegram delivered it again (%d calls)", m.ns, chat, before.ID, len(calls))
 	return true
 }
 
 // gameMoved counts a game that ended between before and now.
-func (l *life) gameMoved(chat int64, before *wordleGame) {
+func (l *life) gameMoved(m *gamesModel, chat int64, before *storedGame) {
 	defer func(n int) {
-		if l.games.played[chat] > n {
-			l.mayLoseGame(chat)
+		if m.played[chat] > n {
+			l.mayLoseGame(m.ns, chat)
 		}
-	}(l.games.played[chat])
-	after := l.game(chat)
+	}(m.played[chat])
+	after := l.game(m, chat)
 	if after != nil && after.Over && (before == nil || after.ID != before.ID) {
 		// A new game that ended at once: its first guess was its word.
-		l.games.played[chat]++
-		l.games.won[chat]++
-		l.hist.note("  game won at the first guess in %d", chat)
+		m.played[chat]++
+		m.won[chat]++
+		l.hist.note("  %s won at the first guess in %d", m.ns, chat)
 	}
 	if before == nil || before.Over {
 		return
 	}
 	switch {
 	case after != nil && after.ID == before.ID && after.Over:
-		l.games.played[chat]++
+		m.played[chat]++
 		if after.Won {
-			l.games.won[chat]++
+			m.won[chat]++
 		}
-		l.hist.note("  game over in %d, won=%t", chat, after.Won)
+		l.hist.note("  %s over in %d, won=%t", m.ns, chat, after.Won)
 	case (after == nil || after.ID != before.ID) && len(before.Guesses) > 0:
-		l.games.played[chat]++ // abandoned for a new game: a loss
-		l.hist.note("  game abandoned in %d", chat)
+		m.played[chat]++ // abandoned for a new game: a loss
+		l.hist.note("  %s abandoned in %d", m.ns, chat)
 	}
 }
 
-// checkGames: every chat's record counts exactly the games that ended.
-func (l *life) checkGames() {
-	store := l.cfg.Store.For("wordle")
-	for chat, played := range l.games.played {
-		rec, _, err := games.Load(context.Background(), store, chat)
-		if err != nil {
-			l.fail("games", "chat %d: %v", chat, err)
+// gameOfButton is the game whose button carries data, or nil.
+func (l *life) gameOfButton(data string) *gamesModel {
+	for _, m := range l.gameModels() {
+		if strings.HasPrefix(data, m.ns+":") {
+			return m
 		}
-		if (rec.Played != played || rec.Won != l.games.won[chat]) && !l.shortGames(chat, rec.Played, rec.Won) {
-			l.fail("games", "chat %d's record says played %d, won %d; the games that ended: %d, %d won", chat, rec.Played, rec.Won, played, l.games.won[chat])
+	}
+	return nil
+}
+
+// checkGames: every chat's record of each game counts exactly the games
+// that ended.
+func (l *life) checkGames() {
+	for _, m := range l.gameModels() {
+		store := l.cfg.Store.For(m.ns)
+		for chat, played := range m.played {
+			rec, _, err := games.Load(context.Background(), store, chat)
+			if err != nil {
+				l.fail("games", "%s in chat %d: %v", m.ns, chat, err)
+			}
+			if (rec.Played != played || rec.Won != m.won[chat]) && !l.shortGames(m, chat, rec.Played, rec.Won) {
+				l.fail("games", "%s in chat %d: the record says played %d, won %d; the games that ended: %d, %d won", m.ns, chat, rec.Played, rec.Won, played, m.won[chat])
+			}
 		}
 	}
 }

@@ -25,11 +25,17 @@ const LostGameResult = "lost-game-result"
 // models allow for it (as the known bugs above) instead of failing.
 type lateOutage struct {
 	counts map[int64]map[string]int // user -> command -> counts that may be lost
-	games  map[int64]int            // chat -> results that may be lost
+	games  map[gameOf]int           // a chat's game -> results that may be lost
+}
+
+// gameOf is a game module's (namespace's) game in a chat.
+type gameOf struct {
+	ns   string
+	chat int64
 }
 
 func newLateOutage() *lateOutage {
-	return &lateOutage{counts: map[int64]map[string]int{}, games: map[int64]int{}}
+	return &lateOutage{counts: map[int64]map[string]int{}, games: map[gameOf]int{}}
 }
 
 // outageHit says whether the delivery under way met an outage mid-update.
@@ -48,11 +54,11 @@ func (l *life) mayLoseCount(d *delivery) {
 	l.late.counts[d.user][d.cmd]++
 }
 
-// mayLoseGame: a game that ended in chat during the delivery may go
+// mayLoseGame: a game of ns that ended in chat during the delivery may go
 // uncounted.
-func (l *life) mayLoseGame(chat int64) {
+func (l *life) mayLoseGame(ns string, chat int64) {
 	if l.outageHit() {
-		l.late.games[chat]++
+		l.late.games[gameOf{ns, chat}]++
 	}
 }
 
@@ -69,14 +75,14 @@ func (l *life) shortCount(user int64, cmd string, got int64) bool {
 	return true
 }
 
-// shortGames is the same for a chat's game record.
-func (l *life) shortGames(chat int64, played, won int) bool {
-	want := l.games.played[chat]
-	if played >= want || want-played > l.late.games[chat] {
+// shortGames is the same for a chat's record of m's game.
+func (l *life) shortGames(m *gamesModel, chat int64, played, won int) bool {
+	want, at := m.played[chat], gameOf{m.ns, chat}
+	if played >= want || want-played > l.late.games[at] {
 		return false
 	}
-	l.fail(LostGameResult, "chat %d: %d games counted, %d ended (a result lost in an outage)", chat, played, want)
-	l.late.games[chat] -= want - played
-	l.games.played[chat], l.games.won[chat] = played, won
+	l.fail(LostGameResult, "%s in chat %d: %d games counted, %d ended (a result lost in an outage)", m.ns, chat, played, want)
+	l.late.games[at] -= want - played
+	m.played[chat], m.won[chat] = played, won
 	return true
 }

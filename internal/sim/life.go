@@ -104,7 +104,8 @@ type life struct {
 
 	subs      *subsModel
 	money     *moneyModel
-	games     *gamesModel
+	games     *gamesModel // wordle's
+	lol       *gamesModel // loldle's
 	stats     *statsModel
 	recent    []*delivery                // updates Telegram may deliver again
 	keyboards map[int64]map[int]keyboard // chat -> message -> its buttons
@@ -155,7 +156,7 @@ func newLife(t testing.TB, cfg Config) *life {
 	for _, j := range l.app.Registry().Crons() {
 		l.next[j.Name] = j.Next(Start)
 	}
-	l.subs, l.money, l.games = newSubsModel(), newMoneyModel(), newGamesModel()
+	l.subs, l.money, l.games, l.lol = newSubsModel(), newMoneyModel(), newGamesModel("wordle"), newGamesModel("loldle")
 	l.stats = newStatsModel()
 	return l
 }
