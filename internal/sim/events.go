@@ -89,7 +89,7 @@ func (l *life) pressOld() {
 		}
 	}
 	if game != nil {
-		l.gameMoved(game, c.id, before)
+		l.gameMoved(game, c.id, before, true)
 	}
 	l.remember(d)
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -55,18 +56,7 @@ func (l *life) wordle(c *chat, user int64) command {
 	cmd := command{exp: expReply, random: true}
 	switch x := l.r.IntN(20); {
 	case x < 14:
-		// Draw the same numbers whatever the answer is: the seed alone
-		// decides the life.
-		win := l.r.IntN(6) == 0 && before != nil && !before.Over
-		i := l.r.IntN(len(l.words))
-		word := l.words[i]
-		switch {
-		case win:
-			word = before.Answer
-		case before != nil && word == before.Answer:
-			word = l.words[(i+1)%len(l.words)]
-		}
-		cmd.text, cmd.what, cmd.cmd = "/wordle "+word, fmt.Sprintf("/wordle <right=%t>", win), "wordle"
+		cmd = guess(l.r, 6, "wordle", l.words, before)
 	case x < 16:
 		cmd.text, cmd.cmd = "/wordle_new", "wordle_new"
 	case x < 18:
@@ -74,15 +64,38 @@ func (l *life) wordle(c *chat, user int64) command {
 	default:
 		cmd.text, cmd.cmd = "/wordle_stats", "wordle_stats"
 	}
+	return l.played(l.games, c, before, cmd)
+}
+
+// guess is a guess at before: its answer when the seed says to win (one
+// time in odds), else a word of words that is not it. It draws the same
+// numbers whatever the answer is: the seed alone decides the life.
+func guess(r *rand.Rand, odds int, game string, words []string, before *storedGame) command {
+	win := r.IntN(odds) == 0 && before != nil && !before.Over
+	i := r.IntN(len(words))
+	word := words[i]
+	switch {
+	case win:
+		word = before.Answer
+	case before != nil && word == before.Answer:
+		word = words[(i+1)%len(words)]
+	}
+	return command{text: "/" + game + " " + word, what: fmt.Sprintf("/%s <right=%t>", game, win), cmd: game, exp: expReply, random: true}
+}
+
+// played finishes a command of m's game in c, whose game was before: the
+// history names it by its text unless it names a guess ("/<game> <right=..>"),
+// and its answer moves the game's model.
+func (l *life) played(m *gamesModel, c *chat, before *storedGame, cmd command) command {
 	if cmd.what == "" {
 		cmd.what = cmd.text
 	}
-	guess := strings.HasPrefix(cmd.what, "/wordle <")
+	guess := strings.HasPrefix(cmd.what, "/"+m.ns+" <")
 	cmd.after = func(calls []Call) {
-		if guess && l.replayedGuess(l.games, c.id, before, calls) {
+		if guess && l.replayedGuess(m, c.id, before, calls) {
 			return
 		}
-		l.gameMoved(l.games, c.id, before)
+		l.gameMoved(m, c.id, before, false)
 	}
 	return cmd
 }
@@ -96,41 +109,46 @@ func (l *life) replayedGuess(m *gamesModel, chat int64, before *storedGame, call
 	if before == nil || before.Over || after == nil || after.ID == before.ID {
 		return false
 	}
-	m.played[chat]++
-	if len(after.Guesses) == 1 && after.Guesses[0] == before.Answer {
-		m.won[chat]++
-	}
+	l.ended(m, chat, len(after.Guesses) == 1 && after.Guesses[0] == before.Answer)
 	l.fail(ReplayedGuess, "%s in chat %d: the guess that ended game %d started a new one when Telegram delivered it again (%d calls)", m.ns, chat, before.ID, len(calls))
 	return true
 }
 
-// gameMoved counts a game that ended between before and now.
-func (l *life) gameMoved(m *gamesModel, chat int64, before *storedGame) {
+// gameMoved counts a game that ended between before and now, by a
+// command or a press.
+func (l *life) gameMoved(m *gamesModel, chat int64, before *storedGame, press bool) {
 	defer func(n int) {
 		if m.played[chat] > n {
-			l.mayLoseGame(m.ns, chat)
+			l.mayLoseGame(m.ns, chat, press)
 		}
 	}(m.played[chat])
 	after := l.game(m, chat)
 	if after != nil && after.Over && (before == nil || after.ID != before.ID) {
-		// A new game that ended at once: its first guess was its word.
-		m.played[chat]++
-		m.won[chat]++
-		l.hist.note("  %s won at the first guess in %d", m.ns, chat)
+		// A new game that ended at once: its first guess was its word, or
+		// its only try (loldle's owner may allow one).
+		l.ended(m, chat, after.Won)
+		l.hist.note("  %s over at the first guess in %d, won=%t", m.ns, chat, after.Won)
 	}
 	if before == nil || before.Over {
 		return
 	}
 	switch {
 	case after != nil && after.ID == before.ID && after.Over:
-		m.played[chat]++
-		if after.Won {
-			m.won[chat]++
-		}
+		l.ended(m, chat, after.Won)
 		l.hist.note("  %s over in %d, won=%t", m.ns, chat, after.Won)
 	case (after == nil || after.ID != before.ID) && len(before.Guesses) > 0:
-		m.played[chat]++ // abandoned for a new game: a loss
+		l.ended(m, chat, false) // abandoned for a new game: a loss
 		l.hist.note("  %s abandoned in %d", m.ns, chat)
+	}
+}
+
+// ended counts a game of m that ended in chat.
+func (l *life) ended(m *gamesModel, chat int64, won bool) {
+	m.played[chat]++
+	l.hist.count(m.ns+"-games", 1)
+	if won {
+		m.won[chat]++
+		l.hist.count(m.ns+"-won", 1)
 	}
 }
 
@@ -163,14 +181,23 @@ func (l *life) checkGames() {
 
 // wordleWords are the answers wordle draws from: every one is a valid guess.
 func wordleWords(t testing.TB) []string {
-	f, err := os.Open("../modules/wordle/data/answers.txt")
+	return dataLines(t, "../modules/wordle/data/answers.txt", func(line string) (string, bool) {
+		w := strings.TrimSpace(line)
+		return w, len(w) == 5
+	})
+}
+
+// dataLines reads a module's data file, keeping what keep takes of each
+// line.
+func dataLines(t testing.TB, path string, keep func(line string) (string, bool)) []string {
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	var out []string
 	for s := bufio.NewScanner(f); s.Scan(); {
-		if w := strings.TrimSpace(s.Text()); len(w) == 5 {
+		if w, ok := keep(s.Text()); ok {
 			out = append(out, w)
 		}
 	}

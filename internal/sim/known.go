@@ -12,12 +12,15 @@ const UncountedEnd = "uncounted-end"
 // answered while the store went down under it (a read its module could do
 // without) is handled, but the stats hook after the reply fails and the
 // command is never counted; the hook's failure is logged without the
-// update (seed 10, step 508; every 100-day life of seeds 1 to 3).
+// update (seed 10, step 508; every 100-day life of seeds 1 to 3; since
+// gold, stock and loldle joined the life, seed 7, step 319).
 const LostCount = "lost-count"
 
 // LostGameResult is the same for a game: a press that ends it (give up),
-// whose record write then fails, is answered and not retried, and the game
-// is never counted (seed 12, step 383).
+// whose record write then fails (the store down, or a call timing out), is
+// answered and not retried, and the game is never counted (seed 12, step
+// 383; since gold, stock and loldle joined the life, seed 1's tenth day,
+// step 1859: a timeout at the record of a confirmed give-up).
 const LostGameResult = "lost-game-result"
 
 // lateOutage notes a delivery whose store went down in the middle of its
@@ -55,9 +58,10 @@ func (l *life) mayLoseCount(d *delivery) {
 }
 
 // mayLoseGame: a game of ns that ended in chat during the delivery may go
-// uncounted.
-func (l *life) mayLoseGame(ns string, chat int64) {
-	if l.outageHit() {
+// uncounted: the store went down under it, or a press's store call failed
+// (a press is answered, not retried, whatever its handler returned).
+func (l *life) mayLoseGame(ns string, chat int64, press bool) {
+	if f := l.lastFault; l.outageHit() || press && f != nil && f.kind == timeout && f.didFire() {
 		l.late.games[gameOf{ns, chat}]++
 	}
 }
@@ -81,7 +85,7 @@ func (l *life) shortGames(m *gamesModel, chat int64, played, won int) bool {
 	if played >= want || want-played > l.late.games[at] {
 		return false
 	}
-	l.fail(LostGameResult, "%s in chat %d: %d games counted, %d ended (a result lost in an outage)", m.ns, chat, played, want)
+	l.fail(LostGameResult, "%s in chat %d: %d games counted, %d ended (a result lost to a failed store call)", m.ns, chat, played, want)
 	l.late.games[at] -= want - played
 	m.played[chat], m.won[chat] = played, won
 	return true

@@ -67,7 +67,7 @@ type Result struct {
 }
 
 // modules the life runs: everything that needs no paid API.
-var modules = []string{"util", "misc", "lolschedule", "wordle", "coin", "stats"}
+var modules = []string{"util", "misc", "lolschedule", "wordle", "loldle", "coin", "gold", "stock", "stats"}
 
 // Start is the first simulated day, 00:00 UTC.
 var Start = time.Date(2027, 1, 4, 0, 0, 0, 0, time.UTC)
@@ -94,13 +94,15 @@ type life struct {
 	keys  *keyspace            // every key the bot wrote or deleted (keyspace.go)
 	op    *operator            // nil: no operator
 	rnd   *rand.Rand           // the modules' (wordle's words): a replay draws the same
+	mk    *rand.Rand           // the users' gold, stock and loldle: their own stream, so the older seeds' lives keep their shape
 	next  map[string]time.Time // each cron job's next fire
 
 	processes // the runtimes serving the life, and their failures
 
-	outage int               // delivery attempts left that find the store down
-	known  map[string]string // known bugs met, and where first
-	words  []string
+	outage    int               // delivery attempts left that find the store down
+	known     map[string]string // known bugs met, and where first
+	words     []string
+	champions []string
 
 	subs      *subsModel
 	money     *moneyModel
@@ -133,7 +135,8 @@ func newLife(t testing.TB, cfg Config) *life {
 	// The markets draw from their own streams: a longer life starts as
 	// the shorter one of the same seed did.
 	l.mkt = newMarkets(cfg.Seed, l.clk.Now, Start, cfg.Days)
-	l.words = wordleWords(t)
+	l.words, l.champions = wordleWords(t), loldleChampions(t)
+	l.mk = rand.New(rand.NewPCG(cfg.Seed, 0x6d6b7473))
 	l.fake = telegramtest.New(t, telegramtest.WithClock(l.clk.Now))
 	l.wire = &wire{fake: l.fake}
 	apis := httptest.NewServer(l.mkt)
@@ -142,6 +145,8 @@ func newLife(t testing.TB, cfg Config) *life {
 	l.settings = map[string]string{
 		"BINANCE_API_URL": apis.URL, "COINBASE_API_URL": apis.URL, "COINGECKO_API_URL": apis.URL,
 		"LOLESPORTS_API_URL": apis.URL + "/persisted/gw", "LOLESPORTS_API_KEY": scheduleKey,
+		"VNAPPMOB_API_URL": apis.URL + "/vnappmob", "EXCHANGE_RATE_API_URL": apis.URL + "/erapi",
+		"KBS_API_URL": apis.URL + "/kbs", "VCI_API_URL": apis.URL + "/vci", "SSI_IBOARD_API_URL": apis.URL + "/ssi",
 	}
 	l.keys = newKeyspace(t, cfg.Store)
 	l.rnd = app.LockedRand(rand.NewPCG(cfg.Seed, 0x776f72646c65))

@@ -95,6 +95,7 @@ func (l *life) traded(b book) func([]Call) {
 		for _, call := range calls {
 			switch {
 			case call.OK && call.Method == "sendMessage":
+				l.hist.count(b.ns+"-"+answerKind(call.Text), 1)
 				l.confirmed(b, call.Text, lost)
 			case call.Method == "sendMessage":
 				lost = true
@@ -104,6 +105,26 @@ func (l *life) traded(b book) func([]Call) {
 			l.checkReplay(b)
 		}
 	}
+}
+
+// answerKind names what a trading reply tells, for the summary: a
+// change confirmed, a refusal, or where the price came from (or that none
+// did).
+func answerKind(text string) string {
+	for _, k := range [][2]string{
+		{"Topped up ", "confirmed"}, {"Bought ", "confirmed"}, {"Sold ", "confirmed"}, {"Recorded ", "confirmed"},
+		{"Not done: ", "refused"}, {"Unknown ", "unknown"},
+	} {
+		if strings.HasPrefix(text, k[0]) {
+			return k[1]
+		}
+	}
+	for _, k := range [][2]string{{"price right now", "no-price"}, {"(world spot)", "world-spot"}, {"(VCI)", "vci"}, {"(SSI)", "ssi"}} {
+		if strings.Contains(text, k[0]) {
+			return k[1]
+		}
+	}
+	return "other"
 }
 
 // confirmed applies one confirmation on b and checks what it reports.
