@@ -3,7 +3,8 @@ package sim
 // UncountedEnd was found by the faults inside updates: a move that ended a
 // game, whose write landed while its caller heard a timeout (or whose
 // process died before the record), was run again and the game never
-// counted (seed 1, step 167). Fixed (a move keeps the game it ended,
+// counted (seed 1, step 167; since gold, stock and loldle joined the life,
+// seed 8, step 38, a give-up, and seed 31, step 417, a win). Fixed (a move keeps the game it ended,
 // games.EndedBy, and a record counts a game once); TestFixedBugsStayFixed
 // lives the seed.
 const UncountedEnd = "uncounted-end"
