@@ -74,9 +74,22 @@ func (l *life) pickCommand(c *chat, thread int, user int64) command {
 	case x < 26:
 		return l.subscribe(c, thread, plain("/lolschedule_unsubscribe"), false)
 	case x < 55:
-		return l.trade(user, plain)
+		// Coin's draws are made whatever is traded: the seed's life keeps
+		// its shape, and the markets' stream trades gold or stocks instead.
+		coin := l.trade(user, plain)
+		switch l.mk.IntN(4) {
+		case 0:
+			return l.gold(user, plain, l.mk)
+		case 1:
+			return l.stock(user, plain, l.mk)
+		}
+		return coin
 	case x < 88:
-		return l.wordle(c, user)
+		w := l.wordle(c, user)
+		if l.mk.IntN(10) < 3 {
+			return l.loldle(c, user, l.mk)
+		}
+		return w
 	case x < 90 && user == l.world.owner:
 		return plain("/stats")
 	case x < 92 && user == l.world.owner:

@@ -12,37 +12,71 @@ import (
 )
 
 // markets is the fake world outside Telegram the modules call: Binance's
-// ticker with prices that move every hour, and the LoL esports schedule
-// with its match days. Both answer from the simulated clock, so the same
-// seed sees the same prices and matches; the answers have the shape of the
-// recorded real ones (coin/testdata, lolschedule's fake).
+// ticker with prices that move every hour, the LoL esports schedule with
+// its match days, the gold shops' and the exchange rate's APIs (gold.go)
+// and the brokers' (brokers.go). All answer from the simulated clock, so
+// the same seed sees the same prices, matches and outages; the answers have
+// the shape of the recorded real ones (coin/testdata, gold/testdata,
+// stock/testdata, lolschedule's fake).
 type markets struct {
 	now     func() time.Time
 	start   time.Time
 	prices  map[string][]float64 // symbol -> price per hour of the life
 	matches map[string][]string  // ICT day "2006-01-02" -> match start times (UTC, RFC 3339)
+	gold    *goldAPI
+	stock   *brokers
 
 	mu   sync.Mutex
 	down int // > 0: that many schedule calls answer 503
 }
 
-// symbols are the coins users trade; their first prices are about real ones.
-var symbols = map[string]float64{"BTC": 90000, "ETH": 3000, "DOGE": 0.15}
+// symbols are the coins users trade, and gold's world spot (PAXG, an
+// ounce: the recorded answer's price); their first prices are about real
+// ones.
+var symbols = map[string]float64{"BTC": 90000, "ETH": 3000, "DOGE": 0.15, spotSymbol: 4433.33}
+
+// walk is a price moving by a seeded step each hour of the life (each
+// hour moves says it does; nil: every hour), on its own stream of the
+// seed: a longer life starts as the shorter one of the same seed did.
+func walk(seed, stream uint64, p float64, hours int, step float64, moves func(h int) bool) []float64 {
+	r := rand.New(rand.NewPCG(seed, stream))
+	out := make([]float64, hours)
+	for h := range out {
+		if moves == nil || moves(h) {
+			p *= math.Exp(r.NormFloat64() * step)
+		}
+		out[h] = p
+	}
+	return out
+}
+
+// flaky draws, for each hour of the life, whether a source answers it
+// with an error (perMille of the hours), on its own stream of the seed.
+func flaky(seed, stream uint64, hours, perMille int) []bool {
+	r := rand.New(rand.NewPCG(seed, stream))
+	out := make([]bool, hours)
+	for h := range out {
+		out[h] = r.IntN(1000) < perMille
+	}
+	return out
+}
+
+// hour is the hour of the life now, within the drawn ones.
+func (m *markets) hour() int {
+	h := int(m.now().Sub(m.start) / time.Hour)
+	return min(max(h, 0), len(m.prices["BTC"])-1)
+}
 
 const scheduleKey = "sim-key"
 
 func newMarkets(seed uint64, now func() time.Time, start time.Time, days int) *markets {
 	m := &markets{now: now, start: start, prices: map[string][]float64{}, matches: map[string][]string{}}
-	for i, sym := range []string{"BTC", "DOGE", "ETH"} {
-		r := rand.New(rand.NewPCG(seed, 0x707269636573+uint64(i)))
-		p, hours := symbols[sym], (days+2)*24
-		walk := make([]float64, hours)
-		for h := range walk {
-			p *= math.Exp(r.NormFloat64() * 0.01)
-			walk[h] = p
-		}
-		m.prices[sym] = walk
+	hours := (days + 2) * 24
+	for i, sym := range []string{"BTC", "DOGE", "ETH", spotSymbol} {
+		m.prices[sym] = walk(seed, 0x707269636573+uint64(i), symbols[sym], hours, 0.01, nil)
 	}
+	m.gold = newGoldAPI(seed, start, hours)
+	m.stock = newBrokers(seed, start, hours)
 	r := rand.New(rand.NewPCG(seed, 0x6d617463686573))
 	for d := -3; d < days+3; d++ {
 		if r.IntN(10) >= 6 {
@@ -68,9 +102,7 @@ func (m *markets) price(sym string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	h := int(m.now().Sub(m.start) / time.Hour)
-	h = min(max(h, 0), len(walk)-1)
-	return fmt.Sprintf("%.8f", walk[h]), true
+	return fmt.Sprintf("%.8f", walk[m.hour()]), true
 }
 
 func (m *markets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -78,6 +110,11 @@ func (m *markets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch r.URL.Path {
 	case "/api/v3/ticker/price":
 		pair := r.URL.Query().Get("symbol")
+		if pair == spotSymbol+"USDT" && m.gold.down["binance"][m.hour()] {
+			w.WriteHeader(http.StatusTooManyRequests)
+			_, _ = w.Write([]byte(`{"code":-1003,"msg":"Too many requests; current limit is 6000 request weight per 1 MINUTE."}`))
+			return
+		}
 		p, ok := m.price(strings.TrimSuffix(pair, "USDT"))
 		if !ok {
 			w.WriteHeader(http.StatusBadRequest)
@@ -88,7 +125,9 @@ func (m *markets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "/persisted/gw/getSchedule":
 		m.schedule(w, r)
 	default:
-		w.WriteHeader(http.StatusNotFound)
+		if !m.serveGold(w, r) && !m.serveBrokers(w, r) {
+			w.WriteHeader(http.StatusNotFound)
+		}
 	}
 }
 

@@ -63,8 +63,10 @@ func (l *life) chatEvent() {
 func (l *life) gone(c *chat) {
 	c.gone = true
 	l.subs.forget(c.id)
-	delete(l.games.played, c.id)
-	delete(l.games.won, c.id)
+	for _, g := range l.gameModels() {
+		delete(g.played, c.id)
+		delete(g.won, c.id)
+	}
 	delete(l.keyboards, c.id)
 }
 
@@ -77,10 +79,12 @@ func (l *life) upgrade(c *chat) {
 	l.fake.FailChat(from, telegramtest.Failure{Code: f.Code, Description: f.Description, MigrateTo: to})
 	c.id, c.super = to, true
 	l.subs.move(from, to)
-	for _, m := range []map[int64]int{l.games.played, l.games.won} {
-		if n, ok := m[from]; ok {
-			m[to] = n
-			delete(m, from)
+	for _, g := range l.gameModels() {
+		for _, m := range []map[int64]int{g.played, g.won} {
+			if n, ok := m[from]; ok {
+				m[to] = n
+				delete(m, from)
+			}
 		}
 	}
 	delete(l.keyboards, from)

@@ -3,7 +3,6 @@ package sim
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/go-telegram/bot/models"
 
@@ -73,14 +72,14 @@ func (l *life) pressOld() {
 	row := kb.rows[l.r.IntN(len(kb.rows))]
 	btn := row[l.r.IntN(len(row))]
 	user := c.members[l.r.IntN(len(c.members))]
-	wordle := strings.HasPrefix(btn.CallbackData, "wordle:")
-	var before *wordleGame
-	if wordle {
-		before = l.game(c.id)
+	game := l.gameOfButton(btn.CallbackData)
+	var before *storedGame
+	if game != nil {
+		before = l.game(game, c.id)
 	}
 	u := l.ids.press(l.clk.Now(), c, kb.thread, user, kb.message, btn.CallbackData)
 	d := &delivery{u: u, what: fmt.Sprintf("%d/%d press by %d on %d: %s", c.id, kb.thread, user, kb.message, btn.Text),
-		exp: expPress, chat: c, thread: kb.thread, user: user, random: wordle}
+		exp: expPress, chat: c, thread: kb.thread, user: user, random: game != nil}
 	calls := l.deliver(d)
 	for _, call := range calls {
 		// A toast tells too: a run again after the change landed says
@@ -89,8 +88,8 @@ func (l *life) pressOld() {
 			l.subs.heard(topic{c.id, kb.thread}, call.Text)
 		}
 	}
-	if wordle {
-		l.gameMoved(c.id, before)
+	if game != nil {
+		l.gameMoved(game, c.id, before, true)
 	}
 	l.remember(d)
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -11,8 +12,9 @@ import (
 	"github.com/miti99bot/miti99bot/internal/modules/games"
 )
 
-// wordleGame is the part of wordle's stored game the life reads.
-type wordleGame struct {
+// storedGame is the part of a guessing game's stored state the life
+// reads: wordle's and loldle's games share these fields.
+type storedGame struct {
 	ID      int64    `json:"id"`
 	Answer  string   `json:"answer"`
 	Guesses []string `json:"guesses"`
@@ -20,16 +22,26 @@ type wordleGame struct {
 	Won     bool     `json:"won"`
 }
 
-// gamesModel counts the games that ended in each chat, seen as the game
-// itself changes in the store: a running game that is over after a step,
-// or replaced while it had guesses (abandoned, a loss).
-type gamesModel struct{ played, won map[int64]int }
+// gamesModel counts the games of one game module (its namespace) that
+// ended in each chat, seen as the game itself changes in the store: a
+// running game that is over after a step, or replaced while it had
+// guesses (abandoned, a loss).
+type gamesModel struct {
+	ns          string
+	played, won map[int64]int
+}
 
-func newGamesModel() *gamesModel { return &gamesModel{played: map[int64]int{}, won: map[int64]int{}} }
+func newGamesModel(ns string) *gamesModel {
+	return &gamesModel{ns: ns, played: map[int64]int{}, won: map[int64]int{}}
+}
 
-func (l *life) game(chat int64) *wordleGame {
-	var g wordleGame
-	if err := l.cfg.Store.For("wordle").GetJSON(context.Background(), games.GameKey(chat), &g); err != nil {
+// gameModels are the games the life plays: wordle, loldle.
+func (l *life) gameModels() []*gamesModel { return []*gamesModel{l.games, l.lol} }
+
+// game is chat's game in m's module, read past the processes' faults.
+func (l *life) game(m *gamesModel, chat int64) *storedGame {
+	var g storedGame
+	if err := l.cfg.Store.For(m.ns).GetJSON(context.Background(), games.GameKey(chat), &g); err != nil {
 		return nil
 	}
 	return &g
@@ -40,22 +52,11 @@ func (l *life) game(chat int64) *wordleGame {
 // would type it), else a word that is not the answer; the history holds
 // only which.
 func (l *life) wordle(c *chat, user int64) command {
-	before := l.game(c.id)
+	before := l.game(l.games, c.id)
 	cmd := command{exp: expReply, random: true}
 	switch x := l.r.IntN(20); {
 	case x < 14:
-		// Draw the same numbers whatever the answer is: the seed alone
-		// decides the life.
-		win := l.r.IntN(6) == 0 && before != nil && !before.Over
-		i := l.r.IntN(len(l.words))
-		word := l.words[i]
-		switch {
-		case win:
-			word = before.Answer
-		case before != nil && word == before.Answer:
-			word = l.words[(i+1)%len(l.words)]
-		}
-		cmd.text, cmd.what, cmd.cmd = "/wordle "+word, fmt.Sprintf("/wordle <right=%t>", win), "wordle"
+		cmd = guess(l.r, 6, "wordle", l.words, before)
 	case x < 16:
 		cmd.text, cmd.cmd = "/wordle_new", "wordle_new"
 	case x < 18:
@@ -63,15 +64,38 @@ func (l *life) wordle(c *chat, user int64) command {
 	default:
 		cmd.text, cmd.cmd = "/wordle_stats", "wordle_stats"
 	}
+	return l.played(l.games, c, before, cmd)
+}
+
+// guess is a guess at before: its answer when the seed says to win (one
+// time in odds), else a word of words that is not it. It draws the same
+// numbers whatever the answer is: the seed alone decides the life.
+func guess(r *rand.Rand, odds int, game string, words []string, before *storedGame) command {
+	win := r.IntN(odds) == 0 && before != nil && !before.Over
+	i := r.IntN(len(words))
+	word := words[i]
+	switch {
+	case win:
+		word = before.Answer
+	case before != nil && word == before.Answer:
+		word = words[(i+1)%len(words)]
+	}
+	return command{text: "/" + game + " " + word, what: fmt.Sprintf("/%s <right=%t>", game, win), cmd: game, exp: expReply, random: true}
+}
+
+// played finishes a command of m's game in c, whose game was before: the
+// history names it by its text unless it names a guess ("/<game> <right=..>"),
+// and its answer moves the game's model.
+func (l *life) played(m *gamesModel, c *chat, before *storedGame, cmd command) command {
 	if cmd.what == "" {
 		cmd.what = cmd.text
 	}
-	guess := strings.HasPrefix(cmd.what, "/wordle <")
+	guess := strings.HasPrefix(cmd.what, "/"+m.ns+" <")
 	cmd.after = func(calls []Call) {
-		if guess && l.replayedGuess(c.id, before, calls) {
+		if guess && l.replayedGuess(m, c.id, before, calls) {
 			return
 		}
-		l.gameMoved(c.id, before)
+		l.gameMoved(m, c.id, before, false)
 	}
 	return cmd
 }
@@ -80,73 +104,100 @@ func (l *life) wordle(c *chat, user int64) command {
 // reply Telegram refused, run again on redelivery, starting a new game with
 // it. The game it ended is counted here, for a life that lists the bug as
 // known.
-func (l *life) replayedGuess(chat int64, before *wordleGame, calls []Call) bool {
-	after := l.game(chat)
+func (l *life) replayedGuess(m *gamesModel, chat int64, before *storedGame, calls []Call) bool {
+	after := l.game(m, chat)
 	if before == nil || before.Over || after == nil || after.ID == before.ID {
 		return false
 	}
-	l.games.played[chat]++
-	if strings.Join(after.Guesses, "") == before.Answer {
-		l.games.won[chat]++
-	}
-	l.fail(ReplayedGuess, "chat %d: the guess that ended game %d started a new one when Telegram delivered it again (%d calls)", chat, before.ID, len(calls))
+	l.ended(m, chat, len(after.Guesses) == 1 && after.Guesses[0] == before.Answer)
+	l.fail(ReplayedGuess, "%s in chat %d: the guess that ended game %d started a new one when Telegram delivered it again (%d calls)", m.ns, chat, before.ID, len(calls))
 	return true
 }
 
-// gameMoved counts a game that ended between before and now.
-func (l *life) gameMoved(chat int64, before *wordleGame) {
+// gameMoved counts a game that ended between before and now, by a
+// command or a press.
+func (l *life) gameMoved(m *gamesModel, chat int64, before *storedGame, press bool) {
 	defer func(n int) {
-		if l.games.played[chat] > n {
-			l.mayLoseGame(chat)
+		if m.played[chat] > n {
+			l.mayLoseGame(m.ns, chat, press)
 		}
-	}(l.games.played[chat])
-	after := l.game(chat)
+	}(m.played[chat])
+	after := l.game(m, chat)
 	if after != nil && after.Over && (before == nil || after.ID != before.ID) {
-		// A new game that ended at once: its first guess was its word.
-		l.games.played[chat]++
-		l.games.won[chat]++
-		l.hist.note("  game won at the first guess in %d", chat)
+		// A new game that ended at once: its first guess was its word, or
+		// its only try (loldle's owner may allow one).
+		l.ended(m, chat, after.Won)
+		l.hist.note("  %s over at the first guess in %d, won=%t", m.ns, chat, after.Won)
 	}
 	if before == nil || before.Over {
 		return
 	}
 	switch {
 	case after != nil && after.ID == before.ID && after.Over:
-		l.games.played[chat]++
-		if after.Won {
-			l.games.won[chat]++
-		}
-		l.hist.note("  game over in %d, won=%t", chat, after.Won)
+		l.ended(m, chat, after.Won)
+		l.hist.note("  %s over in %d, won=%t", m.ns, chat, after.Won)
 	case (after == nil || after.ID != before.ID) && len(before.Guesses) > 0:
-		l.games.played[chat]++ // abandoned for a new game: a loss
-		l.hist.note("  game abandoned in %d", chat)
+		l.ended(m, chat, false) // abandoned for a new game: a loss
+		l.hist.note("  %s abandoned in %d", m.ns, chat)
 	}
 }
 
-// checkGames: every chat's record counts exactly the games that ended.
-func (l *life) checkGames() {
-	store := l.cfg.Store.For("wordle")
-	for chat, played := range l.games.played {
-		rec, _, err := games.Load(context.Background(), store, chat)
-		if err != nil {
-			l.fail("games", "chat %d: %v", chat, err)
+// ended counts a game of m that ended in chat.
+func (l *life) ended(m *gamesModel, chat int64, won bool) {
+	m.played[chat]++
+	l.hist.count(m.ns+"-games", 1)
+	if won {
+		m.won[chat]++
+		l.hist.count(m.ns+"-won", 1)
+	}
+}
+
+// gameOfButton is the game whose button carries data, or nil.
+func (l *life) gameOfButton(data string) *gamesModel {
+	for _, m := range l.gameModels() {
+		if strings.HasPrefix(data, m.ns+":") {
+			return m
 		}
-		if (rec.Played != played || rec.Won != l.games.won[chat]) && !l.shortGames(chat, rec.Played, rec.Won) {
-			l.fail("games", "chat %d's record says played %d, won %d; the games that ended: %d, %d won", chat, rec.Played, rec.Won, played, l.games.won[chat])
+	}
+	return nil
+}
+
+// checkGames: every chat's record of each game counts exactly the games
+// that ended.
+func (l *life) checkGames() {
+	for _, m := range l.gameModels() {
+		store := l.cfg.Store.For(m.ns)
+		for chat, played := range m.played {
+			rec, _, err := games.Load(context.Background(), store, chat)
+			if err != nil {
+				l.fail("games", "%s in chat %d: %v", m.ns, chat, err)
+			}
+			if (rec.Played != played || rec.Won != m.won[chat]) && !l.shortGames(m, chat, rec.Played, rec.Won) {
+				l.fail("games", "%s in chat %d: the record says played %d, won %d; the games that ended: %d, %d won", m.ns, chat, rec.Played, rec.Won, played, m.won[chat])
+			}
 		}
 	}
 }
 
 // wordleWords are the answers wordle draws from: every one is a valid guess.
 func wordleWords(t testing.TB) []string {
-	f, err := os.Open("../modules/wordle/data/answers.txt")
+	return dataLines(t, "../modules/wordle/data/answers.txt", func(line string) (string, bool) {
+		w := strings.TrimSpace(line)
+		return w, len(w) == 5
+	})
+}
+
+// dataLines reads a module's data file, keeping what keep takes of each
+// line.
+func dataLines(t testing.TB, path string, keep func(line string) (string, bool)) []string {
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	var out []string
 	for s := bufio.NewScanner(f); s.Scan(); {
-		if w := strings.TrimSpace(s.Text()); len(w) == 5 {
+		if w, ok := keep(s.Text()); ok {
 			out = append(out, w)
 		}
 	}

@@ -3,7 +3,8 @@ package sim
 // UncountedEnd was found by the faults inside updates: a move that ended a
 // game, whose write landed while its caller heard a timeout (or whose
 // process died before the record), was run again and the game never
-// counted (seed 1, step 167). Fixed (a move keeps the game it ended,
+// counted (seed 1, step 167; since gold, stock and loldle joined the life,
+// seed 8, step 38, a give-up, and seed 31, step 417, a win). Fixed (a move keeps the game it ended,
 // games.EndedBy, and a record counts a game once); TestFixedBugsStayFixed
 // lives the seed.
 const UncountedEnd = "uncounted-end"
@@ -12,12 +13,15 @@ const UncountedEnd = "uncounted-end"
 // answered while the store went down under it (a read its module could do
 // without) is handled, but the stats hook after the reply fails and the
 // command is never counted; the hook's failure is logged without the
-// update (seed 10, step 508; every 100-day life of seeds 1 to 3).
+// update (seed 10, step 508; every 100-day life of seeds 1 to 3; since
+// gold, stock and loldle joined the life, seed 7, step 319).
 const LostCount = "lost-count"
 
 // LostGameResult is the same for a game: a press that ends it (give up),
-// whose record write then fails, is answered and not retried, and the game
-// is never counted (seed 12, step 383).
+// whose record write then fails (the store down, or a call timing out), is
+// answered and not retried, and the game is never counted (seed 12, step
+// 383; since gold, stock and loldle joined the life, seed 1's tenth day,
+// step 1859: a timeout at the record of a confirmed give-up).
 const LostGameResult = "lost-game-result"
 
 // lateOutage notes a delivery whose store went down in the middle of its
@@ -25,11 +29,17 @@ const LostGameResult = "lost-game-result"
 // models allow for it (as the known bugs above) instead of failing.
 type lateOutage struct {
 	counts map[int64]map[string]int // user -> command -> counts that may be lost
-	games  map[int64]int            // chat -> results that may be lost
+	games  map[gameOf]int           // a chat's game -> results that may be lost
+}
+
+// gameOf is a game module's (namespace's) game in a chat.
+type gameOf struct {
+	ns   string
+	chat int64
 }
 
 func newLateOutage() *lateOutage {
-	return &lateOutage{counts: map[int64]map[string]int{}, games: map[int64]int{}}
+	return &lateOutage{counts: map[int64]map[string]int{}, games: map[gameOf]int{}}
 }
 
 // outageHit says whether the delivery under way met an outage mid-update.
@@ -48,11 +58,12 @@ func (l *life) mayLoseCount(d *delivery) {
 	l.late.counts[d.user][d.cmd]++
 }
 
-// mayLoseGame: a game that ended in chat during the delivery may go
-// uncounted.
-func (l *life) mayLoseGame(chat int64) {
-	if l.outageHit() {
-		l.late.games[chat]++
+// mayLoseGame: a game of ns that ended in chat during the delivery may go
+// uncounted: the store went down under it, or a press's store call failed
+// (a press is answered, not retried, whatever its handler returned).
+func (l *life) mayLoseGame(ns string, chat int64, press bool) {
+	if f := l.lastFault; l.outageHit() || press && f != nil && f.kind == timeout && f.didFire() {
+		l.late.games[gameOf{ns, chat}]++
 	}
 }
 
@@ -69,14 +80,14 @@ func (l *life) shortCount(user int64, cmd string, got int64) bool {
 	return true
 }
 
-// shortGames is the same for a chat's game record.
-func (l *life) shortGames(chat int64, played, won int) bool {
-	want := l.games.played[chat]
-	if played >= want || want-played > l.late.games[chat] {
+// shortGames is the same for a chat's record of m's game.
+func (l *life) shortGames(m *gamesModel, chat int64, played, won int) bool {
+	want, at := m.played[chat], gameOf{m.ns, chat}
+	if played >= want || want-played > l.late.games[at] {
 		return false
 	}
-	l.fail(LostGameResult, "chat %d: %d games counted, %d ended (a result lost in an outage)", chat, played, want)
-	l.late.games[chat] -= want - played
-	l.games.played[chat], l.games.won[chat] = played, won
+	l.fail(LostGameResult, "%s in chat %d: %d games counted, %d ended (a result lost to a failed store call)", m.ns, chat, played, want)
+	l.late.games[at] -= want - played
+	m.played[chat], m.won[chat] = played, won
 	return true
 }

@@ -42,12 +42,15 @@ type Config struct {
 
 // ReplayedTrade is the known bug a life finds first: a top-up or trade
 // whose confirmation Telegram refused (a 5xx) is applied again when the
-// update is redelivered, so the user is charged twice (seed 2, step 276).
+// update is redelivered, so the user is charged twice (seed 2, step 276;
+// step 273 since gold, stock and loldle joined the life).
 const ReplayedTrade = "replayed-trade"
 
 // ReplayedGuess was the same replay in wordle: a guess that ended the
 // game, whose reply was refused, started a new game with itself when the
-// update was redelivered (seed 3, step 1038; seed 6, step 1578). Fixed (a
+// update was redelivered (seed 3, step 1038; seed 6, step 1578; since
+// gold, stock and loldle joined the life, seed 10, step 250, and in loldle
+// seed 14, step 198; seed 6 meets it from step 888 on). Fixed (a
 // game remembers the update of its last move, games.Move), its checker
 // stops a life again, and TestFixedBugsStayFixed lives those seeds.
 const ReplayedGuess = "replayed-guess"
@@ -67,7 +70,7 @@ type Result struct {
 }
 
 // modules the life runs: everything that needs no paid API.
-var modules = []string{"util", "misc", "lolschedule", "wordle", "coin", "stats"}
+var modules = []string{"util", "misc", "lolschedule", "wordle", "loldle", "coin", "gold", "stock", "stats"}
 
 // Start is the first simulated day, 00:00 UTC.
 var Start = time.Date(2027, 1, 4, 0, 0, 0, 0, time.UTC)
@@ -94,17 +97,20 @@ type life struct {
 	keys  *keyspace            // every key the bot wrote or deleted (keyspace.go)
 	op    *operator            // nil: no operator
 	rnd   *rand.Rand           // the modules' (wordle's words): a replay draws the same
+	mk    *rand.Rand           // the users' gold, stock and loldle: their own stream, so the older seeds' lives keep their shape
 	next  map[string]time.Time // each cron job's next fire
 
 	processes // the runtimes serving the life, and their failures
 
-	outage int               // delivery attempts left that find the store down
-	known  map[string]string // known bugs met, and where first
-	words  []string
+	outage    int               // delivery attempts left that find the store down
+	known     map[string]string // known bugs met, and where first
+	words     []string
+	champions []string
 
 	subs      *subsModel
 	money     *moneyModel
-	games     *gamesModel
+	games     *gamesModel // wordle's
+	lol       *gamesModel // loldle's
 	stats     *statsModel
 	recent    []*delivery                // updates Telegram may deliver again
 	keyboards map[int64]map[int]keyboard // chat -> message -> its buttons
@@ -133,7 +139,8 @@ func newLife(t testing.TB, cfg Config) *life {
 	// The markets draw from their own streams: a longer life starts as
 	// the shorter one of the same seed did.
 	l.mkt = newMarkets(cfg.Seed, l.clk.Now, Start, cfg.Days)
-	l.words = wordleWords(t)
+	l.words, l.champions = wordleWords(t), loldleChampions(t)
+	l.mk = rand.New(rand.NewPCG(cfg.Seed, 0x6d6b7473))
 	l.fake = telegramtest.New(t, telegramtest.WithClock(l.clk.Now))
 	l.wire = &wire{fake: l.fake}
 	apis := httptest.NewServer(l.mkt)
@@ -142,6 +149,8 @@ func newLife(t testing.TB, cfg Config) *life {
 	l.settings = map[string]string{
 		"BINANCE_API_URL": apis.URL, "COINBASE_API_URL": apis.URL, "COINGECKO_API_URL": apis.URL,
 		"LOLESPORTS_API_URL": apis.URL + "/persisted/gw", "LOLESPORTS_API_KEY": scheduleKey,
+		"VNAPPMOB_API_URL": apis.URL + "/vnappmob", "EXCHANGE_RATE_API_URL": apis.URL + "/erapi",
+		"KBS_API_URL": apis.URL + "/kbs", "VCI_API_URL": apis.URL + "/vci", "SSI_IBOARD_API_URL": apis.URL + "/ssi",
 	}
 	l.keys = newKeyspace(t, cfg.Store)
 	l.rnd = app.LockedRand(rand.NewPCG(cfg.Seed, 0x776f72646c65))
@@ -157,7 +166,7 @@ func newLife(t testing.TB, cfg Config) *life {
 	for _, j := range l.app.Registry().Crons() {
 		l.next[j.Name] = j.Next(Start)
 	}
-	l.subs, l.money, l.games = newSubsModel(), newMoneyModel(), newGamesModel()
+	l.subs, l.money, l.games, l.lol = newSubsModel(), newMoneyModel(), newGamesModel("wordle"), newGamesModel("loldle")
 	l.stats = newStatsModel()
 	return l
 }

@@ -28,8 +28,8 @@ var (
 // known are the reported bugs a life counts and lives past (sim.Known),
 // each with a test that it still happens (TestKnownBugsStillHappen) until
 // it is fixed. The bugs fixed (sim.ReplayedTrade, seed 2; sim.ReplayedGuess,
-// seeds 3 and 6; a game ended by a move run again, seed 1) keep their
-// seeds as regression lives.
+// seeds 10, 14 and 6; a game ended by a move run again, seeds 8 and 31) keep
+// their seeds as regression lives.
 var known = map[string]bool{sim.LostCount: true, sim.LostGameResult: true}
 
 func open(t *testing.T, name string) storage.KVProvider {
@@ -129,9 +129,14 @@ type bugLife struct {
 // few days runs only without -short.
 func TestFixedBugsStayFixed(t *testing.T) {
 	for _, life := range []bugLife{
-		{sim.ReplayedGuess, 3, 5},  // step 1038
-		{sim.ReplayedGuess, 6, 20}, // step 1578
-		{sim.UncountedEnd, 1, 2},   // step 167
+		// The steps where each seed meets the bug's moment since gold, stock
+		// and loldle joined the life (seeds 3 and 1 met it before, at steps
+		// 1038 and 167, and no longer do).
+		{sim.ReplayedGuess, 10, 2}, // step 250: a winning guess's reply refused (500), run again
+		{sim.ReplayedGuess, 14, 2}, // step 198: the same in loldle
+		{sim.ReplayedGuess, 6, 20}, // step 888 in loldle, step 1798 in wordle (step 1578 before)
+		{sim.UncountedEnd, 8, 2},   // step 38: a give-up's write landed, its caller heard a timeout
+		{sim.UncountedEnd, 31, 3},  // step 417: a winning guess's write landed, its process killed
 	} {
 		t.Run(fmt.Sprintf("%s/seed%d", life.bug, life.seed), func(t *testing.T) {
 			if known[life.bug] {
@@ -149,8 +154,8 @@ func TestFixedBugsStayFixed(t *testing.T) {
 // fixed one fails here, and moves to the fixed ones.
 func TestKnownBugsStillHappen(t *testing.T) {
 	for _, life := range []bugLife{
-		{sim.LostGameResult, 12, 2}, // step 383
-		{sim.LostCount, 10, 4},      // step 508
+		{sim.LostGameResult, 1, 10}, // step 1859 (seed 12, step 383, before gold, stock and loldle joined)
+		{sim.LostCount, 7, 2},       // step 319 (seed 10, step 508, before)
 	} {
 		t.Run(fmt.Sprintf("%s/seed%d", life.bug, life.seed), func(t *testing.T) {
 			res := sim.Run(t, sim.Config{Seed: life.seed, Days: life.days, PerDay: 200, Store: memory.New(), Known: known})
