@@ -145,7 +145,15 @@ func (w *procNS) GetJSON(ctx context.Context, key string, dst any) error {
 }
 
 func (w *procNS) Put(ctx context.Context, key string, val []byte) error {
-	return w.do(ctx, false, func() error { return w.inner.Put(ctx, key, val) })
+	b, id := w.s.p.l.burstOn.Load(), inboxID(w.ns, key)
+	if b != nil && id != 0 {
+		b.parking(id)
+	}
+	err := w.do(ctx, false, func() error { return w.inner.Put(ctx, key, val) })
+	if b != nil && id != 0 {
+		b.parkEnded(id, err)
+	}
+	return err
 }
 
 func (w *procNS) PutJSON(ctx context.Context, key string, v any) error {
@@ -153,7 +161,11 @@ func (w *procNS) PutJSON(ctx context.Context, key string, v any) error {
 }
 
 func (w *procNS) Delete(ctx context.Context, key string) error {
-	return w.do(ctx, false, func() error { return w.inner.Delete(ctx, key) })
+	err := w.do(ctx, false, func() error { return w.inner.Delete(ctx, key) })
+	if b, id := w.s.p.l.burstOn.Load(), inboxID(w.ns, key); b != nil && id != 0 {
+		b.unparked(id, err)
+	}
+	return err
 }
 
 func (w *procNS) List(ctx context.Context, prefix string) (out []string, err error) {
