@@ -123,7 +123,6 @@ func (l *life) burstChecked(bu *burstUpdate) {
 	l.hist.line("  update %d %s runs=%d", d.u.ID, d.what, bu.runs)
 	l.hist.calls(bu.calls, false)
 	calls := l.excuseRepeats(d, bu.calls)
-	d.handled = true
 	l.checkAnswers(d, calls, true)
 	if d.cmd != "" && !l.logs.said(d.u.ID, dropped) {
 		l.stats.add(d.user, d.cmd)
@@ -167,7 +166,8 @@ func (b *burst) run(ctx context.Context, p *proc, u *models.Update) error {
 	case err != nil || bu.d.handled:
 		return err
 	}
-	bu.d.handled = true // under b.mu until the burst ends; the life reads it after
+	// Under b.mu: a getUpdates that began in the burst may read it after.
+	bu.d.handled = true
 	for _, before := range b.chats[chat] {
 		if before == bu {
 			break
