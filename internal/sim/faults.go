@@ -25,7 +25,12 @@ const (
 
 var faultNames = [nFaultKinds]string{"crash-before", "crash-after", "timeout", "timeout-after-write", "cas-conflict", "outage-mid-update", "at-once"}
 
-func (k faultKind) String() string { return faultNames[k] }
+func (k faultKind) String() string {
+	if k >= nFaultKinds {
+		return windowNames[k-nFaultKinds] // window.go
+	}
+	return faultNames[k]
+}
 
 // errTimeout is a store call that ran out of time, as a backend wraps it.
 var errTimeout = fmt.Errorf("sim: store call timed out: %w", context.DeadlineExceeded)
@@ -34,12 +39,14 @@ var errTimeout = fmt.Errorf("sim: store call timed out: %w", context.DeadlineExc
 // where (a store namespace, or "telegram" for the Bot API calls the update
 // makes). Only the operations of the update's own run are counted, never
 // the core's record and hooks after it, which run concurrently (their
-// order, and so the k-th of them, is not the seed's). A namespace's
+// order, and so the k-th of them, is not the seed's: a kill there picks
+// its call by what it writes, window.go). A namespace's
 // operations within a run are sequential, so the k-th is always the same.
 type fault struct {
-	kind  faultKind
-	where string
-	k     int
+	kind   faultKind
+	where  string
+	k      int
+	window *window // a kill in the window after the run (window.go)
 
 	mu    sync.Mutex
 	n     int
@@ -177,5 +184,11 @@ func (w *procNS) List(ctx context.Context, prefix string) (out []string, err err
 // see (a racer wrote the same value); an insert that loses finds the key
 // there, which a made-up conflict would not.
 func (w *procNS) CompareAndSwap(ctx context.Context, key string, expected, val []byte) error {
-	return w.do(ctx, expected != nil, func() error { return w.inner.CompareAndSwap(ctx, key, expected, val) })
+	op := func() error {
+		return w.do(ctx, expected != nil, func() error { return w.inner.CompareAndSwap(ctx, key, expected, val) })
+	}
+	if taken, err := w.swap(ctx, key, val, op); taken {
+		return err
+	}
+	return op()
 }

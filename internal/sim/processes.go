@@ -16,6 +16,7 @@ import (
 type processes struct {
 	rf       *rand.Rand // the runtimes' and faults' own draws: the people's life is the same whatever they do
 	rb       *rand.Rand // the bursts' own draws (burst.go)
+	rw       *rand.Rand // the kills in the window's own draws (window.go)
 	rt       runtime
 	live     [nRuntimes]*proc
 	replicas [nRuntimes]*proc
@@ -40,6 +41,7 @@ type processes struct {
 func (l *life) startProcesses(t testing.TB, seed uint64) {
 	l.rf = rand.New(rand.NewPCG(seed, 0x72756e74696d65))
 	l.rb = rand.New(rand.NewPCG(seed, 0x6275727374))
+	l.rw = rand.New(rand.NewPCG(seed, 0x77696e646f77))
 	l.end = make(chan struct{})
 	l.late = newLateOutage()
 	l.front = &front{l: l, procs: map[string]*proc{}}

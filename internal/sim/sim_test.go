@@ -30,7 +30,7 @@ var (
 // it is fixed. The bugs fixed (sim.ReplayedTrade, seed 2; sim.ReplayedGuess,
 // seeds 3 and 6; a game ended by a move run again, seed 1) keep their
 // seeds as regression lives.
-var known = map[string]bool{sim.LostCount: true, sim.LostGameResult: true}
+var known = map[string]bool{sim.LostCount: true, sim.LostGameResult: true, sim.Recounted: true, sim.KilledCount: true}
 
 func open(t *testing.T, name string) storage.KVProvider {
 	switch name {
@@ -151,6 +151,8 @@ func TestKnownBugsStillHappen(t *testing.T) {
 	for _, life := range []bugLife{
 		{sim.LostGameResult, 12, 2}, // step 383
 		{sim.LostCount, 10, 4},      // step 508
+		{sim.Recounted, 1, 1},       // step 9
+		{sim.KilledCount, 9, 1},     // step 151
 	} {
 		t.Run(fmt.Sprintf("%s/seed%d", life.bug, life.seed), func(t *testing.T) {
 			res := sim.Run(t, sim.Config{Seed: life.seed, Days: life.days, PerDay: 200, Store: memory.New(), Known: known})
