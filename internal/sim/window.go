@@ -3,10 +3,12 @@ package sim
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"sync"
 
 	"github.com/miti99bot/miti99bot/internal/core"
+	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
 // The window after a run: the core records the update as handled and
@@ -87,9 +89,13 @@ func (w *procNS) swap(ctx context.Context, key string, val []byte, op func() err
 		target = "hook"
 	}
 	p := w.s.p
+	// A swap that lost to a racer (the tally changed since this process
+	// read it) has landed nothing: its caller reads and tries again.
 	if role != target {
 		err := op()
-		f.window.once.Do(func() { close(f.window.partner) })
+		if !errors.Is(err, storage.ErrConflict) {
+			f.window.once.Do(func() { close(f.window.partner) })
+		}
 		return true, err
 	}
 	select {
@@ -97,16 +103,14 @@ func (w *procNS) swap(ctx context.Context, key string, val []byte, op func() err
 	case <-p.l.end:
 		return true, errKilled
 	}
+	if f.kind == killRecordAfter || f.kind == killHookAfter {
+		if err := op(); err != nil {
+			return true, err
+		}
+	}
 	f.mu.Lock()
-	first := !f.fired
 	f.fired = true
 	f.mu.Unlock()
-	if !first {
-		return true, op()
-	}
-	if f.kind == killRecordAfter || f.kind == killHookAfter {
-		_ = op()
-	}
 	p.kill()
 	<-p.l.end
 	return true, errKilled
