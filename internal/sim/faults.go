@@ -27,7 +27,7 @@ var faultNames = [nFaultKinds]string{"crash-before", "crash-after", "timeout", "
 
 func (k faultKind) String() string {
 	if k >= nFaultKinds {
-		return windowNames[k-nFaultKinds] // window.go
+		return windowNames[k-nFaultKinds] // hookwindow.go
 	}
 	return faultNames[k]
 }
@@ -40,13 +40,13 @@ var errTimeout = fmt.Errorf("sim: store call timed out: %w", context.DeadlineExc
 // makes). Only the operations of the update's own run are counted, never
 // the core's record and hooks after it, which run concurrently (their
 // order, and so the k-th of them, is not the seed's: a kill there picks
-// its call by what it writes, window.go). A namespace's
+// its call by what it writes, hookwindow.go). A namespace's
 // operations within a run are sequential, so the k-th is always the same.
 type fault struct {
-	kind   faultKind
-	where  string
-	k      int
-	window *window // a kill in the window after the run (window.go)
+	kind  faultKind
+	where string
+	k     int
+	win   *hookWindow // a kill in the window after the run (hookwindow.go)
 
 	mu    sync.Mutex
 	n     int

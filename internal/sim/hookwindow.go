@@ -33,8 +33,8 @@ const (
 
 var windowNames = [...]string{"window-kill-record", "window-kill-record-after", "window-kill-hook", "window-kill-hook-after"}
 
-// window is what a kill in the window waits for and kills at.
-type window struct {
+// hookWindow is what a kill in the window after a run waits for and kills at.
+type hookWindow struct {
 	id      int64  // the update
 	tally   string // the stats key of its sender
 	before  int64  // the sender's count of the command before it
@@ -49,13 +49,13 @@ func (l *life) pickWindowKill(d *delivery) *fault {
 		return nil
 	}
 	f := &fault{kind: killRecord + faultKind(l.rw.IntN(int(nWindowKinds-killRecord))), where: "window", k: 1}
-	f.window = &window{id: d.u.ID, tally: "u:" + strconv.FormatInt(d.user, 10), partner: make(chan struct{}),
+	f.win = &hookWindow{id: d.u.ID, tally: "u:" + strconv.FormatInt(d.user, 10), partner: make(chan struct{}),
 		before: l.tallyOf(d.user, d.cmd)}
 	return f
 }
 
 // role names a write of the window: "record", "hook" or "" for another.
-func (wd *window) role(ns, key string, val []byte) string {
+func (wd *hookWindow) role(ns, key string, val []byte) string {
 	switch ns {
 	case "stats":
 		if key == wd.tally {
@@ -77,10 +77,10 @@ func (wd *window) role(ns, key string, val []byte) string {
 // lands and lets the chosen one go on, which kills the process.
 func (w *procNS) swap(ctx context.Context, key string, val []byte, op func() error) (bool, error) {
 	f := faultOf(ctx)
-	if f == nil || f.window == nil {
+	if f == nil || f.win == nil {
 		return false, nil
 	}
-	role := f.window.role(w.ns, key, val)
+	role := f.win.role(w.ns, key, val)
 	if role == "" {
 		return false, nil
 	}
@@ -94,12 +94,12 @@ func (w *procNS) swap(ctx context.Context, key string, val []byte, op func() err
 	if role != target {
 		err := op()
 		if !errors.Is(err, storage.ErrConflict) {
-			f.window.once.Do(func() { close(f.window.partner) })
+			f.win.once.Do(func() { close(f.win.partner) })
 		}
 		return true, err
 	}
 	select {
-	case <-f.window.partner:
+	case <-f.win.partner:
 	case <-p.l.end:
 		return true, errKilled
 	}
@@ -144,14 +144,14 @@ func (l *life) tallyOf(user int64, cmd string) int64 {
 // counted exactly once (not at all when it was given up) all the same.
 func (l *life) checkWindowCount(d *delivery) {
 	f := l.lastFault
-	if f == nil || f.window == nil || !f.didFire() {
+	if f == nil || f.win == nil || !f.didFire() {
 		return
 	}
 	want := int64(0)
 	if d.handled && !l.logs.said(d.u.ID, dropped) {
 		want = 1
 	}
-	got := l.tallyOf(d.user, d.cmd) - f.window.before
+	got := l.tallyOf(d.user, d.cmd) - f.win.before
 	if got == want {
 		return
 	}
