@@ -63,6 +63,44 @@ func TestCronRunSucceedsOnlyOnTheRoutesOwnOutcomes(t *testing.T) {
 	}
 }
 
+// A slot a cutover's pause held is run by its own time: the route claims
+// that slot, and a daily job does that day's work.
+func TestCronRunNamesTheSlotItRuns(t *testing.T) {
+	var asked atomic.Value
+	deployment := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked.Store(r.URL.RawQuery)
+		_, _ = io.WriteString(w, "ran\n")
+	}))
+	defer deployment.Close()
+	tests := []struct {
+		name, slot, query, fails string
+	}{
+		{"no slot runs now's", "", "", ""},
+		{"a slot goes to the route as it was given", "2027-01-05T01:00:00Z", "scheduled=2027-01-05T01%3A00%3A00Z", ""},
+		{"a slot with an offset keeps it", "2027-01-05T08:00:00+07:00", "scheduled=2027-01-05T08%3A00%3A00%2B07%3A00", ""},
+		{"a slot that is no time is refused before any call", "yesterday 8am", "", "not RFC 3339"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			asked.Store("<none>")
+			args := []string{"cron", "run", "lolschedule_daily_push"}
+			if tt.slot != "" {
+				args = append(args, "-scheduled", tt.slot)
+			}
+			out, err := botctl(t, map[string]string{"CRON_SHARED_SECRET": cronToken, "BOT_URL": deployment.URL}, args...)
+			if tt.fails != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.fails) || asked.Load() != "<none>" {
+					t.Fatalf("= %q, %v; the deployment was asked %q", out, err, asked.Load())
+				}
+				return
+			}
+			if err != nil || out != "cron: ran\n" || asked.Load() != tt.query {
+				t.Fatalf("= %q, %v; the deployment was asked %q, want %q", out, err, asked.Load(), tt.query)
+			}
+		})
+	}
+}
+
 // A redirect is refused whatever its code: following it would hand the
 // token to another host, and a 301 or 302 turns the POST into a GET.
 func TestCronRunFollowsNoRedirectSoTheTokenStaysHome(t *testing.T) {

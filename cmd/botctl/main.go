@@ -6,7 +6,8 @@
 //	botctl webhook delete [-drop-pending]
 //	botctl webhook info                 url and pending_update_count
 //	botctl commands sync                setMyCommands from the enabled modules
-//	botctl cron run <name> -url <base>  POST <base>/cron/<name> with CRON_SHARED_SECRET (https, or http on loopback)
+//	botctl cron run <name> -url <base>  POST <base>/cron/<name> with CRON_SHARED_SECRET (https, or http on loopback);
+//	                                    -scheduled T runs the slot T (RFC 3339) a pause or an outage held
 //	botctl cron status [-url <base>]    each job's last success, last failure, attempts, next fire, naming the store;
 //	                                    the running bot answers (GET <base>/cron/status) when the store is locked or unset
 //	botctl table create <name>          a DynamoDB table, for dynalite

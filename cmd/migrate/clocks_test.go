@@ -15,8 +15,8 @@ func TestThePreflightReadsEachServersClock(t *testing.T) {
 		read       func(context.Context) (time.Time, time.Duration, error)
 		resolution time.Duration
 	}{
-		{"dynamodb (the Date header)", dynamoClock(s.dyn), time.Second},
-		{"mongodb (hello's localTime)", mongoClock(s.mongo), time.Millisecond},
+		{"dynamodb (the Date header)", s.dyn.ServerTime, time.Second},
+		{"mongodb (hello's localTime)", s.mongo.ServerTime, time.Millisecond},
 	}
 	for _, c := range clocks {
 		t.Run(c.name, func(t *testing.T) {

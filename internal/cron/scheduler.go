@@ -96,7 +96,7 @@ func (s *Scheduler) Run(ctx context.Context) error {
 	c := robfig.New(robfig.WithLocation(time.UTC))
 	jobs := s.d.reg.Crons()
 	for _, j := range jobs {
-		if slot, ok := lastDue(j, s.now(), catchUpOf(j, s.now())); ok {
+		if slot, ok := CatchUpSlot(j, s.now()); ok {
 			fires.Go(func() { s.fire(ctx, runCtx, j, slot, true) })
 		}
 		c.Schedule(s.schedule(j), robfig.FuncJob(func() {
@@ -149,6 +149,13 @@ func (s *Scheduler) fire(ctx, runCtx context.Context, j core.CronJob, slot time.
 func period(j core.CronJob, t time.Time) time.Duration {
 	first := j.Next(t)
 	return j.Next(first).Sub(first)
+}
+
+// CatchUpSlot is the slot of j a scheduler starting at now runs at once:
+// the latest one due, if it is within j's catch-up window. Whether it ran
+// already is the slot claim's to say.
+func CatchUpSlot(j core.CronJob, now time.Time) (time.Time, bool) {
+	return lastDue(j, now, catchUpOf(j, now))
 }
 
 // catchUpOf is how late a missed slot of j may still run.

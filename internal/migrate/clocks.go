@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
 // DefaultMaxSkew is how far apart the migrator's clock and a store server's
@@ -18,6 +20,16 @@ type ServerClock struct {
 	// Read returns the server's time and its resolution: the server's
 	// clock read somewhere in [at, at+resolution).
 	Read func(ctx context.Context) (at time.Time, resolution time.Duration, err error)
+}
+
+// ClockOf is the clock of store's server, named name; false for a store
+// with no server (an embedded file is on the migrator's machine).
+func ClockOf(name string, store any) (ServerClock, bool) {
+	c, ok := store.(storage.ServerClock)
+	if !ok {
+		return ServerClock{}, false
+	}
+	return ServerClock{Name: name, Read: c.ServerTime}, true
 }
 
 // Skew is one server's clock against the migrator's: Low and High bound

@@ -23,22 +23,28 @@ func (l *life) fireCrons(until time.Time) {
 	for _, name := range names {
 		for !l.next[name].After(until) {
 			slot := l.next[name]
-			l.fire(name, slot)
+			l.fire(name, slot, "", l.dispatch)
 			job, _ := l.app.Registry().CronByName(name)
 			l.next[name] = job.Next(slot)
 		}
 	}
 }
 
-func (l *life) fire(name string, slot time.Time) {
+// fire runs slot of name by run: the scheduler of the stretch's runtime,
+// or how else (a catch-up, the operator's manual run).
+func (l *life) fire(name string, slot time.Time, how string, run func(string, time.Time) (string, error)) {
 	if l.clk.Now().Before(slot) {
 		l.clk.Set(slot)
 	}
 	l.step++
 	l.wire.setStep(l.step)
 	mark := l.wire.len()
-	l.hist.line("step %d cron %s %s", l.step, name, slot.Format(time.RFC3339))
-	if name == "lolschedule_daily_push" && l.r.IntN(10) == 0 {
+	if how == "" {
+		l.hist.line("step %d cron %s %s", l.step, name, slot.Format(time.RFC3339))
+	} else {
+		l.hist.line("step %d cron %s %s %s at %s", l.step, name, slot.Format(time.RFC3339), how, l.clk.Now().Format(time.RFC3339))
+	}
+	if name == pushJob && l.r.IntN(10) == 0 {
 		l.mkt.failSchedule(1 + l.r.IntN(2)) // the schedule API is down for a while
 		l.hist.count("schedule-api-down", 1)
 	}
@@ -47,7 +53,7 @@ func (l *life) fire(name string, slot time.Time) {
 			l.clk.Add(cronRetry)
 			l.hist.count("cron-retries", 1)
 		}
-		out, err := l.dispatch(name, slot)
+		out, err := run(name, slot)
 		l.hist.line("  try %d %s failed=%t", try, out, err != nil)
 		if err == nil {
 			break
@@ -57,7 +63,7 @@ func (l *life) fire(name string, slot time.Time) {
 	calls := l.wire.since(mark)
 	l.hist.calls(calls, false)
 	l.seen(calls)
-	if name == "lolschedule_daily_push" {
+	if name == pushJob {
 		l.checkPush(ictDay(slot), calls)
 	}
 }

@@ -51,6 +51,7 @@ func (l *life) move() {
 		l.switchTo(ti, kind)
 		return
 	}
+	l.preflight(from, to)
 	rep, err := migrate.Copy(ctx, src, dst, opts)
 	if err == nil {
 		l.hist.op("  copy: %d items read, %d written", rep.Read, rep.Written)

@@ -121,6 +121,7 @@ func Run(t testing.TB, cfg Config) Result {
 	}
 	l.operate(Start.AddDate(0, 0, cfg.Days))
 	l.checkKeyspace("life")
+	l.checkEveryDayPushed()
 	return Result{Updates: int(l.ids.update), Known: l.known, Summary: l.hist.summary(), Digest: l.hist.digest(), Users: l.hist.usersDigest(), Store: l.cfg.Store}
 }
 
@@ -151,6 +152,7 @@ func newLife(t testing.TB, cfg Config) *life {
 			t.Fatal("sim: Operator.Home must be Config.Store")
 		}
 		l.op = &operator{Operator: o, plan: newPlan(cfg.Seed, cfg.Days), sides: [2]Backend{o.Home, o.Far}}
+		l.op.rw, l.op.rc = newWindows(cfg.Seed)
 	}
 	for _, j := range l.app.Registry().Crons() {
 		l.next[j.Name] = j.Next(Start)

@@ -34,6 +34,10 @@ type Operator struct {
 	// docs/cutover.md forbids: for the test that the life then stops at
 	// the items it brings back.
 	Careless bool
+	// Instant makes a cutover take no simulated time: the operator acts
+	// between two steps, no update waits and no slot is paused (for the
+	// test that the operator changes nothing the users see but that).
+	Instant bool
 }
 
 // The operator's events.
@@ -57,8 +61,10 @@ type operator struct {
 	on       int        // the side the bot runs on
 	moves    int        // transfers between the sides so far
 	snaps    []snap
-	lastInto [2]int   // per side, the number of the last transfer into it (0: none)
-	hot      *hotSnap // a snapshot armed for the next step
+	lastInto [2]int     // per side, the number of the last transfer into it (0: none)
+	hot      *hotSnap   // a snapshot armed for the next step
+	rw, rc   *rand.Rand // the windows' draws, the migrator's clock's
+	paused   time.Time  // when the last window began
 }
 
 // newPlan draws the operator's moments from its own stream of the seed,
@@ -104,7 +110,12 @@ func (l *life) operate(now time.Time) {
 		l.hist.op("step %d operator %s", l.step, what)
 		switch ev.kind {
 		case opCutover:
+			paused := l.clk.Now()
 			l.move()
+			if !l.op.Instant {
+				l.op.paused = paused
+				l.resume(paused.Add(l.window(paused)))
+			}
 		case opSnapshot:
 			l.armHotSnapshot()
 		case opDrill:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 )
 
 // topic is a subscription's place: a chat, or a forum topic of it.
@@ -14,9 +15,12 @@ type topic struct {
 
 // subsModel is who is subscribed to the daily push, as the bot's answers
 // told each chat.
-type subsModel struct{ on map[topic]bool }
+type subsModel struct {
+	on     map[topic]bool
+	pushed map[string]bool // the ICT days whose push slot ran
+}
 
-func newSubsModel() *subsModel { return &subsModel{on: map[topic]bool{}} }
+func newSubsModel() *subsModel { return &subsModel{on: map[topic]bool{}, pushed: map[string]bool{}} }
 
 // subscribe is /lolschedule_subscribe (on) or _unsubscribe in c: the
 // answer, if one landed, says what the chat now believes.
@@ -63,6 +67,7 @@ func (m *subsModel) move(from, to int64) {
 // checkPush: on a match day every subscribed, reachable topic got exactly
 // one push, and nobody else got one; on other days nobody did.
 func (l *life) checkPush(day string, calls []Call) {
+	l.subs.pushed[day] = true
 	got := map[topic]int{}
 	for _, c := range calls {
 		if c.OK && c.Method == "sendMessage" && strings.Contains(c.Text, "LoL today") {
@@ -89,6 +94,20 @@ func (l *life) checkPush(day string, calls []Call) {
 	}
 	l.hist.count("pushes", len(got))
 }
+
+// checkEveryDayPushed: no day's push slot went by unrun (a pause that held
+// it, and nobody ran it after).
+func (l *life) checkEveryDayPushed() {
+	job, _ := l.app.Registry().CronByName(pushJob)
+	for slot := job.Next(Start); !slot.After(l.clk.Now()); slot = job.Next(slot) {
+		if !l.subs.pushed[ictDay(slot)] {
+			l.fail("pushes", "the push of %s (slot %s) never ran", ictDay(slot), slot.Format(time.RFC3339))
+		}
+	}
+}
+
+// pushJob is the daily push's cron job.
+const pushJob = "lolschedule_daily_push"
 
 func union(a, b map[topic]int) map[topic]bool {
 	out := map[topic]bool{}
