@@ -119,7 +119,7 @@ func (w *procNS) swap(ctx context.Context, key string, val []byte, op func() err
 // Recounted is a known bug the kills in the window found: a process
 // killed after its count landed and before its record did leaves the
 // update unrecorded, and its redelivery runs it again, hooks and all: the
-// command counts twice (seed 1, step 12). The hooks and the record are not
+// command counts twice (seed 1, step 9). The hooks and the record are not
 // one write; the fix on the way counts an update once (the tally keeps the
 // updates it counted).
 const Recounted = "recounted"
@@ -128,7 +128,7 @@ const Recounted = "recounted"
 // landed and before its count did loses the count for good (the
 // redelivery is a duplicate). The lost count of an outage (LostCount)
 // has the same symptom; the kill leaves no hook failure to act on (seed
-// 9, step 153).
+// 9, step 190).
 const KilledCount = "killed-count"
 
 // tallyOf is how often the store counted cmd for user.

@@ -16,7 +16,7 @@ import (
 type processes struct {
 	rf       *rand.Rand // the runtimes' and faults' own draws: the people's life is the same whatever they do
 	rb       *rand.Rand // the bursts' own draws (burst.go)
-	rw       *rand.Rand // the kills in the window's own draws (window.go)
+	rw       *rand.Rand // the kills after a run's own draws (hookwindow.go)
 	rt       runtime
 	live     [nRuntimes]*proc
 	replicas [nRuntimes]*proc
@@ -41,7 +41,7 @@ type processes struct {
 func (l *life) startProcesses(t testing.TB, seed uint64) {
 	l.rf = rand.New(rand.NewPCG(seed, 0x72756e74696d65))
 	l.rb = rand.New(rand.NewPCG(seed, 0x6275727374))
-	l.rw = rand.New(rand.NewPCG(seed, 0x77696e646f77))
+	l.rw = rand.New(rand.NewPCG(seed, 0x686f6f6b73)) // "hooks": the cutover window has "window"
 	l.end = make(chan struct{})
 	l.late = newLateOutage()
 	l.front = &front{l: l, procs: map[string]*proc{}}

@@ -151,8 +151,8 @@ func TestKnownBugsStillHappen(t *testing.T) {
 	for _, life := range []bugLife{
 		{sim.LostGameResult, 12, 2}, // step 383
 		{sim.LostCount, 10, 4},      // step 508
-		{sim.Recounted, 1, 1},       // step 12
-		{sim.KilledCount, 9, 1},     // step 153
+		{sim.Recounted, 1, 1},       // step 9
+		{sim.KilledCount, 9, 1},     // step 190
 	} {
 		t.Run(fmt.Sprintf("%s/seed%d", life.bug, life.seed), func(t *testing.T) {
 			res := sim.Run(t, sim.Config{Seed: life.seed, Days: life.days, PerDay: 200, Store: memory.New(), Known: known})
