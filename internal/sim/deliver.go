@@ -58,6 +58,7 @@ func (l *life) deliver(d *delivery) []Call {
 		l.stats.add(d.user, d.cmd)
 		l.mayLoseCount(d)
 	}
+	l.checkWindowCount(d)
 	return calls
 }
 

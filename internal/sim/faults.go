@@ -25,7 +25,12 @@ const (
 
 var faultNames = [nFaultKinds]string{"crash-before", "crash-after", "timeout", "timeout-after-write", "cas-conflict", "outage-mid-update", "at-once"}
 
-func (k faultKind) String() string { return faultNames[k] }
+func (k faultKind) String() string {
+	if k >= nFaultKinds {
+		return windowNames[k-nFaultKinds] // hookwindow.go
+	}
+	return faultNames[k]
+}
 
 // errTimeout is a store call that ran out of time, as a backend wraps it.
 var errTimeout = fmt.Errorf("sim: store call timed out: %w", context.DeadlineExceeded)
@@ -34,12 +39,14 @@ var errTimeout = fmt.Errorf("sim: store call timed out: %w", context.DeadlineExc
 // where (a store namespace, or "telegram" for the Bot API calls the update
 // makes). Only the operations of the update's own run are counted, never
 // the core's record and hooks after it, which run concurrently (their
-// order, and so the k-th of them, is not the seed's). A namespace's
+// order, and so the k-th of them, is not the seed's: a kill there picks
+// its call by what it writes, hookwindow.go). A namespace's
 // operations within a run are sequential, so the k-th is always the same.
 type fault struct {
 	kind  faultKind
 	where string
 	k     int
+	win   *hookWindow // a kill in the window after the run (hookwindow.go)
 
 	mu    sync.Mutex
 	n     int
@@ -145,7 +152,15 @@ func (w *procNS) GetJSON(ctx context.Context, key string, dst any) error {
 }
 
 func (w *procNS) Put(ctx context.Context, key string, val []byte) error {
-	return w.do(ctx, false, func() error { return w.inner.Put(ctx, key, val) })
+	b, id := w.s.p.l.burstOn.Load(), inboxID(w.ns, key)
+	if b != nil && id != 0 {
+		b.parking(id)
+	}
+	err := w.do(ctx, false, func() error { return w.inner.Put(ctx, key, val) })
+	if b != nil && id != 0 {
+		b.parkEnded(id, err)
+	}
+	return err
 }
 
 func (w *procNS) PutJSON(ctx context.Context, key string, v any) error {
@@ -153,7 +168,11 @@ func (w *procNS) PutJSON(ctx context.Context, key string, v any) error {
 }
 
 func (w *procNS) Delete(ctx context.Context, key string) error {
-	return w.do(ctx, false, func() error { return w.inner.Delete(ctx, key) })
+	err := w.do(ctx, false, func() error { return w.inner.Delete(ctx, key) })
+	if b, id := w.s.p.l.burstOn.Load(), inboxID(w.ns, key); b != nil && id != 0 {
+		b.unparked(id, err)
+	}
+	return err
 }
 
 func (w *procNS) List(ctx context.Context, prefix string) (out []string, err error) {
@@ -165,5 +184,11 @@ func (w *procNS) List(ctx context.Context, prefix string) (out []string, err err
 // see (a racer wrote the same value); an insert that loses finds the key
 // there, which a made-up conflict would not.
 func (w *procNS) CompareAndSwap(ctx context.Context, key string, expected, val []byte) error {
-	return w.do(ctx, expected != nil, func() error { return w.inner.CompareAndSwap(ctx, key, expected, val) })
+	op := func() error {
+		return w.do(ctx, expected != nil, func() error { return w.inner.CompareAndSwap(ctx, key, expected, val) })
+	}
+	if taken, err := w.swap(ctx, key, val, op); taken {
+		return err
+	}
+	return op()
 }

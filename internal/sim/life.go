@@ -203,6 +203,7 @@ func (l *life) liveDay() {
 		}
 		l.operate(when)
 		l.maybeSwitch()
+		l.maybeBurst()
 		l.act()
 	}
 	l.fireCrons(day.AddDate(0, 0, 1))

@@ -14,7 +14,8 @@ import (
 	"github.com/miti99bot/miti99bot/internal/telegram"
 )
 
-// The polling stretches drive the real poller, one update at a time:
+// The polling stretches drive the real poller one update at a time (and
+// now and then by a burst of many at once, burst.go):
 // the life pushes the update to the fake's getUpdates and the poller's
 // handler reports each run of it and waits for the life to let it go on,
 // so the life moves in lockstep with the poller and no order is left to
@@ -65,6 +66,9 @@ func (p *proc) wait(ctx context.Context, _ time.Duration) error {
 // handle runs one update for the poller; a run of the watched update is
 // reported to the life, which decides what the next run meets.
 func (p *proc) handle(ctx context.Context, u *models.Update) error {
+	if b := p.l.burstOn.Load(); b != nil && b.byID[u.ID] != nil {
+		return b.run(ctx, p, u)
+	}
 	w := p.l.watch.Load()
 	if w == nil || w.id != u.ID {
 		return p.app.HandleUpdate(ctx, u) // a duplicate of an update handled before

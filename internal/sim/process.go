@@ -154,6 +154,9 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	method := lastSegment(r.URL.Path)
+	if b := f.l.burstOn.Load(); b != nil && b.serve(w, r, p, method) {
+		return
+	}
 	if !uncounted[method] && p.tg.Load().hit("telegram", false) {
 		fl := p.tg.Load()
 		if fl.kind == crashAfter {

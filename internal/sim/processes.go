@@ -15,6 +15,8 @@ import (
 // and the processes killed during the delivery under way.
 type processes struct {
 	rf       *rand.Rand // the runtimes' and faults' own draws: the people's life is the same whatever they do
+	rb       *rand.Rand // the bursts' own draws (burst.go)
+	rw       *rand.Rand // the kills after a run's own draws (hookwindow.go)
 	rt       runtime
 	live     [nRuntimes]*proc
 	replicas [nRuntimes]*proc
@@ -27,6 +29,7 @@ type processes struct {
 	lastFault *fault         // its fault, if any
 	late      *lateOutage
 	watch     atomic.Pointer[pollWatch]
+	burstOn   atomic.Pointer[burst] // the burst under way, if any
 
 	// end is closed when the life ends: a dead process's calls, held until
 	// then, fail, and running (every process goroutine) drains.
@@ -37,6 +40,8 @@ type processes struct {
 // startProcesses starts the Bot API front and the first runtime.
 func (l *life) startProcesses(t testing.TB, seed uint64) {
 	l.rf = rand.New(rand.NewPCG(seed, 0x72756e74696d65))
+	l.rb = rand.New(rand.NewPCG(seed, 0x6275727374))
+	l.rw = rand.New(rand.NewPCG(seed, 0x686f6f6b73)) // "hooks": the cutover window has "window"
 	l.end = make(chan struct{})
 	l.late = newLateOutage()
 	l.front = &front{l: l, procs: map[string]*proc{}}

@@ -75,6 +75,9 @@ func (l *life) serving(rt runtime) *proc {
 // the webhook: Telegram redelivers to the other runtime of a cutover.
 func (l *life) serve(d *delivery) bool {
 	f := l.pickFault(d)
+	if f == nil {
+		f = l.pickWindowKill(d)
+	}
 	l.lastFault = f
 	rt := l.rt
 	if rt == rtPoller && d.again {

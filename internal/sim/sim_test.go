@@ -30,7 +30,7 @@ var (
 // it is fixed. The bugs fixed (sim.ReplayedTrade, seed 2; sim.ReplayedGuess,
 // seeds 10, 14 and 6; a game ended by a move run again, seeds 8 and 31) keep
 // their seeds as regression lives.
-var known = map[string]bool{sim.LostCount: true, sim.LostGameResult: true}
+var known = map[string]bool{sim.LostCount: true, sim.LostGameResult: true, sim.Recounted: true, sim.KilledCount: true}
 
 func open(t *testing.T, name string) storage.KVProvider {
 	switch name {
@@ -156,6 +156,8 @@ func TestKnownBugsStillHappen(t *testing.T) {
 	for _, life := range []bugLife{
 		{sim.LostGameResult, 1, 10}, // step 1859 (seed 12, step 383, before gold, stock and loldle joined)
 		{sim.LostCount, 7, 2},       // step 319 (seed 10, step 508, before)
+		{sim.Recounted, 1, 1},       // step 9
+		{sim.KilledCount, 9, 1},     // step 190
 	} {
 		t.Run(fmt.Sprintf("%s/seed%d", life.bug, life.seed), func(t *testing.T) {
 			res := sim.Run(t, sim.Config{Seed: life.seed, Days: life.days, PerDay: 200, Store: memory.New(), Known: known})

@@ -3,7 +3,6 @@ package sim
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strconv"
 	"sync"
@@ -56,11 +55,7 @@ func (w *wire) ServeHTTP(rw http.ResponseWriter, r *http.Request) { w.serve(rw, 
 
 // serve forwards one call of process proc to the fake.
 func (w *wire) serve(rw http.ResponseWriter, r *http.Request, proc string) {
-	body, _ := io.ReadAll(r.Body)
-	peek := r.Clone(r.Context())
-	peek.Body = io.NopCloser(bytes.NewReader(body))
-	params, _ := telegramtest.Params(peek)
-	r.Body = io.NopCloser(bytes.NewReader(body))
+	params := peekParams(r)
 	method := lastSegment(r.URL.Path)
 	if !recorded[method] {
 		w.fake.ServeHTTP(rw, r)
