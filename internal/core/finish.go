@@ -20,15 +20,21 @@ import (
 // made again: it may have landed, and then the next try finds it and
 // writes the same record.
 func (a *App) finish(ctx context.Context, id int64, claimed claimedRecord, ok, flood bool) error {
-	mine := claimed.rec
+	err := a.recordTries(ctx, id, func(tctx context.Context) error { return a.finishOnce(tctx, id, claimed, ok, flood) })
+	if runs := claimed.rec.runs(); err == nil && ok && runs > 1 {
+		a.dropTokens(ctx, id, runs)
+	}
+	return err
+}
+
+// recordTries makes write, a write of update id's record, up to
+// recordTries times, each within recordBudget.
+func (a *App) recordTries(ctx context.Context, id int64, write func(ctx context.Context) error) error {
 	var err error
 	for try := range recordTries {
 		tctx, cancel := context.WithTimeout(ctx, recordBudget)
-		err = a.finishOnce(tctx, id, claimed, ok, flood)
+		err = write(tctx)
 		cancel()
-		if err == nil && ok && mine.runs() > 1 {
-			a.dropTokens(ctx, id, mine.runs())
-		}
 		if err == nil || errors.Is(err, storage.ErrNotFound) || ctx.Err() != nil {
 			return err
 		}

@@ -90,6 +90,13 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 		outcome = metrics.InFlight
 		log.at(ctx, slog.LevelInfo, "update not acknowledged: being handled elsewhere")
 		return fmt.Errorf("update %d: %w", u.ID, ErrInFlight)
+	case claimOwed:
+		if err := a.payOwed(ctx, log, u.ID, act, claimed); err != nil {
+			return err
+		}
+		outcome = metrics.Handled
+		log.at(ctx, slog.LevelInfo, "update's owed command hooks ran")
+		return nil
 	case claimGiveUp:
 		outcome = metrics.Dropped
 		log.at(ctx, slog.LevelError, "update dropped after repeated failures", "attempts", dedupMaxAttempts)
@@ -114,25 +121,31 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	// Record the outcome even when the budget ran out: a failed record
 	// lets the redelivery run at once instead of waiting out the stale mark.
 	rctx := context.WithoutCancel(ctx)
+	recorded := true
 	finish := func() {
 		if ferr := a.finish(rctx, u.ID, claimed, err == nil, errors.Is(err, app.ErrFlood)); ferr != nil {
 			// The work is done; at worst a redelivery is handled once more.
+			recorded = false
 			log.at(ctx, slog.LevelWarn, "could not record the update as handled", "err", ferr)
 		}
 	}
+	var owed []string // the modules whose hooks failed
 	if act.event == nil || err != nil {
 		finish()
 	} else {
 		// Hooks (stats) count the attempt that ended the update, once;
 		// their writes are independent of the record, so both go at once.
 		var hooks sync.WaitGroup
-		hooks.Go(func() { a.runHooks(ctx, *act.event) })
+		hooks.Go(func() { owed = a.runHooks(ctx, *act.event, nil) })
 		finish()
 		hooks.Wait()
 	}
 	if err != nil {
 		log.at(ctx, slog.LevelError, "update failed", "err", err)
 		return fmt.Errorf("update %d: %s %s: %w", u.ID, act.module, act.name, err)
+	}
+	if len(owed) > 0 {
+		return a.owe(rctx, log, u.ID, claimed, recorded, owed)
 	}
 	outcome = metrics.Handled
 	log.at(ctx, slog.LevelDebug, "update handled")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/go-telegram/bot/models"
@@ -85,7 +86,7 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 			}
 			return err
 		},
-		event: &app.CommandEvent{Module: rt.module.Name, Command: pc.name, ChatID: chat, UserID: userID, Username: username, At: a.now()},
+		event: &app.CommandEvent{Module: rt.module.Name, Command: pc.name, ChatID: chat, UserID: userID, Username: username, At: a.now(), Update: u.ID},
 	}, nil
 }
 
@@ -162,10 +163,12 @@ func (a *App) safely(ctx context.Context, module, name string, chat int64, threa
 	return f()
 }
 
-// runHooks tells every module's OnCommand hook; hooks never fail the update.
-func (a *App) runHooks(ctx context.Context, ev app.CommandEvent) {
+// runHooks tells the modules' OnCommand hooks, every one or those named in
+// only, and returns the names of those that failed: their count is owed
+// (see owe). A hook that panicked is not owed: it would only panic again.
+func (a *App) runHooks(ctx context.Context, ev app.CommandEvent, only []string) (failed []string) {
 	for _, m := range a.reg.modules {
-		if m.OnCommand == nil {
+		if m.OnCommand == nil || (only != nil && !slices.Contains(only, m.Name)) {
 			continue
 		}
 		func() {
@@ -176,9 +179,11 @@ func (a *App) runHooks(ctx context.Context, ev app.CommandEvent) {
 			}()
 			if err := m.OnCommand(ctx, ev); err != nil {
 				a.log.Warn("command hook failed", "module", m.Name, "err", err)
+				failed = append(failed, m.Name)
 			}
 		}()
 	}
+	return failed
 }
 
 // topicOf is the forum topic of a message: message_thread_id also marks

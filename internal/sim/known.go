@@ -8,11 +8,14 @@ package sim
 // lives the seed.
 const UncountedEnd = "uncounted-end"
 
-// LostCount is a known bug the outages inside updates found: a command
-// answered while the store went down under it (a read its module could do
-// without) is handled, but the stats hook after the reply fails and the
-// command is never counted; the hook's failure is logged without the
-// update (seed 10, step 508; every 100-day life of seeds 1 to 3).
+// LostCount was found by the outages inside updates: a command answered
+// while the store went down under it (a read its module could do without)
+// was handled, but the stats hook after the reply failed and the command
+// was never counted; the hook's failure was only logged (seed 10, step
+// 508; every 100-day life of seeds 1 to 3). Fixed (a failed hook is owed:
+// the update is not acknowledged and its redelivery runs the hook, which
+// counts an update once); TestFixedBugsStayFixed lives the seed, and the
+// model below names the bug should it come back.
 const LostCount = "lost-count"
 
 // LostGameResult is the same for a game: a press that ends it (give up),
