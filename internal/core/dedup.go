@@ -50,6 +50,9 @@ type dedupRecord struct {
 	// Owed are the modules whose OnCommand hooks failed after the update
 	// was handled (state done): its redelivery runs only those (see owe).
 	Owed []string `json:"owed,omitempty"`
+	// Answered: a run of this button press answered it (and failed, to
+	// be run again: app.Unfinished); the next run answers it no more.
+	Answered bool `json:"answered,omitempty"`
 }
 
 // encode is the record's JSON. A dedupRecord always marshals.

@@ -77,6 +77,9 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	log := updateLog{l: a.log, id: u.ID, act: act}
 	ctx, cancel := context.WithTimeout(ctx, a.budget)
 	defer cancel()
+	if err := a.settle(ctx, u.ID); err != nil {
+		return err
+	}
 	res, claimed, err := a.claim(ctx, u.ID)
 	if err != nil {
 		return fmt.Errorf("update %d: %w", u.ID, err)
@@ -106,6 +109,9 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 		return nil
 	}
 	log.at(ctx, slog.LevelDebug, "update claimed")
+	if claimed.rec.Answered && act.press != nil {
+		act.press.markAnswered()
+	}
 	started := time.Now()
 	err = act.run(ctx)
 	a.metrics.Handling(act.name, time.Since(started))
@@ -122,8 +128,9 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	// lets the redelivery run at once instead of waiting out the stale mark.
 	rctx := context.WithoutCancel(ctx)
 	recorded := true
+	end := runEnd{ok: err == nil, flood: errors.Is(err, app.ErrFlood), answered: act.press != nil && act.press.answered()}
 	finish := func() {
-		if ferr := a.finish(rctx, u.ID, claimed, err == nil, errors.Is(err, app.ErrFlood)); ferr != nil {
+		if ferr := a.finish(rctx, u.ID, claimed, end); ferr != nil {
 			// The work is done; at worst a redelivery is handled once more.
 			recorded = false
 			log.at(ctx, slog.LevelWarn, "could not record the update as handled", "err", ferr)
@@ -141,6 +148,9 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 		hooks.Wait()
 	}
 	if err != nil {
+		if !recorded {
+			a.unrecorded.put(u.ID, unrecordedEnd{claimed: claimed, end: end})
+		}
 		log.at(ctx, slog.LevelError, "update failed", "err", err)
 		return fmt.Errorf("update %d: %s %s: %w", u.ID, act.module, act.name, err)
 	}

@@ -20,6 +20,7 @@ type action struct {
 	threadID     int
 	run          func(ctx context.Context) error
 	event        *app.CommandEvent // what the hooks hear once the update ends; nil: not a command
+	press        *answerOnce       // a module's button press: answered once over its runs
 }
 
 // plan decides what an update asks for, without side effects (except
@@ -117,7 +118,7 @@ func (a *App) planCallback(q *models.CallbackQuery) *action {
 	}
 	req.Module = cr.module.Name
 	name := "callback " + cr.cb.Prefix
-	return &action{module: cr.module.Name, name: name, chatID: req.ChatID, threadID: req.ThreadID, run: func(ctx context.Context) error {
+	return &action{module: cr.module.Name, name: name, chatID: req.ChatID, threadID: req.ThreadID, press: press, run: func(ctx context.Context) error {
 		err := a.safely(ctx, cr.module.Name, name, 0, 0, func() error { return cr.cb.Handler(ctx, req) })
 		return a.endPress(ctx, press, name, err)
 	}}
@@ -127,17 +128,25 @@ func (a *App) planCallback(q *models.CallbackQuery) *action {
 // silent one after success, an apology toast after a failure. A press is
 // not tried again: the user sees the toast and may press again, where a
 // retry minutes later would answer a spinner long gone (Telegram refuses a
-// second answer) and act on a stale screen.
+// second answer) and act on a stale screen. A press that acted but left
+// work owed (app.Unfinished) is the exception: answered silently, its
+// update runs again, and the run again finds it answered (see finish).
 func (a *App) endPress(ctx context.Context, press *answerOnce, name string, err error) error {
 	text := ""
-	if err != nil {
+	switch {
+	case errors.Is(err, app.ErrUnfinished):
+		a.log.Warn("button press acted but did not finish; run again", "action", name, "err", err)
+	case err != nil:
 		text = pressFailedText
 		a.log.Error("button press failed; answered with an apology", "action", name, "err", err)
+		err = nil
 	}
-	if press.answered() {
-		return nil
+	if !press.answered() {
+		if aerr := press.AnswerCallback(ctx, press.queryID, text); aerr != nil && err == nil {
+			return aerr
+		}
 	}
-	return press.AnswerCallback(ctx, press.queryID, text)
+	return err
 }
 
 // errPanicked: the handler panicked; safely logged it (and apologised in

@@ -18,14 +18,18 @@ const UncountedEnd = "uncounted-end"
 // model below names the bug should it come back.
 const LostCount = "lost-count"
 
-// LostGameResult is the same for a game: a press that ends it (give up),
-// whose record write then fails, is answered and not retried, and the game
-// is never counted (seed 12, step 383).
+// LostGameResult was the same for a game: a press that ended it (give
+// up), whose record write then failed, was answered with an apology and
+// not run again, and the game was never counted (seed 12, step 383).
+// Fixed (the press is unfinished, app.Unfinished: answered once, its
+// update runs again and counts the game once); TestFixedBugsStayFixed
+// lives the seed.
 const LostGameResult = "lost-game-result"
 
 // lateOutage notes a delivery whose store went down in the middle of its
 // run: what a hook or a record after the run writes may be lost, and the
-// models allow for it (as the known bugs above) instead of failing.
+// models allow for it only while the bugs above are known (Config.Known);
+// otherwise a short count names the bug and fails the life.
 type lateOutage struct {
 	counts map[int64]map[string]int // user -> command -> counts that may be lost
 	games  map[int64]int            // chat -> results that may be lost
