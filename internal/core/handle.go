@@ -57,9 +57,11 @@ const (
 )
 
 // HandleUpdate turns one update into its effects. It returns an error when
-// the update could not be handled (storage down, a handler failed), so the
-// runtime can retry it: the poller keeps its offset, the webhook answers 500.
-// A redelivered update that was already handled is skipped.
+// the update could not be handled (storage down, a handler failed), or was
+// handled with work left owed (a command hook failed: ErrHooksOwed; a press
+// unfinished: app.ErrUnfinished), so the runtime can retry it: the poller
+// keeps its offset, the webhook answers 500. A redelivered update that was
+// already handled is skipped, or does only what its first runs owe.
 func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	if u == nil {
 		return nil
