@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/go-telegram/bot/models"
@@ -51,6 +52,18 @@ func MustKeyboard(rows ...[]Button) *models.InlineKeyboardMarkup {
 // ParseCallback refused it (forged, or an older button's format), or it
 // names a kind the module no longer has.
 const StaleButtonToast = "This button no longer applies."
+
+// ErrUnfinished marks a press that acted but left work owed (a finished
+// game's count that could not be written): see Unfinished.
+var ErrUnfinished = errors.New("the press acted, but did not finish")
+
+// Unfinished is the error of a callback handler whose press acted (its
+// change landed) but whose follow-up failed: unlike other errors, the core
+// does not end the press with it. It answers the press once, silently (it
+// did act), and does not acknowledge the update, which runs again until
+// the handler succeeds; a run again finds the press answered. Only a
+// handler safe to run again returns it (its act happens once).
+func Unfinished(err error) error { return fmt.Errorf("%w: %w", ErrUnfinished, err) }
 
 // Edit changes a message the bot sent: its text and its keyboard (nil
 // Keyboard removes the keyboard).

@@ -85,6 +85,10 @@ type CommandEvent struct {
 	Username        string // the sender's @username, if any
 	At              time.Time
 	Err             error
+	// Update is the command's update_id (0: none known). A hook may hear
+	// the same update more than once (its write landed, its caller heard
+	// a timeout, and the core ran the hook again): it counts it once.
+	Update int64
 }
 
 // Module is what a module declares to the core.
@@ -94,7 +98,8 @@ type Module struct {
 	Callbacks []Callback
 	Crons     []Cron
 	// OnCommand, when set, sees every command any module ran (stats). Its
-	// errors are logged, never shown to users.
+	// errors are never shown to users: the core runs a hook that failed
+	// again with the update's redelivery (see CommandEvent.Update).
 	OnCommand func(ctx context.Context, ev CommandEvent) error
 	// OnChatChange, when set, moves or forgets what the module keys by
 	// chat (see ChatChange). Every piece of per-chat state needs it: a

@@ -41,3 +41,11 @@ func (p *answerOnce) answered() bool {
 	defer p.mu.Unlock()
 	return p.done
 }
+
+// markAnswered notes that an earlier run of the update answered the press
+// (its record says so): Telegram shows only that answer.
+func (p *answerOnce) markAnswered() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done = true
+}

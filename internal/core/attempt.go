@@ -34,7 +34,7 @@ func (a *App) claimAttempt(ctx context.Context, id int64, key string, prev []byt
 	if !took {
 		return claimInFlight, claimedRecord{}, nil
 	}
-	mine := dedupRecord{ID: id, State: stateRunning, Attempts: prevRec.Attempts + 1, Run: run, At: a.now().UnixNano(), Owner: runnerOf(ctx).ID}
+	mine := dedupRecord{ID: id, State: stateRunning, Attempts: prevRec.Attempts + 1, Run: run, At: a.now().UnixNano(), Owner: runnerOf(ctx).ID, Answered: prevRec.Answered}
 	next := claimedRecord{key, mine.encode(), mine}
 	err = a.core.CompareAndSwap(ctx, key, prev, next.bytes)
 	if errors.Is(err, storage.ErrConflict) {

@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 )
 
@@ -23,7 +24,10 @@ func FuzzADedupRecordReadsBackAsWritten(f *testing.F) {
 	f.Fuzz(func(t *testing.T, id int64, state uint8, attempts, run int, at int64) {
 		r := dedupRecord{ID: id, State: states[int(state)%len(states)], Attempts: attempts, Run: run, At: at}
 		var back dedupRecord
-		if err := json.Unmarshal(r.encode(), &back); err != nil || back != r {
+		if attempts%2 == 1 { // a record owing hooks (see owe)
+			r.Owed = []string{"stats"}
+		}
+		if err := json.Unmarshal(r.encode(), &back); err != nil || !reflect.DeepEqual(back, r) {
 			t.Fatalf("%+v reads back as %+v (%v)", r, back, err)
 		}
 		if got, want := string(doneRecord(id)), string(dedupRecord{ID: id, State: stateDone}.encode()); got != want {

@@ -47,6 +47,12 @@ type dedupRecord struct {
 	Run      int        `json:"run,omitempty"`      // runs started, 1 for the first: names a claim again's token
 	At       int64      `json:"at,omitempty"`       // unix nanos of the last change; none once done
 	Owner    string     `json:"owner,omitempty"`    // the Runner of the run (see RunAs); none: a webhook's
+	// Owed are the modules whose OnCommand hooks failed after the update
+	// was handled (state done): its redelivery runs only those (see owe).
+	Owed []string `json:"owed,omitempty"`
+	// Answered: a run of this button press answered it (and failed, to
+	// be run again: app.Unfinished); the next run answers it no more.
+	Answered bool `json:"answered,omitempty"`
 }
 
 // encode is the record's JSON. A dedupRecord always marshals.
@@ -88,6 +94,7 @@ const (
 	claimGiveUp                       // failed too often: drop it
 	claimAgain                        // ran before and failed, or went stale: claimAttempt decides
 	claimLate                         // its slot holds a newer update's record: claim it apart
+	claimOwed                         // handled, its failed hooks owed: run only those (see payOwed)
 )
 
 func dedupKey(id int64) string {
@@ -164,6 +171,8 @@ func (a *App) claimAt(ctx context.Context, id int64, key string, guess []byte, g
 				verdict = claim.Take
 			}
 			switch {
+			case verdict == claim.Over && len(rec.Owed) > 0:
+				result, wrote = claimOwed, claimedRecord{key, cur, rec}
 			case verdict == claim.Over:
 				result = claimDuplicate
 			case verdict == claim.Busy:

@@ -19,16 +19,22 @@ import (
 // A try that fails (a store too slow to answer within recordBudget) is
 // made again: it may have landed, and then the next try finds it and
 // writes the same record.
-func (a *App) finish(ctx context.Context, id int64, claimed claimedRecord, ok, flood bool) error {
-	mine := claimed.rec
+func (a *App) finish(ctx context.Context, id int64, claimed claimedRecord, end runEnd) error {
+	err := a.recordTries(ctx, id, func(tctx context.Context) error { return a.finishOnce(tctx, id, claimed, end) })
+	if runs := claimed.rec.runs(); err == nil && end.ok && runs > 1 {
+		a.dropTokens(ctx, id, runs)
+	}
+	return err
+}
+
+// recordTries makes write, a write of update id's record, up to
+// recordTries times, each within recordBudget.
+func (a *App) recordTries(ctx context.Context, id int64, write func(ctx context.Context) error) error {
 	var err error
 	for try := range recordTries {
 		tctx, cancel := context.WithTimeout(ctx, recordBudget)
-		err = a.finishOnce(tctx, id, claimed, ok, flood)
+		err = write(tctx)
 		cancel()
-		if err == nil && ok && mine.runs() > 1 {
-			a.dropTokens(ctx, id, mine.runs())
-		}
 		if err == nil || errors.Is(err, storage.ErrNotFound) || ctx.Err() != nil {
 			return err
 		}
@@ -42,8 +48,15 @@ func (a *App) finish(ctx context.Context, id int64, claimed claimedRecord, ok, f
 	return err
 }
 
+// runEnd is how a run ended, as its record keeps it.
+type runEnd struct {
+	ok       bool // handled: done
+	flood    bool // failed only because Telegram asked to wait
+	answered bool // its press was answered: a run again answers it no more
+}
+
 // finishOnce is one try of finish.
-func (a *App) finishOnce(ctx context.Context, id int64, claimed claimedRecord, ok, flood bool) error {
+func (a *App) finishOnce(ctx context.Context, id int64, claimed claimedRecord, end runEnd) error {
 	mine := claimed.rec
 	err := storage.UpdateFrom(ctx, a.core, claimed.key, claimed.bytes, func(cur []byte) ([]byte, error) {
 		if cur == nil {
@@ -65,11 +78,12 @@ func (a *App) finishOnce(ctx context.Context, id int64, claimed claimedRecord, o
 			// claim would let a third run start.
 			return nil, nil
 		}
-		if ok {
+		if end.ok {
 			return doneRecord(id), nil
 		}
 		rec.State, rec.At = stateFailed, a.now().UnixNano()
-		if flood {
+		rec.Answered = rec.Answered || end.answered
+		if end.flood {
 			rec.Attempts = max(rec.Attempts-1, 0)
 		}
 		return rec.encode(), nil

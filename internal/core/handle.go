@@ -57,9 +57,11 @@ const (
 )
 
 // HandleUpdate turns one update into its effects. It returns an error when
-// the update could not be handled (storage down, a handler failed), so the
-// runtime can retry it: the poller keeps its offset, the webhook answers 500.
-// A redelivered update that was already handled is skipped.
+// the update could not be handled (storage down, a handler failed), or was
+// handled with work left owed (a command hook failed: ErrHooksOwed; a press
+// unfinished: app.ErrUnfinished), so the runtime can retry it: the poller
+// keeps its offset, the webhook answers 500. A redelivered update that was
+// already handled is skipped, or does only what its first runs owe.
 func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	if u == nil {
 		return nil
@@ -77,6 +79,9 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	log := updateLog{l: a.log, id: u.ID, act: act}
 	ctx, cancel := context.WithTimeout(ctx, a.budget)
 	defer cancel()
+	if err := a.settle(ctx, u.ID); err != nil {
+		return err
+	}
 	res, claimed, err := a.claim(ctx, u.ID)
 	if err != nil {
 		return fmt.Errorf("update %d: %w", u.ID, err)
@@ -90,6 +95,13 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 		outcome = metrics.InFlight
 		log.at(ctx, slog.LevelInfo, "update not acknowledged: being handled elsewhere")
 		return fmt.Errorf("update %d: %w", u.ID, ErrInFlight)
+	case claimOwed:
+		if err := a.payOwed(ctx, log, u.ID, act, claimed); err != nil {
+			return err
+		}
+		outcome = metrics.Handled
+		log.at(ctx, slog.LevelInfo, "update's owed command hooks ran")
+		return nil
 	case claimGiveUp:
 		outcome = metrics.Dropped
 		log.at(ctx, slog.LevelError, "update dropped after repeated failures", "attempts", dedupMaxAttempts)
@@ -99,6 +111,9 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 		return nil
 	}
 	log.at(ctx, slog.LevelDebug, "update claimed")
+	if claimed.rec.Answered && act.press != nil {
+		act.press.markAnswered()
+	}
 	started := time.Now()
 	err = act.run(ctx)
 	a.metrics.Handling(act.name, time.Since(started))
@@ -114,25 +129,35 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	// Record the outcome even when the budget ran out: a failed record
 	// lets the redelivery run at once instead of waiting out the stale mark.
 	rctx := context.WithoutCancel(ctx)
+	recorded := true
+	end := runEnd{ok: err == nil, flood: errors.Is(err, app.ErrFlood), answered: act.press != nil && act.press.answered()}
 	finish := func() {
-		if ferr := a.finish(rctx, u.ID, claimed, err == nil, errors.Is(err, app.ErrFlood)); ferr != nil {
+		if ferr := a.finish(rctx, u.ID, claimed, end); ferr != nil {
 			// The work is done; at worst a redelivery is handled once more.
+			recorded = false
 			log.at(ctx, slog.LevelWarn, "could not record the update as handled", "err", ferr)
 		}
 	}
+	var owed []string // the modules whose hooks failed
 	if act.event == nil || err != nil {
 		finish()
 	} else {
 		// Hooks (stats) count the attempt that ended the update, once;
 		// their writes are independent of the record, so both go at once.
 		var hooks sync.WaitGroup
-		hooks.Go(func() { a.runHooks(ctx, *act.event) })
+		hooks.Go(func() { owed = a.runHooks(ctx, *act.event, nil) })
 		finish()
 		hooks.Wait()
 	}
 	if err != nil {
+		if !recorded {
+			a.unrecorded.put(u.ID, unrecordedEnd{claimed: claimed, end: end})
+		}
 		log.at(ctx, slog.LevelError, "update failed", "err", err)
 		return fmt.Errorf("update %d: %s %s: %w", u.ID, act.module, act.name, err)
+	}
+	if len(owed) > 0 {
+		return a.owe(rctx, log, u.ID, claimed, recorded, owed)
 	}
 	outcome = metrics.Handled
 	log.at(ctx, slog.LevelDebug, "update handled")

@@ -18,7 +18,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
-func TestCommandHooksSeeEveryCommandAndCannotFailIt(t *testing.T) {
+func TestCommandHooksSeeEveryCommandAndTheirFailureChangesNoReply(t *testing.T) {
 	var mu sync.Mutex
 	var events []app.CommandEvent
 	watcher := app.Factory{Name: "watcher", New: func(app.Deps) (*app.Module, error) {
@@ -30,9 +30,12 @@ func TestCommandHooksSeeEveryCommandAndCannotFailIt(t *testing.T) {
 		}}, nil
 	}}
 	b := apptest.New(t, append(builtin.Catalogue(), watcher))
-	b.MustSay(apptest.Group, apptest.User, "/ping")
+	u := telegramtest.Text(apptest.Group, apptest.User, "/ping")
+	if err := b.Handle(u); !errors.Is(err, core.ErrHooksOwed) {
+		t.Fatalf("a command whose hook failed: %v; want it not acknowledged, the hook owed", err)
+	}
 	b.MustSay(apptest.Group, apptest.User, "/nope") // unknown: not a command event
-	if len(events) != 1 || events[0].Module != "misc" || events[0].Command != "ping" || events[0].ChatID != apptest.Group || events[0].UserID != apptest.User {
+	if len(events) != 1 || events[0].Module != "misc" || events[0].Command != "ping" || events[0].ChatID != apptest.Group || events[0].UserID != apptest.User || events[0].Update != u.ID {
 		t.Fatalf("events = %+v", events)
 	}
 	if b.Last() != "pong" {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/go-telegram/bot/models"
@@ -19,6 +20,7 @@ type action struct {
 	threadID     int
 	run          func(ctx context.Context) error
 	event        *app.CommandEvent // what the hooks hear once the update ends; nil: not a command
+	press        *answerOnce       // a module's button press: answered once over its runs
 }
 
 // plan decides what an update asks for, without side effects (except
@@ -85,7 +87,7 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 			}
 			return err
 		},
-		event: &app.CommandEvent{Module: rt.module.Name, Command: pc.name, ChatID: chat, UserID: userID, Username: username, At: a.now()},
+		event: &app.CommandEvent{Module: rt.module.Name, Command: pc.name, ChatID: chat, UserID: userID, Username: username, At: a.now(), Update: u.ID},
 	}, nil
 }
 
@@ -116,7 +118,7 @@ func (a *App) planCallback(q *models.CallbackQuery) *action {
 	}
 	req.Module = cr.module.Name
 	name := "callback " + cr.cb.Prefix
-	return &action{module: cr.module.Name, name: name, chatID: req.ChatID, threadID: req.ThreadID, run: func(ctx context.Context) error {
+	return &action{module: cr.module.Name, name: name, chatID: req.ChatID, threadID: req.ThreadID, press: press, run: func(ctx context.Context) error {
 		err := a.safely(ctx, cr.module.Name, name, 0, 0, func() error { return cr.cb.Handler(ctx, req) })
 		return a.endPress(ctx, press, name, err)
 	}}
@@ -126,17 +128,25 @@ func (a *App) planCallback(q *models.CallbackQuery) *action {
 // silent one after success, an apology toast after a failure. A press is
 // not tried again: the user sees the toast and may press again, where a
 // retry minutes later would answer a spinner long gone (Telegram refuses a
-// second answer) and act on a stale screen.
+// second answer) and act on a stale screen. A press that acted but left
+// work owed (app.Unfinished) is the exception: answered silently, its
+// update runs again, and the run again finds it answered (see finish).
 func (a *App) endPress(ctx context.Context, press *answerOnce, name string, err error) error {
 	text := ""
-	if err != nil {
+	switch {
+	case errors.Is(err, app.ErrUnfinished):
+		a.log.Warn("button press acted but did not finish; run again", "action", name, "err", err)
+	case err != nil:
 		text = pressFailedText
 		a.log.Error("button press failed; answered with an apology", "action", name, "err", err)
+		err = nil
 	}
-	if press.answered() {
-		return nil
+	if !press.answered() {
+		if aerr := press.AnswerCallback(ctx, press.queryID, text); aerr != nil && err == nil {
+			return aerr
+		}
 	}
-	return press.AnswerCallback(ctx, press.queryID, text)
+	return err
 }
 
 // errPanicked: the handler panicked; safely logged it (and apologised in
@@ -162,10 +172,12 @@ func (a *App) safely(ctx context.Context, module, name string, chat int64, threa
 	return f()
 }
 
-// runHooks tells every module's OnCommand hook; hooks never fail the update.
-func (a *App) runHooks(ctx context.Context, ev app.CommandEvent) {
+// runHooks tells the modules' OnCommand hooks, every one or those named in
+// only, and returns the names of those that failed: their count is owed
+// (see owe). A hook that panicked is not owed: it would only panic again.
+func (a *App) runHooks(ctx context.Context, ev app.CommandEvent, only []string) (failed []string) {
 	for _, m := range a.reg.modules {
-		if m.OnCommand == nil {
+		if m.OnCommand == nil || (only != nil && !slices.Contains(only, m.Name)) {
 			continue
 		}
 		func() {
@@ -176,9 +188,11 @@ func (a *App) runHooks(ctx context.Context, ev app.CommandEvent) {
 			}()
 			if err := m.OnCommand(ctx, ev); err != nil {
 				a.log.Warn("command hook failed", "module", m.Name, "err", err)
+				failed = append(failed, m.Name)
 			}
 		}()
 	}
+	return failed
 }
 
 // topicOf is the forum topic of a message: message_thread_id also marks

@@ -57,36 +57,6 @@ type Play[G any, P Replayable[G]] struct {
 	Once bool
 }
 
-// GiveUpCommand is /<Command>_giveup: it ends the chat's running game,
-// counts it and shows GaveUp's text with the new-game button.
-func (p *Play[G, P]) GiveUpCommand(description string) app.Command {
-	return app.Command{Name: p.Command + "_giveup", Description: description, Handler: p.giveUp}
-}
-
-func (p *Play[G, P]) giveUp(ctx context.Context, r *app.Request) error {
-	ran := false // this run gave up, or replays the run that did
-	g, reply, err := Move[G, P](ctx, p.Store, r, func(g *G) (*G, string, error) {
-		ran = true
-		if g == nil || *p.Over(g) {
-			return nil, "", nil
-		}
-		*p.Over(g) = true
-		return g, p.GaveUp(g), nil
-	})
-	switch {
-	case err != nil:
-		return err
-	case reply == "":
-		return r.Reply(ctx, fmt.Sprintf("No %s is running. Start one with /%s.", p.Name, p.Command))
-	}
-	if ran || p.Once {
-		if err := p.Finish(ctx, r.ChatID, g); err != nil {
-			return err
-		}
-	}
-	return r.ReplyKeyboard(ctx, reply, p.Finished(g))
-}
-
 // StatsCommand is /<Command>_stats: the chat's record of finished games,
 // as text renders it.
 func (p *Play[G, P]) StatsCommand(description string, text func(Record) string) app.Command {
@@ -202,17 +172,7 @@ func (p *Play[G, P]) Handle(ctx context.Context, req *app.CallbackRequest) error
 		}
 		return req.Edit(ctx, fmt.Sprintf("Give up this %s?\n%s", p.Name, p.Board(g)), p.confirm(g, req.UserID))
 	case actConfirm:
-		g, err := GiveUpIf(ctx, p.Store, subject, func(g *G) bool { return p.ID(g) == pr.game }, p.Over)
-		if err != nil {
-			return err
-		}
-		if g == nil {
-			return req.Answer(ctx, StaleToast)
-		}
-		if err := p.Finish(ctx, subject, g); err != nil {
-			return err
-		}
-		return req.Edit(ctx, p.GaveUp(g), p.Finished(g))
+		return p.confirmed(ctx, req, subject, pr.game)
 	case actNew:
 		var started *G
 		err := Update(ctx, p.Store, subject, func(g *G) (*G, error) {

@@ -28,6 +28,20 @@ type Record struct {
 // of the update that ended it, before the chat's next few games end.
 const keepCounted = 8
 
+// CountOnce notes game in counted, the IDs of the last games a record
+// counted, and reports whether it is new there (to be counted now). A game
+// without an ID (0) is always new.
+func CountOnce(counted []int64, game int64) ([]int64, bool) {
+	switch {
+	case game == 0:
+		return counted, true
+	case slices.Contains(counted, game):
+		return counted, false
+	}
+	counted = append(counted, game)
+	return counted[max(0, len(counted)-keepCounted):], true
+}
+
 // Key is where a subject's record lives.
 func Key(subject int64) string { return "stats:" + strconv.FormatInt(subject, 10) }
 
@@ -45,12 +59,9 @@ type Ended struct {
 func Add(ctx context.Context, s storage.KVStore, subject int64, e Ended) error {
 	won, tries := e.Won, e.Tries
 	return storage.UpdateJSON(ctx, s, Key(subject), func(r *Record, _ bool) (bool, error) {
-		if e.Game != 0 {
-			if slices.Contains(r.Counted, e.Game) {
-				return false, nil
-			}
-			r.Counted = append(r.Counted, e.Game)
-			r.Counted = r.Counted[max(0, len(r.Counted)-keepCounted):]
+		var fresh bool
+		if r.Counted, fresh = CountOnce(r.Counted, e.Game); !fresh {
+			return false, nil
 		}
 		r.Played++
 		if !won {

@@ -46,11 +46,12 @@ func New(d app.Deps) (*app.Module, error) {
 	}, nil
 }
 
-// count records one command: one write of the user's tally.
+// count records one command, once per update: one write of the user's
+// tally.
 func (m *module) count(ctx context.Context, ev app.CommandEvent) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), countBudget)
 	defer cancel()
-	return m.t.add(ctx, strconv.FormatInt(ev.UserID, 10), ev.Username, ev.Command)
+	return m.t.add(ctx, strconv.FormatInt(ev.UserID, 10), ev.Username, ev.Command, ev.Update)
 }
 
 type entry struct {

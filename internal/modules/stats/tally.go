@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -26,11 +27,30 @@ const (
 	remembered = 4096
 	// busyRetries bounds the new tries after storage.ErrBusy.
 	busyRetries = 3
+	// keepSeen bounds a tally's Seen: an update is counted again only by
+	// the core's next run of its hook, before the user's next few commands.
+	keepSeen = 8
 )
 
 type tally struct {
 	Name string           `json:"name,omitempty"`
 	Cmds map[string]int64 `json:"cmds"`
+	// Seen are the update_ids of the user's last commands counted: a hook
+	// run again after its write landed unheard counts its update once.
+	Seen []int64 `json:"seen,omitempty"`
+}
+
+// see notes update in Seen and reports whether it is new (0: unknown, always new).
+func (v *tally) see(update int64) bool {
+	switch {
+	case update == 0:
+		return true
+	case slices.Contains(v.Seen, update):
+		return false
+	}
+	v.Seen = append(v.Seen, update)
+	v.Seen = v.Seen[max(0, len(v.Seen)-keepSeen):]
+	return true
 }
 
 type tallies struct {
@@ -50,8 +70,9 @@ func newTallies(s storage.KVStore) *tallies {
 	return &tallies{store: s, last: map[string]written{}}
 }
 
-// add counts one use of command by user, and keeps username when given.
-func (t *tallies) add(ctx context.Context, user, username, command string) error {
+// add counts one use of command by user in update (once however often it
+// is told), and keeps username when given.
+func (t *tallies) add(ctx context.Context, user, username, command string, update int64) error {
 	key := tallyKeys + user
 	last, known := t.recall(key)
 	var wrote written
@@ -59,11 +80,15 @@ func (t *tallies) add(ctx context.Context, user, username, command string) error
 		var v tally
 		switch {
 		case known && bytes.Equal(cur, last.bytes):
-			v.Name, v.Cmds = last.tally.Name, maps.Clone(last.tally.Cmds)
+			v.Name, v.Cmds, v.Seen = last.tally.Name, maps.Clone(last.tally.Cmds), slices.Clone(last.tally.Seen)
 		case cur != nil:
 			if err := json.Unmarshal(cur, &v); err != nil {
 				return nil, fmt.Errorf("stats: tally %s: %w", key, err)
 			}
+		}
+		if !v.see(update) {
+			wrote = written{cur, v} // counted already: nothing to write
+			return nil, nil
 		}
 		if v.Cmds == nil {
 			v.Cmds = map[string]int64{}

@@ -2,12 +2,14 @@ package stats
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
+	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
 )
 
 func TestTalliesAreExactWhenProcessesAndUpdatesRace(t *testing.T) {
@@ -24,8 +26,8 @@ func TestTalliesAreExactWhenProcessesAndUpdatesRace(t *testing.T) {
 				tl = newTallies(p.For(Name)) // and other processes
 			}
 			wg.Go(func() {
-				for range 200 {
-					if err := tl.add(ctx, "7", "", "ping"); err != nil {
+				for n := range 200 {
+					if err := tl.add(ctx, "7", "", "ping", int64(i*1000+n+1)); err != nil {
 						t.Error(err)
 						return
 					}
@@ -55,7 +57,7 @@ func TestCountsFromBeforeTalliesStillShow(t *testing.T) {
 		}
 	}
 	tl := newTallies(s)
-	if err := tl.add(ctx, "7", "alice", "ping"); err != nil {
+	if err := tl.add(ctx, "7", "alice", "ping", 0); err != nil {
 		t.Fatal(err)
 	}
 	u, err := tl.load(ctx)
@@ -77,7 +79,7 @@ func TestAUserCountCostsOneWriteWhenThisProcessWroteLast(t *testing.T) {
 	want := []int{2, 1, 1} // the first count reads; the next ones swap the bytes they wrote
 	for i, w := range want {
 		s.n = 0
-		if err := tl.add(ctx, "7", "alice", "ping"); err != nil {
+		if err := tl.add(ctx, "7", "alice", "ping", 0); err != nil {
 			t.Fatal(err)
 		}
 		if s.n != w {
@@ -85,11 +87,11 @@ func TestAUserCountCostsOneWriteWhenThisProcessWroteLast(t *testing.T) {
 		}
 	}
 	// Another process counts: this one's bytes are stale, and it reads again.
-	if err := newTallies(s).add(ctx, "7", "alice", "help"); err != nil {
+	if err := newTallies(s).add(ctx, "7", "alice", "help", 0); err != nil {
 		t.Fatal(err)
 	}
 	s.n = 0
-	if err := tl.add(ctx, "7", "alice", "ping"); err != nil || s.n != 3 {
+	if err := tl.add(ctx, "7", "alice", "ping", 0); err != nil || s.n != 3 {
 		t.Errorf("after another process: %d calls (%v), want 3 (a failed swap, a read, a swap)", s.n, err)
 	}
 	u, err := tl.load(ctx)
@@ -111,4 +113,34 @@ func (c *calls) Get(ctx context.Context, k string) ([]byte, error) {
 func (c *calls) CompareAndSwap(ctx context.Context, k string, old, v []byte) error {
 	c.n++
 	return c.KVStore.CompareAndSwap(ctx, k, old, v)
+}
+
+// The core runs a hook again when it failed, and its write may have landed
+// unheard (a timeout after writing): an update is counted once however
+// often its count is told (simulation seed 10, a count lost in an outage,
+// whose fix runs the failed hook again). Without an update_id, every
+// telling counts.
+func TestACountToldAgainForItsUpdateCountsOnce(t *testing.T) {
+	ctx := context.Background()
+	p := storagetest.NewUnheard(memory.New())
+	tl := newTallies(p.For(Name))
+	p.Arm(Name, tallyKeys, true)
+	if err := tl.add(ctx, "7", "alice", "ping", 41); !errors.Is(err, storagetest.ErrUnheard) {
+		t.Fatalf("the count that landed unheard: %v", err)
+	}
+	for _, tell := range []struct {
+		tl     *tallies
+		update int64
+	}{{tl, 41}, {newTallies(p.For(Name)), 41}, {tl, 42}, {tl, 0}, {tl, 0}} {
+		if err := tell.tl.add(ctx, "7", "alice", "ping", tell.update); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u, err := tl.load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := u.counts["7"]["ping"]; got != 4 {
+		t.Fatalf("updates 41 (told three times), 42 and two without an id counted %d times, want 4", got)
+	}
 }

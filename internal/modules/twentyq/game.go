@@ -18,6 +18,7 @@ type exchange struct {
 // game is one round, stored per chat with games.Move: a question is
 // counted once however often Telegram delivers it.
 type game struct {
+	ID     int64      `json:"id,omitempty"` // 0: a game stored before games had IDs
 	Secret string     `json:"secret"`
 	Asked  []exchange `json:"asked"`
 	Over   bool       `json:"over"`
@@ -25,8 +26,13 @@ type game struct {
 	games.LastMove
 }
 
-// results are a chat's finished games (its own shape: questions, not tries).
-type results struct{ Played, Won, Questions int }
+// results are a chat's finished games (its own shape: questions, not
+// tries). Counted are the IDs of the last games counted (games.CountOnce):
+// a move run again after its write landed unheard counts its game once.
+type results struct {
+	Played, Won, Questions int
+	Counted                []int64 `json:",omitempty"`
+}
 
 func resultsKey(chat int64) string { return fmt.Sprintf("results:%d", chat) }
 
@@ -41,7 +47,7 @@ func (m *module) start(ctx context.Context, chat int64) (bool, error) {
 		if !started {
 			return nil, nil
 		}
-		return &game{Secret: m.pick()}, nil
+		return m.newGame(), nil
 	})
 	return started, err
 }
@@ -53,7 +59,7 @@ func (m *module) startAlone(ctx context.Context, r *app.Request) (string, error)
 		if g != nil && !g.Over {
 			return nil, runningText, nil
 		}
-		return &game{Secret: m.pick()}, startText, nil
+		return m.newGame(), startText, nil
 	})
 	return reply, err
 }
@@ -64,9 +70,7 @@ func (m *module) startAlone(ctx context.Context, r *app.Request) (string, error)
 // goes before the reply (the start text when the question started the
 // game), and is remembered with it.
 func (m *module) record(ctx context.Context, r *app.Request, secret, q, a, prefix string) (string, error) {
-	var finished *game
-	_, reply, err := games.Move(ctx, m.store, r, func(g *game) (*game, string, error) {
-		finished = nil // this may run again after a lost race
+	shown, reply, err := games.Move(ctx, m.store, r, func(g *game) (*game, string, error) {
 		if g == nil || g.Secret != secret || g.Over {
 			return nil, prefix + "That game has ended meanwhile.", nil
 		}
@@ -82,29 +86,45 @@ func (m *module) record(ctx context.Context, r *app.Request, secret, q, a, prefi
 			reply += "\nOut of questions. It was: " + g.Secret + "."
 		}
 		if g.Over {
-			finished = g
+			g.End(games.Ended{Game: g.ID, Won: g.Won, Tries: n})
 		}
 		return g, reply, nil
 	})
-	if err == nil && finished != nil {
-		_ = m.addResult(ctx, r.ChatID, finished)
+	if err != nil {
+		return "", err
 	}
-	return reply, err
+	return reply, m.addResult(ctx, r.ChatID, games.EndedBy(shown))
 }
 
-// addResult counts a finished game. The game is already saved, so a
-// failure is logged, not returned (a retry would replay the last move).
-func (m *module) addResult(ctx context.Context, chat int64, g *game) error {
+// newGame is a game with a fresh ID and secret.
+func (m *module) newGame() *game { return &game{ID: m.newID(), Secret: m.pick()} }
+
+// finish counts a game that ended (the give-up's Play.Finish).
+func (m *module) finish(ctx context.Context, chat int64, g *game) error {
+	return m.addResult(ctx, chat, &games.Ended{Game: g.ID, Won: g.Won, Tries: len(g.Asked)})
+}
+
+// addResult counts the game e that ended (nil: none did), once by its ID.
+// An error fails the update: run again, its move is replayed (games.Move)
+// with the game it ended (games.EndedBy), which is counted then.
+func (m *module) addResult(ctx context.Context, chat int64, e *games.Ended) error {
+	if e == nil {
+		return nil
+	}
 	err := storage.UpdateJSON(ctx, m.store, resultsKey(chat), func(r *results, _ bool) (bool, error) {
+		var fresh bool
+		if r.Counted, fresh = games.CountOnce(r.Counted, e.Game); !fresh {
+			return false, nil
+		}
 		r.Played++
-		if g.Won {
+		if e.Won {
 			r.Won++
-			r.Questions += len(g.Asked)
+			r.Questions += e.Tries
 		}
 		return true, nil
 	})
 	if err != nil {
-		m.log.Warn("twentyq: result not recorded", "err", err)
+		return fmt.Errorf("twentyq: result not recorded: %w", err)
 	}
 	return nil
 }

@@ -54,6 +54,7 @@ type module struct {
 	gemini *gemini // nil without a key
 	rate   float64 // questions per minute per user
 	pick   func() string
+	newID  func() int64 // the next game's ID
 }
 
 // New builds the module.
@@ -63,7 +64,7 @@ func New(d app.Deps) (*app.Module, error) {
 		return nil, fmt.Errorf("%s: want a positive number", settingRate)
 	}
 	r := d.Random()
-	m := &module{store: d.Store, log: d.Log, now: d.Now, rate: rate, pick: func() string { return things[r.IntN(len(things))] }}
+	m := &module{store: d.Store, log: d.Log, now: d.Now, rate: rate, pick: func() string { return things[r.IntN(len(things))] }, newID: r.Int64}
 	model := d.Settings[settingModel]
 	thinking, err := thinkingFor(model, d.Settings[settingThinking])
 	if err == nil {
@@ -87,7 +88,8 @@ func (m *module) module() *app.Module {
 		Name: "game", Command: "twentyq", Store: m.store,
 		Over:   func(g *game) *bool { return &g.Over },
 		GaveUp: func(g *game) string { return "It was: " + g.Secret + "." },
-		Finish: m.addResult,
+		Finish: m.finish,
+		Once:   true,
 	}
 	return &app.Module{
 		OnChatChange: games.ChatChanged(m.store),
@@ -151,6 +153,11 @@ func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 		return err
 	}
 	if reply, ok := games.Replayed(g, r); ok {
+		// Run again after its move landed unheard: the game the move
+		// ended is counted now, if it was not then.
+		if err := m.addResult(ctx, r.ChatID, games.EndedBy(g)); err != nil {
+			return err
+		}
 		return r.Reply(ctx, reply)
 	}
 	if ok, err := m.allow(ctx, r.UserID); err != nil {

@@ -1,0 +1,86 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// ErrHooksOwed: the update was handled, but a module's OnCommand hook
+// failed. The runtime must not acknowledge it: its redelivery runs the
+// failed hooks, and only them (see owe).
+var ErrHooksOwed = errors.New("command hooks owed")
+
+// owe is the end of a handled command whose hooks failed (failed names
+// their modules): its record, done when it landed (recorded), is marked
+// as owing them, and the update is not acknowledged. Its redelivery runs
+// only those hooks (payOwed). A record that did not land is kept in
+// memory until the redelivery (settle); when the redelivery goes to
+// another process, it finds the update running and runs it again once the
+// claim is stale (the caveat of an unrecorded end, logged already), hooks
+// and all. A hook may so run twice for one update (its write landed
+// unheard): it counts the update once (app.CommandEvent.Update).
+func (a *App) owe(ctx context.Context, log updateLog, id int64, claimed claimedRecord, recorded bool, failed []string) error {
+	if recorded {
+		if err := a.markOwed(ctx, id, claimed.key, failed); err != nil {
+			log.at(ctx, slog.LevelWarn, "could not record the command hooks owed; kept for the redelivery", "owed", failed, "err", err)
+			recorded = false
+		}
+	}
+	if !recorded {
+		a.unrecorded.put(id, unrecordedEnd{claimed: claimed, end: runEnd{ok: true}, owed: failed})
+	}
+	return fmt.Errorf("update %d: %w: %s", id, ErrHooksOwed, strings.Join(failed, ", "))
+}
+
+// markOwed swaps update id's done record at key to one owing the hooks of
+// the modules owed.
+func (a *App) markOwed(ctx context.Context, id int64, key string, owed []string) error {
+	rec := dedupRecord{ID: id, State: stateDone, Attempts: 1, Owed: owed}.encode()
+	return a.recordTries(ctx, id, func(tctx context.Context) error { return a.swapRecord(tctx, key, doneRecord(id), rec) })
+}
+
+// payOwed runs the hooks the update's record owes (claimed, as claim read
+// it), and records the update done, or owing those that failed again, up
+// to dedupMaxAttempts runs. Deliveries racing here may both run a hook:
+// it counts the update once.
+func (a *App) payOwed(ctx context.Context, log updateLog, id int64, act *action, claimed claimedRecord) error {
+	rec := claimed.rec
+	var failed []string
+	if act.event != nil { // nil: the command is gone since (a new deploy); nothing to run
+		failed = a.runHooks(ctx, *act.event, rec.Owed)
+	}
+	next := doneRecord(id)
+	if len(failed) > 0 {
+		if rec.Attempts+1 >= dedupMaxAttempts {
+			log.at(ctx, slog.LevelError, "command hooks dropped after repeated failures", "owed", failed, "attempts", dedupMaxAttempts)
+			failed = nil
+		} else {
+			next = dedupRecord{ID: id, State: stateDone, Attempts: rec.Attempts + 1, Owed: failed}.encode()
+		}
+	}
+	rctx := context.WithoutCancel(ctx)
+	if err := a.recordTries(rctx, id, func(tctx context.Context) error { return a.swapRecord(tctx, claimed.key, claimed.bytes, next) }); err != nil {
+		// The hooks that ran count their update once: running them again
+		// with a redelivery is harmless.
+		log.at(ctx, slog.LevelWarn, "could not record the command hooks run", "err", err)
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("update %d: %w: %s", id, ErrHooksOwed, strings.Join(failed, ", "))
+	}
+	return nil
+}
+
+// swapRecord replaces the record at key if it still is from: one that
+// changed meanwhile (another delivery recorded it) is left as it is.
+func (a *App) swapRecord(ctx context.Context, key string, from, to []byte) error {
+	err := a.core.CompareAndSwap(ctx, key, from, to)
+	if errors.Is(err, storage.ErrConflict) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,68 @@
+package games
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+)
+
+// GiveUpCommand is /<Command>_giveup: it ends the chat's running game,
+// counts it and shows GaveUp's text with the new-game button.
+func (p *Play[G, P]) GiveUpCommand(description string) app.Command {
+	return app.Command{Name: p.Command + "_giveup", Description: description, Handler: p.giveUp}
+}
+
+func (p *Play[G, P]) giveUp(ctx context.Context, r *app.Request) error {
+	ran := false // this run gave up, or replays the run that did
+	g, reply, err := Move[G, P](ctx, p.Store, r, func(g *G) (*G, string, error) {
+		ran = true
+		if g == nil || *p.Over(g) {
+			return nil, "", nil
+		}
+		*p.Over(g) = true
+		return g, p.GaveUp(g), nil
+	})
+	switch {
+	case err != nil:
+		return err
+	case reply == "":
+		return r.Reply(ctx, fmt.Sprintf("No %s is running. Start one with /%s.", p.Name, p.Command))
+	}
+	if ran || p.Once {
+		if err := p.Finish(ctx, r.ChatID, g); err != nil {
+			return err
+		}
+	}
+	return r.ReplyKeyboard(ctx, reply, p.Finished(g))
+}
+
+// confirmed gives up game id, confirmed. Its count is the press's work
+// too: one that fails leaves the press unfinished (app.Unfinished), and
+// its run again, finding the game over, counts it then (Finish counts a
+// game once, Once); so does any press on the game over, harmlessly.
+func (p *Play[G, P]) confirmed(ctx context.Context, req *app.CallbackRequest, subject, id int64) error {
+	g, err := GiveUpIf(ctx, p.Store, subject, func(g *G) bool { return p.ID(g) == id }, p.Over)
+	if err != nil {
+		return err
+	}
+	if g == nil {
+		if g, err = Current[G](ctx, p.Store, subject); err != nil {
+			return err
+		}
+		if g != nil && p.Once && p.ID(g) == id && *p.Over(g) {
+			if err := p.Finish(ctx, subject, g); err != nil {
+				return app.Unfinished(err)
+			}
+		}
+		return req.Answer(ctx, StaleToast)
+	}
+	counted := p.Finish(ctx, subject, g)
+	if err := req.Edit(ctx, p.GaveUp(g), p.Finished(g)); err != nil && counted == nil {
+		return err
+	}
+	if counted != nil {
+		return app.Unfinished(counted)
+	}
+	return nil
+}
