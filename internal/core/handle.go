@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
@@ -142,12 +141,12 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	if act.event == nil || err != nil {
 		finish()
 	} else {
-		// Hooks (stats) count the attempt that ended the update, once;
-		// their writes are independent of the record, so both go at once.
-		var hooks sync.WaitGroup
-		hooks.Go(func() { owed = a.runHooks(ctx, *act.event, nil) })
+		// Hooks (stats) count the attempt that ended the update, before
+		// its record: a process that dies between the two leaves the
+		// update unrecorded, and its run again counts it once (the hook
+		// knows its update); recorded first, a count died with it.
+		owed = a.runHooks(ctx, *act.event, nil)
 		finish()
-		hooks.Wait()
 	}
 	if err != nil {
 		if !recorded {

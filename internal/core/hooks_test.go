@@ -43,8 +43,8 @@ func TestCommandHooksSeeEveryCommandAndTheirFailureChangesNoReply(t *testing.T) 
 	}
 }
 
-// The hook runs beside the record's write; either way it runs once, before
-// HandleUpdate returns, and a redelivery finds the update handled.
+// The hook runs once, before HandleUpdate returns, and a redelivery finds
+// the update handled.
 func TestAHookRunsOnceBeforeTheUpdateReturnsAndARedeliveryFindsItHandled(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -81,5 +81,45 @@ func TestAHookRunsOnceBeforeTheUpdateReturnsAndARedeliveryFindsItHandled(t *test
 				t.Fatalf("%d replies, want 1", len(got))
 			}
 		})
+	}
+}
+
+// A command is counted before it is recorded handled: were its process to
+// die between the two, the update is not yet done for the next delivery,
+// which runs it again and counts it once (the hook knows its update).
+// Recorded first, the count would die with the process (simulation seed 9,
+// step 190: killed-count).
+func TestAHookRunsBeforeTheUpdateIsRecordedHandled(t *testing.T) {
+	store := memory.New()
+	srv := telegramtest.New(t)
+	newApp := func(hook func(context.Context, app.CommandEvent) error) *core.App {
+		client, err := telegram.New(srv.Token, telegram.WithAPIURL(srv.URL))
+		if err != nil {
+			t.Fatal(err)
+		}
+		watcher := app.Factory{Name: "watcher", New: func(app.Deps) (*app.Module, error) {
+			return &app.Module{Name: "watcher", OnCommand: hook}, nil
+		}}
+		a, err := core.New(store, client, core.WithModules([]app.Factory{misc.Factory, watcher}), core.WithBotUsername("miti99bot"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	u := withID(telegramtest.Text(private, user, "/ping"), 11)
+	other := newApp(func(context.Context, app.CommandEvent) error { return nil })
+	var seen error
+	first := newApp(func(ctx context.Context, _ app.CommandEvent) error {
+		seen = other.HandleUpdate(ctx, u) // what a redelivery meets now
+		return nil
+	})
+	if err := first.HandleUpdate(t.Context(), u); err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(seen, core.ErrInFlight) {
+		t.Fatalf("a redelivery during the count met %v; want the update in flight, not yet recorded handled", seen)
+	}
+	if got := srv.Messages(); len(got) != 1 {
+		t.Fatalf("%d replies, want 1", len(got))
 	}
 }

@@ -11,12 +11,13 @@ import (
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
-// The window after a run: the core records the update as handled and
-// runs the command hooks (stats' count) at once, so the order of their
-// calls is not the seed's. A kill inside it is chosen by what the call
-// is, not by its place: the record's write (the update's record turning
-// done) or the hook's (the sender's tally). The other one lands first,
-// then the process dies before or after the chosen one lands.
+// The window after a run: the core runs the command hooks (stats' count),
+// then records the update as handled. A kill inside it is chosen by what
+// the call is, not by its place among the process's calls (a hook's swap
+// may be tried again): the record's write (the update's record turning
+// done), after the count landed, or the hook's (the sender's tally),
+// before any record; the process dies before or after the chosen one
+// lands.
 
 // windowOdds: one counted command's first attempt in this many meets a
 // kill in its window (drawn from the window's own stream of the seed).
@@ -26,8 +27,8 @@ const windowOdds = 30
 const (
 	killRecord      = nFaultKinds + iota // before the record lands; the count landed
 	killRecordAfter                      // the record lands, and the process dies
-	killHook                             // before the count lands; the record landed
-	killHookAfter                        // the count lands, and the process dies
+	killHook                             // before the count lands; no record yet
+	killHookAfter                        // the count lands, and the process dies before the record
 	nWindowKinds
 )
 
@@ -98,10 +99,12 @@ func (w *procNS) swap(ctx context.Context, key string, val []byte, op func() err
 		}
 		return true, err
 	}
-	select {
-	case <-f.win.partner:
-	case <-p.l.end:
-		return true, errKilled
+	if target == "record" { // the count comes first: it has landed, or this waits for it
+		select {
+		case <-f.win.partner:
+		case <-p.l.end:
+			return true, errKilled
+		}
 	}
 	if f.kind == killRecordAfter || f.kind == killHookAfter {
 		if err := op(); err != nil {
@@ -116,19 +119,18 @@ func (w *procNS) swap(ctx context.Context, key string, val []byte, op func() err
 	return true, errKilled
 }
 
-// Recounted is a known bug the kills in the window found: a process
-// killed after its count landed and before its record did leaves the
-// update unrecorded, and its redelivery runs it again, hooks and all: the
-// command counts twice (seed 1, step 9). The hooks and the record are not
-// one write; the fix on the way counts an update once (the tally keeps the
-// updates it counted).
+// Recounted was a bug the kills in the window found: a process killed
+// after its count landed and before its record did leaves the update
+// unrecorded, and its redelivery runs it again, hooks and all: the command
+// counted twice (seed 1, step 9). Fixed: the tally keeps the updates it
+// counted and counts an update once.
 const Recounted = "recounted"
 
-// KilledCount is the other side of it: a process killed after its record
-// landed and before its count did loses the count for good (the
-// redelivery is a duplicate). The lost count of an outage (LostCount)
-// has the same symptom; the kill leaves no hook failure to act on (seed
-// 9, step 190).
+// KilledCount was the other side of it: a process killed after its record
+// landed and before its count did lost the count for good (the
+// redelivery was a duplicate; seed 9, step 190). Fixed: the core counts
+// before it records, so a kill between them leaves the update unrecorded
+// and its run again counts it once.
 const KilledCount = "killed-count"
 
 // tallyOf is how often the store counted cmd for user.
