@@ -44,15 +44,27 @@ func (p *Play[G, P]) giveUp(ctx context.Context, r *app.Request) error {
 func (p *Play[G, P]) confirmed(ctx context.Context, req *app.CallbackRequest, subject, id int64) error {
 	g, err := GiveUpIf(ctx, p.Store, subject, func(g *G) bool { return p.ID(g) == id }, p.Over)
 	if err != nil {
-		return err
+		// The game may be over (the write landed unheard) and uncounted:
+		// the run again finds it so and counts it.
+		return app.Unfinished(err)
 	}
 	if g == nil {
 		if g, err = Current[G](ctx, p.Store, subject); err != nil {
-			return err
+			return app.Unfinished(err)
 		}
-		if g != nil && p.Once && p.ID(g) == id && *p.Over(g) {
-			if err := p.Finish(ctx, subject, g); err != nil {
-				return app.Unfinished(err)
+		if g != nil && p.ID(g) == id && *p.Over(g) {
+			// This prompt's game is over: count it (a give-up whose write
+			// landed unheard ran before) and show its end, not the prompt.
+			if p.Once {
+				if err := p.Finish(ctx, subject, g); err != nil {
+					return app.Unfinished(err)
+				}
+			}
+			// A double tap: the board shows it already (not modified, no
+			// error), and the toast says the press is stale. A run again
+			// was answered already: the toast is not sent twice.
+			if err := req.Edit(ctx, p.GaveUp(g), p.Finished(g)); err != nil {
+				return err
 			}
 		}
 		return req.Answer(ctx, StaleToast)

@@ -49,3 +49,40 @@ func TestAGiveUpPressWhoseCountFailsIsCountedOnceAndAnsweredOnce(t *testing.T) {
 		})
 	}
 }
+
+// A confirmed give-up whose game write fails, landed or not, leaves the
+// press unfinished: run again, it finds the game over (or ends it) and
+// counts it once, answered once (simulation seed 69, step 301: the write
+// landed unheard, the press was apologised for and the game never counted).
+func TestAGiveUpPressWhoseGameWriteFailsRunsAgainAndCountsOnce(t *testing.T) {
+	for _, land := range []bool{false, true} {
+		t.Run("landed="+strconv.FormatBool(land), func(t *testing.T) {
+			const chat, bob = apptest.Group, 11
+			store := storagetest.NewUnheard(memory.New())
+			b := apptest.NewOnStore(t, store, telegramtest.New(t), nil, []app.Factory{fixed("crane", "robot")})
+			b.MustSay(chat, bob, "/wordle trace")
+			if _, err := b.Press(chat, bob, "🏳 Give up"); err != nil {
+				t.Fatal(err)
+			}
+			msg, rows, _ := b.Srv.Keyboard(chat)
+			confirm := telegramtest.Press(chat, bob, msg, rows[0][0].CallbackData)
+			answers := len(b.Toasts())
+			store.Arm(Name, "game:", land)
+			if err := b.Handle(confirm); !errors.Is(err, app.ErrUnfinished) {
+				t.Fatalf("the press whose game write failed: %v; want it unfinished, to run again", err)
+			}
+			for range 2 {
+				if err := b.Handle(confirm); err != nil {
+					t.Fatalf("a redelivery: %v", err)
+				}
+			}
+			if edits := b.Srv.Edits(); edits[len(edits)-1].Text != "The word was CRANE." || b.Buttons(chat) != "[🔄 New game]" {
+				t.Fatalf("after the run again the board says %q with %s", edits[len(edits)-1].Text, b.Buttons(chat))
+			}
+			if toasts := b.Toasts()[answers:]; len(toasts) != 1 {
+				t.Fatalf("the press was answered %q; want once", toasts)
+			}
+			b.Expect(chat, bob, "/wordle_stats", "Played 1, won 0 (0%)\nStreak 0, best 0\n1: 0\n2: 0\n3: 0\n4: 0\n5: 0\n6: 0")
+		})
+	}
+}
