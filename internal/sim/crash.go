@@ -57,7 +57,7 @@ func moduleOf(u *models.Update) string {
 	case u.CallbackQuery != nil:
 		text = u.CallbackQuery.Data
 	}
-	for _, m := range []string{"coin", "wordle", "lolschedule"} {
+	for _, m := range []string{"coin", "gold", "stock", "wordle", "loldle", "lolschedule"} {
 		if strings.HasPrefix(text, m) {
 			return m
 		}

@@ -131,18 +131,19 @@ type bugLife struct {
 // few days runs only without -short.
 func TestFixedBugsStayFixed(t *testing.T) {
 	for _, life := range []bugLife{
-		// The steps where each seed meets the bug's moment since gold, stock
-		// and loldle joined the life (seeds 3 and 1 met it before, at steps
-		// 1038 and 167, and no longer do).
-		{sim.ReplayedGuess, 10, 2},  // step 250: a winning guess's reply refused (500), run again
-		{sim.ReplayedGuess, 14, 2},  // step 198: the same in loldle
-		{sim.ReplayedGuess, 6, 20},  // step 888 in loldle, step 1798 in wordle (step 1578 before)
+		// The steps where each seed meets the bug's moment since the markets,
+		// the bursts and the kills after a run joined the life (the seeds met
+		// before are in each bug's comment in the package).
+		{sim.ReplayedGuess, 10, 2},  // step 254: a winning guess's reply refused (500), run again
+		{sim.ReplayedGuess, 14, 2},  // step 199: the same in loldle
+		{sim.ReplayedGuess, 6, 20},  // a long life of guesses: steps 888 and 1798 before the bursts
 		{sim.UncountedEnd, 8, 2},    // step 38: a give-up's write landed, its caller heard a timeout
-		{sim.UncountedEnd, 31, 3},   // step 417: a winning guess's write landed, its process killed
-		{sim.LostCount, 7, 2},       // step 319 (seed 10, step 508, before gold, stock and loldle joined)
-		{sim.LostGameResult, 1, 10}, // step 1859 (seed 12, step 383, before)
-		{sim.Recounted, 1, 1},       // step 9
-		{sim.KilledCount, 9, 1},     // step 190
+		{sim.UncountedEnd, 22, 2},   // step 121: a game's last write landed, its process killed
+		{sim.UncountedEnd, 69, 3},   // step 301: a confirmed give-up's game write landed unheard
+		{sim.LostCount, 3, 2},       // step 109: a command answered while the store went down
+		{sim.LostGameResult, 83, 3}, // step 441: a confirmed give-up's write timed out
+		{sim.Recounted, 1, 1},       // step 9: killed after the count, before the record
+		{sim.KilledCount, 2, 1},     // step 3: killed at the count
 	} {
 		t.Run(fmt.Sprintf("%s/seed%d", life.bug, life.seed), func(t *testing.T) {
 			if known[life.bug] {
