@@ -50,9 +50,10 @@ func (a *App) recordTries(ctx context.Context, id int64, write func(ctx context.
 
 // runEnd is how a run ended, as its record keeps it.
 type runEnd struct {
-	ok       bool // handled: done
-	flood    bool // failed only because Telegram asked to wait
-	answered bool // its press was answered: a run again answers it no more
+	ok       bool     // handled: done
+	flood    bool     // failed only because Telegram asked to wait
+	answered bool     // its press was answered: a run again answers it no more
+	owed     []string // handled, but these modules' hooks failed: done, owing them (see owe)
 }
 
 // finishOnce is one try of finish.
@@ -77,6 +78,9 @@ func (a *App) finishOnce(ctx context.Context, id int64, claimed claimedRecord, e
 			// mark. That run records its own outcome; overwriting its live
 			// claim would let a third run start.
 			return nil, nil
+		}
+		if end.ok && len(end.owed) > 0 {
+			return dedupRecord{ID: id, State: stateDone, Attempts: 1, Owed: end.owed}.encode(), nil
 		}
 		if end.ok {
 			return doneRecord(id), nil

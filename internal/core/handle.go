@@ -137,17 +137,15 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 			log.at(ctx, slog.LevelWarn, "could not record the update as handled", "err", ferr)
 		}
 	}
-	var owed []string // the modules whose hooks failed
-	if act.event == nil || err != nil {
-		finish()
-	} else {
+	if act.event != nil && err == nil {
 		// Hooks (stats) count the attempt that ended the update, before
-		// its record: a process that dies between the two leaves the
-		// update unrecorded, and its run again counts it once (the hook
-		// knows its update); recorded first, a count died with it.
-		owed = a.runHooks(ctx, *act.event, nil)
-		finish()
+		// its record, which names those that failed (one write): a
+		// process that dies between the two leaves the update unrecorded,
+		// and its run again counts it once (the hook knows its update);
+		// recorded first, a count died with it.
+		end.owed = a.runHooks(ctx, *act.event, nil)
 	}
+	finish()
 	if err != nil {
 		if !recorded {
 			a.unrecorded.put(u.ID, unrecordedEnd{claimed: claimed, end: end})
@@ -155,8 +153,8 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 		log.at(ctx, slog.LevelError, "update failed", "err", err)
 		return fmt.Errorf("update %d: %s %s: %w", u.ID, act.module, act.name, err)
 	}
-	if len(owed) > 0 {
-		return a.owe(rctx, log, u.ID, claimed, recorded, owed)
+	if len(end.owed) > 0 {
+		return a.owe(u.ID, claimed, recorded, end)
 	}
 	outcome = metrics.Handled
 	log.at(ctx, slog.LevelDebug, "update handled")

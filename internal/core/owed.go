@@ -15,33 +15,20 @@ import (
 // failed hooks, and only them (see owe).
 var ErrHooksOwed = errors.New("command hooks owed")
 
-// owe is the end of a handled command whose hooks failed (failed names
-// their modules): its record, done when it landed (recorded), is marked
-// as owing them, and the update is not acknowledged. Its redelivery runs
-// only those hooks (payOwed). A record that did not land is kept in
-// memory until the redelivery (settle); when the redelivery goes to
-// another process, it finds the update running and runs it again once the
-// claim is stale (the caveat of an unrecorded end, logged already), hooks
-// and all. A hook may so run twice for one update (its write landed
-// unheard): it counts the update once (app.CommandEvent.Update).
-func (a *App) owe(ctx context.Context, log updateLog, id int64, claimed claimedRecord, recorded bool, failed []string) error {
-	if recorded {
-		if err := a.markOwed(ctx, id, claimed.key, failed); err != nil {
-			log.at(ctx, slog.LevelWarn, "could not record the command hooks owed; kept for the redelivery", "owed", failed, "err", err)
-			recorded = false
-		}
-	}
+// owe is the end of a handled command whose hooks failed (end.owed names
+// their modules): its record, written done and owing them when it landed
+// (recorded), and the update is not acknowledged. Its redelivery runs only
+// those hooks (payOwed). A record that did not land is kept in memory until
+// the redelivery (settle); when the redelivery goes to another process, it
+// finds the update running and runs it again once the claim is stale (the
+// caveat of an unrecorded end, logged already), hooks and all. A hook may
+// so run twice for one update (its write landed unheard): it counts the
+// update once (app.CommandEvent.Update).
+func (a *App) owe(id int64, claimed claimedRecord, recorded bool, end runEnd) error {
 	if !recorded {
-		a.unrecorded.put(id, unrecordedEnd{claimed: claimed, end: runEnd{ok: true}, owed: failed})
+		a.unrecorded.put(id, unrecordedEnd{claimed: claimed, end: end})
 	}
-	return fmt.Errorf("update %d: %w: %s", id, ErrHooksOwed, strings.Join(failed, ", "))
-}
-
-// markOwed swaps update id's done record at key to one owing the hooks of
-// the modules owed.
-func (a *App) markOwed(ctx context.Context, id int64, key string, owed []string) error {
-	rec := dedupRecord{ID: id, State: stateDone, Attempts: 1, Owed: owed}.encode()
-	return a.recordTries(ctx, id, func(tctx context.Context) error { return a.swapRecord(tctx, key, doneRecord(id), rec) })
+	return fmt.Errorf("update %d: %w: %s", id, ErrHooksOwed, strings.Join(end.owed, ", "))
 }
 
 // payOwed runs the hooks the update's record owes (claimed, as claim read

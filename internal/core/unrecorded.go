@@ -2,8 +2,11 @@ package core
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
 // unrecordedEnd is how a run of an update ended, kept by the process that
@@ -12,7 +15,7 @@ import (
 type unrecordedEnd struct {
 	claimed claimedRecord
 	end     runEnd
-	owed    []string // hooks owed once the update is done (see owe)
+	tries   int // settles that failed
 }
 
 // unrecordedEnds are this process's runs whose end is not recorded yet.
@@ -62,12 +65,19 @@ func (a *App) settle(ctx context.Context, id int64) error {
 		return nil
 	}
 	err := a.finish(ctx, id, e.claimed, e.end)
-	if err == nil && len(e.owed) > 0 {
-		err = a.markOwed(ctx, id, e.claimed.key, e.owed)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, storage.ErrNotFound):
+		// The slot is gone (deleted under it): no end to record; the
+		// claim runs the update as new.
+		return nil
+	case e.tries+1 >= dedupMaxAttempts:
+		// Forgotten: the redelivery meets the stale mark, as one to
+		// another process does.
+		return nil
 	}
-	if err != nil {
-		a.unrecorded.put(id, e)
-		return fmt.Errorf("update %d: recording its earlier run's end: %w", id, err)
-	}
-	return nil
+	e.tries++
+	a.unrecorded.put(id, e)
+	return fmt.Errorf("update %d: recording its earlier run's end: %w", id, err)
 }

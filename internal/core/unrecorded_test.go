@@ -85,3 +85,40 @@ func TestAnUnfinishedPressRunsAgainAndIsAnsweredOnce(t *testing.T) {
 		})
 	}
 }
+
+// A run whose record finds its slot gone (deleted under it: a wipe, a
+// restore) keeps no end to record: the redelivery runs the update as new,
+// and does not fail, forever, recording an end it cannot write.
+func TestARedeliveryIsNotHeldByAnEndWhoseSlotVanished(t *testing.T) {
+	var b *apptest.Bot
+	var runs atomic.Int32
+	wipe := app.Factory{Name: "wipe", New: func(app.Deps) (*app.Module, error) {
+		return &app.Module{Name: "wipe", Commands: []app.Command{{Name: "wipe", Description: "Lose the update's record, fail", Handler: func(ctx context.Context, r *app.Request) error {
+			if runs.Add(1) > 1 {
+				return r.Reply(ctx, "ran again")
+			}
+			core := b.Store.For(core.CoreNamespace)
+			keys, err := core.List(ctx, "update:")
+			if err != nil {
+				return err
+			}
+			for _, k := range keys {
+				if err := core.Delete(ctx, k); err != nil {
+					return err
+				}
+			}
+			return errors.New("failed, its record gone")
+		}}}}, nil
+	}}
+	b = apptest.New(t, []app.Factory{wipe})
+	u := telegramtest.Text(apptest.Group, apptest.User, "/wipe")
+	if err := b.Handle(u); err == nil {
+		t.Fatal("the failed run: no error")
+	}
+	if err := b.Handle(u); err != nil {
+		t.Fatalf("the redelivery: %v; want it run as new", err)
+	}
+	if runs.Load() != 2 || b.Last() != "ran again" {
+		t.Fatalf("ran %d times, last reply %q", runs.Load(), b.Last())
+	}
+}
