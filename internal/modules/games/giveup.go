@@ -29,7 +29,7 @@ func (p *Play[G, P]) giveUp(ctx context.Context, r *app.Request) error {
 	case reply == "":
 		return r.Reply(ctx, fmt.Sprintf("No %s is running. Start one with /%s.", p.Name, p.Command))
 	}
-	if ran || p.Once {
+	if ran || p.Once && p.ID(g) != 0 { // a game with no id could not say it was counted
 		if err := p.Finish(ctx, r.ChatID, g); err != nil {
 			return err
 		}
@@ -69,12 +69,11 @@ func (p *Play[G, P]) confirmed(ctx context.Context, req *app.CallbackRequest, su
 		}
 		return req.Answer(ctx, StaleToast)
 	}
-	counted := p.Finish(ctx, subject, g)
-	if err := req.Edit(ctx, p.GaveUp(g), p.Finished(g)); err != nil && counted == nil {
-		return err
+	if err := p.Finish(ctx, subject, g); err != nil {
+		// The board keeps the prompt (no new-game button that would let a
+		// new game replace this one before its count lands): the run
+		// again finds this game over, counts it and shows its end.
+		return app.Unfinished(err)
 	}
-	if counted != nil {
-		return app.Unfinished(counted)
-	}
-	return nil
+	return req.Edit(ctx, p.GaveUp(g), p.Finished(g))
 }

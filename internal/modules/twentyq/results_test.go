@@ -3,6 +3,7 @@ package twentyq
 import (
 	"errors"
 	"maps"
+	"strconv"
 	"testing"
 
 	"github.com/miti99bot/miti99bot/internal/app"
@@ -52,4 +53,28 @@ func TestAGameEndedByAMoveRunAgainIsCountedOnce(t *testing.T) {
 			b.Expect(apptest.Group, apptest.User, "/twentyq_stats", tt.stats)
 		})
 	}
+}
+
+// A game stored before games had ids (or by an older binary during a
+// cutover) cannot say it was counted: a give-up run again after its reply
+// failed counts it once, not again.
+func TestAGiveUpOfAGameWithoutAnIDRunAgainCountsItOnce(t *testing.T) {
+	f := &fakeGemini{}
+	s := apptest.FakeAPIs(t, f, map[string]string{settingURL: ""})
+	s[settingKey] = apiKey
+	store := memory.New()
+	srv := telegramtest.New(t)
+	b := apptest.NewOnStore(t, store, srv, nil, []app.Factory{Factory}, core.WithSettings(maps.Clone(s)))
+	if err := store.For(Name).Put(t.Context(), "game:"+strconv.FormatInt(apptest.Group, 10), []byte(`{"secret":"a cat","asked":[],"over":false,"won":false}`)); err != nil {
+		t.Fatal(err)
+	}
+	srv.FailNext("sendMessage", telegramtest.Failure{Code: 500, Description: "Internal Server Error"})
+	u := telegramtest.Text(apptest.Group, apptest.User, "/twentyq_giveup")
+	if err := b.Handle(u); err == nil {
+		t.Fatal("the give-up whose reply failed: no error; want it run again")
+	}
+	if err := b.Handle(u); err != nil {
+		t.Fatalf("the redelivery: %v", err)
+	}
+	b.Expect(apptest.Group, apptest.User, "/twentyq_stats", "Played 1, won 0; - questions per win on average.")
 }

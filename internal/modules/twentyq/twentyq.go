@@ -86,6 +86,7 @@ func New(d app.Deps) (*app.Module, error) {
 func (m *module) module() *app.Module {
 	play := &games.Play[game, *game]{ // no buttons: only the give-up command
 		Name: "game", Command: "twentyq", Store: m.store,
+		ID:     func(g *game) int64 { return g.ID },
 		Over:   func(g *game) *bool { return &g.Over },
 		GaveUp: func(g *game) string { return "It was: " + g.Secret + "." },
 		Finish: m.finish,
@@ -155,8 +156,12 @@ func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 	if reply, ok := games.Replayed(g, r); ok {
 		// Run again after its move landed unheard: the game the move
 		// ended is counted now, if it was not then.
-		if err := m.addResult(ctx, r.ChatID, games.EndedBy(g)); err != nil {
-			return err
+		// A game with no id (stored before ids, or by an older binary)
+		// cannot say it was counted: its first run counted it.
+		if e := games.EndedBy(g); e != nil && e.Game != 0 {
+			if err := m.addResult(ctx, r.ChatID, e); err != nil {
+				return err
+			}
 		}
 		return r.Reply(ctx, reply)
 	}

@@ -34,13 +34,18 @@ func TestAGiveUpPressWhoseCountFailsIsCountedOnceAndAnsweredOnce(t *testing.T) {
 			if err := b.Handle(confirm); !errors.Is(err, app.ErrUnfinished) {
 				t.Fatalf("the press whose count failed: %v; want it unfinished, to run again", err)
 			}
-			if edits := b.Srv.Edits(); edits[len(edits)-1].Text != "The word was CRANE." || b.Buttons(chat) != "[🔄 New game]" {
-				t.Fatalf("the give-up landed, but the board says %q with %s", edits[len(edits)-1].Text, b.Buttons(chat))
+			// No new-game button yet: a new game must not replace this one
+			// before its count lands.
+			if b.Buttons(chat) != "[Yes, give up] [No, keep playing]" {
+				t.Fatalf("before its count landed the board offers %s", b.Buttons(chat))
 			}
 			for range 2 {
 				if err := b.Handle(confirm); err != nil {
 					t.Fatalf("a redelivery: %v", err)
 				}
+			}
+			if edits := b.Srv.Edits(); edits[len(edits)-1].Text != "The word was CRANE." || b.Buttons(chat) != "[🔄 New game]" {
+				t.Fatalf("the give-up ran again, but the board says %q with %s", edits[len(edits)-1].Text, b.Buttons(chat))
 			}
 			if toasts := b.Toasts()[answers:]; len(toasts) != 1 || toasts[0] != "" {
 				t.Fatalf("the press was answered %q; want once, silently", toasts)
