@@ -28,8 +28,9 @@ const (
 	// busyRetries bounds the new tries after storage.ErrBusy.
 	busyRetries = 3
 	// keepSeen bounds a tally's Seen: an update is counted again only by
-	// the core's next run of its hook, before the user's next few commands.
-	keepSeen = 8
+	// the core's next run of its hook, before the user's next few commands
+	// (other chats' ones may come between: about 300 bytes a tally).
+	keepSeen = 32
 )
 
 type tally struct {
