@@ -16,6 +16,14 @@ func (l *life) boot(p storage.KVProvider) {
 	if l.front == nil {
 		return // the first boot: startProcesses starts the first process
 	}
+	l.stopDeployment()
+	l.app = l.serving(l.rt).app
+}
+
+// stopDeployment stops every process of the deployment serving now (a
+// poller waited for, what it handled confirmed), as the runbooks do before
+// any data moves: nothing of it writes while the migrator reads.
+func (l *life) stopDeployment() {
 	polled := false
 	for _, ps := range []*[nRuntimes]*proc{&l.live, &l.replicas} {
 		for i, old := range ps {
@@ -30,5 +38,4 @@ func (l *life) boot(p storage.KVProvider) {
 	if polled {
 		l.confirmAll() // what the stopped poller handled, as switchRuntime does
 	}
-	l.app = l.serving(l.rt).app
 }

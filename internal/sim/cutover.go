@@ -44,6 +44,7 @@ func (l *life) move() {
 	// the later one: a copy cannot carry from's deletions then.
 	wentBack := l.op.lastInto[fi] > l.op.lastInto[ti]
 	l.op.moves++
+	l.stopDeployment()
 	if back && l.op.Careless {
 		if _, err := migrate.Copy(ctx, src, dst, migrate.Options{Overwrite: true}); err != nil {
 			l.t.Fatal(err)
