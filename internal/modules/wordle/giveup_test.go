@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/go-telegram/bot/models"
+
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
@@ -21,15 +23,7 @@ func TestAGiveUpPressWhoseCountFailsIsCountedOnceAndAnsweredOnce(t *testing.T) {
 	for _, land := range []bool{false, true} {
 		t.Run("landed="+strconv.FormatBool(land), func(t *testing.T) {
 			const chat, bob = apptest.Group, 11
-			store := storagetest.NewUnheard(memory.New())
-			b := apptest.NewOnStore(t, store, telegramtest.New(t), nil, []app.Factory{fixed("crane", "robot")})
-			b.MustSay(chat, bob, "/wordle trace")
-			if _, err := b.Press(chat, bob, "🏳 Give up"); err != nil {
-				t.Fatal(err)
-			}
-			msg, rows, _ := b.Srv.Keyboard(chat)
-			confirm := telegramtest.Press(chat, bob, msg, rows[0][0].CallbackData)
-			answers := len(b.Toasts())
+			b, store, confirm, answers := giveUpPrompt(t, chat, bob)
 			store.Arm(Name, "stats:", land)
 			if err := b.Handle(confirm); !errors.Is(err, app.ErrUnfinished) {
 				t.Fatalf("the press whose count failed: %v; want it unfinished, to run again", err)
@@ -63,15 +57,7 @@ func TestAGiveUpPressWhoseGameWriteFailsRunsAgainAndCountsOnce(t *testing.T) {
 	for _, land := range []bool{false, true} {
 		t.Run("landed="+strconv.FormatBool(land), func(t *testing.T) {
 			const chat, bob = apptest.Group, 11
-			store := storagetest.NewUnheard(memory.New())
-			b := apptest.NewOnStore(t, store, telegramtest.New(t), nil, []app.Factory{fixed("crane", "robot")})
-			b.MustSay(chat, bob, "/wordle trace")
-			if _, err := b.Press(chat, bob, "🏳 Give up"); err != nil {
-				t.Fatal(err)
-			}
-			msg, rows, _ := b.Srv.Keyboard(chat)
-			confirm := telegramtest.Press(chat, bob, msg, rows[0][0].CallbackData)
-			answers := len(b.Toasts())
+			b, store, confirm, answers := giveUpPrompt(t, chat, bob)
 			store.Arm(Name, "game:", land)
 			if err := b.Handle(confirm); !errors.Is(err, app.ErrUnfinished) {
 				t.Fatalf("the press whose game write failed: %v; want it unfinished, to run again", err)
@@ -90,4 +76,19 @@ func TestAGiveUpPressWhoseGameWriteFailsRunsAgainAndCountsOnce(t *testing.T) {
 			b.Expect(chat, bob, "/wordle_stats", "Played 1, won 0 (0%)\nStreak 0, best 0\n1: 0\n2: 0\n3: 0\n4: 0\n5: 0\n6: 0")
 		})
 	}
+}
+
+// giveUpPrompt is bob's wordle in chat at its give-up prompt, on a store
+// whose chosen write can fail: the confirmation's press, and how many
+// presses were answered before it.
+func giveUpPrompt(t *testing.T, chat, bob int64) (*apptest.Bot, *storagetest.Unheard, *models.Update, int) {
+	t.Helper()
+	store := storagetest.NewUnheard(memory.New())
+	b := apptest.NewOnStore(t, store, telegramtest.New(t), nil, []app.Factory{fixed("crane", "robot")})
+	b.MustSay(chat, bob, "/wordle trace")
+	if _, err := b.Press(chat, bob, "🏳 Give up"); err != nil {
+		t.Fatal(err)
+	}
+	msg, rows, _ := b.Srv.Keyboard(chat)
+	return b, store, telegramtest.Press(chat, bob, msg, rows[0][0].CallbackData), len(b.Toasts())
 }
