@@ -7,9 +7,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -28,18 +28,9 @@ type Record struct {
 // of the update that ended it, before the chat's next few games end.
 const keepCounted = 8
 
-// CountOnce notes game in counted, the IDs of the last games a record
-// counted, and reports whether it is new there (to be counted now). A game
-// without an ID (0) is always new.
+// CountOnce is app.CountOnce over a record's Counted.
 func CountOnce(counted []int64, game int64) ([]int64, bool) {
-	switch {
-	case game == 0:
-		return counted, true
-	case slices.Contains(counted, game):
-		return counted, false
-	}
-	counted = append(counted, game)
-	return counted[max(0, len(counted)-keepCounted):], true
+	return app.CountOnce(counted, game, keepCounted)
 }
 
 // Key is where a subject's record lives.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -41,17 +42,12 @@ type tally struct {
 	Seen []int64 `json:"seen,omitempty"`
 }
 
-// see notes update in Seen and reports whether it is new (0: unknown, always new).
+// see notes update in Seen and reports whether it is new (0: unknown,
+// always new).
 func (v *tally) see(update int64) bool {
-	switch {
-	case update == 0:
-		return true
-	case slices.Contains(v.Seen, update):
-		return false
-	}
-	v.Seen = append(v.Seen, update)
-	v.Seen = v.Seen[max(0, len(v.Seen)-keepSeen):]
-	return true
+	var fresh bool
+	v.Seen, fresh = app.CountOnce(v.Seen, update, keepSeen)
+	return fresh
 }
 
 type tallies struct {
