@@ -80,7 +80,7 @@ func (a *App) finishOnce(ctx context.Context, id int64, claimed claimedRecord, e
 			return nil, nil
 		}
 		if end.ok && len(end.owed) > 0 {
-			return dedupRecord{ID: id, State: stateDone, Attempts: 1, Owed: end.owed}.encode(), nil
+			return owedRecord(id, 1, end.owed), nil
 		}
 		if end.ok {
 			return doneRecord(id), nil

@@ -47,7 +47,7 @@ func (a *App) payOwed(ctx context.Context, log updateLog, id int64, act *action,
 			log.at(ctx, slog.LevelError, "command hooks dropped after repeated failures", "owed", failed, "attempts", dedupMaxAttempts)
 			failed = nil
 		} else {
-			next = dedupRecord{ID: id, State: stateDone, Attempts: rec.Attempts + 1, Owed: failed}.encode()
+			next = owedRecord(id, rec.Attempts+1, failed)
 		}
 	}
 	rctx := context.WithoutCancel(ctx)
@@ -60,6 +60,12 @@ func (a *App) payOwed(ctx context.Context, log updateLog, id int64, act *action,
 		return fmt.Errorf("update %d: %w: %s", id, ErrHooksOwed, strings.Join(failed, ", "))
 	}
 	return nil
+}
+
+// owedRecord is update id's record once handled, owing the hooks of the
+// modules owed, paid for attempts runs so far.
+func owedRecord(id int64, attempts int, owed []string) []byte {
+	return dedupRecord{ID: id, State: stateDone, Attempts: attempts, Owed: owed}.encode()
 }
 
 // swapRecord replaces the record at key if it still is from: one that
