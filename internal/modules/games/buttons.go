@@ -49,12 +49,11 @@ type Play[G any, P Replayable[G]] struct {
 	// Start is a new game with a fresh ID, and Started its message.
 	Start   func(ctx context.Context) (*G, error)
 	Started func(*G) string
-	// Finish counts a game that just ended; an error fails the update.
+	// Finish counts a game that ended; an error fails the update. It
+	// counts a game once however often it is called (games.Add, by the
+	// game's ID): a give-up run again after its write landed unheard
+	// calls it again.
 	Finish func(ctx context.Context, subject int64, g *G) error
-	// Once says that Finish counts a game once however often it is called
-	// (games.Add, by the game's ID): a give-up run again after its write
-	// landed unheard then counts the game too.
-	Once bool
 }
 
 // StatsCommand is /<Command>_stats: the chat's record of finished games,

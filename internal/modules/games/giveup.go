@@ -29,7 +29,7 @@ func (p *Play[G, P]) giveUp(ctx context.Context, r *app.Request) error {
 	case reply == "":
 		return r.Reply(ctx, fmt.Sprintf("No %s is running. Start one with /%s.", p.Name, p.Command))
 	}
-	if ran || p.Once && p.ID(g) != 0 { // a game with no id could not say it was counted
+	if ran || p.ID(g) != 0 { // a game with no id could not say it was counted
 		if err := p.Finish(ctx, r.ChatID, g); err != nil {
 			return err
 		}
@@ -40,7 +40,7 @@ func (p *Play[G, P]) giveUp(ctx context.Context, r *app.Request) error {
 // confirmed gives up game id, confirmed. Its count is the press's work
 // too: one that fails leaves the press unfinished (app.Unfinished), and
 // its run again, finding the game over, counts it then (Finish counts a
-// game once, Once); so does any press on the game over, harmlessly.
+// game once); so does any press on the game over, harmlessly.
 func (p *Play[G, P]) confirmed(ctx context.Context, req *app.CallbackRequest, subject, id int64) error {
 	g, err := GiveUpIf(ctx, p.Store, subject, func(g *G) bool { return p.ID(g) == id }, p.Over)
 	if err != nil {
@@ -55,10 +55,8 @@ func (p *Play[G, P]) confirmed(ctx context.Context, req *app.CallbackRequest, su
 		if g != nil && p.ID(g) == id && *p.Over(g) {
 			// This prompt's game is over: count it (a give-up whose write
 			// landed unheard ran before) and show its end, not the prompt.
-			if p.Once {
-				if err := p.Finish(ctx, subject, g); err != nil {
-					return app.Unfinished(err)
-				}
+			if err := p.Finish(ctx, subject, g); err != nil {
+				return app.Unfinished(err)
 			}
 			// A double tap: the board shows it already (not modified, no
 			// error), and the toast says the press is stale. A run again

@@ -60,7 +60,6 @@ func (m *module) module() *app.Module {
 		},
 		Started: func(g *game) string { return startText(g.Max) },
 		Finish:  m.finish,
-		Once:    true,
 	}
 	return &app.Module{
 		OnChatChange: games.ChatChanged(m.store),

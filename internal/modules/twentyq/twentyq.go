@@ -90,7 +90,6 @@ func (m *module) module() *app.Module {
 		Over:   func(g *game) *bool { return &g.Over },
 		GaveUp: func(g *game) string { return "It was: " + g.Secret + "." },
 		Finish: m.finish,
-		Once:   true,
 	}
 	return &app.Module{
 		OnChatChange: games.ChatChanged(m.store),

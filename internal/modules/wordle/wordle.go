@@ -51,7 +51,6 @@ func (m *module) module() *app.Module {
 		Start:   func(context.Context) (*game, error) { return m.newGame(), nil },
 		Started: func(*game) string { return startText },
 		Finish:  m.finish,
-		Once:    true,
 	}
 	return &app.Module{
 		OnChatChange: games.ChatChanged(m.store),
