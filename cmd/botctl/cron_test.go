@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/cron"
+	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
 	"github.com/miti99bot/miti99bot/internal/storage/bolt"
 )
@@ -191,7 +191,7 @@ func TestCronStatusReadsEachJobsRecordFromTheStore(t *testing.T) {
 		LastSuccess: &cron.RunInfo{Slot: slot, At: slot.Add(3 * time.Minute)},
 		LastFailure: &cron.RunInfo{Slot: slot, At: slot.Add(time.Minute), Error: "esports API: 503"},
 	}
-	if err := p.For(core.CoreNamespace).PutJSON(t.Context(), "cronjob:lolschedule_daily_push", st); err != nil {
+	if err := p.For(storage.CoreNamespace).PutJSON(t.Context(), "cronjob:lolschedule_daily_push", st); err != nil {
 		t.Fatal(err)
 	}
 	out, err := botctl(t, env, "cron", "status")
@@ -215,7 +215,7 @@ func TestCronStatusSaysNeverForNoNextFire(t *testing.T) {
 	}
 	slot := time.Date(2026, 11, 29, 1, 0, 0, 0, time.UTC)
 	st := cron.JobStatus{Job: "leap_day", Attempts: 1, LastSuccess: &cron.RunInfo{Slot: slot, At: slot}}
-	if err := p.For(core.CoreNamespace).PutJSON(t.Context(), "cronjob:leap_day", st); err != nil {
+	if err := p.For(storage.CoreNamespace).PutJSON(t.Context(), "cronjob:leap_day", st); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.Close(t.Context()); err != nil {

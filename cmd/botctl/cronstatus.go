@@ -15,8 +15,8 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/awsenv/defaultchain"
 	"github.com/miti99bot/miti99bot/internal/config"
-	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/cron"
+	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/backend"
 	"github.com/miti99bot/miti99bot/internal/storage/bolt"
 	"github.com/miti99bot/miti99bot/internal/wiring"
@@ -71,7 +71,7 @@ func cronStatus(ctx context.Context, e env) error {
 		return err
 	}
 	defer func() { _ = store.Close(context.WithoutCancel(ctx)) }()
-	statuses, err := cron.Statuses(ctx, store.For(core.CoreNamespace))
+	statuses, err := cron.Statuses(ctx, store.For(storage.CoreNamespace))
 	if err != nil {
 		return err
 	}

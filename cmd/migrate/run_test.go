@@ -95,7 +95,7 @@ func dump(t *testing.T, w storage.Walker) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	if err := w.Walk(t.Context(), func(r storage.Raw) error {
-		if r.Namespace == core.CoreNamespace && strings.HasPrefix(r.Key, "migrate:since:") {
+		if r.Namespace == storage.CoreNamespace && strings.HasPrefix(r.Key, "migrate:since:") {
 			return nil // the migrator's checkpoint of a copy, not data
 		}
 		out[r.Namespace+"/"+r.Key] = fmt.Sprintf("%x@%d", r.Value, r.UpdatedAt)

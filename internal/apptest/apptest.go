@@ -99,7 +99,7 @@ func NewOnStore(t testing.TB, p storage.KVProvider, srv *telegramtest.Server, cl
 // Dispatcher runs the app's cron jobs on the bot's store, with now as the
 // clock (the one given to core.WithClock, or time.Now).
 func (b *Bot) Dispatcher(now func() time.Time) *cron.Dispatcher {
-	return cron.NewDispatcher(b.App.Registry(), b.Store.For(core.CoreNamespace), b.Log, now)
+	return cron.NewDispatcher(b.App.Registry(), b.Store.For(storage.CoreNamespace), b.Log, now)
 }
 
 var updateSeq atomic.Int64

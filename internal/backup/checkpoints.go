@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/migrate"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
@@ -32,7 +31,7 @@ func restoreCheckpoints(ctx context.Context, a *Archive, dst Target) (int, error
 		}
 	}
 	keep := map[string]bool{}
-	cs := dst.For(core.CoreNamespace)
+	cs := dst.For(storage.CoreNamespace)
 	for _, it := range want {
 		keep[it.Key] = true
 		if got, err := cs.Get(ctx, it.Key); err != nil || !bytes.Equal(got, it.Value) {
@@ -44,7 +43,7 @@ func restoreCheckpoints(ctx context.Context, a *Archive, dst Target) (int, error
 		return 0, fmt.Errorf("listing the store's checkpoints: %w", err)
 	}
 	for _, k := range keys {
-		if migrate.IsCheckpoint(core.CoreNamespace, k) && !keep[k] {
+		if migrate.IsCheckpoint(storage.CoreNamespace, k) && !keep[k] {
 			if err := cs.Delete(ctx, k); err != nil {
 				return 0, fmt.Errorf("deleting a checkpoint the archive lacks: %w", err)
 			}

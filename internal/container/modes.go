@@ -14,6 +14,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/lease"
 	"github.com/miti99bot/miti99bot/internal/pause"
 	"github.com/miti99bot/miti99bot/internal/poller"
+	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
@@ -61,7 +62,7 @@ func poll(ctx context.Context, b *wiring.Bot) {
 // claims name this process (core.RunAs), and while it holds the lease
 // every other poller process is known to have stopped.
 func pollerOf(b *wiring.Bot) (*poller.Poller, *lease.Lease) {
-	l := lease.New(b.Store.For(core.CoreNamespace), "poller:lease", hostname(), pollLease)
+	l := lease.New(b.Store.For(storage.CoreNamespace), "poller:lease", hostname(), pollLease)
 	runner := core.Runner{ID: l.ID(), Gone: func(ctx context.Context, owner string) bool {
 		holds, err := l.Holds(ctx)
 		if err != nil { // a store that blips: what the renewals last said
@@ -72,7 +73,7 @@ func pollerOf(b *wiring.Bot) (*poller.Poller, *lease.Lease) {
 	handle := func(ctx context.Context, u *models.Update) error {
 		return b.App.HandleUpdate(core.RunAs(ctx, runner), u)
 	}
-	p := poller.New(b.Client, b.Store.For(core.CoreNamespace), handle, poller.WithLogger(b.Log),
+	p := poller.New(b.Client, b.Store.For(storage.CoreNamespace), handle, poller.WithLogger(b.Log),
 		poller.WithGrace(handlerGrace), poller.WithCutAtOnce(lease.ErrLost), poller.WithMetrics(b.Metrics))
 	return p, l
 }

@@ -136,7 +136,7 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 	a := &App{
 		reg:      &Registry{},
 		provider: provider,
-		core:     provider.For(CoreNamespace),
+		core:     provider.For(storage.CoreNamespace),
 		log:      o.logger,
 		now:      o.now,
 		ownerID:  o.ownerID,

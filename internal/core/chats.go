@@ -106,7 +106,7 @@ func (a *App) planChatService(u *models.Update) *action {
 }
 
 func (a *App) chatAction(name string, ch app.ChatChange) *action {
-	return &action{module: CoreNamespace, name: name, run: func(ctx context.Context) error {
+	return &action{module: storage.CoreNamespace, name: name, run: func(ctx context.Context) error {
 		return a.ChatChanged(ctx, ch)
 	}}
 }
@@ -122,7 +122,7 @@ func (a *App) planMembership(cm *models.ChatMemberUpdated) *action {
 		return nil // unblocked: the user's next command says hello
 	case was == models.ChatMemberTypeLeft || was == models.ChatMemberTypeBanned:
 		chat := cm.Chat.ID
-		return &action{module: CoreNamespace, name: "bot added", chatID: chat, run: func(ctx context.Context) error {
+		return &action{module: storage.CoreNamespace, name: "bot added", chatID: chat, run: func(ctx context.Context) error {
 			return a.greet(ctx, chat)
 		}}
 	}

@@ -38,13 +38,6 @@ const (
 	RecordTime = recordTries*recordBudget + time.Second
 )
 
-// ErrInFlight: the update is being handled elsewhere (another instance, or
-// a run that died and whose claim is not stale yet, nor its owner known
-// gone: see Runner). It is not handled:
-// the runtime must not acknowledge it (the poller keeps its offset, the
-// webhook answers 5xx), so it comes again until it is done or taken over.
-var ErrInFlight = errors.New("update being handled elsewhere")
-
 // Replies the core itself sends.
 const (
 	apologyText = "Sorry, something went wrong while handling that. Please try again later."
@@ -93,7 +86,7 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	case claimInFlight:
 		outcome = metrics.InFlight
 		log.at(ctx, slog.LevelInfo, "update not acknowledged: being handled elsewhere")
-		return fmt.Errorf("update %d: %w", u.ID, ErrInFlight)
+		return fmt.Errorf("update %d: %w", u.ID, app.ErrInFlight)
 	case claimOwed:
 		if err := a.payOwed(ctx, log, u.ID, act, claimed); err != nil {
 			return err

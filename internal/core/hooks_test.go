@@ -116,7 +116,7 @@ func TestAHookRunsBeforeTheUpdateIsRecordedHandled(t *testing.T) {
 	if err := first.HandleUpdate(t.Context(), u); err != nil {
 		t.Fatal(err)
 	}
-	if !errors.Is(seen, core.ErrInFlight) {
+	if !errors.Is(seen, app.ErrInFlight) {
 		t.Fatalf("a redelivery during the count met %v; want the update in flight, not yet recorded handled", seen)
 	}
 	if got := srv.Messages(); len(got) != 1 {

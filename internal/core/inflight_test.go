@@ -50,8 +50,8 @@ func TestAnUpdateInFlightElsewhereIsNotAcknowledgedUntilItIsDone(t *testing.T) {
 	go func() { done <- first.App.HandleUpdate(context.Background(), u) }()
 	<-started
 
-	if err := second.HandleUpdate(t.Context(), u); !errors.Is(err, core.ErrInFlight) {
-		t.Fatalf("a redelivery while the first run goes on = %v, want ErrInFlight (not acknowledged)", err)
+	if err := second.HandleUpdate(t.Context(), u); !errors.Is(err, app.ErrInFlight) {
+		t.Fatalf("a redelivery while the first run goes on = %v, want app.ErrInFlight (not acknowledged)", err)
 	}
 	close(release)
 	if err := <-done; err != nil {
@@ -83,8 +83,8 @@ func TestAClaimOfARunThatDiedIsTakenOverOnceStale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := restarted.HandleUpdate(t.Context(), u); !errors.Is(err, core.ErrInFlight) {
-		t.Fatalf("before the stale mark = %v, want ErrInFlight", err)
+	if err := restarted.HandleUpdate(t.Context(), u); !errors.Is(err, app.ErrInFlight) {
+		t.Fatalf("before the stale mark = %v, want app.ErrInFlight", err)
 	}
 	clk.Add(3 * time.Minute) // past the stale mark
 	if err := restarted.HandleUpdate(t.Context(), u); err != nil {
@@ -145,8 +145,8 @@ func TestALateRunLeavesTheClaimOfTheRunThatTookOver(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A third delivery now: the takeover still runs, so it is in flight.
-	if err := other.HandleUpdate(t.Context(), u); !errors.Is(err, core.ErrInFlight) {
-		t.Fatalf("a delivery while the takeover runs = %v, want ErrInFlight", err)
+	if err := other.HandleUpdate(t.Context(), u); !errors.Is(err, app.ErrInFlight) {
+		t.Fatalf("a delivery while the takeover runs = %v, want app.ErrInFlight", err)
 	}
 	close(takeoverRelease)
 	if err := <-otherErr; err != nil {
@@ -180,7 +180,7 @@ func TestRacingRedeliveriesOfAFailedUpdateRunItOnceOnEveryBackend(t *testing.T) 
 			}
 			wg.Go(func() {
 				<-start
-				if err := h(t.Context(), u); err != nil && !errors.Is(err, core.ErrInFlight) {
+				if err := h(t.Context(), u); err != nil && !errors.Is(err, app.ErrInFlight) {
 					t.Error(err)
 				}
 			})
@@ -207,11 +207,11 @@ func TestAnAttemptTokenLeftByADeadClaimerIsTakenOverOnceStale(t *testing.T) {
 		t.Fatal("the first run should fail (the Bot API answered 500)")
 	}
 	// The dead claimer of run 2: its token, and nothing else.
-	if err := b.Store.For(core.CoreNamespace).Put(t.Context(), "try:7005:2", []byte(strconv.FormatInt(clk.Now().UnixNano(), 10))); err != nil {
+	if err := b.Store.For(storage.CoreNamespace).Put(t.Context(), "try:7005:2", []byte(strconv.FormatInt(clk.Now().UnixNano(), 10))); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.App.HandleUpdate(t.Context(), u); !errors.Is(err, core.ErrInFlight) {
-		t.Fatalf("while the token is fresh = %v, want ErrInFlight", err)
+	if err := b.App.HandleUpdate(t.Context(), u); !errors.Is(err, app.ErrInFlight) {
+		t.Fatalf("while the token is fresh = %v, want app.ErrInFlight", err)
 	}
 	clk.Add(3 * time.Minute)
 	if err := b.App.HandleUpdate(t.Context(), u); err != nil {
@@ -234,9 +234,9 @@ func TestARunWhoseOwnerIsKnownGoneIsTakenOverAtOnce(t *testing.T) {
 		want   error
 	}{
 		{"its owner is gone: taken over", &core.Runner{ID: "host#2", Gone: func(_ context.Context, owner string) bool { return owner == "host#1" }}, nil},
-		{"its owner may be alive: in flight", &core.Runner{ID: "host#2", Gone: func(context.Context, string) bool { return false }}, core.ErrInFlight},
+		{"its owner may be alive: in flight", &core.Runner{ID: "host#2", Gone: func(context.Context, string) bool { return false }}, app.ErrInFlight},
 		{"its own run, whose outcome never got recorded: taken over", &core.Runner{ID: "host#1", Gone: func(context.Context, string) bool { return false }}, nil},
-		{"without a runner: in flight until stale", nil, core.ErrInFlight},
+		{"without a runner: in flight until stale", nil, app.ErrInFlight},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

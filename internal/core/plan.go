@@ -11,6 +11,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
 // action is the one thing an update asks for.
@@ -65,7 +66,7 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 		if !private {
 			return nil, nil // groups hear many commands meant for other bots
 		}
-		return &action{module: CoreNamespace, name: "unknown", chatID: chat, run: func(ctx context.Context) error {
+		return &action{module: storage.CoreNamespace, name: "unknown", chatID: chat, run: func(ctx context.Context) error {
 			_, err := a.bot.Send(ctx, app.Message{ChatID: chat, Text: unknownText})
 			return err
 		}}, nil
@@ -104,7 +105,7 @@ func (a *App) planCallback(q *models.CallbackQuery) *action {
 	default:
 		// A message sent in inline mode (inline_message_id): this bot has
 		// no inline mode, so the button is not one of its keyboards.
-		return &action{module: CoreNamespace, name: "callback", run: func(ctx context.Context) error {
+		return &action{module: storage.CoreNamespace, name: "callback", run: func(ctx context.Context) error {
 			return press.AnswerCallback(ctx, q.ID, inlineText)
 		}}
 	}
@@ -112,7 +113,7 @@ func (a *App) planCallback(q *models.CallbackQuery) *action {
 	cr, ok := a.reg.callbackFor(q.Data)
 	if !ok {
 		// The keyboard is stale or foreign: stop the spinner, say so.
-		return &action{module: CoreNamespace, name: "callback", run: func(ctx context.Context) error {
+		return &action{module: storage.CoreNamespace, name: "callback", run: func(ctx context.Context) error {
 			return press.AnswerCallback(ctx, q.ID, app.StaleButtonToast)
 		}}
 	}

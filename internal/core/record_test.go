@@ -24,7 +24,7 @@ type flakyRecord struct {
 
 func (f *flakyRecord) For(module string) storage.KVStore {
 	s := f.KVProvider.For(module)
-	if module != core.CoreNamespace {
+	if module != storage.CoreNamespace {
 		return s
 	}
 	return flakyStore{KVStore: s, f: f}

@@ -80,7 +80,7 @@ func (r *Registry) register(mods []*app.Module) error {
 		switch {
 		case storage.ValidateModule(m.Name) != nil:
 			bad("module %q: name must match %s", m.Name, storage.ModuleNamePattern)
-		case m.Name == CoreNamespace:
+		case m.Name == storage.CoreNamespace:
 			bad("module %q: the name is reserved for the core", m.Name)
 		case seenModule[m.Name]:
 			bad("module %q: registered twice", m.Name)

@@ -8,10 +8,6 @@ import (
 	robfig "github.com/robfig/cron/v3"
 )
 
-// CoreNamespace is the core's own storage namespace (dedup records, cron
-// slot claims, deploy notices); no module may take its name.
-const CoreNamespace = "core"
-
 // validName is the rule for command and cron job names, nameRule: what
 // Telegram accepts in a command. Module names follow the storage namespace
 // rule (storage.ValidateModule), since each module is a namespace. A loop,

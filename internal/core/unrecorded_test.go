@@ -11,6 +11,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/modules/builtin"
+	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
@@ -97,7 +98,7 @@ func TestARedeliveryIsNotHeldByAnEndWhoseSlotVanished(t *testing.T) {
 			if runs.Add(1) > 1 {
 				return r.Reply(ctx, "ran again")
 			}
-			core := b.Store.For(core.CoreNamespace)
+			core := b.Store.For(storage.CoreNamespace)
 			keys, err := core.List(ctx, "update:")
 			if err != nil {
 				return err

@@ -47,7 +47,7 @@ func newDispatcher(t *testing.T, store storage.KVProvider, clk *clock, f app.Fac
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewDispatcher(a.Registry(), store.For(core.CoreNamespace), slog.New(slog.NewJSONHandler(logs, nil)), clk.now)
+	return NewDispatcher(a.Registry(), store.For(storage.CoreNamespace), slog.New(slog.NewJSONHandler(logs, nil)), clk.now)
 }
 
 var slot = time.Date(2026, 11, 29, 1, 0, 0, 0, time.UTC)
@@ -309,7 +309,7 @@ func TestAStopCutsARunPastTheGraceAndRecordsItsSlotFailed(t *testing.T) {
 	if !cut.Load() {
 		t.Fatal("the run's context was not cancelled")
 	}
-	core := store.For(core.CoreNamespace)
+	core := store.For(storage.CoreNamespace)
 	keys, err := core.List(t.Context(), "cron:job:")
 	if err != nil || len(keys) == 0 {
 		t.Fatalf("slot records %v, %v", keys, err)
@@ -341,7 +341,7 @@ func TestAFireForADisabledModuleIsASkipAndAnUnknownNameAnError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := NewDispatcher(a.Registry(), store.For(core.CoreNamespace), slog.New(slog.DiscardHandler), time.Now)
+	d := NewDispatcher(a.Registry(), store.For(storage.CoreNamespace), slog.New(slog.DiscardHandler), time.Now)
 	if got, err := d.Dispatch(t.Context(), "job", slot); got != Disabled || err != nil {
 		t.Fatalf("a fire for a disabled module's job = %q, %v; want %q and no error (no retry, no dead letter)", got, err, Disabled)
 	}

@@ -77,7 +77,7 @@ type DispatcherOption func(*Dispatcher)
 func WithMetrics(m *metrics.Metrics) DispatcherOption { return func(d *Dispatcher) { d.metrics = m } }
 
 // NewDispatcher runs reg's jobs, claiming their slots in core (the core's
-// namespace, core.CoreNamespace), with the given logger and clock.
+// namespace, storage.CoreNamespace), with the given logger and clock.
 func NewDispatcher(reg *core.Registry, core storage.KVStore, log *slog.Logger, now func() time.Time, opts ...DispatcherOption) *Dispatcher {
 	d := &Dispatcher{reg: reg, core: core, log: log, now: now}
 	for _, o := range opts {

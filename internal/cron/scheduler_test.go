@@ -40,7 +40,7 @@ func newSchedRig(t *testing.T, at time.Time, f app.Factory) *schedRig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.core = store.For(core.CoreNamespace)
+	r.core = store.For(storage.CoreNamespace)
 	r.d = NewDispatcher(a.Registry(), r.core, slog.New(slog.NewJSONHandler(r.logs, nil)), r.clk.now)
 	r.s = NewScheduler(r.d, WithSchedulerClock(r.clk.now), WithSchedulerWait(func(ctx context.Context, d time.Duration) error {
 		r.mu.Lock()

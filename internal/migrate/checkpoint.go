@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/miti99bot/miti99bot/internal/core"
-
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -41,13 +39,13 @@ func IsCheckpoint(ns, key string) bool { return isCheckpoint(ns, key) }
 
 // isCheckpoint reports whether an item is a migrator checkpoint.
 func isCheckpoint(ns, key string) bool {
-	return ns == core.CoreNamespace && strings.HasPrefix(key, checkpointPrefix)
+	return ns == storage.CoreNamespace && strings.HasPrefix(key, checkpointPrefix)
 }
 
 // readCheckpoint is when the last copy or mirror from store into p
 // started; zero when there was none.
 func readCheckpoint(ctx context.Context, p storage.KVProvider, store string) (time.Time, error) {
-	v, err := p.For(core.CoreNamespace).Get(ctx, checkpointKey(store))
+	v, err := p.For(storage.CoreNamespace).Get(ctx, checkpointKey(store))
 	if errors.Is(err, storage.ErrNotFound) {
 		return time.Time{}, nil
 	}
@@ -64,7 +62,7 @@ func readCheckpoint(ctx context.Context, p storage.KVProvider, store string) (ti
 // moveCheckpoint records that a copy or mirror from store into p that
 // started at at has completed.
 func moveCheckpoint(ctx context.Context, p storage.KVProvider, store string, at time.Time) error {
-	return p.For(core.CoreNamespace).Put(ctx, checkpointKey(store), []byte(strconv.FormatInt(at.UnixNano(), 10)))
+	return p.For(storage.CoreNamespace).Put(ctx, checkpointKey(store), []byte(strconv.FormatInt(at.UnixNano(), 10)))
 }
 
 // ErrWentBack is returned by a copy, and by the after-cutover check, when

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/migrate"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
@@ -97,7 +96,7 @@ func (l *life) holds(p store) {
 	l.t.Helper()
 	got := map[string]string{}
 	if err := p.Walk(l.t.Context(), func(r storage.Raw) error {
-		if r.Namespace != core.CoreNamespace || !strings.HasPrefix(r.Key, "migrate:since:") {
+		if r.Namespace != storage.CoreNamespace || !strings.HasPrefix(r.Key, "migrate:since:") {
 			got[r.Namespace+"/"+r.Key] = string(r.Value)
 		}
 		return nil

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/poller"
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
@@ -41,7 +40,7 @@ func TestTelegramIsToldOfAnUpdateOnlyOnceItIsHandledOrParked(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := telegramtest.New(t)
 			sw := storagetest.NewSwitch(memory.New())
-			inbox := sw.For(core.CoreNamespace)
+			inbox := sw.For(storage.CoreNamespace)
 			h := newHandled(1)
 			w := newWaits()
 			start(t, poller.New(client(t, srv), inbox, h.handle, poller.WithLongPoll(time.Second), poller.WithWait(w.wait)))

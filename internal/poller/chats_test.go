@@ -10,9 +10,9 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
-	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/modules/misc"
 	"github.com/miti99bot/miti99bot/internal/poller"
+	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 	"github.com/miti99bot/miti99bot/internal/testenv"
 )
@@ -53,7 +53,7 @@ func TestAnotherChatsPingIsAnsweredWhileOneChatHoldsItsBacklog(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := telegramtest.New(t, telegramtest.WithTelegramLimits())
 			b := apptest.NewWithServer(t, srv, []app.Factory{misc.Factory, slowModule(2 * time.Second)})
-			p := poller.New(b.Client, b.Store.For(core.CoreNamespace), b.App.HandleUpdate,
+			p := poller.New(b.Client, b.Store.For(storage.CoreNamespace), b.App.HandleUpdate,
 				poller.WithLongPoll(10*time.Second), poller.WithLogger(slog.New(slog.DiscardHandler)))
 			start(t, p)
 			for range tt.count {
@@ -103,7 +103,7 @@ func replyTo(t *testing.T, srv *telegramtest.Server, chat int64, limit time.Dura
 func TestPressesAreAnsweredWhileTheirGroupWaitsForItsPace(t *testing.T) {
 	srv := telegramtest.New(t, telegramtest.WithTelegramLimits())
 	b := apptest.NewWithServer(t, srv, []app.Factory{misc.Factory})
-	start(t, poller.New(b.Client, b.Store.For(core.CoreNamespace), b.App.HandleUpdate,
+	start(t, poller.New(b.Client, b.Store.For(storage.CoreNamespace), b.App.HandleUpdate,
 		poller.WithLongPoll(10*time.Second), poller.WithLogger(slog.New(slog.DiscardHandler))))
 	for range 300 {
 		srv.Push(telegramtest.Text(apptest.Group, apptest.User, "/ping"))

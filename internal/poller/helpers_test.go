@@ -10,7 +10,6 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
-	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/poller"
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
@@ -87,7 +86,7 @@ func (r *recorder) waitFor(t *testing.T, n int) {
 }
 
 // store is a fresh core namespace for a poller's inbox.
-func store() storage.KVStore { return memory.New().For(core.CoreNamespace) }
+func store() storage.KVStore { return memory.New().For(storage.CoreNamespace) }
 
 // handled records the texts handled per chat, in order, and lets a test
 // hold the chats it names until it opens them.

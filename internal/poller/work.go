@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
-	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -104,7 +103,7 @@ func (s *session) retry(k laneKey, e *entry, err error) bool {
 		// while the other chats go on; the update is not dropped.
 		d = flood.RetryAfter
 		s.p.log.Warn("chat waits out Telegram's flood control", "update_id", e.id, "retry_in", d)
-	case errors.Is(err, core.ErrInFlight):
+	case errors.Is(err, app.ErrInFlight):
 		d = backoff(s.q.failed(k), retryMin, retryMax)
 		s.p.log.Info("update being handled elsewhere; it will be tried again", "update_id", e.id, "retry_in", d)
 	default:

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -62,7 +61,7 @@ func (wd *hookWindow) role(ns, key string, val []byte) string {
 		if key == wd.tally {
 			return "hook"
 		}
-	case core.CoreNamespace:
+	case storage.CoreNamespace:
 		var rec struct {
 			ID    int64  `json:"id"`
 			State string `json:"state"`

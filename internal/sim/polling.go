@@ -41,7 +41,7 @@ type pollWatch struct {
 func (l *life) startPoller(p *proc, client *telegram.Client, store storage.KVProvider, log *slog.Logger) {
 	runner := core.Runner{ID: "container", Gone: func(context.Context, string) bool { return true }}
 	handle := func(ctx context.Context, u *models.Update) error { return p.handle(core.RunAs(ctx, runner), u) }
-	p.poller = poller.New(client, store.For(core.CoreNamespace), handle, poller.WithLogger(log),
+	p.poller = poller.New(client, store.For(storage.CoreNamespace), handle, poller.WithLogger(log),
 		poller.WithWait(p.wait), poller.WithClock(l.clk.Now), poller.WithSettle(time.Hour))
 	ctx, cancel := context.WithCancel(context.Background())
 	p.stop, p.ran = cancel, make(chan struct{})

@@ -19,6 +19,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/lambdaevent"
 	"github.com/miti99bot/miti99bot/internal/modules/builtin"
 	"github.com/miti99bot/miti99bot/internal/poller"
+	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 )
 
@@ -97,7 +98,7 @@ func (l *life) newProc(kind runtime) *proc {
 	if err != nil {
 		l.t.Fatal(err)
 	}
-	p.disp = cron.NewDispatcher(p.app.Registry(), store.For(core.CoreNamespace), log, l.clk.Now)
+	p.disp = cron.NewDispatcher(p.app.Registry(), store.For(storage.CoreNamespace), log, l.clk.Now)
 	p.http = httpapi.NewHandler(httpapi.Config{
 		Handle: p.app.HandleUpdate, Health: p.app.Health, Dispatcher: p.disp, Store: "sim",
 		WebhookSecret: webhookSecret, CronSecret: cronSecret, Log: log, Now: l.clk.Now,

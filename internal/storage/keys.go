@@ -96,3 +96,10 @@ func PrefixSuccessor(prefix string) (succ string, ok bool) {
 	}
 	return "", false
 }
+
+// CoreNamespace is the engine's own namespace (update claims, cron slot
+// claims, the polling lease, the inbox, migration checkpoints); no module
+// may take its name. It is here so that every part that reads the engine's
+// state (backups, the migrator, botctl) names it without importing the
+// engine.
+const CoreNamespace = "core"

@@ -184,7 +184,7 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 		jobs = o.Jobs(cfg, b.Store, b.Metrics, log)
 	}
 	b.Store = metered.Wrap(b.Store, cfg.Backend, b.Metrics)
-	store, cronStore := backend.Describe(cfg), b.Store.For(core.CoreNamespace)
+	store, cronStore := backend.Describe(cfg), b.Store.For(storage.CoreNamespace)
 	cronStatus := core.WithCronStatus(func(ctx context.Context) (string, error) {
 		st, err := cron.Statuses(ctx, cronStore)
 		return cron.ChatText(store, cron.Redacted(st, cfg.Secrets()...)), err

@@ -19,6 +19,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/metrics"
 	"github.com/miti99bot/miti99bot/internal/metrics/prom"
 	"github.com/miti99bot/miti99bot/internal/modules/builtin"
+	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/storage/metered"
 	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
@@ -52,7 +53,7 @@ func TestTheMetricsAfterAScriptedConversation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := cron.NewDispatcher(a.Registry(), store.For(core.CoreNamespace), quiet, time.Now, cron.WithMetrics(m))
+	d := cron.NewDispatcher(a.Registry(), store.For(storage.CoreNamespace), quiet, time.Now, cron.WithMetrics(m))
 	ctx := t.Context()
 	ping := func(id int64) error {
 		u := telegramtest.Text(7, 7, "/ping")
