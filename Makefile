@@ -67,7 +67,8 @@ ferretdb-local: $(FERRETDB_BIN)
 	until [ -s .testservers/ferretdb-local.url ]; do \
 		kill -0 $$pid 2>/dev/null || { tail -n 1 .testservers/ferretdb-local.log; exit 1; }; sleep 0.1; done; \
 	echo $$pid > .testservers/ferretdb-local.pid; \
-	echo "FerretDB at $$(cat .testservers/ferretdb-local.url), data in .testservers/ferretdb-local; stop it with: kill $$pid"
+	echo "FerretDB at $$(cat .testservers/ferretdb-local.url), data in .testservers/ferretdb-local; stop it with: kill $$pid"; \
+	echo "the bot refuses FerretDB unless told: export MONGO_ALLOW_FERRETDB=true (a local trial only: its filtered updates are not atomic)"
 
 ## dynamodb-local: dynalite on localhost:8000 with the bot's table (export AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:8000)
 dynamodb-local: $(DYNALITE_DIR)

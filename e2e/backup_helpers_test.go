@@ -62,7 +62,7 @@ func fileStore(t *testing.T) drillStore {
 func mongoStore(t *testing.T) drillStore {
 	url := testenv.Require(t, "MONGODB_TEST_URL")
 	open := func(t *testing.T, env map[string]string) backup.Target {
-		p, err := mongodb.Open(context.Background(), mongodb.Config{URL: url, Database: env["MONGO_DATABASE"]}, mongodb.WithLogger(slog.New(slog.DiscardHandler)))
+		p, err := mongodb.Open(context.Background(), mongodb.Config{URL: url, Database: env["MONGO_DATABASE"], AllowFerretDB: true}, mongodb.WithLogger(slog.New(slog.DiscardHandler)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +78,7 @@ func mongoStore(t *testing.T) drillStore {
 	n := 0
 	db := func() map[string]string {
 		n++
-		env := map[string]string{"KV_PROVIDER": "mongodb", "MONGO_URL": url, "MONGO_DATABASE": fmt.Sprintf("drill%d_%d", os.Getpid(), n)}
+		env := map[string]string{"KV_PROVIDER": "mongodb", "MONGO_URL": url, "MONGO_ALLOW_FERRETDB": "true", "MONGO_DATABASE": fmt.Sprintf("drill%d_%d", os.Getpid(), n)}
 		t.Cleanup(func() { drop(t, env) })
 		return env
 	}

@@ -63,10 +63,10 @@ func rehearse(t *testing.T, lambdaFirst bool) {
 	maps.Copy(lambdaEnv, dyn.Env)
 	mongoDB := "cutover" + suffix
 	containerEnv := maps.Clone(base)
-	maps.Copy(containerEnv, map[string]string{"KV_PROVIDER": "mongodb", "MONGO_URL": testenv.Require(t, "MONGODB_TEST_URL"), "MONGO_DATABASE": mongoDB})
+	maps.Copy(containerEnv, map[string]string{"KV_PROVIDER": "mongodb", "MONGO_URL": testenv.Require(t, "MONGODB_TEST_URL"), "MONGO_ALLOW_FERRETDB": "true", "MONGO_DATABASE": mongoDB})
 	migEnv := maps.Clone(dyn.Env)
 	delete(migEnv, "KV_PROVIDER")
-	maps.Copy(migEnv, map[string]string{"MONGO_URL": containerEnv["MONGO_URL"], "MONGO_DATABASE": mongoDB, "PATH": "/usr/bin:/bin"})
+	maps.Copy(migEnv, map[string]string{"MONGO_URL": containerEnv["MONGO_URL"], "MONGO_ALLOW_FERRETDB": "true", "MONGO_DATABASE": mongoDB, "PATH": "/usr/bin:/bin"})
 
 	expect := func(who, text, got, want string) {
 		t.Helper()

@@ -31,7 +31,7 @@ func botEnv(t *testing.T, srv *telegramtest.Server, database string) map[string]
 	return map[string]string{
 		"TELEGRAM_BOT_TOKEN": srv.Token, "TELEGRAM_API_URL": srv.URL, "TELEGRAM_BOT_USERNAME": "miti99bot",
 		"TELEGRAM_WEBHOOK_SECRET": webhookSecret, "CRON_SHARED_SECRET": cronSecret, "OWNER_ID": "1",
-		"KV_PROVIDER": "mongodb", "MONGO_URL": testenv.Require(t, "MONGODB_TEST_URL"), "MONGO_DATABASE": database,
+		"KV_PROVIDER": "mongodb", "MONGO_URL": testenv.Require(t, "MONGODB_TEST_URL"), "MONGO_ALLOW_FERRETDB": "true", "MONGO_DATABASE": database,
 		"TESTKIT_JOB_DURATION": "300ms",
 	}
 }
@@ -73,7 +73,7 @@ func texts(srv *telegramtest.Server) []string {
 func moduleState(t *testing.T, database string) map[string]string {
 	t.Helper()
 	ctx := t.Context()
-	p, err := mongodb.Open(ctx, mongodb.Config{URL: testenv.Require(t, "MONGODB_TEST_URL"), Database: database})
+	p, err := mongodb.Open(ctx, mongodb.Config{URL: testenv.Require(t, "MONGODB_TEST_URL"), Database: database, AllowFerretDB: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,7 +69,7 @@ func TestBackupCreateThenRestoreIntoAnyStore(t *testing.T) {
 		env  map[string]string
 	}{
 		{"a new file", map[string]string{"KV_PROVIDER": "bolt", "BOLT_PATH": filepath.Join(t.TempDir(), "restored.db")}},
-		{"mongodb", map[string]string{"KV_PROVIDER": "mongodb", "MONGO_URL": os.Getenv("MONGODB_TEST_URL"), "MONGO_DATABASE": mongo.Database().Name()}},
+		{"mongodb", map[string]string{"KV_PROVIDER": "mongodb", "MONGO_URL": os.Getenv("MONGODB_TEST_URL"), "MONGO_ALLOW_FERRETDB": "true", "MONGO_DATABASE": mongo.Database().Name()}},
 	}
 	for _, target := range targets {
 		t.Run(target.name, func(t *testing.T) {

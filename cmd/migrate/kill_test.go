@@ -33,7 +33,7 @@ func TestARunKilledMidwayCompletesOnRerun(t *testing.T) {
 	for _, k := range []string{"AWS_ENDPOINT_URL_DYNAMODB", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION"} {
 		env[k] = testenv.Require(t, k)
 	}
-	maps.Copy(env, map[string]string{"MONGO_URL": testenv.Require(t, "MONGODB_TEST_URL"), "MONGO_DATABASE": s.mongo.Database().Name()})
+	maps.Copy(env, map[string]string{"MONGO_URL": testenv.Require(t, "MONGODB_TEST_URL"), "MONGO_ALLOW_FERRETDB": "true", "MONGO_DATABASE": s.mongo.Database().Name()})
 	p := testenv.Start(t, env, runtimetest.Build(t, "./cmd/migrate"), "--from", "mongodb", "--to", "dynamodb", "--to-table", s.dyn.Table())
 
 	// Kill it with SIGKILL as soon as the target holds some items.

@@ -22,6 +22,7 @@ import (
 // side is one end of the migration.
 type side struct {
 	kind, table, database, mongoURL, path string
+	allowFerretDB                         bool // MONGO_ALLOW_FERRETDB=true
 }
 
 // endpoint is what the migrator needs of a provider.
@@ -72,6 +73,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	// MIGRATE_FROM_MONGO_URL / MIGRATE_TO_MONGO_URL.
 	from.mongoURL = firstSet(getenv("MIGRATE_FROM_MONGO_URL"), getenv("MONGO_URL"))
 	to.mongoURL = firstSet(getenv("MIGRATE_TO_MONGO_URL"), getenv("MONGO_URL"))
+	from.allowFerretDB = getenv("MONGO_ALLOW_FERRETDB") == "true"
+	to.allowFerretDB = from.allowFerretDB
 	secrets := append(redact.URLSecrets(from.mongoURL), redact.URLSecrets(to.mongoURL)...)
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 
@@ -140,7 +143,7 @@ func open(ctx context.Context, s side, source bool, log *slog.Logger) (endpoint,
 		}
 		return dynamodb.Open(ctx, dynamodb.Config{Table: s.table, AWS: defaultchain.Load}, opts...)
 	case "mongodb":
-		return mongodb.Open(ctx, mongodb.Config{URL: s.mongoURL, Database: s.database}, mongodb.WithLogger(log))
+		return mongodb.Open(ctx, mongodb.Config{URL: s.mongoURL, Database: s.database, AllowFerretDB: s.allowFerretDB}, mongodb.WithLogger(log))
 	case "bolt":
 		if s.path == "" {
 			return nil, errors.New("BOLT_PATH (or --from-path/--to-path) is required for bolt")

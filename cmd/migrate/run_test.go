@@ -42,7 +42,7 @@ func newStores(t *testing.T) *stores {
 }
 
 func (s *stores) env(t *testing.T) func(string) string {
-	m := map[string]string{"MONGO_URL": testenv.Require(t, "MONGODB_TEST_URL"), "MONGO_DATABASE": s.mongo.Database().Name(), "DYNAMODB_TABLE": s.dyn.Table()}
+	m := map[string]string{"MONGO_URL": testenv.Require(t, "MONGODB_TEST_URL"), "MONGO_ALLOW_FERRETDB": "true", "MONGO_DATABASE": s.mongo.Database().Name(), "DYNAMODB_TABLE": s.dyn.Table()}
 	return func(k string) string { return m[k] }
 }
 

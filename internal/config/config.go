@@ -42,6 +42,9 @@ type Config struct {
 	Backend       string
 	BackendReason string
 	MongoDatabase string
+	// MongoAllowFerretDB accepts a FerretDB server, which mongodb.Open
+	// refuses otherwise (MONGO_ALLOW_FERRETDB=true: tests, local trials).
+	MongoAllowFerretDB bool
 	DynamoDBTable string
 	BoltPath      string
 	// BoltCreate starts a new store in an existing 0-byte BoltPath, which

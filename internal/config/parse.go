@@ -75,6 +75,14 @@ func (c *Config) parse(env func(string) string, lambda bool) []error {
 	}
 	c.MetricsEnabled = boolean(env, "METRICS_ENABLED", bad)
 	c.BoltCreate = boolean(env, "BOLT_CREATE", bad)
+	switch v := env("MONGO_ALLOW_FERRETDB"); v {
+	case "", "false":
+	case "true":
+		c.MongoAllowFerretDB = true
+	default:
+		// An opt-out of a storage promise is spelled one way only.
+		bad("MONGO_ALLOW_FERRETDB: %q is not true or false", v)
+	}
 	c.parseBackup(env, bad)
 	c.MetricsPort = 9091
 	if v := env("METRICS_PORT"); v != "" {

@@ -31,6 +31,7 @@ var core = []Variable{
 	{Name: "KV_PROVIDER", Where: Both, Help: "memory, dynamodb, mongodb or bolt; unset: MONGO_URL -> mongodb, DYNAMODB_TABLE -> dynamodb, BOLT_PATH -> bolt, else memory"},
 	{Name: "MONGO_URL", Secret: true, Where: Container, Help: "MongoDB connection string (a credential)"},
 	{Name: "MONGO_DATABASE", Where: Container, Help: "MongoDB database"},
+	{Name: "MONGO_ALLOW_FERRETDB", Where: Container, Default: "false", Help: "true: accept a FerretDB server, refused otherwise (its filtered updates are not atomic, so money, games and claims may apply twice); for tests and local trials only"},
 	{Name: "DYNAMODB_TABLE", Where: Both, Help: "DynamoDB table (pk/sk strings)"},
 	{Name: "BOLT_PATH", Where: Container, Help: "the embedded store's file (bbolt), e.g. /data/miti99bot.db; a server-free self-host"},
 	{Name: "BOLT_CREATE", Where: Container, Default: "false", Help: "true: start a new, empty store in an existing 0-byte BOLT_PATH, which is otherwise refused as a failed copy or restore (a missing file is always created)"},

@@ -39,7 +39,7 @@ func FerretDB(t testing.TB, database string) *Store {
 	}
 	srv := start()
 	return &Store{
-		Env:     map[string]string{"KV_PROVIDER": "mongodb", "MONGO_URL": srv.URL, "MONGO_DATABASE": database},
+		Env:     map[string]string{"KV_PROVIDER": "mongodb", "MONGO_URL": srv.URL, "MONGO_ALLOW_FERRETDB": "true", "MONGO_DATABASE": database},
 		srv:     srv,
 		restart: start,
 	}

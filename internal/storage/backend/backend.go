@@ -40,7 +40,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opt
 	log.Info("storage backend selected", "backend", cfg.Backend, "reason", cfg.BackendReason)
 	switch cfg.Backend {
 	case config.BackendMongoDB:
-		return mongodb.Open(ctx, mongodb.Config{URL: cfg.MongoURL.Reveal(), Database: cfg.MongoDatabase}, mongodb.WithLogger(log))
+		return mongodb.Open(ctx, mongodb.Config{URL: cfg.MongoURL.Reveal(), Database: cfg.MongoDatabase, AllowFerretDB: cfg.MongoAllowFerretDB}, mongodb.WithLogger(log))
 	case config.BackendDynamoDB:
 		dopts := []dynamodb.Option{dynamodb.WithLogger(log)}
 		if set.noTableCheck {

@@ -77,7 +77,7 @@ func IsFerretDB(t testing.TB, p *mongodb.Provider) bool {
 func Mongo(t testing.TB) *mongodb.Provider {
 	t.Helper()
 	url := testenv.Require(t, "MONGODB_TEST_URL")
-	p, err := mongodb.Open(context.Background(), mongodb.Config{URL: url, Database: name()}, mongodb.WithLogger(quiet))
+	p, err := mongodb.Open(context.Background(), mongodb.Config{URL: url, Database: name(), AllowFerretDB: true}, mongodb.WithLogger(quiet))
 	if err != nil {
 		t.Fatal(err)
 	}

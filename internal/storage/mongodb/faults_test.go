@@ -54,7 +54,7 @@ func TestUnreachableServerFailsWithoutLeakingTheURL(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			url := "mongodb://miti99bot:" + password + "@" + addr + "/?authSource=admin"
 			var logs bytes.Buffer
-			_, err := mongodb.Open(t.Context(), mongodb.Config{URL: url, Database: "botdb"},
+			_, err := mongodb.Open(t.Context(), mongodb.Config{URL: url, Database: "botdb", AllowFerretDB: true},
 				mongodb.WithConnectTimeout(500*time.Millisecond),
 				mongodb.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))))
 			if err == nil {
@@ -76,7 +76,7 @@ func TestUnreachableServerFailsWithoutLeakingTheURL(t *testing.T) {
 func TestStartupLogNamesOnlyBackendAndDatabase(t *testing.T) {
 	url := testenv.Require(t, "MONGODB_TEST_URL")
 	var logs bytes.Buffer
-	p, err := mongodb.Open(t.Context(), mongodb.Config{URL: url, Database: "logcheck"},
+	p, err := mongodb.Open(t.Context(), mongodb.Config{URL: url, Database: "logcheck", AllowFerretDB: true},
 		mongodb.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))))
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +104,7 @@ func TestProviderSurvivesAServerRestart(t *testing.T) {
 	}
 	srv := start()
 	ctx := t.Context()
-	p, err := mongodb.Open(ctx, mongodb.Config{URL: srv.URL, Database: "restart"},
+	p, err := mongodb.Open(ctx, mongodb.Config{URL: srv.URL, Database: "restart", AllowFerretDB: true},
 		mongodb.WithConnectTimeout(2*time.Second), mongodb.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	if err != nil {
 		t.Fatal(err)

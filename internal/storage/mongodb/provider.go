@@ -36,6 +36,9 @@ const (
 type Config struct {
 	URL      string // MONGO_URL: a credential
 	Database string // MONGO_DATABASE
+	// AllowFerretDB accepts a FerretDB server (MONGO_ALLOW_FERRETDB=true),
+	// refused otherwise: see ErrFerretDB.
+	AllowFerretDB bool
 }
 
 // Provider is a storage.KVProvider over one MongoDB database.
@@ -69,7 +72,8 @@ func WithConnectTimeout(d time.Duration) Option { return func(s *settings) { s.t
 // WithLogger sets where the start-up line goes (default slog.Default()).
 func WithLogger(l *slog.Logger) Option { return func(s *settings) { s.logger = l } }
 
-// Open connects and pings within the connect timeout. Its error names the
+// Open connects and pings within the connect timeout, and refuses a
+// FerretDB server unless cfg allows it (ErrFerretDB). Its error names the
 // database but never the URL.
 func Open(ctx context.Context, cfg Config, opts ...Option) (*Provider, error) {
 	set := settings{timeout: DefaultConnectTimeout, logger: slog.Default(), now: time.Now}
@@ -102,6 +106,10 @@ func Open(ctx context.Context, cfg Config, opts ...Option) (*Provider, error) {
 	if err := client.Ping(ctx, readpref.Primary()); err != nil {
 		_ = client.Disconnect(context.WithoutCancel(ctx))
 		return nil, fail("cannot reach the server", err)
+	}
+	if err := checkServer(ctx, client, cfg.AllowFerretDB, set.logger); err != nil {
+		_ = client.Disconnect(context.WithoutCancel(ctx))
+		return nil, fail("refused", err)
 	}
 	set.logger.Info("storage backend", "backend", "mongodb", "database", cfg.Database)
 	return &Provider{client: client, db: client.Database(cfg.Database), now: set.now, secrets: secrets}, nil
