@@ -43,8 +43,6 @@ type App struct {
 
 	slotsFull atomic.Bool // the dedup slots hold earlier updates: see slotGuess
 
-	unrecorded unrecordedEnds // runs whose end the store missed: see settle
-
 	metrics *metrics.Metrics // nil: none
 
 	userMu   sync.Mutex

@@ -17,7 +17,8 @@ const deployBudget = 3 * time.Second
 
 // NotifyDeploy runs once per new build (git SHA), whichever runtime or
 // instance starts first: it claims the SHA with CAS in the core namespace,
-// publishes the command menu and DMs the owner. Failures are only logged.
+// publishes the command menu, sweeps what earlier builds left behind
+// (sweepLegacy) and DMs the owner. Failures are only logged.
 // It returns whether this call did the work. When it cannot run, it says
 // why in one line, so a silent deploy is never a mystery.
 func (a *App) NotifyDeploy(ctx context.Context, sha string) bool {
@@ -48,6 +49,7 @@ func (a *App) NotifyDeploy(ctx context.Context, sha string) bool {
 	if err := a.SyncCommands(ctx); err != nil {
 		log.Warn("deploy: command menu not updated", "err", err)
 	}
+	a.sweepLegacy(ctx)
 	if _, err := a.bot.Send(ctx, app.Message{ChatID: a.ownerID, Text: "miti99bot deployed: " + sha}); err != nil {
 		a.metrics.DeployNotice(metrics.Failed)
 		log.Warn("deploy: owner not notified", "err", err)

@@ -2,12 +2,15 @@ package core_test
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/modules/builtin"
+	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
@@ -109,5 +112,31 @@ func TestAnOffDeployNoticeSaysWhyOnce(t *testing.T) {
 				t.Fatalf("messages: %+v", h.srv.Messages())
 			}
 		})
+	}
+}
+
+// What earlier builds wrote per update and this one never reads (attempt
+// tokens, late records by update id) is swept by the next build's deploy:
+// nothing written per update stays for good. The ring of late slots stays.
+func TestANewBuildSweepsLegacyUpdateRecords(t *testing.T) {
+	h := newHarness(t)
+	cs := h.store.For(storage.CoreNamespace)
+	legacy := []string{"try:9001:2", "try:9001:3", "update:late:123456"}
+	kept := []string{"update:late:17", "update:5", "deploy:old"}
+	for _, k := range append(slices.Clone(legacy), kept...) {
+		if err := cs.Put(t.Context(), k, []byte(`{"id":1,"state":"done"}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.app.NotifyDeploy(t.Context(), "abc123")
+	for _, k := range legacy {
+		if _, err := cs.Get(t.Context(), k); !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("%s: %v, want it swept", k, err)
+		}
+	}
+	for _, k := range kept {
+		if _, err := cs.Get(t.Context(), k); err != nil {
+			t.Errorf("%s: %v, want it kept", k, err)
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/miti99bot/miti99bot/internal/metrics"
+	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
 // UpdateBudget bounds the handling of one update. Telegram gives up on a
@@ -48,12 +49,15 @@ const (
 	inlineText = "This button does not belong to a message of mine."
 )
 
-// HandleUpdate turns one update into its effects. It returns an error when
-// the update could not be handled (storage down, a handler failed), or was
-// handled with work left owed (a command hook failed: ErrHooksOwed; a press
-// unfinished: app.ErrUnfinished), so the runtime can retry it: the poller
-// keeps its offset, the webhook answers 500. A redelivered update that was
-// already handled is skipped, or does only what its first runs owe.
+// HandleUpdate turns one update into its effects, once. It returns an
+// error when the update could not be handled (storage down, a handler
+// failed, app.ErrInFlight: another process has it), so the runtime delivers
+// it again: the poller keeps its offset, the webhook answers 500. A
+// redelivered update that was handled already is skipped.
+//
+// What is exactly-once and what at-least-once is docs/delivery.md: the run
+// is claimed once; the OnCommand hooks (counters) run before the update is
+// recorded done, so a crash between the two counts it again.
 func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	if u == nil {
 		return nil
@@ -71,9 +75,6 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	log := updateLog{l: a.log, id: u.ID, act: act}
 	ctx, cancel := context.WithTimeout(ctx, a.budget)
 	defer cancel()
-	if err := a.settle(ctx, u.ID); err != nil {
-		return err
-	}
 	res, claimed, err := a.claim(ctx, u.ID)
 	if err != nil {
 		return fmt.Errorf("update %d: %w", u.ID, err)
@@ -87,71 +88,64 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 		outcome = metrics.InFlight
 		log.at(ctx, slog.LevelInfo, "update not acknowledged: being handled elsewhere")
 		return fmt.Errorf("update %d: %w", u.ID, app.ErrInFlight)
-	case claimOwed:
-		if err := a.payOwed(ctx, log, u.ID, act, claimed); err != nil {
-			return err
-		}
-		outcome = metrics.Handled
-		log.at(ctx, slog.LevelInfo, "update's owed command hooks ran")
-		return nil
 	case claimGiveUp:
 		outcome = metrics.Dropped
 		log.at(ctx, slog.LevelError, "update dropped after repeated failures", "attempts", dedupMaxAttempts)
-		if act.chatID != 0 {
-			_, _ = a.bot.Send(ctx, app.Message{ChatID: act.chatID, ThreadID: act.threadID, Text: apologyText})
-		}
+		a.apologise(ctx, act)
 		return nil
 	}
-	log.at(ctx, slog.LevelDebug, "update claimed")
 	if claimed.rec.Answered && act.press != nil {
 		act.press.markAnswered()
 	}
 	started := time.Now()
 	err = act.run(ctx)
 	a.metrics.Handling(act.name, time.Since(started))
-	if err != nil && app.Permanent(err) {
+	switch {
+	case err == nil:
+	case app.Permanent(err):
 		// Telegram refuses this for good (blocked, gone, too long): trying
 		// again would send again and fail again, then apologise in vain.
 		log.at(ctx, slog.LevelWarn, "update ended: Telegram refuses the reply; not retried", "class", permanentClass(err), "err", err)
 		err = nil
+	case errors.Is(err, storage.ErrUnreadable):
+		// A stored value no run can read: every delivery would fail the
+		// same way. Said once, with the key, and answered.
+		log.at(ctx, slog.LevelError, "update ended: a stored value cannot be read; not retried", "err", err)
+		a.apologise(ctx, act)
+		act.failed, err = true, nil
 	}
-	if act.event != nil {
-		act.event.Err = err
+	if act.event != nil && err == nil && !act.failed {
+		a.runHooks(ctx, u.ID, *act.event)
 	}
-	// Record the outcome even when the budget ran out: a failed record
-	// lets the redelivery run at once instead of waiting out the stale mark.
-	rctx := context.WithoutCancel(ctx)
-	recorded := true
+	// Recorded even when the budget ran out: a failed run recorded lets
+	// its redelivery run at once instead of waiting out the stale mark.
 	end := runEnd{ok: err == nil, flood: errors.Is(err, app.ErrFlood), answered: act.press != nil && act.press.answered()}
-	finish := func() {
-		if ferr := a.finish(rctx, u.ID, claimed, end); ferr != nil {
-			// The work is done; at worst a redelivery is handled once more.
-			recorded = false
-			log.at(ctx, slog.LevelWarn, "could not record the update as handled", "err", ferr)
-		}
+	if ferr := a.finish(context.WithoutCancel(ctx), u.ID, claimed, end); ferr != nil && err == nil {
+		// Unrecorded, the update is not acknowledged: its redelivery runs
+		// it again (at once in this process, see Runner) rather than leave
+		// a count or a claim behind; its reply may go twice.
+		log.at(ctx, slog.LevelWarn, "update handled, its outcome not recorded: not acknowledged", "err", ferr)
+		return fmt.Errorf("update %d: recording its outcome: %w", u.ID, ferr)
 	}
-	if act.event != nil && err == nil {
-		// Hooks (stats) count the attempt that ended the update, before
-		// its record, which names those that failed (one write): a
-		// process that dies between the two leaves the update unrecorded,
-		// and its run again counts it once (the hook knows its update);
-		// recorded first, a count died with it.
-		end.owed = a.runHooks(ctx, *act.event, nil)
-	}
-	finish()
 	if err != nil {
-		if !recorded {
-			a.unrecorded.put(u.ID, unrecordedEnd{claimed: claimed, end: end})
-		}
 		log.at(ctx, slog.LevelError, "update failed", "err", err)
 		return fmt.Errorf("update %d: %s %s: %w", u.ID, act.module, act.name, err)
 	}
-	if len(end.owed) > 0 {
-		return a.owe(u.ID, claimed, recorded, end)
+	if outcome = metrics.Handled; act.failed {
+		outcome = metrics.Failed
 	}
-	outcome = metrics.Handled
 	log.at(ctx, slog.LevelDebug, "update handled")
 	return nil
+}
+
+// apologise tells the update's chat, if it has one, that it was not handled.
+func (a *App) apologise(ctx context.Context, act *action) {
+	if act.chatID == 0 {
+		return
+	}
+	if _, err := a.bot.Send(ctx, app.Message{ChatID: act.chatID, ThreadID: act.threadID, Text: apologyText}); err != nil {
+		a.log.Warn("could not apologise", "err", err)
+	}
 }
 
 // updateKind names an update's kind for metrics: the field Telegram set.

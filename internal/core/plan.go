@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"slices"
 	"strings"
 
 	"github.com/go-telegram/bot/models"
@@ -22,6 +21,7 @@ type action struct {
 	run          func(ctx context.Context) error
 	event        *app.CommandEvent // what the hooks hear once the update ends; nil: not a command
 	press        *answerOnce       // a module's button press: answered once over its runs
+	failed       bool              // ended without retry, yet not handled: counted as failed
 }
 
 // plan decides what an update asks for, without side effects (except
@@ -119,10 +119,12 @@ func (a *App) planCallback(q *models.CallbackQuery) *action {
 	}
 	req.Module = cr.module.Name
 	name := "callback " + cr.cb.Prefix
-	return &action{module: cr.module.Name, name: name, chatID: req.ChatID, threadID: req.ThreadID, press: press, run: func(ctx context.Context) error {
+	act := &action{module: cr.module.Name, name: name, chatID: req.ChatID, threadID: req.ThreadID, press: press}
+	act.run = func(ctx context.Context) error {
 		err := a.safely(ctx, cr.module.Name, name, 0, 0, func() error { return cr.cb.Handler(ctx, req) })
-		return a.endPress(ctx, press, name, err)
-	}}
+		return a.endPress(ctx, act, err)
+	}
+	return act
 }
 
 // endPress gives the press its one answer, whatever the handler did: a
@@ -132,15 +134,16 @@ func (a *App) planCallback(q *models.CallbackQuery) *action {
 // second answer) and act on a stale screen. A press that acted but left
 // work owed (app.Unfinished) is the exception: answered silently, its
 // update runs again, and the run again finds it answered (see finish).
-func (a *App) endPress(ctx context.Context, press *answerOnce, name string, err error) error {
-	text := ""
+// A press that failed is counted as failed, not handled.
+func (a *App) endPress(ctx context.Context, act *action, err error) error {
+	press, text := act.press, ""
 	switch {
 	case errors.Is(err, app.ErrUnfinished):
-		a.log.Warn("button press acted but did not finish; run again", "action", name, "err", err)
+		a.log.Warn("button press acted but did not finish; run again", "action", act.name, "err", err)
 	case err != nil:
 		text = pressFailedText
-		a.log.Error("button press failed; answered with an apology", "action", name, "err", err)
-		err = nil
+		a.log.Error("button press failed; answered with an apology", "action", act.name, "err", err)
+		act.failed, err = true, nil
 	}
 	if !press.answered() {
 		if aerr := press.AnswerCallback(ctx, press.queryID, text); aerr != nil && err == nil {
@@ -173,27 +176,27 @@ func (a *App) safely(ctx context.Context, module, name string, chat int64, threa
 	return f()
 }
 
-// runHooks tells the modules' OnCommand hooks, every one or those named in
-// only, and returns the names of those that failed: their count is owed
-// (see owe). A hook that panicked is not owed: it would only panic again.
-func (a *App) runHooks(ctx context.Context, ev app.CommandEvent, only []string) (failed []string) {
+// runHooks tells the modules' OnCommand hooks that a command was handled,
+// before its update is recorded done: a hook counts (stats), and a crash
+// between the two counts the update again rather than never
+// (docs/delivery.md). A hook that keeps failing is logged, not owed.
+func (a *App) runHooks(ctx context.Context, id int64, ev app.CommandEvent) {
 	for _, m := range a.reg.modules {
-		if m.OnCommand == nil || (only != nil && !slices.Contains(only, m.Name)) {
+		if m.OnCommand == nil {
 			continue
 		}
-		func() {
+		err := a.afterRun(ctx, id, "count the command in "+m.Name, func(ctx context.Context) (err error) {
 			defer func() {
 				if r := recover(); r != nil {
 					a.log.Error("command hook panicked", "module", m.Name, "panic", fmt.Sprint(r))
 				}
 			}()
-			if err := m.OnCommand(ctx, ev); err != nil {
-				a.log.Warn("command hook failed", "module", m.Name, "err", err)
-				failed = append(failed, m.Name)
-			}
-		}()
+			return m.OnCommand(ctx, ev)
+		})
+		if err != nil {
+			a.log.Error("command hook failed; the command is not counted", "module", m.Name, "update_id", id, "err", err)
+		}
 	}
-	return failed
 }
 
 // topicOf is the forum topic of a message: message_thread_id also marks

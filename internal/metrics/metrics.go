@@ -84,7 +84,7 @@ const (
 	Handled   = "handled"   // run and recorded
 	Duplicate = "duplicate" // handled before: skipped
 	InFlight  = "in_flight" // being handled elsewhere: not acknowledged yet
-	Failed    = "failed"    // the run failed; it comes back
+	Failed    = "failed"    // the run failed: it comes back, or (a press, an unreadable value) was answered with an apology
 	Dropped   = "dropped"   // failed too often: given up
 	Ignored   = "ignored"   // nothing of this bot's (not a command, another bot's)
 )

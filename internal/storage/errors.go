@@ -12,6 +12,10 @@ var (
 	ErrInvalidKey    = errors.New("invalid key")
 	ErrInvalidModule = errors.New("invalid module name")
 	ErrValueTooLarge = errors.New("value too large")
+	// ErrUnreadable: a stored value does not decode (a flipped byte, a
+	// shape no code writes). Retrying cannot help: the engine reports it
+	// once, naming the key, and answers the update with an apology.
+	ErrUnreadable = errors.New("stored value cannot be read")
 )
 
 // OpError records the operation, namespace and key of a failed call. Its
