@@ -45,8 +45,8 @@ type Config struct {
 	// MongoAllowFerretDB accepts a FerretDB server, which mongodb.Open
 	// refuses otherwise (MONGO_ALLOW_FERRETDB=true: tests, local trials).
 	MongoAllowFerretDB bool
-	DynamoDBTable string
-	BoltPath      string
+	DynamoDBTable      string
+	BoltPath           string
 	// BoltCreate starts a new store in an existing 0-byte BoltPath, which
 	// is otherwise refused (a failed copy or restore, more likely).
 	BoltCreate bool
