@@ -12,22 +12,19 @@ import (
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
-// The update claim: one record per update, so that a redelivery (a webhook
-// retried, the poller's offset not yet confirmed, a second process) runs an
-// update once. Records live in dedupSlots slots chosen by update_id: ids grow
-// by one per update, so a slot is reused only after dedupSlots newer updates,
-// more than this bot sees in a day, and what the claim keeps is bounded.
+// The update claim: one record per update, so that a redelivery runs an
+// update once. Records live in dedupSlots slots by update_id, reused only
+// after dedupSlots newer updates (more than a day's): bounded. After
+// dedupMaxAttempts failed runs an update is dropped with an apology, so a
+// poison update cannot hold its chat forever.
 const (
-	dedupSlots = 8192
-	// After this many failed runs an update is dropped with an apology, so
-	// one poison update cannot hold its chat (or the poller) forever.
+	dedupSlots       = 8192
 	dedupMaxAttempts = 5
 )
 
-// dedupStale: a claim older than this is a crashed run, free to take again
-// (sooner when its Runner says its owner is gone). It exceeds the longest
-// a run may take (UpdateBudget plus RecordTime), or a second run would start
-// beside a live first one. A variable only for testkit builds.
+// dedupStale: a running claim older than this is a crashed run's. It
+// exceeds UpdateBudget plus RecordTime, or a second run could start beside
+// a live first one. A variable only for testkit builds.
 var dedupStale = 2 * time.Minute
 
 type dedupState string
@@ -49,7 +46,6 @@ type dedupRecord struct {
 	Answered bool `json:"answered,omitempty"`
 }
 
-// encode is the record's JSON. A dedupRecord always marshals.
 func (r dedupRecord) encode() []byte {
 	b, _ := json.Marshal(r)
 	return b
@@ -60,8 +56,8 @@ func (r dedupRecord) encode() []byte {
 // slot's bytes and claim with one conditional write (see slotGuess).
 func doneRecord(id int64) []byte { return dedupRecord{ID: id, State: stateDone}.encode() }
 
-// claimedRecord is the record a claim wrote, as bytes (what finish swaps
-// from) and decoded, and where.
+// claimedRecord is the record a claim wrote, where, and its bytes (what
+// finish swaps from).
 type claimedRecord struct {
 	key   string
 	bytes []byte
@@ -92,18 +88,12 @@ func (a *App) slotGuess(id int64) []byte {
 	return doneRecord(id - dedupSlots)
 }
 
-// claim records that this process runs update id, and returns the record
-// it wrote for finish to swap from. It is one compare-and-swap loop on the
-// update's slot: every backend the bot accepts applies it atomically, so of
-// racing deliveries one runs the update.
-//
-// A slot that holds a newer update's record (a backlog held longer than
-// dedupSlots updates) is never overwritten, or that update would run again:
-// the late update is claimed in a second ring of slots, "update:late:",
-// and run unclaimed (logged) if that one is newer too.
-//
-// A run in flight whose owner the Runner knows to be gone (see RunAs) is
-// taken over at once instead of after dedupStale.
+// claim records that this process runs update id: one compare-and-swap
+// loop on its slot, which every accepted backend applies atomically. A slot
+// holding a newer update's record (a backlog older than dedupSlots updates)
+// is left alone: the update is claimed in a second ring, "update:late:",
+// or run unclaimed (logged) if that too is newer. A run in flight whose
+// owner the Runner knows gone is taken over at once.
 func (a *App) claim(ctx context.Context, id int64) (claimResult, claimedRecord, error) {
 	res, wrote, late, err := a.claimAt(ctx, id, slotKey("update:", id), a.slotGuess(id), true)
 	if err == nil && late {

@@ -19,12 +19,10 @@ type runEnd struct {
 	answered bool // its press was answered: a run again answers it no more
 }
 
-// finish records the outcome of a claimed update: done, or failed and free
-// for a redelivery to run again. A try that fails (a store too slow to
-// answer within recordBudget) is made again: it may have landed, and the
-// next try then finds it. A record that never lands leaves the claim
-// running: the poller's own redelivery takes it over at once (see Runner),
-// a webhook's after dedupStale.
+// finish records a claimed update done, or failed and free to run again.
+// A record that never lands leaves the claim running: the poller's own
+// redelivery takes it over at once (see Runner), a webhook's after
+// dedupStale.
 func (a *App) finish(ctx context.Context, id int64, claimed claimedRecord, end runEnd) error {
 	return a.afterRun(ctx, id, "record the update's outcome", func(ctx context.Context) error {
 		return a.finishOnce(ctx, id, claimed, end)

@@ -13,6 +13,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/modules/builtin"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
+	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
@@ -71,7 +72,7 @@ func FuzzWebhookBody(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, body string) {
-		u, ignored, err := core.DecodeUpdate([]byte(body))
+		u, ignored, err := telegram.DecodeUpdate([]byte(body))
 		if (u == nil) != (err != nil) {
 			t.Fatalf("update %+v with error %v: want exactly one", u, err)
 		}

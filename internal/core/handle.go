@@ -15,49 +15,10 @@ import (
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
-// UpdateBudget bounds the handling of one update. Telegram gives up on a
-// webhook answer after about 60 s and delivers the update again, so the
-// answer (a 5xx for an update that overran, so that it is redelivered) must
-// come well before that. Invariants: UpdateBudget < Telegram's ~60 s <
-// dedupStale, and the Lambda function's timeout exceeds UpdateBudget.
-const UpdateBudget = 45 * time.Second
-
-// defaultBudget is UpdateBudget, shorter in testkit builds (with their
-// shorter dedupStale), so a run always ends before its claim turns stale.
-var defaultBudget = UpdateBudget
-
-// recordBudget bounds one try at recording an update's outcome after its
-// run; recordTries tries are made. A record that never lands leaves the
-// update "running" until dedupStale, when a redelivery runs it again: the
-// one case of a handled update handled twice, so a slow store gets more
-// than one chance. UpdateBudget + recordTries*recordBudget stays below
-// dedupStale and the Lambda timeout.
-const (
-	recordBudget = 5 * time.Second
-	recordTries  = 3
-	// RecordTime bounds recording an outcome, every try and pause between.
-	RecordTime = recordTries*recordBudget + time.Second
-)
-
-// Replies the core itself sends.
-const (
-	apologyText = "Sorry, something went wrong while handling that. Please try again later."
-	unknownText = "Unknown command. Send /help to see what I can do."
-	// pressFailedText is the toast of a press whose handler failed.
-	pressFailedText = "Sorry, that did not work. Please try again."
-	// inlineText answers a press on a message sent in inline mode.
-	inlineText = "This button does not belong to a message of mine."
-)
-
-// HandleUpdate turns one update into its effects, once. It returns an
-// error when the update could not be handled (storage down, a handler
-// failed, app.ErrInFlight: another process has it), so the runtime delivers
-// it again: the poller keeps its offset, the webhook answers 500. A
-// redelivered update that was handled already is skipped.
-//
-// What is exactly-once and what at-least-once is docs/delivery.md: the run
-// is claimed once; the OnCommand hooks (counters) run before the update is
-// recorded done, so a crash between the two counts it again.
+// HandleUpdate turns one update into its effects, once (docs/delivery.md).
+// It returns an error when the update was not handled (storage down, a
+// handler failed, app.ErrInFlight: another process has it), so the runtime
+// delivers it again: the poller keeps its offset, the webhook answers 500.
 func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	if u == nil {
 		return nil
@@ -91,7 +52,7 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	case claimGiveUp:
 		outcome = metrics.Dropped
 		log.at(ctx, slog.LevelError, "update dropped after repeated failures", "attempts", dedupMaxAttempts)
-		a.apologise(ctx, act)
+		a.apologise(ctx, act.chatID, act.threadID)
 		return nil
 	}
 	if claimed.rec.Answered && act.press != nil {
@@ -111,7 +72,7 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 		// A stored value no run can read: every delivery would fail the
 		// same way. Said once, with the key, and answered.
 		log.at(ctx, slog.LevelError, "update ended: a stored value cannot be read; not retried", "err", err)
-		a.apologise(ctx, act)
+		a.apologise(ctx, act.chatID, act.threadID)
 		act.failed, err = true, nil
 	}
 	if act.event != nil && err == nil && !act.failed {
@@ -136,47 +97,4 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	}
 	log.at(ctx, slog.LevelDebug, "update handled")
 	return nil
-}
-
-// apologise tells the update's chat, if it has one, that it was not handled.
-func (a *App) apologise(ctx context.Context, act *action) {
-	if act.chatID == 0 {
-		return
-	}
-	if _, err := a.bot.Send(ctx, app.Message{ChatID: act.chatID, ThreadID: act.threadID, Text: apologyText}); err != nil {
-		a.log.Warn("could not apologise", "err", err)
-	}
-}
-
-// updateKind names an update's kind for metrics: the field Telegram set.
-func updateKind(u *models.Update) string {
-	switch {
-	case u.Message != nil:
-		return "message"
-	case u.EditedMessage != nil:
-		return "edited_message"
-	case u.CallbackQuery != nil:
-		return "callback_query"
-	case u.MyChatMember != nil:
-		return "my_chat_member"
-	case u.ChannelPost != nil:
-		return "channel_post"
-	}
-	return "other"
-}
-
-// updateLog writes an update's log lines, each with its update_id,
-// module and action, without building a logger per update: most updates
-// log nothing at the configured level.
-type updateLog struct {
-	l   *slog.Logger
-	id  int64
-	act *action
-}
-
-func (u updateLog) at(ctx context.Context, level slog.Level, msg string, args ...any) {
-	if !u.l.Enabled(ctx, level) {
-		return
-	}
-	u.l.Log(ctx, level, msg, append([]any{"update_id", u.id, "module", u.act.module, "action", u.act.name}, args...)...)
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
-	"github.com/miti99bot/miti99bot/internal/core"
+	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
@@ -22,7 +22,7 @@ import (
 // library cannot read is left out.
 func recorded(t *testing.T, name string) *models.Update {
 	t.Helper()
-	u, _, err := core.DecodeUpdate(telegramtest.Recorded(t, name))
+	u, _, err := telegram.DecodeUpdate(telegramtest.Recorded(t, name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestABotReaddedWithinADayGreetsOnce(t *testing.T) {
 		}
 		m["update_id"] = 1000 + id // a new update each time
 		again, _ := json.Marshal(m)
-		u, _, err := core.DecodeUpdate(again)
+		u, _, err := telegram.DecodeUpdate(again)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -166,11 +166,7 @@ func (a *App) safely(ctx context.Context, module, name string, chat int64, threa
 			return
 		}
 		a.log.Error("handler panicked", "module", module, "action", name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-		if chat != 0 {
-			if _, sendErr := a.bot.Send(ctx, app.Message{ChatID: chat, ThreadID: thread, Text: apologyText}); sendErr != nil {
-				a.log.Warn("could not apologise", "err", sendErr)
-			}
-		}
+		a.apologise(ctx, chat, thread)
 		err = errPanicked
 	}()
 	return f()
@@ -206,4 +202,14 @@ func topicOf(m *models.Message) int {
 		return m.MessageThreadID
 	}
 	return 0
+}
+
+// apologise tells a chat (none: 0) that its update was not handled.
+func (a *App) apologise(ctx context.Context, chat int64, thread int) {
+	if chat == 0 {
+		return
+	}
+	if _, err := a.bot.Send(ctx, app.Message{ChatID: chat, ThreadID: thread, Text: apologyText}); err != nil {
+		a.log.Warn("could not apologise", "err", err)
+	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/cron"
+	"github.com/miti99bot/miti99bot/internal/telegram"
 )
 
 // MaxWebhookBody caps a webhook request; Telegram's updates are far smaller.
@@ -161,7 +162,7 @@ func (c Config) webhook(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cannot read body", http.StatusBadRequest)
 		return
 	}
-	u, ignored, err := core.DecodeUpdate(body)
+	u, ignored, err := telegram.DecodeUpdate(body)
 	if err != nil {
 		http.Error(w, "body is not a Telegram update", http.StatusBadRequest)
 		return

@@ -10,8 +10,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/miti99bot/miti99bot/internal/core"
-
 	"github.com/go-telegram/bot/models"
 
 	"github.com/miti99bot/miti99bot/internal/metrics"
@@ -116,7 +114,7 @@ func (c *Client) getUpdates(ctx context.Context, offset int64, timeout time.Dura
 // by name, without content; the rest is handled. Only an update without a
 // readable update_id is skipped: the offset cannot name it anyway.
 func (c *Client) decodeUpdate(raw json.RawMessage) *models.Update {
-	u, ignored, err := core.DecodeUpdate(raw)
+	u, ignored, err := DecodeUpdate(raw)
 	if err != nil {
 		c.log.Error("update skipped: not even its update_id can be read", "reason", err.Error())
 		return nil

@@ -1,4 +1,4 @@
-package core_test
+package telegram_test
 
 import (
 	"slices"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
-	"github.com/miti99bot/miti99bot/internal/core"
+	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
@@ -62,7 +62,7 @@ func TestDecodeUpdateKeepsWhatItCanReadAndNamesTheRest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			u, ignored, err := core.DecodeUpdate([]byte(tt.raw))
+			u, ignored, err := telegram.DecodeUpdate([]byte(tt.raw))
 			if err != nil {
 				t.Fatalf("err = %v, want the update", err)
 			}
@@ -93,7 +93,7 @@ func TestDecodeUpdateRefusesABodyWithoutAnUpdateID(t *testing.T) {
 		"not an object":             `[1]`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			if u, ignored, err := core.DecodeUpdate([]byte(raw)); err == nil || u != nil || ignored != nil {
+			if u, ignored, err := telegram.DecodeUpdate([]byte(raw)); err == nil || u != nil || ignored != nil {
 				t.Fatalf("= %+v, %q, %v; want no update and an error", u, ignored, err)
 			}
 		})

@@ -1,4 +1,4 @@
-package core
+package telegram
 
 import (
 	"encoding/json"
