@@ -33,3 +33,7 @@ const (
 	// inlineText answers a press on a message sent in inline mode.
 	inlineText = "This button does not belong to a message of mine."
 )
+
+// notRecorded is the log line of a run whose outcome did not land: the
+// simulation excuses the repeated reply its redelivery may send by it.
+const notRecorded = "could not record the update's outcome"

@@ -81,12 +81,14 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	// Recorded even when the budget ran out: a failed run recorded lets
 	// its redelivery run at once instead of waiting out the stale mark.
 	end := runEnd{ok: err == nil, flood: errors.Is(err, app.ErrFlood), answered: act.press != nil && act.press.answered()}
-	if ferr := a.finish(context.WithoutCancel(ctx), u.ID, claimed, end); ferr != nil && err == nil {
+	if ferr := a.finish(context.WithoutCancel(ctx), u.ID, claimed, end); ferr != nil {
 		// Unrecorded, the update is not acknowledged: its redelivery runs
 		// it again (at once in this process, see Runner) rather than leave
 		// a count or a claim behind; its reply may go twice.
-		log.at(ctx, slog.LevelWarn, "update handled, its outcome not recorded: not acknowledged", "err", ferr)
-		return fmt.Errorf("update %d: recording its outcome: %w", u.ID, ferr)
+		log.at(ctx, slog.LevelWarn, notRecorded, "err", ferr)
+		if err == nil {
+			return fmt.Errorf("update %d: recording its outcome: %w", u.ID, ferr)
+		}
 	}
 	if err != nil {
 		log.at(ctx, slog.LevelError, "update failed", "err", err)

@@ -67,7 +67,7 @@ func moduleOf(u *models.Update) string {
 
 // notRecorded is the core's line for a run whose outcome never landed:
 // its update is run again once its claim is stale.
-const notRecorded = "could not record the update as handled"
+const notRecorded = "could not record the update's outcome"
 
 // excuseRepeats leaves out the replies an update got again because a run
 // that had replied ended without its outcome recorded: it was killed
