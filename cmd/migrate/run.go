@@ -90,6 +90,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	defer dst.Close(context.WithoutCancel(ctx))
 	fmt.Fprintf(stderr, "migrate: %s -> %s\n", describe(from), describe(to))
 	if !*verify && !*afterCutover {
+		if err := migrate.RefuseParked(ctx, src, describe(from)); err != nil {
+			return redact.Error(err, secrets...)
+		}
 		stores := map[string]endpoint{describe(from): src, describe(to): dst}
 		if err := preflight(ctx, stderr, *maxSkew, stores, describe(from), describe(to)); err != nil {
 			return redact.Error(err, secrets...)
