@@ -69,14 +69,19 @@ ferretdb-local: $(FERRETDB_BIN)
 	echo $$pid > .testservers/ferretdb-local.pid; \
 	echo "FerretDB at $$(cat .testservers/ferretdb-local.url), data in .testservers/ferretdb-local; stop it with: kill $$pid"
 
-## dynamodb-local: dynalite on localhost:8000 with the bot's table (export AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:8000)
+# What a local run against dynalite needs: dummy credentials, so the SDK
+# does not look for real ones, and no EC2 metadata probe (169.254.169.254).
+DYNAMODB_LOCAL_ENV := AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:8000 AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local \
+	AWS_REGION=us-east-1 AWS_EC2_METADATA_DISABLED=true
+
+## dynamodb-local: dynalite on localhost:8000 with the bot's table; prints the export line the bot and the tools need
 dynamodb-local: $(DYNALITE_DIR)
 	@mkdir -p .testservers
 	node tools/dynalite/start.js .testservers/dynalite-local.url 8000 & echo $$! > .testservers/dynalite-local.pid
 	@until [ -s .testservers/dynalite-local.url ]; do sleep 0.1; done
-	AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:8000 AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_REGION=us-east-1 \
-		$(GO) run ./cmd/botctl table create $(or $(DYNAMODB_TABLE),miti99bot)
+	$(DYNAMODB_LOCAL_ENV) $(GO) run ./cmd/botctl table create $(or $(DYNAMODB_TABLE),miti99bot)
 	@echo "dynalite pid $$(cat .testservers/dynalite-local.pid); stop it with: kill $$(cat .testservers/dynalite-local.pid)"
+	@echo "for the bot and the tools: export $(DYNAMODB_LOCAL_ENV) DYNAMODB_TABLE=$(or $(DYNAMODB_TABLE),miti99bot)"
 
 ## sam-validate, sam-build: check and build the AWS deployment (needs the SAM CLI; see docs/deploy-aws.md)
 sam-validate:
