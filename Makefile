@@ -17,7 +17,7 @@ RIE_BIN      := .testservers/bin/aws-lambda-rie
 LINT_DIR     := tools/lint/node_modules/dockerfile-utils
 RIE_VERSION  := v0.0.0-20261030222936-bef5c4ba774d
 
-.PHONY: help run run-polling build build-lambda build-BotFunction docker-build test vet unit lint fuzz vulncheck deps-check testservers test-mongo \
+.PHONY: help run run-polling build build-lambda tools build-BotFunction docker-build test vet unit lint fuzz vulncheck deps-check testservers test-mongo \
 	bench bench-coldstart mongo-local dynamodb-local sam-validate sam-build sam-deploy \
 	telegram-webhook telegram-webhook-info telegram-commands cron-status schedules-state schedules-pause schedules-resume \
 	migrate-dynamo-to-mongo migrate-rollback migrate-verify migrate-verify-after-cutover
@@ -48,6 +48,11 @@ build-lambda:
 build-BotFunction:
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags "$(LDFLAGS)" -o $(ARTIFACTS_DIR)/bootstrap ./cmd/lambda
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(ARTIFACTS_DIR)/chartrender ./cmd/chartrender
+
+## tools: the operator's tools, bin/botctl and bin/migrate (the runbooks' botctl and migrate)
+tools:
+	CGO_ENABLED=0 $(GO) build -trimpath -o bin/botctl ./cmd/botctl
+	CGO_ENABLED=0 $(GO) build -trimpath -o bin/migrate ./cmd/migrate
 
 ## docker-build: the container image (needs a Docker engine)
 docker-build:
