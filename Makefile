@@ -17,7 +17,7 @@ RIE_BIN      := .testservers/bin/aws-lambda-rie
 LINT_DIR     := tools/lint/node_modules/dockerfile-utils
 RIE_VERSION  := v0.0.0-20261030222936-bef5c4ba774d
 
-.PHONY: help run run-polling build build-lambda build-BotFunction docker-build test vet unit lint fuzz vulncheck deps-check testservers test-mongo \
+.PHONY: help run run-polling build build-lambda tools build-BotFunction docker-build test vet unit lint fuzz vulncheck deps-check testservers test-mongo \
 	bench bench-coldstart mongo-local dynamodb-local sam-validate sam-build sam-deploy \
 	telegram-webhook telegram-webhook-info telegram-commands cron-status schedules-state schedules-pause schedules-resume \
 	migrate-dynamo-to-mongo migrate-rollback migrate-verify migrate-verify-after-cutover
@@ -49,6 +49,11 @@ build-BotFunction:
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags "$(LDFLAGS)" -o $(ARTIFACTS_DIR)/bootstrap ./cmd/lambda
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(ARTIFACTS_DIR)/chartrender ./cmd/chartrender
 
+## tools: the operator's tools, bin/botctl and bin/migrate (the runbooks' botctl and migrate)
+tools:
+	CGO_ENABLED=0 $(GO) build -trimpath -o bin/botctl ./cmd/botctl
+	CGO_ENABLED=0 $(GO) build -trimpath -o bin/migrate ./cmd/migrate
+
 ## docker-build: the container image (needs a Docker engine)
 docker-build:
 	docker build --build-arg GIT_SHA=$(GIT_SHA) -t miti99bot:$(or $(GIT_SHA),dev) .
@@ -70,14 +75,19 @@ ferretdb-local: $(FERRETDB_BIN)
 	echo "FerretDB at $$(cat .testservers/ferretdb-local.url), data in .testservers/ferretdb-local; stop it with: kill $$pid"; \
 	echo "the bot refuses FerretDB unless told: export MONGO_ALLOW_FERRETDB=true (a local trial only: its filtered updates are not atomic)"
 
-## dynamodb-local: dynalite on localhost:8000 with the bot's table (export AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:8000)
+# What a local run against dynalite needs: dummy credentials, so the SDK
+# does not look for real ones, and no EC2 metadata probe (169.254.169.254).
+DYNAMODB_LOCAL_ENV := AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:8000 AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local \
+	AWS_REGION=us-east-1 AWS_EC2_METADATA_DISABLED=true
+
+## dynamodb-local: dynalite on localhost:8000 with the bot's table; prints the export line the bot and the tools need
 dynamodb-local: $(DYNALITE_DIR)
 	@mkdir -p .testservers
 	node tools/dynalite/start.js .testservers/dynalite-local.url 8000 & echo $$! > .testservers/dynalite-local.pid
 	@until [ -s .testservers/dynalite-local.url ]; do sleep 0.1; done
-	AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:8000 AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_REGION=us-east-1 \
-		$(GO) run ./cmd/botctl table create $(or $(DYNAMODB_TABLE),miti99bot)
+	$(DYNAMODB_LOCAL_ENV) $(GO) run ./cmd/botctl table create $(or $(DYNAMODB_TABLE),miti99bot)
 	@echo "dynalite pid $$(cat .testservers/dynalite-local.pid); stop it with: kill $$(cat .testservers/dynalite-local.pid)"
+	@echo "for the bot and the tools: export $(DYNAMODB_LOCAL_ENV) DYNAMODB_TABLE=$(or $(DYNAMODB_TABLE),miti99bot)"
 
 ## sam-validate, sam-build: check and build the AWS deployment (needs the SAM CLI; see docs/deploy-aws.md)
 sam-validate:

@@ -150,6 +150,12 @@ func openStore(ctx context.Context, e env, forSnapshot bool) (*config.Config, ba
 			return nil, nil, fmt.Errorf("backup: BOLT_PATH %s does not exist", cfg.BoltPath)
 		}
 	}
+	if !forSnapshot {
+		// A 0-byte file (a failed copy or restore) is refused to the bot,
+		// naming this restore as the remedy; the restore checks the store
+		// empty and verifies every item.
+		cfg.BoltCreate = true
+	}
 	p, err := backend.Open(ctx, cfg, slog.New(slog.DiscardHandler))
 	switch {
 	case errors.Is(err, bolt.ErrLocked):

@@ -117,6 +117,24 @@ func TestBackupRestoreOfADamagedArchiveTouchesNothing(t *testing.T) {
 	}
 }
 
+// A 0-byte file, left by a failed copy or restore, is what the bot refuses,
+// naming a restore into it: that restore works.
+func TestBackupRestoreIntoAnEmptyFileRestoresIt(t *testing.T) {
+	_, env := fileStore(t, 30)
+	archive := filepath.Join(t.TempDir(), "snap.tar")
+	if _, err := botctl(t, env, "backup", "create", "-o", archive); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(t.TempDir(), "restored.db")
+	if err := os.WriteFile(target, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := botctl(t, map[string]string{"KV_PROVIDER": "bolt", "BOLT_PATH": target}, "backup", "restore", archive)
+	if err != nil || !strings.Contains(out, "verify: identical") {
+		t.Fatalf("restore into a 0-byte file = %v\n%s", err, out)
+	}
+}
+
 // While the bot runs it holds the file: a snapshot from another process
 // cannot be taken, and the error says who takes it instead.
 func TestBackupCreateOfARunningBotsFileNamesTheWayThatWorks(t *testing.T) {

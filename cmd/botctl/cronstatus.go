@@ -19,6 +19,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/backend"
 	"github.com/miti99bot/miti99bot/internal/storage/bolt"
+	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
 
@@ -71,7 +72,13 @@ func cronStatus(ctx context.Context, e env) error {
 		return err
 	}
 	defer func() { _ = store.Close(context.WithoutCancel(ctx)) }()
-	statuses, err := cron.Statuses(ctx, store.For(storage.CoreNamespace))
+	// The registry names the jobs MODULES enables, so a job that never ran
+	// is listed too; a memory store builds it and nothing of it runs.
+	a, err := wiring.NewApp(cfg, memory.New(), nil, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return err
+	}
+	statuses, err := cron.Statuses(ctx, store.For(storage.CoreNamespace), a.Registry().Crons(), time.Now())
 	if err != nil {
 		return err
 	}

@@ -11,11 +11,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/miti99bot/miti99bot/internal/cron"
 	"github.com/miti99bot/miti99bot/internal/storage/bolt"
 )
 
 // theBotsAnswer is what a deployment answers to GET /cron/status.
-const theBotsAnswer = "store: bolt file /data/miti99bot.db\nno cron job has run against this store yet\n"
+const theBotsAnswer = "store: bolt file /data/miti99bot.db\nJOB  LAST SUCCESS  LAST FAILURE  ATTEMPTS  NEXT FIRE\nlolschedule_daily_push  never  never  0  2026-12-04T01:00:00Z\n"
 
 // fakeDeployment serves /cron/status behind the cron token, and a 200
 // page that is not the bot under /portal.
@@ -71,8 +72,8 @@ func TestCronStatusAsksTheBotWhenItCannotReadTheStoreHere(t *testing.T) {
 			"no store is configured here"},
 		{"no store asks the bot at BOT_URL", ask, nil, theBotsAnswer, ""},
 		{"an explicit memory store is the bot's own: the bot is asked", with(ask, map[string]string{"KV_PROVIDER": "memory"}), nil, theBotsAnswer, ""},
-		{"a readable file is read and named", with(ask, map[string]string{"BOLT_PATH": free}), nil,
-			"store: bolt file " + free + "\nno cron job has run against this store yet\n", ""},
+		{"a readable file is read and named", with(ask, map[string]string{"BOLT_PATH": free, "MODULES": "misc"}), nil,
+			"store: bolt file " + free + "\n" + cron.NoRuns + "\n", ""},
 		{"-url asks the bot even when the file is readable", map[string]string{"BOLT_PATH": free, "CRON_SHARED_SECRET": cronToken}, []string{"-url", bot}, theBotsAnswer, ""},
 		{"a file the running bot holds is asked of the bot", with(ask, map[string]string{"BOLT_PATH": locked}), nil, theBotsAnswer, ""},
 		{"a held file with no bot to ask names the file and the ways in", map[string]string{"BOLT_PATH": locked}, nil, "",

@@ -6,13 +6,16 @@
 //	botctl webhook delete [-drop-pending]
 //	botctl webhook info                 url and pending_update_count
 //	botctl commands sync                setMyCommands from the enabled modules
-//	botctl cron run <name> -url <base>  POST <base>/cron/<name> with CRON_SHARED_SECRET (https, or http on loopback);
-//	                                    -scheduled T runs the slot T (RFC 3339) a pause or an outage held
+//	botctl cron run <name> [-url <base>] [-scheduled T]
+//	                                    POST <base>/cron/<name> with CRON_SHARED_SECRET (https, or http on loopback;
+//	                                    default $BOT_URL); -scheduled T runs the slot T (RFC 3339) a pause or an outage held
 //	botctl cron status [-url <base>]    each job's last success, last failure, attempts, next fire, naming the store;
 //	                                    the running bot answers (GET <base>/cron/status) when the store is locked or unset
 //	botctl table create <name>          a DynamoDB table, for dynalite
 //	botctl backup create -o <file>      a snapshot of the configured store (docs/backup.md)
-//	botctl backup restore <file>        restore it into the configured store, checked and verified
+//	botctl backup restore <file> [-replace] [-dry-run] [-tmp <dir>]
+//	                                    restore it into the configured store, checked and verified; -tmp: where the
+//	                                    file store's payload is unpacked
 //
 // Each answers -h or --help with its usage, exit code 0, and does nothing else.
 package main

@@ -26,11 +26,11 @@ var subcommands = []subcommand{
 	{"webhook delete", "[-drop-pending]", "remove the webhook: the bot is polled again"},
 	{"webhook info", "", "the webhook's url, pending_update_count and last error"},
 	{"commands sync", "", "publish the enabled modules' command menu (setMyCommands)"},
-	{"cron run", "<name> [-url <deployment base URL>]", "POST <base>/cron/<name> with CRON_SHARED_SECRET; fails unless the job ran, was skipped or is disabled"},
+	{"cron run", "<name> [-url <deployment base URL>] [-scheduled <RFC 3339 slot>]", "POST <base>/cron/<name> with CRON_SHARED_SECRET, for the slot -scheduled names (a slot a pause or an outage held, within a day) or now; fails unless the job ran, was skipped or is disabled"},
 	{"cron status", "[-url <deployment base URL>]", "each job's last success and failure, attempts, next fire, and the store read: from the configured store, or from the running bot (-url; BOT_URL when the store is locked or not configured)"},
 	{"table create", "<name>", "create a DynamoDB table (local development and tests only)"},
 	{"backup create", "-o <file>", "a snapshot of the configured store into one archive (the file store only while the bot is stopped: docs/backup.md)"},
-	{"backup restore", "<file> [-replace] [-dry-run]", "check the archive whole, restore it into the configured store (refused unless empty, or -replace) and verify every item"},
+	{"backup restore", "<file> [-replace] [-dry-run] [-tmp <dir>]", "check the archive whole, restore it into the configured store (refused unless empty, or -replace) and verify every item"},
 }
 
 var commands = map[string]func(ctx context.Context, e env) error{

@@ -108,3 +108,20 @@ func TestConsoleButtonsAreANumberedListYouType(t *testing.T) {
 		}
 	}
 }
+
+// The owner's /cron_status lists every enabled job from the first start,
+// each with its next fire: a fresh deploy shows its daily push.
+func TestCronStatusListsTheJobsOfAFreshStart(t *testing.T) {
+	saved := consoleInput
+	consoleInput = strings.NewReader("/cron_status\n")
+	t.Cleanup(func() { consoleInput = saved })
+	var out, errOut bytes.Buffer
+	if err := run(t.Context(), []string{"-console"}, envOf(nil), &out, &errOut); err != nil {
+		t.Fatalf("run: %v\n%s", err, errOut.String())
+	}
+	for _, want := range []string{"Cron jobs, from the memory store", "bot> lolschedule_daily_push\n", "bot> coin_values\n", "bot> next fire: 20"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("/cron_status lacks %q:\n%s", want, out.String())
+		}
+	}
+}

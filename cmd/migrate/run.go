@@ -93,6 +93,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	defer dst.Close(context.WithoutCancel(ctx))
 	fmt.Fprintf(stderr, "migrate: %s -> %s\n", describe(from), describe(to))
 	if !*verify && !*afterCutover {
+		if err := migrate.RefuseParked(ctx, src, describe(from)); err != nil {
+			return redact.Error(err, secrets...)
+		}
 		stores := map[string]endpoint{describe(from): src, describe(to): dst}
 		if err := preflight(ctx, stderr, *maxSkew, stores, describe(from), describe(to)); err != nil {
 			return redact.Error(err, secrets...)
@@ -102,7 +105,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	switch {
 	case *verify:
 		rep, err := migrate.Verify(ctx, src, dst, stderr)
-		rep.WriteTable(stdout)
+		// The runbooks gate on the table's last line: a side not read to
+		// the end prints no table, only the error.
+		if rep.Read() {
+			rep.WriteTable(stdout)
+		}
 		return redact.Error(err, secrets...)
 	case *afterCutover:
 		rep, err := migrate.VerifyAfterCutover(ctx, src, dst, describe(from), describe(to))

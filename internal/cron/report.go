@@ -20,12 +20,14 @@ import (
 // StorePrefix starts every status report: "store: <the store>".
 const StorePrefix = "store: "
 
-// NoRuns is what a report says when the store holds no job's record.
-const NoRuns = "no cron job has run against this store yet"
+// NoRuns is what a report says when no job is enabled and the store holds
+// no job's record.
+const NoRuns = "no cron job is enabled, and none has run against this store"
 
-// Statuses reads every job's status from the dispatcher's store.
+// Statuses is every enabled job's status, and any other job's record, from
+// the dispatcher's store.
 func (d *Dispatcher) Statuses(ctx context.Context) ([]JobStatus, error) {
-	return Statuses(ctx, d.core)
+	return Statuses(ctx, d.core, d.reg.Crons(), d.now())
 }
 
 // Redacted is statuses with every secret masked out of their errors: a
@@ -84,11 +86,12 @@ func nextFire(t time.Time) string {
 	return t.Format(time.RFC3339)
 }
 
-// runOf is a run as "slot", or "slot (error)" for a failure; "-" for none.
+// runOf is a run as "slot", or "slot (error)" for a failure; "never" for
+// none.
 func runOf(r *RunInfo) string {
 	switch {
 	case r == nil:
-		return "-"
+		return "never"
 	case r.Error != "":
 		return r.Slot.Format(time.RFC3339) + " (" + r.Error + ")"
 	}

@@ -20,18 +20,18 @@ func TestEveryReportNamesTheStoreItRead(t *testing.T) {
 		statuses    []JobStatus
 		table, chat string
 	}{
-		{"no record says nothing has run in that store", nil,
-			"store: bolt file /data/miti99bot.db\nno cron job has run against this store yet\n",
-			"Cron jobs, from the bolt file /data/miti99bot.db:\nno cron job has run against this store yet."},
-		{"each job's runs, failures with their error, and next fire (never for none)", ran,
+		{"no job and no record says so of that store", nil,
+			"store: bolt file /data/miti99bot.db\nno cron job is enabled, and none has run against this store\n",
+			"Cron jobs, from the bolt file /data/miti99bot.db:\nno cron job is enabled, and none has run against this store."},
+		{"each job's runs, failures with their error, and next fire (never for none of them)", ran,
 			"store: bolt file /data/miti99bot.db\n" +
 				"JOB                     LAST SUCCESS          LAST FAILURE                             ATTEMPTS  NEXT FIRE\n" +
 				"lolschedule_daily_push  2026-11-29T01:00:00Z  2026-11-29T01:00:00Z (esports API: 503)  2         2026-11-30T01:00:00Z\n" +
-				"leap_day                2026-11-29T01:00:00Z  -                                        1         never\n",
+				"leap_day                2026-11-29T01:00:00Z  never                                    1         never\n",
 			"Cron jobs, from the bolt file /data/miti99bot.db:\n\n" +
 				"lolschedule_daily_push\nlast success: 2026-11-29T01:00:00Z\nlast failure: 2026-11-29T01:00:00Z (esports API: 503)\n" +
 				"attempts at the latest slot: 2\nnext fire: 2026-11-30T01:00:00Z\n\n" +
-				"leap_day\nlast success: 2026-11-29T01:00:00Z\nlast failure: -\nattempts at the latest slot: 1\nnext fire: never"},
+				"leap_day\nlast success: 2026-11-29T01:00:00Z\nlast failure: never\nattempts at the latest slot: 1\nnext fire: never"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

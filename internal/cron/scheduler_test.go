@@ -121,7 +121,7 @@ func TestAFailedSlotIsTriedAgainWithBackOffAndRecorded(t *testing.T) {
 	if n := strings.Count(r.logs.String(), `"level":"ERROR","msg":"cron failed"`); n != 2 {
 		t.Fatalf("%d Error lines for the 2 failed runs: %s", n, r.logs)
 	}
-	st, err := Statuses(t.Context(), r.core)
+	st, err := Statuses(t.Context(), r.core, nil, time.Time{})
 	if err != nil || len(st) != 1 {
 		t.Fatalf("statuses %+v, %v", st, err)
 	}

@@ -76,21 +76,34 @@ func truncate(s string, n int) string {
 	return strings.ToValidUTF8(s[:n], "") + "..."
 }
 
-// Statuses reads every job's status from the core's namespace, by name.
-func Statuses(ctx context.Context, core storage.KVStore) ([]JobStatus, error) {
-	keys, err := core.List(ctx, statusPrefix)
+// Statuses is every enabled job's status, by name: its record in the
+// core's namespace, or, for a job that never ran here (a fresh deploy),
+// one with no run; each enabled job's next fire is from now, as a record's
+// may be long past. Records of jobs no longer enabled are kept: they are
+// what ran against this store.
+func Statuses(ctx context.Context, store storage.KVStore, enabled []core.CronJob, now time.Time) ([]JobStatus, error) {
+	keys, err := store.List(ctx, statusPrefix)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]JobStatus, 0, len(keys))
+	byJob := make(map[string]JobStatus, len(keys)+len(enabled))
 	for _, k := range keys {
 		var s JobStatus
-		if err := core.GetJSON(ctx, k, &s); err != nil {
+		if err := store.GetJSON(ctx, k, &s); err != nil {
 			if errors.Is(err, storage.ErrNotFound) {
 				continue
 			}
 			return nil, err
 		}
+		byJob[s.Job] = s
+	}
+	for _, j := range enabled {
+		s := byJob[j.Name]
+		s.Job, s.NextFire = j.Name, j.Next(now)
+		byJob[j.Name] = s
+	}
+	out := make([]JobStatus, 0, len(byJob))
+	for _, s := range byJob {
 		out = append(out, s)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Job < out[j].Job })

@@ -40,7 +40,14 @@ type VerifyReport struct {
 	Modules    map[string]*ModuleCheck
 	Mismatches []Mismatch // the first ones of each kind
 	Invalid    int64      // source items the key rules reject (never copied)
+	// read is set once both sides were read to the end: only then is
+	// "identical" a verdict rather than the absence of a reading.
+	read bool
 }
+
+// Read reports whether the verify read both sides to the end, so that its
+// table is a verdict.
+func (r *VerifyReport) Read() bool { return r.read }
 
 // ErrDifferent is returned when source and target differ.
 var ErrDifferent = errors.New("migrate: source and target differ")
@@ -126,6 +133,7 @@ func Verify(ctx context.Context, src storage.Walker, dst Target, progressW io.Wr
 			return rep, err
 		}
 	}
+	rep.read = true
 	for _, m := range rep.Modules {
 		if !m.OK() {
 			return rep, ErrDifferent
@@ -189,9 +197,12 @@ func (r *VerifyReport) WriteTable(w io.Writer) {
 	if r.Invalid > 0 {
 		fmt.Fprintf(w, "note: %d source items break the key rules and were not compared\n", r.Invalid)
 	}
-	if bad == 0 {
+	switch {
+	case !r.read:
+		fmt.Fprintln(w, "verify: unfinished: a side could not be read to the end, so this is no verdict")
+	case bad == 0:
 		fmt.Fprintf(w, "verify: identical (%d modules)\n", len(names))
-	} else {
+	default:
 		fmt.Fprintf(w, "verify: %d of %d modules differ\n", bad, len(names))
 	}
 }

@@ -185,8 +185,10 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 	}
 	b.Store = metered.Wrap(b.Store, cfg.Backend, b.Metrics)
 	store, cronStore := backend.Describe(cfg), b.Store.For(storage.CoreNamespace)
+	// The dispatcher, built after the app, knows the enabled jobs; the
+	// command runs only once both exist.
 	cronStatus := core.WithCronStatus(func(ctx context.Context) (string, error) {
-		st, err := cron.Statuses(ctx, cronStore)
+		st, err := b.Dispatcher.Statuses(ctx)
 		return cron.ChatText(store, cron.Redacted(st, cfg.Secrets()...)), err
 	})
 	if b.App, err = NewApp(cfg, b.Store, bot, log, core.WithMetrics(b.Metrics), cronStatus, core.WithJobs(o.Runtime, jobs...)); err != nil {

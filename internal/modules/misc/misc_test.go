@@ -39,7 +39,7 @@ func TestPingDoesNotAnswerWhenItCannotRecord(t *testing.T) {
 // /cron_status is the owner's: it answers what the runtime reads of the
 // cron jobs' records (naming the store), and says so where there is none.
 func TestCronStatusIsTheOwnersAnswerFromTheRuntime(t *testing.T) {
-	const report = "Cron jobs, from the bolt file /data/miti99bot.db:\nno cron job has run against this store yet."
+	const report = "Cron jobs, from the bolt file /data/miti99bot.db:\n\nlolschedule_daily_push\nlast success: never\nlast failure: never\nattempts at the latest slot: 0\nnext fire: 2026-12-04T01:00:00Z"
 	fromRuntime := core.WithCronStatus(func(context.Context) (string, error) { return report, nil })
 	failing := core.WithCronStatus(func(context.Context) (string, error) { return "", errors.New("store down") })
 	tests := []struct {

@@ -23,7 +23,7 @@ var ErrDamaged = errors.New("damaged: restore from a backup")
 // ErrEmpty: the file exists and holds 0 bytes. That is far more often a
 // failed copy or restore than a wish to start over, so it is refused
 // unless CreateIfEmpty says otherwise.
-var ErrEmpty = errors.New("an empty (0-byte) file: restore it from a backup, or delete it to start a new store")
+var ErrEmpty = errors.New("an empty (0-byte) file: restore a snapshot into it (botctl backup restore <archive> with this BOLT_PATH), or delete it to start a new store")
 
 // lockWait is how long Open waits for the file's lock.
 const lockWait = 2 * time.Second
