@@ -36,6 +36,12 @@ func backupCreate(ctx context.Context, e env) error {
 		return err
 	}
 	defer p.Close(context.WithoutCancel(ctx))
+	switch m, marked, err := backup.RestoreInProgress(ctx, p); {
+	case err != nil:
+		return err
+	case marked:
+		return backup.Unfinished(m) // a snapshot of it would pass for a whole store
+	}
 	o := backup.Options{Source: backend.Describe(cfg)}
 	if f, ok := e.stderr.(*os.File); ok && backup.IsTerminal(f) {
 		o.Progress = e.stderr
@@ -124,10 +130,20 @@ func size(n int64) string {
 
 // restorePlan prints what a restore would do, writing nothing.
 func restorePlan(ctx context.Context, w io.Writer, a *backup.Archive, p backup.Target, target string) error {
+	m, marked, err := backup.RestoreInProgress(ctx, p)
+	if err != nil {
+		return err
+	}
 	empty, cmp, err := backup.Compare(ctx, a, p)
 	switch {
 	case err != nil:
 		return err
+	case marked:
+		if cmp != nil {
+			cmp.WriteTable(w)
+		}
+		fmt.Fprintf(w, "dry run: %v\n", backup.UnfinishedRefusal(m, cmp))
+		return nil
 	case empty:
 		fmt.Fprintf(w, "dry run: %s is empty: a restore would write the archive's %d items, then verify them\n", target, a.Summary.Items)
 		return nil

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/miti99bot/miti99bot/internal/backup"
+	"github.com/miti99bot/miti99bot/internal/backup/backuptest"
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
 	"github.com/miti99bot/miti99bot/internal/storage/bolt"
@@ -158,5 +159,31 @@ func TestASnapshotOfATableNamesItsNamespacesAndATestRestoreIntoMemoryVerifiesIt(
 	out, err = botctl(t, map[string]string{"KV_PROVIDER": "memory"}, "backup", "restore", archive)
 	if err != nil || !strings.Contains(out, "verify: identical") || !strings.Contains(out, "now holds the archive's 40 items") {
 		t.Fatalf("a test restore into memory = %v\n%s", err, out)
+	}
+}
+
+// A restore cut short is reported by every command that meets its store:
+// the rerun refuses, naming the archive and what the store lacks, as the
+// dry run says; a snapshot of it is refused; -replace finishes it.
+func TestARestoreCutShortIsReportedUntilARerunWithReplaceFinishesIt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "restored.db")
+	archive := backuptest.CutRestore(t, path, 40, 25)
+	env := map[string]string{"KV_PROVIDER": "bolt", "BOLT_PATH": path}
+
+	_, err := botctl(t, env, "backup", "restore", archive)
+	if err == nil || !strings.Contains(err.Error(), "never finished") || !strings.Contains(err.Error(), "lacks 15 items") || !strings.Contains(err.Error(), archive) {
+		t.Fatalf("the rerun = %v; want a refusal naming the archive and the 15 items missing", err)
+	}
+	if out, err := botctl(t, env, "backup", "restore", "-dry-run", archive); err != nil || !strings.Contains(out, "lacks 15 items") {
+		t.Fatalf("the dry run = %v; want it to name the 15 items missing\n%s", err, out)
+	}
+	if _, err := botctl(t, env, "backup", "create", "-o", filepath.Join(t.TempDir(), "x.tar")); err == nil || !strings.Contains(err.Error(), "never finished") {
+		t.Fatalf("a snapshot of the cut store = %v; want a refusal", err)
+	}
+	if out, err := botctl(t, env, "backup", "restore", "-replace", archive); err != nil || !strings.Contains(out, "verify: identical") {
+		t.Fatalf("the rerun with -replace = %v\n%s", err, out)
+	}
+	if out, err := botctl(t, env, "backup", "create", "-o", filepath.Join(t.TempDir(), "y.tar")); err != nil || !strings.Contains(out, "40 items") {
+		t.Fatalf("a snapshot of the finished restore = %v\n%s", err, out)
 	}
 }

@@ -2,9 +2,12 @@ package backup
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
+	"time"
 
 	"github.com/miti99bot/miti99bot/internal/migrate"
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -45,25 +48,40 @@ var ErrNotEmpty = errors.New("backup: the store is not empty")
 // items, it refuses, naming what it would overwrite, unless Replace says
 // to make the store exactly the archive. The migrator's checkpoints go
 // back too: they say which way the data last went, for the next copy.
+// A mark in dst (RestoreInProgress) says a restore is under way from
+// before the first write until the verify passed, so one cut short is
+// refused, by the bot and by a rerun without Replace, never taken for a
+// whole store.
 func Restore(ctx context.Context, a *Archive, dst Target, o RestoreOptions) (*RestoreReport, error) {
-	empty, err := isEmpty(ctx, dst)
+	mark, marked, err := RestoreInProgress(ctx, dst)
+	if err != nil {
+		return nil, err
+	}
+	view := unmarked{dst}
+	empty, err := isEmpty(ctx, view)
 	if err != nil {
 		return nil, fmt.Errorf("backup: reading the store: %w", err)
 	}
-	if !empty && !o.Replace {
-		_, cmp, err := Compare(ctx, a, dst)
+	if (marked || !empty) && !o.Replace {
+		cmp, err := against(ctx, a, view)
 		if err != nil {
 			return nil, err
 		}
+		if marked {
+			return nil, UnfinishedRefusal(mark, cmp)
+		}
 		return nil, Refusal(cmp)
+	}
+	if err := putMark(ctx, dst, a); err != nil {
+		return nil, err
 	}
 	rep := &RestoreReport{}
 	mo := migrate.Options{Progress: o.Progress}
 	if empty {
-		rep.Copy, err = migrate.Copy(ctx, a, dst, mo)
+		rep.Copy, err = migrate.Copy(ctx, a, view, mo)
 	} else {
 		var m *migrate.MirrorReport
-		if m, err = migrate.Mirror(ctx, a, dst, mo); m != nil {
+		if m, err = migrate.Mirror(ctx, a, view, mo); m != nil {
 			rep.Copy, rep.Deleted = m.Copy, m.Deleted
 		}
 	}
@@ -73,24 +91,50 @@ func Restore(ctx context.Context, a *Archive, dst Target, o RestoreOptions) (*Re
 	if err != nil {
 		return rep, fmt.Errorf("backup: the restore stopped part way; rerun it with -replace to finish: %w", err)
 	}
-	if rep.Verify, err = migrate.Verify(ctx, a, dst, o.Progress); err != nil {
+	if rep.Verify, err = migrate.Verify(ctx, a, view, o.Progress); err != nil {
 		return rep, fmt.Errorf("backup: verifying the restore: %w", err)
 	}
+	if err := dst.For(storage.CoreNamespace).Delete(ctx, markKey); err != nil {
+		return rep, fmt.Errorf("backup: the restore is verified, but its mark stays (rerun it with -replace): %w", err)
+	}
 	return rep, nil
+}
+
+// putMark marks dst as being restored from a, before anything else is
+// written.
+func putMark(ctx context.Context, dst Target, a *Archive) error {
+	m := RestoreMark{Archive: a.path, Source: a.Manifest.Source, Created: a.Manifest.Created,
+		Items: a.Summary.Items, Started: time.Now().UTC()}
+	raw, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	if err := dst.For(storage.CoreNamespace).Put(ctx, markKey, raw); err != nil {
+		return fmt.Errorf("backup: marking the store as being restored; nothing was restored: %w", err)
+	}
+	return nil
 }
 
 // Compare says what a restore of a into dst would meet, writing nothing:
 // whether dst is empty, and if not, how it differs from the archive (the
 // migrator's verify, the archive as the source).
 func Compare(ctx context.Context, a *Archive, dst Target) (empty bool, cmp *migrate.VerifyReport, err error) {
-	if empty, err = isEmpty(ctx, dst); err != nil || empty {
+	view := unmarked{dst}
+	if empty, err = isEmpty(ctx, view); err != nil || empty {
 		return empty, nil, err
 	}
-	cmp, err = migrate.Verify(ctx, a, dst, nil)
+	cmp, err = against(ctx, a, view)
+	return false, cmp, err
+}
+
+// against is how dst differs from the archive: the migrator's verify,
+// the archive as the source.
+func against(ctx context.Context, a *Archive, dst unmarked) (*migrate.VerifyReport, error) {
+	cmp, err := migrate.Verify(ctx, a, dst, nil)
 	if err != nil && !errors.Is(err, migrate.ErrDifferent) {
-		return false, nil, fmt.Errorf("backup: comparing the store with the archive: %w", err)
+		return nil, fmt.Errorf("backup: comparing the store with the archive: %w", err)
 	}
-	return false, cmp, nil
+	return cmp, nil
 }
 
 // isEmpty reports whether p holds no item at all.
@@ -121,6 +165,28 @@ func Refusal(cmp *migrate.VerifyReport) error {
 	return fmt.Errorf("%w: it holds %d items; the archive would overwrite %d that differ from it and, with -replace, delete %d it lacks (%d are as in the archive)%s. "+
 		"Restore into an empty store, or rerun with -replace to make this one exactly the archive",
 		ErrNotEmpty, held, changed, extra, same, listed(named))
+}
+
+// UnfinishedRefusal is ErrRestoreUnfinished naming the restore cut short
+// and what the store lacks of the archive a, which compares as cmp.
+func UnfinishedRefusal(m RestoreMark, cmp *migrate.VerifyReport) error {
+	if cmp == nil { // the store holds nothing but the mark
+		return unfinished(m, ": it holds none of the archive's items yet")
+	}
+	var missing, changed, extra int64
+	for _, mc := range cmp.Modules {
+		missing += mc.Missing
+		changed += mc.Changed
+		extra += mc.Extra
+	}
+	var named []string
+	for _, mm := range cmp.Mismatches {
+		if mm.Kind == "missing" && len(named) < 5 {
+			named = append(named, fmt.Sprintf("%s/%q", mm.Namespace, mm.Key))
+		}
+	}
+	return unfinished(m, fmt.Sprintf(": against this archive it lacks %d items, %d differ and %d are not in it%s",
+		missing, changed, extra, strings.Replace(listed(named), "first:", "first missing:", 1)))
 }
 
 func listed(named []string) string {
