@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -79,15 +80,19 @@ func backupRestore(ctx context.Context, e env) error {
 	fs := e.flags()
 	replace := fs.Bool("replace", false, "restore into a store that holds items: make it exactly the archive (overwrite what differs, delete what the archive lacks)")
 	dryRun := fs.Bool("dry-run", false, "check the archive whole and say what a restore would do to the store; write nothing")
-	tmp := fs.String("tmp", "", "where the file store's payload is unpacked while restoring (default: the system's temporary directory)")
+	tmp := fs.String("tmp", "", "where the file store's payload is unpacked while restoring, checked for room first (default: beside BOLT_PATH for the file store, else the system's temporary directory)")
 	args, err := e.positional(fs, 1)
 	if err != nil {
 		return err
 	}
 	// The archive is checked whole before the store is even opened: a
 	// damaged one leaves no trace, not even a new, empty file store.
-	if _, err := wiring.LoadConfig(ctx, e.getenv, defaultchain.Load); err != nil {
+	cfg, err := wiring.LoadConfig(ctx, e.getenv, defaultchain.Load)
+	if err != nil {
 		return err
+	}
+	if *tmp == "" && cfg.Backend == config.BackendBolt {
+		*tmp = filepath.Dir(cfg.BoltPath) // the disk the restore fills anyway, not /tmp, often small or in memory
 	}
 	a, err := backup.Open(args[0], *tmp)
 	if err != nil {

@@ -187,3 +187,18 @@ func TestARestoreCutShortIsReportedUntilARerunWithReplaceFinishesIt(t *testing.T
 		t.Fatalf("a snapshot of the finished restore = %v\n%s", err, out)
 	}
 }
+
+// A hostile archive (a few kilobytes, its store.db a sparse entry declaring
+// 64 GiB) is refused by a dry run before a byte is unpacked: no file
+// beside the target, where the payload would go, and no target.
+func TestADryRunOfAnArchiveDeclaringMoreThanItHoldsUnpacksNothing(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "restored.db")
+	_, err := botctl(t, map[string]string{"KV_PROVIDER": "bolt", "BOLT_PATH": target}, "backup", "restore", "-dry-run", backuptest.HostileArchive(t))
+	if err == nil || !strings.Contains(err.Error(), "damaged") || !strings.Contains(err.Error(), "declares 68719476736 bytes") {
+		t.Fatalf("the dry run = %v; want the archive refused as damaged, naming the size it declares", err)
+	}
+	if left, err := os.ReadDir(dir); err != nil || len(left) != 0 {
+		t.Fatalf("the target's directory holds %v (%v); want nothing", left, err)
+	}
+}

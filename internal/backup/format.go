@@ -57,6 +57,9 @@ type Manifest struct {
 	Source  string    `json:"source"` // the store, as the tools name it: "mongodb database miti99bot"
 	Created time.Time `json:"created"`
 	Commit  string    `json:"commit,omitempty"` // the build that wrote it
+	// Payload is the size of store.db (kind bolt), so a restore knows
+	// before reading it how much it unpacks (0: an archive from before).
+	Payload int64 `json:"payload,omitempty"`
 }
 
 // Summary is the archive's last entry: what the payload holds and its

@@ -72,6 +72,7 @@ func snapshotBolt(ctx context.Context, hc hotCopier, w io.Writer, m Manifest, o 
 		for _, n := range s.Namespaces {
 			s.Items += n
 		}
+		m.Payload = c.Size()
 		a, err := newArchiveWriter(ctx, w, m)
 		if err != nil {
 			return err
