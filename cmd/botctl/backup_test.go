@@ -75,7 +75,7 @@ func TestBackupCreateThenRestoreIntoAnyStore(t *testing.T) {
 	for _, target := range targets {
 		t.Run(target.name, func(t *testing.T) {
 			out, err := botctl(t, target.env, "backup", "restore", archive)
-			if err != nil || !strings.Contains(out, "verify: identical") || !strings.Contains(out, "now holds the archive's 30 items") {
+			if err != nil || !strings.Contains(out, "verify: identical") || !strings.Contains(out, "now holds 30 of the archive's 30 items") {
 				t.Fatalf("backup restore = %v\n%s", err, out)
 			}
 			out, err = botctl(t, target.env, "backup", "restore", archive)
@@ -157,7 +157,7 @@ func TestASnapshotOfATableNamesItsNamespacesAndATestRestoreIntoMemoryVerifiesIt(
 		t.Fatalf("backup create of a table = %v; want its items per namespace\n%s", err, out)
 	}
 	out, err = botctl(t, map[string]string{"KV_PROVIDER": "memory"}, "backup", "restore", archive)
-	if err != nil || !strings.Contains(out, "verify: identical") || !strings.Contains(out, "now holds the archive's 40 items") {
+	if err != nil || !strings.Contains(out, "verify: identical") || !strings.Contains(out, "now holds 40 of the archive's 40 items") {
 		t.Fatalf("a test restore into memory = %v\n%s", err, out)
 	}
 }
@@ -200,5 +200,48 @@ func TestADryRunOfAnArchiveDeclaringMoreThanItHoldsUnpacksNothing(t *testing.T) 
 	}
 	if left, err := os.ReadDir(dir); err != nil || len(left) != 0 {
 		t.Fatalf("the target's directory holds %v (%v); want nothing", left, err)
+	}
+}
+
+// The manifest names the bot by the id in TELEGRAM_BOT_TOKEN, never the
+// rest of it; a restore with another bot's token refuses unless told, and
+// says how many updates the archive parked, restoring none unless told.
+func TestARestoreOfAnotherBotsArchiveRefusesAndParkedUpdatesStayOutUnlessTold(t *testing.T) {
+	path, env := fileStore(t, 5)
+	p, err := bolt.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.For(storage.CoreNamespace).Put(t.Context(), "inbox:c7:0000000000000000042", []byte(`{"update_id":42}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	env["TELEGRAM_BOT_TOKEN"] = "123456:SECRETpartOfTheToken"
+	archive := filepath.Join(t.TempDir(), "snap.tar")
+	if _, err := botctl(t, env, "backup", "create", "-o", archive); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"bot": 123456`) || strings.Contains(string(data), "SECRETpartOfTheToken") {
+		t.Fatal("the archive should name bot 123456 and hold nothing else of its token")
+	}
+
+	other := map[string]string{"KV_PROVIDER": "bolt", "BOLT_PATH": filepath.Join(t.TempDir(), "other.db"), "TELEGRAM_BOT_TOKEN": "654321:another"}
+	out, err := botctl(t, other, "backup", "restore", archive)
+	if err == nil || !strings.Contains(err.Error(), "another bot's") || !strings.Contains(out, "archive of bot 123456") {
+		t.Fatalf("a restore into bot 654321's store = %v; want a refusal naming bot 123456\n%s", err, out)
+	}
+	out, err = botctl(t, other, "backup", "restore", "-other-bot", archive)
+	if err != nil || !strings.Contains(out, "1 updates parked in its inbox, left out") || !strings.Contains(out, "now holds 5 of the archive's 6 items") {
+		t.Fatalf("a restore told it is another bot's = %v\n%s", err, out)
+	}
+	out, err = botctl(t, other, "backup", "restore", "-other-bot", "-parked", "-replace", archive)
+	if err != nil || !strings.Contains(out, "now holds 6 of the archive's 6 items (1 parked updates restored") {
+		t.Fatalf("a restore told to restore the parked updates = %v\n%s", err, out)
 	}
 }

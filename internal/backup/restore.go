@@ -25,7 +25,16 @@ type RestoreOptions struct {
 	// Replace makes a store that holds items exactly the archive (the
 	// migrator's mirror: it overwrites what differs and deletes what the
 	// archive lacks). Without it such a store is refused (ErrNotEmpty).
-	Replace  bool
+	Replace bool
+	// Bot is the numeric id of the bot the store serves (0: unknown). An
+	// archive whose manifest names another is refused (ErrOtherBot) unless
+	// OtherBot says to restore it all the same.
+	Bot      int64
+	OtherBot bool
+	// Parked restores the updates parked in the archive's inbox, which
+	// the bot then answers at its start (again, if it answered them
+	// before the snapshot was restored). Without it they are left out.
+	Parked   bool
 	Progress io.Writer // the migrator's progress lines; nil: none
 }
 
@@ -34,6 +43,7 @@ type RestoreReport struct {
 	Copy        *migrate.Report
 	Deleted     int64 // -replace: items the archive lacks, deleted
 	Checkpoints int   // the migrator's checkpoints, restored as they were
+	Parked      int64 // updates parked in the archive's inbox: restored only with Parked
 	Verify      *migrate.VerifyReport
 }
 
@@ -51,8 +61,17 @@ var ErrNotEmpty = errors.New("backup: the store is not empty")
 // A mark in dst (RestoreInProgress) says a restore is under way from
 // before the first write until the verify passed, so one cut short is
 // refused, by the bot and by a rerun without Replace, never taken for a
-// whole store.
+// whole store. Another bot's archive is refused unless o.OtherBot, and
+// the updates parked in the archive's inbox are left out unless o.Parked.
 func Restore(ctx context.Context, a *Archive, dst Target, o RestoreOptions) (*RestoreReport, error) {
+	if err := CheckBot(a.Manifest, o); err != nil {
+		return nil, err
+	}
+	parked, err := a.Parked(ctx)
+	if err != nil {
+		return nil, err
+	}
+	src := sourceOf(a, o)
 	mark, marked, err := RestoreInProgress(ctx, dst)
 	if err != nil {
 		return nil, err
@@ -63,7 +82,7 @@ func Restore(ctx context.Context, a *Archive, dst Target, o RestoreOptions) (*Re
 		return nil, fmt.Errorf("backup: reading the store: %w", err)
 	}
 	if (marked || !empty) && !o.Replace {
-		cmp, err := against(ctx, a, view)
+		cmp, err := against(ctx, src, view)
 		if err != nil {
 			return nil, err
 		}
@@ -72,16 +91,20 @@ func Restore(ctx context.Context, a *Archive, dst Target, o RestoreOptions) (*Re
 		}
 		return nil, Refusal(cmp)
 	}
-	if err := putMark(ctx, dst, a); err != nil {
+	writes := a.Summary.Items
+	if !o.Parked {
+		writes -= parked
+	}
+	if err := putMark(ctx, dst, a, writes); err != nil {
 		return nil, err
 	}
-	rep := &RestoreReport{}
+	rep := &RestoreReport{Parked: parked}
 	mo := migrate.Options{Progress: o.Progress}
 	if empty {
-		rep.Copy, err = migrate.Copy(ctx, a, view, mo)
+		rep.Copy, err = migrate.Copy(ctx, src, view, mo)
 	} else {
 		var m *migrate.MirrorReport
-		if m, err = migrate.Mirror(ctx, a, view, mo); m != nil {
+		if m, err = migrate.Mirror(ctx, src, view, mo); m != nil {
 			rep.Copy, rep.Deleted = m.Copy, m.Deleted
 		}
 	}
@@ -91,7 +114,7 @@ func Restore(ctx context.Context, a *Archive, dst Target, o RestoreOptions) (*Re
 	if err != nil {
 		return rep, fmt.Errorf("backup: the restore stopped part way; rerun it with -replace to finish: %w", err)
 	}
-	if rep.Verify, err = migrate.Verify(ctx, a, view, o.Progress); err != nil {
+	if rep.Verify, err = migrate.Verify(ctx, src, view, o.Progress); err != nil {
 		return rep, fmt.Errorf("backup: verifying the restore: %w", err)
 	}
 	if err := dst.For(storage.CoreNamespace).Delete(ctx, markKey); err != nil {
@@ -102,9 +125,9 @@ func Restore(ctx context.Context, a *Archive, dst Target, o RestoreOptions) (*Re
 
 // putMark marks dst as being restored from a, before anything else is
 // written.
-func putMark(ctx context.Context, dst Target, a *Archive) error {
+func putMark(ctx context.Context, dst Target, a *Archive, items int64) error {
 	m := RestoreMark{Archive: a.path, Source: a.Manifest.Source, Created: a.Manifest.Created,
-		Items: a.Summary.Items, Started: time.Now().UTC()}
+		Items: items, Started: time.Now().UTC()}
 	raw, err := json.Marshal(m)
 	if err != nil {
 		return fmt.Errorf("backup: %w", err)
@@ -115,22 +138,22 @@ func putMark(ctx context.Context, dst Target, a *Archive) error {
 	return nil
 }
 
-// Compare says what a restore of a into dst would meet, writing nothing:
-// whether dst is empty, and if not, how it differs from the archive (the
-// migrator's verify, the archive as the source).
-func Compare(ctx context.Context, a *Archive, dst Target) (empty bool, cmp *migrate.VerifyReport, err error) {
+// Compare says what a restore of a into dst with o would meet, writing
+// nothing: whether dst is empty, and if not, how it differs from what the
+// restore would write (the migrator's verify, the archive as the source).
+func Compare(ctx context.Context, a *Archive, dst Target, o RestoreOptions) (empty bool, cmp *migrate.VerifyReport, err error) {
 	view := unmarked{dst}
 	if empty, err = isEmpty(ctx, view); err != nil || empty {
 		return empty, nil, err
 	}
-	cmp, err = against(ctx, a, view)
+	cmp, err = against(ctx, sourceOf(a, o), view)
 	return false, cmp, err
 }
 
 // against is how dst differs from the archive: the migrator's verify,
 // the archive as the source.
-func against(ctx context.Context, a *Archive, dst unmarked) (*migrate.VerifyReport, error) {
-	cmp, err := migrate.Verify(ctx, a, dst, nil)
+func against(ctx context.Context, src storage.Walker, dst unmarked) (*migrate.VerifyReport, error) {
+	cmp, err := migrate.Verify(ctx, src, dst, nil)
 	if err != nil && !errors.Is(err, migrate.ErrDifferent) {
 		return nil, fmt.Errorf("backup: comparing the store with the archive: %w", err)
 	}
