@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -36,7 +37,13 @@ func backupCreate(ctx context.Context, e env) error {
 		return err
 	}
 	defer p.Close(context.WithoutCancel(ctx))
-	o := backup.Options{Source: backend.Describe(cfg)}
+	switch m, marked, err := backup.RestoreInProgress(ctx, p); {
+	case err != nil:
+		return err
+	case marked:
+		return backup.Unfinished(m) // a snapshot of it would pass for a whole store
+	}
+	o := backup.Options{Source: backend.Describe(cfg), Bot: cfg.BotID()} // the id only, from TELEGRAM_BOT_TOKEN when set
 	if f, ok := e.stderr.(*os.File); ok && backup.IsTerminal(f) {
 		o.Progress = e.stderr
 	}
@@ -73,15 +80,21 @@ func backupRestore(ctx context.Context, e env) error {
 	fs := e.flags()
 	replace := fs.Bool("replace", false, "restore into a store that holds items: make it exactly the archive (overwrite what differs, delete what the archive lacks)")
 	dryRun := fs.Bool("dry-run", false, "check the archive whole and say what a restore would do to the store; write nothing")
-	tmp := fs.String("tmp", "", "where the file store's payload is unpacked while restoring (default: the system's temporary directory)")
+	otherBot := fs.Bool("other-bot", false, "restore an archive whose manifest names another bot than TELEGRAM_BOT_TOKEN's")
+	parked := fs.Bool("parked", false, "restore the updates parked in the archive's inbox too: the bot answers them at its start, again if it had before")
+	tmp := fs.String("tmp", "", "where the file store's payload is unpacked while restoring, checked for room first (default: beside BOLT_PATH for the file store, else the system's temporary directory)")
 	args, err := e.positional(fs, 1)
 	if err != nil {
 		return err
 	}
 	// The archive is checked whole before the store is even opened: a
 	// damaged one leaves no trace, not even a new, empty file store.
-	if _, err := wiring.LoadConfig(ctx, e.getenv, defaultchain.Load); err != nil {
+	cfg, err := wiring.LoadConfig(ctx, e.getenv, defaultchain.Load)
+	if err != nil {
 		return err
+	}
+	if *tmp == "" && cfg.Backend == config.BackendBolt {
+		*tmp = filepath.Dir(cfg.BoltPath) // the disk the restore fills anyway, not /tmp, often small or in memory
 	}
 	a, err := backup.Open(args[0], *tmp)
 	if err != nil {
@@ -96,10 +109,14 @@ func backupRestore(ctx context.Context, e env) error {
 	target := backend.Describe(cfg)
 	fmt.Fprintf(e.stdout, "archive: %s, taken of %s at %s: %d items in %d namespaces, whole (CRC-32 %s)\n",
 		args[0], a.Manifest.Source, a.Manifest.Created.Format(time.RFC3339), a.Summary.Items, len(a.Summary.Namespaces), a.Summary.CRC32)
-	if *dryRun {
-		return restorePlan(ctx, e.stdout, a, p, target)
+	ro := backup.RestoreOptions{Replace: *replace, Bot: cfg.BotID(), OtherBot: *otherBot, Parked: *parked, Progress: e.stderr}
+	if err := aboutTheBot(ctx, e.stdout, a, ro); err != nil {
+		return err
 	}
-	rep, err := backup.Restore(ctx, a, p, backup.RestoreOptions{Replace: *replace, Progress: e.stderr})
+	if *dryRun {
+		return restorePlan(ctx, e.stdout, a, p, target, ro)
+	}
+	rep, err := backup.Restore(ctx, a, p, ro)
 	if rep != nil && rep.Copy != nil {
 		rep.Copy.WriteSummary(e.stdout, false)
 	}
@@ -109,8 +126,12 @@ func backupRestore(ctx context.Context, e env) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", target, err)
 	}
-	fmt.Fprintf(e.stdout, "restore: %s now holds the archive's %d items (%d deleted that it lacked, %d migrator checkpoints), verified item by item\n",
-		target, a.Summary.Items, rep.Deleted, rep.Checkpoints)
+	held, parkedDone := a.Summary.Items, "restored"
+	if !*parked {
+		held, parkedDone = held-rep.Parked, "left out"
+	}
+	fmt.Fprintf(e.stdout, "restore: %s now holds %d of the archive's %d items (%d parked updates %s; %d deleted that it lacked, %d migrator checkpoints), verified item by item\n",
+		target, held, a.Summary.Items, rep.Parked, parkedDone, rep.Deleted, rep.Checkpoints)
 	return nil
 }
 
@@ -122,12 +143,45 @@ func size(n int64) string {
 	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 }
 
+// aboutTheBot says whose archive it is and how many parked updates it
+// holds, and refuses another bot's unless told.
+func aboutTheBot(ctx context.Context, w io.Writer, a *backup.Archive, o backup.RestoreOptions) error {
+	parked, err := a.Parked(ctx)
+	if err != nil {
+		return err
+	}
+	whose := "a bot it does not name"
+	if a.Manifest.Bot != 0 {
+		whose = fmt.Sprintf("bot %d", a.Manifest.Bot)
+	}
+	mine := "TELEGRAM_BOT_TOKEN is not set: not compared"
+	if o.Bot != 0 {
+		mine = fmt.Sprintf("this store is bot %d's", o.Bot)
+	}
+	what := "left out, never answered (-parked restores them)"
+	if o.Parked {
+		what = "restored: the bot answers them at its start"
+	}
+	fmt.Fprintf(w, "archive of %s (%s); %d updates parked in its inbox, %s\n", whose, mine, parked, what)
+	return backup.CheckBot(a.Manifest, o)
+}
+
 // restorePlan prints what a restore would do, writing nothing.
-func restorePlan(ctx context.Context, w io.Writer, a *backup.Archive, p backup.Target, target string) error {
-	empty, cmp, err := backup.Compare(ctx, a, p)
+func restorePlan(ctx context.Context, w io.Writer, a *backup.Archive, p backup.Target, target string, o backup.RestoreOptions) error {
+	m, marked, err := backup.RestoreInProgress(ctx, p)
+	if err != nil {
+		return err
+	}
+	empty, cmp, err := backup.Compare(ctx, a, p, o)
 	switch {
 	case err != nil:
 		return err
+	case marked:
+		if cmp != nil {
+			cmp.WriteTable(w)
+		}
+		fmt.Fprintf(w, "dry run: %v\n", backup.UnfinishedRefusal(m, cmp))
+		return nil
 	case empty:
 		fmt.Fprintf(w, "dry run: %s is empty: a restore would write the archive's %d items, then verify them\n", target, a.Summary.Items)
 		return nil

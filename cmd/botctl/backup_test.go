@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/miti99bot/miti99bot/internal/backup"
+	"github.com/miti99bot/miti99bot/internal/backup/backuptest"
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
 	"github.com/miti99bot/miti99bot/internal/storage/bolt"
@@ -74,7 +75,7 @@ func TestBackupCreateThenRestoreIntoAnyStore(t *testing.T) {
 	for _, target := range targets {
 		t.Run(target.name, func(t *testing.T) {
 			out, err := botctl(t, target.env, "backup", "restore", archive)
-			if err != nil || !strings.Contains(out, "verify: identical") || !strings.Contains(out, "now holds the archive's 30 items") {
+			if err != nil || !strings.Contains(out, "verify: identical") || !strings.Contains(out, "now holds 30 of the archive's 30 items") {
 				t.Fatalf("backup restore = %v\n%s", err, out)
 			}
 			out, err = botctl(t, target.env, "backup", "restore", archive)
@@ -174,7 +175,91 @@ func TestASnapshotOfATableNamesItsNamespacesAndATestRestoreIntoMemoryVerifiesIt(
 		t.Fatalf("backup create of a table = %v; want its items per namespace\n%s", err, out)
 	}
 	out, err = botctl(t, map[string]string{"KV_PROVIDER": "memory"}, "backup", "restore", archive)
-	if err != nil || !strings.Contains(out, "verify: identical") || !strings.Contains(out, "now holds the archive's 40 items") {
+	if err != nil || !strings.Contains(out, "verify: identical") || !strings.Contains(out, "now holds 40 of the archive's 40 items") {
 		t.Fatalf("a test restore into memory = %v\n%s", err, out)
+	}
+}
+
+// A restore cut short is reported by every command that meets its store:
+// the rerun refuses, naming the archive and what the store lacks, as the
+// dry run says; a snapshot of it is refused; -replace finishes it.
+func TestARestoreCutShortIsReportedUntilARerunWithReplaceFinishesIt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "restored.db")
+	archive := backuptest.CutRestore(t, path, 40, 25)
+	env := map[string]string{"KV_PROVIDER": "bolt", "BOLT_PATH": path}
+
+	_, err := botctl(t, env, "backup", "restore", archive)
+	if err == nil || !strings.Contains(err.Error(), "never finished") || !strings.Contains(err.Error(), "lacks 15 items") || !strings.Contains(err.Error(), archive) {
+		t.Fatalf("the rerun = %v; want a refusal naming the archive and the 15 items missing", err)
+	}
+	if out, err := botctl(t, env, "backup", "restore", "-dry-run", archive); err != nil || !strings.Contains(out, "lacks 15 items") {
+		t.Fatalf("the dry run = %v; want it to name the 15 items missing\n%s", err, out)
+	}
+	if _, err := botctl(t, env, "backup", "create", "-o", filepath.Join(t.TempDir(), "x.tar")); err == nil || !strings.Contains(err.Error(), "never finished") {
+		t.Fatalf("a snapshot of the cut store = %v; want a refusal", err)
+	}
+	if out, err := botctl(t, env, "backup", "restore", "-replace", archive); err != nil || !strings.Contains(out, "verify: identical") {
+		t.Fatalf("the rerun with -replace = %v\n%s", err, out)
+	}
+	if out, err := botctl(t, env, "backup", "create", "-o", filepath.Join(t.TempDir(), "y.tar")); err != nil || !strings.Contains(out, "40 items") {
+		t.Fatalf("a snapshot of the finished restore = %v\n%s", err, out)
+	}
+}
+
+// A hostile archive (a few kilobytes, its store.db a sparse entry declaring
+// 64 GiB) is refused by a dry run before a byte is unpacked: no file
+// beside the target, where the payload would go, and no target.
+func TestADryRunOfAnArchiveDeclaringMoreThanItHoldsUnpacksNothing(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "restored.db")
+	_, err := botctl(t, map[string]string{"KV_PROVIDER": "bolt", "BOLT_PATH": target}, "backup", "restore", "-dry-run", backuptest.HostileArchive(t))
+	if err == nil || !strings.Contains(err.Error(), "damaged") || !strings.Contains(err.Error(), "declares 68719476736 bytes") {
+		t.Fatalf("the dry run = %v; want the archive refused as damaged, naming the size it declares", err)
+	}
+	if left, err := os.ReadDir(dir); err != nil || len(left) != 0 {
+		t.Fatalf("the target's directory holds %v (%v); want nothing", left, err)
+	}
+}
+
+// The manifest names the bot by the id in TELEGRAM_BOT_TOKEN, never the
+// rest of it; a restore with another bot's token refuses unless told, and
+// says how many updates the archive parked, restoring none unless told.
+func TestARestoreOfAnotherBotsArchiveRefusesAndParkedUpdatesStayOutUnlessTold(t *testing.T) {
+	path, env := fileStore(t, 5)
+	p, err := bolt.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.For(storage.CoreNamespace).Put(t.Context(), "inbox:c7:0000000000000000042", []byte(`{"update_id":42}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	env["TELEGRAM_BOT_TOKEN"] = "123456:SECRETpartOfTheToken"
+	archive := filepath.Join(t.TempDir(), "snap.tar")
+	if _, err := botctl(t, env, "backup", "create", "-o", archive); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"bot": 123456`) || strings.Contains(string(data), "SECRETpartOfTheToken") {
+		t.Fatal("the archive should name bot 123456 and hold nothing else of its token")
+	}
+
+	other := map[string]string{"KV_PROVIDER": "bolt", "BOLT_PATH": filepath.Join(t.TempDir(), "other.db"), "TELEGRAM_BOT_TOKEN": "654321:another"}
+	out, err := botctl(t, other, "backup", "restore", archive)
+	if err == nil || !strings.Contains(err.Error(), "another bot's") || !strings.Contains(out, "archive of bot 123456") {
+		t.Fatalf("a restore into bot 654321's store = %v; want a refusal naming bot 123456\n%s", err, out)
+	}
+	out, err = botctl(t, other, "backup", "restore", "-other-bot", archive)
+	if err != nil || !strings.Contains(out, "1 updates parked in its inbox, left out") || !strings.Contains(out, "now holds 5 of the archive's 6 items") {
+		t.Fatalf("a restore told it is another bot's = %v\n%s", err, out)
+	}
+	out, err = botctl(t, other, "backup", "restore", "-other-bot", "-parked", "-replace", archive)
+	if err != nil || !strings.Contains(out, "now holds 6 of the archive's 6 items (1 parked updates restored") {
+		t.Fatalf("a restore told to restore the parked updates = %v\n%s", err, out)
 	}
 }

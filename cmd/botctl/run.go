@@ -30,7 +30,7 @@ var subcommands = []subcommand{
 	{"cron status", "[-url <deployment base URL>]", "each job's last success and failure, attempts, next fire, and the store read: from the configured store, or from the running bot (-url; BOT_URL when the store is locked or not configured)"},
 	{"table create", "<name>", "create a DynamoDB table (local development and tests only)"},
 	{"backup create", "-o <file>", "a snapshot of the configured store into one archive (the file store only while the bot is stopped: docs/backup.md)"},
-	{"backup restore", "<file> [-replace] [-dry-run] [-tmp <dir>]", "check the archive whole, restore it into the configured store (refused unless empty, or -replace) and verify every item"},
+	{"backup restore", "<file> [-replace] [-dry-run] [-other-bot] [-parked] [-tmp <dir>]", "check the archive whole, restore it into the configured store (refused unless empty, or -replace; another bot's unless -other-bot; parked updates left out unless -parked) and verify every item"},
 }
 
 var commands = map[string]func(ctx context.Context, e env) error{

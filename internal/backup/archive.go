@@ -35,8 +35,9 @@ var (
 
 // Open reads the archive at path to its end and refuses it (ErrDamaged)
 // unless it is whole, before anything else reads from it. A bolt payload
-// is extracted into tmpDir ("": the system's) and opened, which checks
-// the file page by page once more; Close removes it.
+// is extracted into tmpDir ("": the system's), once that has room for it
+// (ErrNoRoom), and opened, which checks the file page by page once more;
+// Close removes it.
 func Open(path, tmpDir string) (*Archive, error) {
 	a := &Archive{path: path}
 	if err := a.open(tmpDir); err != nil {
@@ -54,8 +55,15 @@ func (a *Archive) open(tmpDir string) error {
 		return fmt.Errorf("backup: %w", err)
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
 	var tmp *os.File
-	c, err := check(f, func() (io.Writer, error) {
+	c, err := check(f, fi.Size(), func(size int64) (io.Writer, error) {
+		if err := roomFor(tmpDir, size); err != nil {
+			return nil, err
+		}
 		var cerr error
 		if tmp, cerr = os.CreateTemp(tmpDir, "miti99bot-restore-*.db"); cerr != nil {
 			return nil, fmt.Errorf("backup: a place for the file: %w", cerr)

@@ -26,12 +26,13 @@ type checked struct {
 	counts   map[string]int64 // items per namespace, counted (kind items)
 }
 
-// check reads the archive r to its end, hashing it, and fails with
-// ErrDamaged unless it is whole: the entries in order, the checksum and
-// the size the summary gives, and (kind items) every line an item and as
-// many per namespace as it says. A bolt payload goes to boltOut as it is
-// read (the caller then opens it).
-func check(r io.Reader, boltOut func() (io.Writer, error)) (*checked, error) {
+// check reads the archive r, of size bytes, to its end, hashing it, and
+// fails with ErrDamaged unless it is whole: the entries in order, the
+// checksum and the size the summary gives, and (kind items) every line an
+// item and as many per namespace as it says. A bolt payload goes to
+// boltOut, told its size first, as it is read (the caller then opens it).
+// No entry is read past a size known to be true (bounded).
+func check(r io.Reader, size int64, boltOut func(size int64) (io.Writer, error)) (*checked, error) {
 	tr := tar.NewReader(r)
 	h := crc32.NewIEEE()
 	var c checked
@@ -54,11 +55,17 @@ func check(r io.Reader, boltOut func() (io.Writer, error)) (*checked, error) {
 		if hdr.Name != boltName {
 			return nil, damaged("%s where %s should be", hdr.Name, boltName)
 		}
-		out, err := boltOut()
+		if err := bounded(hdr, size); err != nil {
+			return nil, err
+		}
+		if p := c.Manifest.Payload; p != 0 && hdr.Size != p {
+			return nil, damaged("%s holds %d bytes, its manifest says %d", boltName, hdr.Size, p)
+		}
+		out, err := boltOut(hdr.Size)
 		if err != nil {
 			return nil, err
 		}
-		n, err := io.Copy(io.MultiWriter(out, h), tr)
+		n, err := io.Copy(io.MultiWriter(out, h), io.LimitReader(tr, hdr.Size))
 		if bytes += n; err != nil {
 			return nil, readFailed(boltName, err)
 		}
@@ -69,6 +76,9 @@ func check(r io.Reader, boltOut func() (io.Writer, error)) (*checked, error) {
 	default:
 		c.counts = map[string]int64{}
 		for ; err == nil && strings.HasPrefix(hdr.Name, itemsDir); hdr, err = tr.Next() {
+			if err := bounded(hdr, chunkBytes); err != nil {
+				return nil, err
+			}
 			cr := &countReader{r: io.TeeReader(tr, h)}
 			lerr := readLines(cr, func(it storage.Item) error { c.counts[it.Namespace]++; return nil })
 			if bytes += cr.n; lerr != nil {
@@ -108,6 +118,21 @@ func check(r io.Reader, boltOut func() (io.Writer, error)) (*checked, error) {
 		return nil, damaged("its items per namespace %v differ from its summary's %v", c.counts, c.Summary.Namespaces)
 	}
 	return &c, nil
+}
+
+// bounded refuses an entry that is not a plain file of at most max bytes:
+// a sparse entry can declare gigabytes of zeros in a few kilobytes of
+// archive, and a bolt payload is written out to disk as it is read. The
+// payload is bounded by the archive's own size, item lines by the chunk
+// they are written in.
+func bounded(hdr *tar.Header, max int64) error {
+	switch {
+	case hdr.Size > max:
+		return damaged("%s declares %d bytes, more than the %d it can hold: not one of ours", hdr.Name, hdr.Size, max)
+	case hdr.Typeflag != tar.TypeReg:
+		return damaged("%s is not a plain file (tar type %q): not one of ours", hdr.Name, hdr.Typeflag)
+	}
+	return nil
 }
 
 func total(counts map[string]int64) (n int64) {

@@ -57,6 +57,14 @@ type Manifest struct {
 	Source  string    `json:"source"` // the store, as the tools name it: "mongodb database miti99bot"
 	Created time.Time `json:"created"`
 	Commit  string    `json:"commit,omitempty"` // the build that wrote it
+	// Payload is the size of store.db (kind bolt), so a restore knows
+	// before reading it how much it unpacks (0: an archive from before).
+	Payload int64 `json:"payload,omitempty"`
+	// Bot is the numeric id of the bot whose store it is (never its
+	// token): a restore into another bot's store is refused unless told,
+	// as the parked updates it carries would be answered with the wrong
+	// token. 0: not known when it was taken.
+	Bot int64 `json:"bot,omitempty"`
 }
 
 // Summary is the archive's last entry: what the payload holds and its

@@ -25,7 +25,10 @@ const JobName = "backup"
 // status, the log and the cron metrics, and the newest snapshot's age
 // (the metric m records at each success, and here from what d already
 // holds) keeps growing until one succeeds.
-func Job(p storage.KVProvider, d Dir, schedule, source string, m *metrics.Metrics, log *slog.Logger) app.Cron {
+// o names the store and the bot (Options.Source, Options.Bot); the job
+// always runs in the background.
+func Job(p storage.KVProvider, d Dir, schedule string, o Options, m *metrics.Metrics, log *slog.Logger) app.Cron {
+	o.Background = true // the bot serves meanwhile
 	if err := os.MkdirAll(d.Path, 0o700); err != nil {
 		log.Error("backup: BACKUP_DIR cannot be made; every snapshot will fail until it can", "dir", d.Path, "err", err)
 	}
@@ -44,7 +47,7 @@ func Job(p storage.KVProvider, d Dir, schedule, source string, m *metrics.Metric
 		Timeout:  app.MaxCronTimeout, // a server's store is walked: minutes, for a big one
 		Handler: func(ctx context.Context) error {
 			start := time.Now()
-			path, s, err := d.Take(ctx, p, Options{Source: source, Background: true}) // the bot serves meanwhile
+			path, s, err := d.Take(ctx, p, o)
 			if s == nil {
 				return err // nothing written; Take removed its partial file
 			}

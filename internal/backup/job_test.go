@@ -22,7 +22,7 @@ func TestTheNewestSnapshotIsAMetricFromTheStart(t *testing.T) {
 	quiet := slog.New(slog.DiscardHandler)
 
 	empty := &metricstest.Gauges{}
-	backup.Job(p, backup.Dir{Path: t.TempDir(), Keep: 2}, "0 20 * * *", "test", metrics.New(empty), quiet)
+	backup.Job(p, backup.Dir{Path: t.TempDir(), Keep: 2}, "0 20 * * *", backup.Options{Source: "test"}, metrics.New(empty), quiet)
 	if at, ok := empty.Get(metrics.BackupTime); !ok || at != 0 {
 		t.Fatalf("with no snapshot, the time is %v (set %v); want 0", at, ok)
 	}
@@ -38,7 +38,7 @@ func TestTheNewestSnapshotIsAMetricFromTheStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := &metricstest.Gauges{}
-	job := backup.Job(p, d, "0 20 * * *", "test", metrics.New(g), quiet)
+	job := backup.Job(p, d, "0 20 * * *", backup.Options{Source: "test"}, metrics.New(g), quiet)
 	at, _ := g.Get(metrics.BackupTime)
 	size, _ := g.Get(metrics.BackupBytes)
 	items, _ := g.Get(metrics.BackupItems)

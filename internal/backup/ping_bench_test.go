@@ -2,6 +2,7 @@ package backup_test
 
 import (
 	"context"
+	"flag"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -21,17 +22,21 @@ import (
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
+// pingItems sizes BenchmarkPingWhileSnapshotting's store.
+var pingItems = flag.Int("ping-items", 100_000, "BenchmarkPingWhileSnapshotting: the items of its file store")
+
 // BenchmarkPingWhileSnapshotting measures /ping through the whole core on
-// a file store of 100,000 items (every write a commit with its fsync), in
+// a file store of 100,000 items (-ping-items) (every write a commit with its fsync), in
 // rounds that alternate: idle; while the scheduled job's snapshot (in the
 // background) copies the file again and again into a directory on the
 // same disk; and while botctl's (full speed) does. It reports each one's
 // median and 99th percentile and their ratios to idle. Run it with:
 //
 //	go test -run '^$' -bench PingWhileSnapshotting -benchtime 20x ./internal/backup/
+//	go test -run '^$' -bench PingWhileSnapshotting -benchtime 10x ./internal/backup/ -ping-items 1000000
 func BenchmarkPingWhileSnapshotting(b *testing.B) {
 	p := backendtest.Bolt(b)
-	fill(b, p, generated(100_000))
+	fill(b, p, generated(*pingItems))
 	srv := telegramtest.New(b)
 	client, err := telegram.New(srv.Token, telegram.WithAPIURL(srv.URL), telegram.WithRates(rate.Inf, rate.Inf))
 	if err != nil {

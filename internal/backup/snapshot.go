@@ -25,6 +25,9 @@ type Options struct {
 	// snapshot runs at the lowest CPU and I/O priority (Linux) and rests
 	// as long as it works (pacer), so the bot's work comes first.
 	Background bool
+	// Bot is the numeric id of the bot whose store this is, for the
+	// manifest (0: unknown).
+	Bot int64
 }
 
 func (o *Options) defaults() {
@@ -51,7 +54,7 @@ type hotCopier interface {
 // server's scan is not a transaction).
 func Snapshot(ctx context.Context, p storage.KVProvider, w io.Writer, o Options) (*Summary, error) {
 	o.defaults()
-	m := Manifest{Format: Format, Version: Version, Kind: KindItems, Source: o.Source, Created: o.Now().UTC(), Commit: buildinfo.Commit()}
+	m := Manifest{Format: Format, Version: Version, Kind: KindItems, Source: o.Source, Created: o.Now().UTC(), Commit: buildinfo.Commit(), Bot: o.Bot}
 	if o.Background {
 		w = newPacer(ctx, w)
 	}
@@ -72,6 +75,7 @@ func snapshotBolt(ctx context.Context, hc hotCopier, w io.Writer, m Manifest, o 
 		for _, n := range s.Namespaces {
 			s.Items += n
 		}
+		m.Payload = c.Size()
 		a, err := newArchiveWriter(ctx, w, m)
 		if err != nil {
 			return err

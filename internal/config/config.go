@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
@@ -75,6 +76,17 @@ type Config struct {
 
 // Secrets returns every secret value, for log redaction.
 func (c *Config) Secrets() []string { return c.secrets }
+
+// BotID is the bot's numeric id, the part of its token before the colon,
+// which is no secret (Telegram shows it to every user); 0 without a token.
+func (c *Config) BotID() int64 {
+	id, _, _ := strings.Cut(c.TelegramToken.Reveal(), ":")
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
+}
 
 // ModuleSettings returns the modules' settings, revealed, for the core.
 func (c *Config) ModuleSettings() map[string]string {

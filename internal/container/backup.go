@@ -19,5 +19,5 @@ func Jobs(cfg *config.Config, store storage.KVProvider, m *metrics.Metrics, log 
 		return nil
 	}
 	d := backup.Dir{Path: cfg.BackupDir, Keep: cfg.BackupKeep}
-	return []app.Cron{backup.Job(store, d, cfg.BackupSchedule, backend.Describe(cfg), m, log)}
+	return []app.Cron{backup.Job(store, d, cfg.BackupSchedule, backup.Options{Source: backend.Describe(cfg), Bot: cfg.BotID()}, m, log)}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/awsenv"
+	"github.com/miti99bot/miti99bot/internal/backup"
 	"github.com/miti99bot/miti99bot/internal/buildinfo"
 	"github.com/miti99bot/miti99bot/internal/config"
 	"github.com/miti99bot/miti99bot/internal/console"
@@ -179,6 +180,10 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 	if b.Store, err = backend.Open(ctx, cfg, log, o.Store...); err != nil {
 		return nil, err
 	}
+	if err := refuseUnfinishedRestore(ctx, b.Store); err != nil {
+		b.Close()
+		return nil, err
+	}
 	var jobs []app.Cron
 	if o.Jobs != nil {
 		jobs = o.Jobs(cfg, b.Store, b.Metrics, log)
@@ -201,6 +206,20 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 		WebhookSecret: cfg.WebhookSecret.Reveal(), CronSecret: cfg.CronSecret.Reveal(), Log: log,
 	})
 	return b, nil
+}
+
+// refuseUnfinishedRestore stops the start on a store a restore was cut
+// short in: it may lack any part of its archive, and would serve as if
+// whole.
+func refuseUnfinishedRestore(ctx context.Context, store storage.KVProvider) error {
+	m, marked, err := backup.RestoreInProgress(ctx, store)
+	switch {
+	case err != nil:
+		return err
+	case marked:
+		return backup.Unfinished(m)
+	}
+	return nil
 }
 
 // Close closes the store, within a short budget of its own: it runs at
