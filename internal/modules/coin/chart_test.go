@@ -174,3 +174,14 @@ func TestTheLongestChartButtonFits(t *testing.T) {
 		t.Fatalf("%d bytes", n)
 	}
 }
+
+// A group that forbids photos still reads text: the chart it cannot get
+// is said, not dropped in silence.
+func TestAChartRefusedForPhotosIsSaidInText(t *testing.T) {
+	b, _, _ := chartBot(t, nil)
+	b.Srv.FailNext("sendPhoto", telegramtest.RecordedFailure(t, "answer_no_rights_photos.json"))
+	b.MustSay(apptest.Group, apptest.User, "/coin_chart eth 1d")
+	if got := b.Replies(); len(got) != 1 || !strings.Contains(got[0], "may not send photos") {
+		t.Fatalf("replies %q; want one saying photos are not allowed here", got)
+	}
+}
