@@ -107,6 +107,8 @@ func (c *Charts) why(err error, sym string, p Period) (string, bool) {
 		return fmt.Sprintf("Too few prices of %s over %s to draw a chart; try a longer period.", sym, p.Name), true
 	case errors.Is(err, ErrNoHistory):
 		return fmt.Sprintf("No price history for %s right now; every source failed. Try again later.", sym), true
+	case errors.Is(err, ErrBadHistory):
+		return fmt.Sprintf("No chart of %s right now: the price history the sources answered has prices that cannot be right (zero, negative or not a number).", sym), true
 	case errors.Is(err, chart.ErrNoRenderer): // a deployment without its helper: logged, and said
 		c.Log.Error("chart not drawn", "symbol", sym, "err", err)
 		return "Charts cannot be drawn here right now.", true
