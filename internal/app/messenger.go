@@ -73,7 +73,8 @@ func (e *FloodError) Is(target error) bool { return target == ErrFlood }
 
 // Permanent reports whether err is a Telegram refusal that no retry of the
 // same update can change: the chat blocked the bot or is gone, the topic is
-// gone, or the request itself is refused. The core ends such an update as
+// gone or closed, the bot lacks the right to send there, or the request
+// itself is refused. The core ends such an update as
 // handled; everything else (the store, 5xx, the network, a flood) is
 // retried.
 func Permanent(err error) bool {

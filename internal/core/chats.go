@@ -113,6 +113,7 @@ func (a *App) chatAction(name string, ch app.ChatChange) *action {
 
 // planMembership acts on the bot's own membership: removed or blocked, the
 // chat's state goes; added to a group, it greets with /help's first lines.
+// A channel is not greeted: its subscribers cannot send the bot a command.
 func (a *App) planMembership(cm *models.ChatMemberUpdated) *action {
 	now, was := cm.NewChatMember.Type, cm.OldChatMember.Type
 	switch {
@@ -120,6 +121,8 @@ func (a *App) planMembership(cm *models.ChatMemberUpdated) *action {
 		return a.chatAction("bot removed", app.ChatChange{ChatID: cm.Chat.ID})
 	case cm.Chat.Type == models.ChatTypePrivate:
 		return nil // unblocked: the user's next command says hello
+	case cm.Chat.Type == models.ChatTypeChannel:
+		return nil
 	case was == models.ChatMemberTypeLeft || was == models.ChatMemberTypeBanned:
 		chat := cm.Chat.ID
 		return &action{module: storage.CoreNamespace, name: "bot added", chatID: chat, run: func(ctx context.Context) error {

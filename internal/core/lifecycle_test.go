@@ -158,6 +158,7 @@ func TestAChatsLifeReachesEveryModuleOnce(t *testing.T) {
 		{"update_my_chat_member_blocked_private.json", []app.ChatChange{{ChatID: 2063236800}}, 0},
 		{"update_my_chat_member_added_group.json", nil, 1},
 		{"update_my_chat_member_promoted_group.json", nil, 0},
+		{"update_my_chat_member_admin_channel.json", nil, 0}, // no command works in a channel: no greeting
 	}
 	for _, tt := range tests {
 		t.Run(strings.TrimSuffix(tt.update, ".json"), func(t *testing.T) {

@@ -87,6 +87,17 @@ var refusals = []struct {
 	{"group chat was deactivated", app.ErrChatGone, app.ErrChatNotFound},
 }
 
+// lackedRight is the kind of message in "not enough rights to send photos
+// to the chat" (lower-cased); "" when desc names none.
+func lackedRight(desc string) string {
+	_, rest, ok := strings.Cut(desc, "not enough rights to send ")
+	if !ok {
+		return ""
+	}
+	right, _, _ := strings.Cut(rest, " to the chat")
+	return strings.TrimSpace(right)
+}
+
 // classify maps a call's error onto the error classes: the one place where
 // Telegram's answers are read. A migrate_to_chat_id decides whatever the
 // wording (it changed over the years); then the descriptions above; then
@@ -107,6 +118,9 @@ func classify(method string, chatID int64, err error) error {
 	for _, r := range refusals {
 		if (a.Code == http.StatusBadRequest || a.Code == http.StatusForbidden) && strings.Contains(desc, r.text) {
 			e.class, e.app = r.class, r.app
+			if r.class == app.ErrNoRights {
+				e.right = lackedRight(desc)
+			}
 			return e
 		}
 	}

@@ -2,6 +2,7 @@ package telegram_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -35,6 +36,7 @@ func TestEveryRecordedFinalAnswerIsClassifiedByWhatTheEngineDoesWithTheChat(t *t
 		{"answer_thread_not_found.json", app.ErrSendRefused, app.ErrThreadNotFound},
 		// No right to send: drop it; the chat may grant it back.
 		{"answer_no_rights_text.json", app.ErrNoRights, app.ErrRejected},
+		{"answer_no_rights_photos.json", app.ErrNoRights, app.ErrRejected},
 		{"answer_no_rights_send.json", app.ErrNoRights, app.ErrRejected},
 		{"answer_no_rights_channel.json", app.ErrNoRights, app.ErrRejected},
 		{"answer_chat_write_forbidden.json", app.ErrNoRights, app.ErrRejected},
@@ -63,6 +65,38 @@ func TestEveryRecordedFinalAnswerIsClassifiedByWhatTheEngineDoesWithTheChat(t *t
 			}
 			if n := len(srv.Calls("sendMessage")); n != 1 {
 				t.Errorf("%d sendMessage calls; a final answer is not retried", n)
+			}
+		})
+	}
+}
+
+// A refusal for rights names the kind of message the chat forbids, so a
+// photo refused can be said in text; one that forbids text, or names no
+// kind, has nothing to say it with.
+func TestARefusalForRightsNamesWhatTheChatForbids(t *testing.T) {
+	tests := []struct {
+		recorded string
+		right    string
+		sayable  bool
+	}{
+		{"answer_no_rights_photos.json", "photos", true},
+		{"answer_no_rights_text.json", "text messages", false},
+		{"answer_no_rights_send.json", "", false},
+		{"answer_no_rights_channel.json", "", false},
+		{"answer_chat_write_forbidden.json", "", false},
+		{"answer_topic_closed.json", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.recorded, func(t *testing.T) {
+			srv := telegramtest.New(t)
+			srv.FailNext("sendPhoto", telegramtest.RecordedFailure(t, tt.recorded))
+			c, _ := newClient(t, srv)
+			_, err := c.SendPhoto(t.Context(), app.Photo{ChatID: -100123, PNG: []byte("png")})
+			if got := app.LackedRight(err); got != tt.right {
+				t.Errorf("LackedRight(%v) = %q, want %q", err, got, tt.right)
+			}
+			if text, ok := app.NoRightText(err); ok != tt.sayable || (ok && !strings.Contains(text, tt.right)) {
+				t.Errorf("NoRightText(%v) = %q, %v; want said %v", err, text, ok, tt.sayable)
 			}
 		})
 	}

@@ -21,7 +21,12 @@ type APIError struct {
 	Description string
 	class       error // one of the lifecycle classes, or nil
 	app         error // the app class it also matches, or nil
+	right       string
 }
+
+// LackedRight is the kind of message a refusal for rights named
+// ("photos"); "" for any other answer (app.LackedRight reads it).
+func (e *APIError) LackedRight() string { return e.right }
 
 func (e *APIError) Error() string {
 	class := e.class

@@ -89,6 +89,11 @@ func TestAChartFallsThroughTheSourcesInThePricesOrder(t *testing.T) {
 		{"Coinbase when Binance is down", "/coin_chart ETH 7d", map[string]string{"binance": "down"}, "51 OHLC bars from Coinbase to 09 Dec 2024 18:00 ICT"},
 		{"CoinGecko's line when both are down", "/coin_chart ETH 7d", map[string]string{"binance": "down", "coinbase": "down"}, "51 prices from CoinGecko to 09 Dec 2024 18:00 ICT"},
 		{"a recorded single candle is too few", "/coin_chart ETH 7d", map[string]string{"binance": "down", "coinbase": "recorded", "coingecko": "down"}, "Too few prices of ETH over 7d to draw a chart; try a longer period."},
+		{"Coinbase at once when Binance answers Infinity", "/coin_chart ETH 7d", map[string]string{"binance": "bad:Infinity"}, "51 OHLC bars from Coinbase to 09 Dec 2024 18:00 ICT"},
+		{"Coinbase at once when Binance answers NaN", "/coin_chart ETH 7d", map[string]string{"binance": "bad:NaN"}, "51 OHLC bars from Coinbase to 09 Dec 2024 18:00 ICT"},
+		{"Coinbase at once when Binance answers zero", "/coin_chart ETH 7d", map[string]string{"binance": "bad:0"}, "51 OHLC bars from Coinbase to 09 Dec 2024 18:00 ICT"},
+		{"Coinbase at once when Binance answers a negative price", "/coin_chart ETH 7d", map[string]string{"binance": "bad:-3864.2"}, "51 OHLC bars from Coinbase to 09 Dec 2024 18:00 ICT"},
+		{"a bad answer with every other source down is said so", "/coin_chart ETH 7d", map[string]string{"binance": "bad:Infinity", "coinbase": "down", "coingecko": "down"}, "No chart of ETH right now: the price history the sources answered has prices that cannot be right (zero, negative or not a number)."},
 		{"every source down", "/coin_chart ETH", map[string]string{"binance": "down", "coinbase": "down", "coingecko": "down"}, "No price history for ETH right now; every source failed. Try again later."},
 		{"unknown everywhere", "/coin_chart NOPE", nil, "Unknown coin: NOPE."},
 		{"a period no market has", "/coin_chart ETH 2w", nil, "A chart's period is 1d, 7d, 30d or 1y."},
@@ -96,8 +101,11 @@ func TestAChartFallsThroughTheSourcesInThePricesOrder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b, _, _ := chartBot(t, tt.mode)
+			b, f, _ := chartBot(t, tt.mode)
 			b.MustSay(apptest.Group, apptest.User, tt.say)
+			if n := f.calls["binance"]; n > 1 {
+				t.Fatalf("Binance asked %d times; a source's answer is taken once", n)
+			}
 			if photos := b.Srv.Photos(); len(photos) == 1 {
 				if _, line, _ := strings.Cut(photos[0].Caption, "\n"); line != tt.want {
 					t.Fatalf("caption's source line %q; want %q", line, tt.want)
@@ -172,5 +180,16 @@ func TestAStalePeriodPressGetsTheToast(t *testing.T) {
 func TestTheLongestChartButtonFits(t *testing.T) {
 	if n := len("coinc:" + strings.Repeat("W", 10) + ":30d"); n > app.MaxCallbackData {
 		t.Fatalf("%d bytes", n)
+	}
+}
+
+// A group that forbids photos still reads text: the chart it cannot get
+// is said, not dropped in silence.
+func TestAChartRefusedForPhotosIsSaidInText(t *testing.T) {
+	b, _, _ := chartBot(t, nil)
+	b.Srv.FailNext("sendPhoto", telegramtest.RecordedFailure(t, "answer_no_rights_photos.json"))
+	b.MustSay(apptest.Group, apptest.User, "/coin_chart eth 1d")
+	if got := b.Replies(); len(got) != 1 || !strings.Contains(got[0], "may not send photos") {
+		t.Fatalf("replies %q; want one saying photos are not allowed here", got)
 	}
 }

@@ -11,7 +11,8 @@ import (
 // fakeHistory serves the three providers' history endpoints. ETH's prices
 // are the recorded Binance klines (testdata/README.md), served in each
 // provider's own shape; a provider's mode makes it "down" (503) or serve
-// its short recorded answer ("recorded").
+// its short recorded answer ("recorded"); Binance's "bad:<value>" answers
+// its recorded klines with the last close replaced by value ("Infinity").
 type fakeHistory struct {
 	mu    sync.Mutex
 	mode  map[string]string
@@ -46,6 +47,12 @@ func (f *fakeHistory) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if q.Get("symbol") != "ETHUSDT" {
 			w.WriteHeader(http.StatusBadRequest)
 			_, _ = w.Write(recorded("binance_invalid_symbol.json"))
+			return
+		}
+		if v, ok := strings.CutPrefix(mode, "bad:"); ok {
+			rows := klines()
+			rows[len(rows)-1][4] = v
+			_ = json.NewEncoder(w).Encode(rows)
 			return
 		}
 		_, _ = w.Write(recorded("binance_klines_ethusdt_1h.json"))

@@ -58,10 +58,10 @@ func TestGoldsChartIsWorldSpotAndSaysSo(t *testing.T) {
 		f         spotKlines
 		want      string // the caption's first line, or the reply
 	}{
-		{"a day of world spot", "/gold_chart 1d", spotKlines{n: 24}, "XAU 1d: "},
-		{"7d without an argument", "/gold_chart", spotKlines{n: 84}, "XAU 7d: "},
-		{"too few klines", "/gold_chart", spotKlines{n: 3}, "Too few prices of XAU over 7d to draw a chart; try a longer period."},
-		{"no rate, no chart", "/gold_chart", spotKlines{n: 84, ratesDown: true}, "No price history for XAU right now; every source failed. Try again later."},
+		{"a day of world spot", "/gold_chart 1d", spotKlines{n: 24}, "World gold (spot, VND/luong) 1d: "},
+		{"7d without an argument", "/gold_chart", spotKlines{n: 84}, "World gold (spot, VND/luong) 7d: "},
+		{"too few klines", "/gold_chart", spotKlines{n: 3}, "Too few prices of World gold (spot, VND/luong) over 7d to draw a chart; try a longer period."},
+		{"no rate, no chart", "/gold_chart", spotKlines{n: 84, ratesDown: true}, "No price history for World gold (spot, VND/luong) right now; every source failed. Try again later."},
 		{"a period gold has not", "/gold_chart 2w", spotKlines{n: 84}, "A chart's period is 1d, 7d, 30d or 1y."},
 		{"a symbol is not an argument", "/gold_chart SJC 7d", spotKlines{n: 84}, "Usage: /gold_chart [1d|7d|30d|1y]"},
 	}
@@ -99,7 +99,7 @@ func TestGoldsPeriodButtonRedrawsInPlace(t *testing.T) {
 	if err := b.Handle(telegramtest.Press(apptest.Group, apptest.User, id, rows[0][2].CallbackData)); err != nil {
 		t.Fatal(err)
 	}
-	if e := b.Srv.MediaEdits(); len(e) != 1 || e[0].MessageID != id || !strings.HasPrefix(e[0].Caption, "XAU 30d: ") {
+	if e := b.Srv.MediaEdits(); len(e) != 1 || e[0].MessageID != id || !strings.HasPrefix(e[0].Caption, "World gold (spot, VND/luong) 30d: ") {
 		t.Fatalf("%d edits; want message %d redrawn over 30d", len(e), id)
 	}
 }

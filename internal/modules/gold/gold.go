@@ -92,6 +92,7 @@ func New(d app.Deps) (*app.Module, error) {
 	if err != nil {
 		return nil, err
 	}
+	charts.Label = func(string) string { return chartLabel }
 	m.desk = &trading.Desk{Market: market, Quotes: quotes, Money: trading.VND, Name: Name, Start: "100000000", Unit: "luong"}
 	values := m.desk.Track(d, chartVND)
 	return &app.Module{

@@ -16,6 +16,10 @@ import (
 // on Binance (PAXG) in VND per luong at today's USD/VND rate, and says so.
 const chartSymbol = "XAU"
 
+// chartLabel is how the chart names what it draws: "XAU" alone reads as
+// dollars per ounce, or as SJC's price.
+const chartLabel = "World gold (spot, VND/luong)"
+
 const spotNote = "World spot, not SJC's price (SJC has no history at our source): PAXG on Binance x today's USD/VND from ExchangeRate-API, per luong (37.5 g)."
 
 // spotHistory is PAXGUSDT's klines converted to VND per luong at one

@@ -40,7 +40,7 @@ func kbsHistory(c *http.Client, base string) trading.HistorySource {
 			if err != nil {
 				return trading.History{}, fmt.Errorf("kbs history: bar %d: %w", i, err)
 			}
-			bar, err := wholeBar(t, b.O, b.H, b.L, b.C)
+			bar, err := vndBar(t, b.O, b.H, b.L, b.C)
 			if err != nil {
 				return trading.History{}, fmt.Errorf("kbs history: bar %d: %w", i, err)
 			}
@@ -81,7 +81,7 @@ func vciHistory(c *http.Client, base string) trading.HistorySource {
 			if err != nil {
 				return trading.History{}, fmt.Errorf("vci history: bar %d: %w", i, err)
 			}
-			bar, err := wholeBar(t, s.O[i], s.H[i], s.L[i], s.C[i])
+			bar, err := vndBar(t, s.O[i], s.H[i], s.L[i], s.C[i])
 			if err != nil {
 				return trading.History{}, fmt.Errorf("vci history: bar %d: %w", i, err)
 			}
@@ -91,13 +91,13 @@ func vciHistory(c *http.Client, base string) trading.HistorySource {
 	}}
 }
 
-// wholeBar is a bar whose prices are whole VND, as the price sources'
-// are (wholeVND): a fraction means thousands, and that source is passed
-// over rather than drawn a thousand times too low.
-func wholeBar(t time.Time, o, h, l, c json.Number) (chart.Bar, error) {
+// vndBar is a bar in VND as the sources quote it. Vietcap adjusts the
+// bars before a dividend's ex-date, so their prices carry decimals of a
+// dong; they are drawn as they are.
+func vndBar(t time.Time, o, h, l, c json.Number) (chart.Bar, error) {
 	var f [4]float64
 	for i, n := range []json.Number{o, h, l, c} {
-		d, err := wholeVND(n)
+		d, err := vnd(n)
 		if err != nil {
 			return chart.Bar{}, err
 		}

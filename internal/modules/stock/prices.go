@@ -95,18 +95,27 @@ func ssi(c *http.Client, base string) trading.Source {
 	}}
 }
 
-// wholeVND accepts a positive whole number of VND, which is what every
-// source quotes per share; anything else is a failure, never a quote.
-// Every exchange's tick is at least 10 VND, so a fraction means the source
-// switched to quoting in thousands (as some of their chart APIs do). A
-// price of whole thousands quoted in thousands cannot be told apart.
-func wholeVND(n json.Number) (decimal.Decimal, error) {
+// minVND is under the lowest price any Vietnamese stock is quoted at (a
+// tick is 10 to 100 VND): a smaller number is a price in thousands, which
+// some chart APIs answer, and is refused rather than read a thousand
+// times too low.
+var minVND = decimal.NewFromInt(100)
+
+// vnd reads a price in VND, as every source quotes per share; decimals
+// are a price adjusted for a dividend since, read as they are.
+func vnd(n json.Number) (decimal.Decimal, error) {
 	d, err := trading.Positive(n.String())
 	if err != nil {
 		return d, err
 	}
-	if !d.IsInteger() {
-		return decimal.Zero, fmt.Errorf("%w: %s is not whole VND", trading.ErrPriceInvalid, n)
+	if d.LessThan(minVND) {
+		return decimal.Zero, fmt.Errorf("%w: %s is not a price in VND", trading.ErrPriceInvalid, n)
 	}
 	return d, nil
+}
+
+// wholeVND is a price to trade at: vnd rounded to the dong.
+func wholeVND(n json.Number) (decimal.Decimal, error) {
+	d, err := vnd(n)
+	return d.Round(0), err
 }

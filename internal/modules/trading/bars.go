@@ -3,6 +3,7 @@ package trading
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"time"
@@ -29,17 +30,25 @@ func dedupe(sorted []chart.Bar) []chart.Bar {
 
 // Float reads a price as a chart draws it: the sources send numbers as
 // JSON numbers or as strings. Charts are pictures, so float64 is enough
-// here (trades never pass through it).
+// here (trades never pass through it). "Infinity" and "NaN", which
+// strconv reads, are no prices.
 func Float(v any) (float64, error) {
+	var f float64
+	var err error
 	switch x := v.(type) {
 	case json.Number:
-		return x.Float64()
+		f, err = x.Float64()
 	case string:
-		return strconv.ParseFloat(x, 64)
+		f, err = strconv.ParseFloat(x, 64)
 	case float64:
-		return x, nil
+		f = x
+	default:
+		return 0, fmt.Errorf("%w: %v is not a number", ErrPriceInvalid, v)
 	}
-	return 0, fmt.Errorf("%w: %v is not a number", ErrPriceInvalid, v)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, fmt.Errorf("%w: %v is not a number", ErrPriceInvalid, v)
+	}
+	return f, nil
 }
 
 // UnixTime reads a time in seconds or milliseconds since the epoch, as a

@@ -61,6 +61,9 @@ func (c *Charts) Command(symbol func(string) (string, bool), fixed string) func(
 			return err
 		}
 		_, err = c.Photos.SendPhoto(ctx, app.Photo{ChatID: r.ChatID, ThreadID: r.ThreadID, PNG: pic.PNG, Name: "chart.png", Caption: pic.Caption, Keyboard: c.keyboard(sym, p)})
+		if text, ok := app.NoRightText(err); ok {
+			return r.Reply(ctx, text)
+		}
 		return err
 	}
 }
@@ -86,8 +89,12 @@ func (c *Charts) Callback(symbol func(string) (string, bool)) app.Callback {
 		kb := c.keyboard(sym, p)
 		if req.MessageID == 0 { // an inline message: nothing to edit, so a new photo
 			_, err = c.Photos.SendPhoto(ctx, app.Photo{ChatID: req.ChatID, ThreadID: req.ThreadID, PNG: pic.PNG, Name: "chart.png", Caption: pic.Caption, Keyboard: kb})
-			return err
+		} else {
+			err = c.Photos.EditPhoto(ctx, app.PhotoEdit{ChatID: req.ChatID, MessageID: req.MessageID, PNG: pic.PNG, Name: "chart.png", Caption: pic.Caption, Keyboard: kb})
 		}
-		return c.Photos.EditPhoto(ctx, app.PhotoEdit{ChatID: req.ChatID, MessageID: req.MessageID, PNG: pic.PNG, Name: "chart.png", Caption: pic.Caption, Keyboard: kb})
+		if text, ok := app.NoRightText(err); ok {
+			return req.Answer(ctx, text)
+		}
+		return err
 	}}
 }

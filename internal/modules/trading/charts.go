@@ -32,6 +32,17 @@ type Charts struct {
 	Default Period
 	Money   chart.Format
 	Zone    *time.Location
+	// Label names what a symbol's chart draws, in its title and replies,
+	// when the symbol alone would mislead (gold's world spot); nil: the
+	// symbol.
+	Label func(sym string) string
+}
+
+func (c *Charts) label(sym string) string {
+	if c.Label == nil {
+		return sym
+	}
+	return c.Label(sym)
 }
 
 // Picture is a drawn chart as cached: the PNG and its caption.
@@ -80,7 +91,7 @@ func (c *Charts) title(sym string, p Period, h History) string {
 		sign = "-"
 	}
 	pct := 100 * math.Abs(diff) / first
-	return fmt.Sprintf("%s %s: %s, %s%.2f%% (%s%s)", sym, p.Name, c.Money.String(last), sign, pct, sign, c.Money.String(math.Abs(diff)))
+	return fmt.Sprintf("%s %s: %s, %s%.2f%% (%s%s)", c.label(sym), p.Name, c.Money.String(last), sign, pct, sign, c.Money.String(math.Abs(diff)))
 }
 
 // caption repeats the title (a picture is not read by everyone), then
@@ -100,6 +111,7 @@ func (c *Charts) caption(title string, h History, src HistorySource) string {
 // why is the words for a chart that cannot be drawn (ok false: another
 // error, the caller's to return).
 func (c *Charts) why(err error, sym string, p Period) (string, bool) {
+	sym = c.label(sym)
 	switch {
 	case errors.Is(err, ErrUnknownSymbol):
 		return fmt.Sprintf("Unknown %s: %s.", c.Noun, sym), true
@@ -107,6 +119,8 @@ func (c *Charts) why(err error, sym string, p Period) (string, bool) {
 		return fmt.Sprintf("Too few prices of %s over %s to draw a chart; try a longer period.", sym, p.Name), true
 	case errors.Is(err, ErrNoHistory):
 		return fmt.Sprintf("No price history for %s right now; every source failed. Try again later.", sym), true
+	case errors.Is(err, ErrBadHistory):
+		return fmt.Sprintf("No chart of %s right now: the price history the sources answered has prices that cannot be right (zero, negative or not a number).", sym), true
 	case errors.Is(err, chart.ErrNoRenderer): // a deployment without its helper: logged, and said
 		c.Log.Error("chart not drawn", "symbol", sym, "err", err)
 		return "Charts cannot be drawn here right now.", true

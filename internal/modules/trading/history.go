@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -51,19 +52,31 @@ type HistorySource struct {
 var (
 	ErrNoHistory = errors.New("no history source answered")
 	ErrTooFew    = errors.New("too few prices for the period")
+	// ErrBadHistory: a source answered, with prices that cannot be right
+	// (zero, negative, not a number), and none answered better.
+	ErrBadHistory = errors.New("no history source answered usable prices")
 )
 
 // history asks the sources in order and keeps the first answer with
 // enough prices; a source that answers too few is passed over like a
 // failed one (a new listing, a holiday week), and said so when none has
-// more.
+// more. An answer with a price that cannot be right is that source's
+// answer, not an outage: the next source is asked at once, and nothing
+// is retried.
 func history(ctx context.Context, srcs []HistorySource, sym string, p Period, now time.Time, log func(src string, err error)) (History, HistorySource, error) {
-	unknown, few := 0, 0
+	unknown, few, bad := 0, 0, 0
 	for _, s := range srcs {
 		h, err := s.Bars(ctx, sym, p, now)
+		if err == nil {
+			err = checkBars(h.Bars)
+		}
 		switch {
 		case errors.Is(err, ErrUnknown):
 			unknown++
+			continue
+		case errors.Is(err, ErrPriceInvalid):
+			bad++
+			log(s.Name, err)
 			continue
 		case err != nil:
 			log(s.Name, err)
@@ -82,17 +95,34 @@ func history(ctx context.Context, srcs []HistorySource, sym string, p Period, no
 		return History{}, HistorySource{}, ErrUnknownSymbol
 	case few > 0:
 		return History{}, HistorySource{}, ErrTooFew
+	case bad > 0:
+		return History{}, HistorySource{}, ErrBadHistory
 	}
 	return History{}, HistorySource{}, ErrNoHistory
 }
 
-// within keeps the bars from..to, sorted oldest first, one per time, no
-// price that is not positive: a source's answer is checked, never drawn
-// as is.
+// checkBars refuses an answer with a price that cannot be right: not a
+// finite positive number, or a high under its low. A source's answer is
+// checked, never drawn as is.
+func checkBars(bars []chart.Bar) error {
+	for i, b := range bars {
+		for _, v := range []float64{b.O, b.H, b.L, b.C} {
+			if !(v > 0) || math.IsInf(v, 0) {
+				return fmt.Errorf("%w: bar %d has a price of %v", ErrPriceInvalid, i, v)
+			}
+		}
+		if b.H < b.L {
+			return fmt.Errorf("%w: bar %d's high %v is under its low %v", ErrPriceInvalid, i, b.H, b.L)
+		}
+	}
+	return nil
+}
+
+// within keeps the bars from..to, sorted oldest first, one per time.
 func within(bars []chart.Bar, from, to time.Time) []chart.Bar {
 	out := make([]chart.Bar, 0, len(bars))
 	for _, b := range bars {
-		if b.T.Before(from) || b.T.After(to) || !(b.L > 0 && b.H >= b.L && b.C > 0 && b.O > 0) {
+		if b.T.Before(from) || b.T.After(to) {
 			continue
 		}
 		out = append(out, b)

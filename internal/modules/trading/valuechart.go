@@ -53,6 +53,9 @@ func (v *Values) Callback() app.Callback {
 			return err
 		}
 		_, err = v.Photos.SendPhoto(ctx, app.Photo{ChatID: req.ChatID, ThreadID: req.ThreadID, PNG: png, Name: "portfolio.png", Caption: caption})
+		if text, ok := app.NoRightText(err); ok {
+			return req.Answer(ctx, text)
+		}
 		return err
 	}}
 }
