@@ -39,15 +39,13 @@ run-polling:
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/miti99bot ./cmd/container
 
-## build-lambda: the arm64 Lambda bootstrap and its chart helper (chartrender), into bin/lambda/
+## build-lambda: the arm64 Lambda bootstrap, into bin/lambda/
 build-lambda:
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags "$(LDFLAGS)" -o bin/lambda/bootstrap ./cmd/lambda
-	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/lambda/chartrender ./cmd/chartrender
 
 # SAM's makefile build method calls this with ARTIFACTS_DIR set.
 build-BotFunction:
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags "$(LDFLAGS)" -o $(ARTIFACTS_DIR)/bootstrap ./cmd/lambda
-	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(ARTIFACTS_DIR)/chartrender ./cmd/chartrender
 
 ## tools: the operator's tools, bin/botctl and bin/migrate (the runbooks' botctl and migrate)
 tools:

@@ -26,14 +26,12 @@ func TestTheBootstrapLinksNeitherTheSharedConfigChainNorTheSSMClient(t *testing.
 		"github.com/aws/aws-sdk-go-v2/service/ssooidc",
 		"github.com/aws/aws-sdk-go-v2/service/sts",
 		"github.com/aws/aws-sdk-go-v2/service/signin",
-		// The plotting library (package init about 0.9 ms, 6.8 MB of the
-		// binary): the chartrender helper beside the bootstrap draws.
-		"gonum.org/v1/plot",
-		"github.com/miti99bot/miti99bot/internal/modules/trading/chart/draw",
 	}
 	needed := []string{
 		"github.com/aws/aws-sdk-go-v2/service/dynamodb",
 		"go.mongodb.org/mongo-driver/v2/mongo",
+		// The bootstrap draws its charts itself: no helper ships beside it.
+		"github.com/miti99bot/miti99bot/internal/modules/trading/chart/draw",
 	}
 	linked := map[string]bool{}
 	for _, d := range deps {

@@ -11,12 +11,16 @@ import (
 	"github.com/miti99bot/miti99bot/internal/modules/misc"
 	"github.com/miti99bot/miti99bot/internal/modules/stats"
 	"github.com/miti99bot/miti99bot/internal/modules/stock"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart/draw"
 	"github.com/miti99bot/miti99bot/internal/modules/twentyq"
 	"github.com/miti99bot/miti99bot/internal/modules/util"
 	"github.com/miti99bot/miti99bot/internal/modules/wordle"
 )
 
-// Catalogue returns every built-in module factory.
+// Catalogue returns every built-in module factory, the markets drawing
+// their charts in process (package draw) in both runtimes.
 func Catalogue() []app.Factory {
-	return append([]app.Factory{util.Factory, misc.Factory, lolschedule.Factory, wordle.Factory, loldle.Factory, twentyq.Factory, coin.Factory, gold.Factory, stock.Factory, stats.Factory}, extra...)
+	charts := draw.New()
+	return append([]app.Factory{util.Factory, misc.Factory, lolschedule.Factory, wordle.Factory, loldle.Factory, twentyq.Factory,
+		coin.Factory(charts), gold.Factory(charts), stock.Factory(charts), stats.Factory}, extra...)
 }

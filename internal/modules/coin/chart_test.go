@@ -12,9 +12,12 @@ import (
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
-	_ "github.com/miti99bot/miti99bot/internal/modules/trading/chart/draw" // the container's drawer: in process
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart/draw"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
+
+// factory is the module as both runtimes build it: drawing in process.
+var factory = Factory(draw.New())
 
 // recordedNow is just after the recorded klines' last hour began.
 var recordedNow = time.Date(2024, 12, 9, 12, 0, 0, 0, time.UTC)
@@ -25,7 +28,7 @@ func chartBot(t *testing.T, mode map[string]string) (*apptest.Bot, *fakeHistory,
 	settings := apptest.FakeAPIs(t, f, map[string]string{
 		trading.BinanceURL.Name: "/binance", settingCoinbase: "/coinbase", settingCoinGecko: "/coingecko",
 	})
-	return apptest.New(t, []app.Factory{Factory}, core.WithClock(clk.Now), core.WithSettings(settings)), f, clk
+	return apptest.New(t, []app.Factory{factory}, core.WithClock(clk.Now), core.WithSettings(settings)), f, clk
 }
 
 // checkPhoto fails unless p is an 800 x 500 PNG under 150 KB.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 )
 
 // Name is the module's name in MODULES.
@@ -24,16 +25,18 @@ const (
 	settingCoinGecko = "COINGECKO_API_URL"
 )
 
-// Factory registers the module.
-var Factory = app.Factory{
-	Name: Name,
-	Settings: []app.Setting{
-		trading.BinanceURL,
-		{Name: settingCoinbase, Default: "https://api.coinbase.com", Help: "coin: Coinbase API (fallback)"},
-		{Name: settingCoinGecko, Default: "https://api.coingecko.com", Help: "coin: CoinGecko API (last fallback)"},
-	},
-	Jobs: []string{Name + "_values"},
-	New:  New,
+// Factory is the module, its charts drawn by dr.
+func Factory(dr chart.Drawer) app.Factory {
+	return app.Factory{
+		Name: Name,
+		Settings: []app.Setting{
+			trading.BinanceURL,
+			{Name: settingCoinbase, Default: "https://api.coinbase.com", Help: "coin: Coinbase API (fallback)"},
+			{Name: settingCoinGecko, Default: "https://api.coingecko.com", Help: "coin: CoinGecko API (last fallback)"},
+		},
+		Jobs: []string{Name + "_values"},
+		New:  func(d app.Deps) (*app.Module, error) { return New(d, dr) },
+	}
 }
 
 var market = trading.Market{
@@ -48,8 +51,8 @@ type module struct {
 	desk *trading.Desk
 }
 
-// New builds the module.
-func New(d app.Deps) (*app.Module, error) {
+// New builds the module, its charts drawn by dr.
+func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	quotes, err := trading.NewQuotes(d, priceFresh, "coin",
 		trading.SourceAt{Setting: trading.BinanceURL.Name, Build: binance},
 		trading.SourceAt{Setting: settingCoinbase, Build: coinbase},
@@ -57,7 +60,7 @@ func New(d app.Deps) (*app.Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	charts, err := trading.NewCharts(d, Name, "coin", chartUSD,
+	charts, err := trading.NewCharts(d, dr, Name, "coin", chartUSD,
 		trading.HistoryAt{Setting: trading.BinanceURL.Name, Build: binanceHistory},
 		trading.HistoryAt{Setting: settingCoinbase, Build: coinbaseHistory},
 		trading.HistoryAt{Setting: settingCoinGecko, Build: coingeckoHistory})
@@ -65,7 +68,7 @@ func New(d app.Deps) (*app.Module, error) {
 		return nil, err
 	}
 	m := &module{desk: &trading.Desk{Market: market, Quotes: quotes, Money: usd, Name: Name, Start: "1000"}}
-	values := m.desk.Track(d, chartUSD)
+	values := m.desk.Track(d, dr, chartUSD)
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{

@@ -104,7 +104,7 @@ func recorded(name string) []byte {
 
 func setup(t *testing.T) (*apptest.Bot, *fakeMarkets, *apptest.Clock) {
 	f := &fakeMarkets{prices: map[string]string{"BTC": "60000.5", "ETH": "3000", "PEPE": "0.00001234"}, mode: map[string]string{}, calls: map[string]int{}}
-	b, clk := apptest.NewModule(t, Factory, apptest.FakeAPIs(t, f, map[string]string{
+	b, clk := apptest.NewModule(t, factory, apptest.FakeAPIs(t, f, map[string]string{
 		trading.BinanceURL.Name: "/binance", settingCoinbase: "/coinbase", settingCoinGecko: "/coingecko",
 	}))
 	return b, f, clk

@@ -11,9 +11,12 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
-	_ "github.com/miti99bot/miti99bot/internal/modules/trading/chart/draw" // the container's drawer: in process
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart/draw"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
+
+// factory is the module as both runtimes build it: drawing in process.
+var factory = Factory(draw.New())
 
 // spotKlines serves n made-up hourly PAXGUSDT klines ending at now (no
 // recorded PAXG history was found; the shape is Binance's documented one)
@@ -44,7 +47,7 @@ func (f spotKlines) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func spotBot(t *testing.T, f spotKlines) *apptest.Bot {
 	f.now = apptest.T0
-	b, _ := apptest.NewModule(t, Factory, apptest.FakeAPIs(t, f, map[string]string{
+	b, _ := apptest.NewModule(t, factory, apptest.FakeAPIs(t, f, map[string]string{
 		settingVNAppMob: "/vnappmob", trading.BinanceURL.Name: "/binance", settingERAPI: "/erapi",
 	}))
 	return b

@@ -17,6 +17,7 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -29,16 +30,18 @@ const (
 	settingERAPI    = "EXCHANGE_RATE_API_URL"
 )
 
-// Factory registers the module.
-var Factory = app.Factory{
-	Name: Name,
-	Settings: []app.Setting{
-		{Name: settingVNAppMob, Default: "https://api.vnappmob.com", Help: "gold: VNAppMob API (SJC prices)"},
-		trading.BinanceURL,
-		{Name: settingERAPI, Default: "https://open.er-api.com", Help: "gold: ExchangeRate-API open rates (USD/VND for the world spot fallback)"},
-	},
-	Jobs: []string{Name + "_values"},
-	New:  New,
+// Factory is the module, its charts drawn by dr.
+func Factory(dr chart.Drawer) app.Factory {
+	return app.Factory{
+		Name: Name,
+		Settings: []app.Setting{
+			{Name: settingVNAppMob, Default: "https://api.vnappmob.com", Help: "gold: VNAppMob API (SJC prices)"},
+			trading.BinanceURL,
+			{Name: settingERAPI, Default: "https://open.er-api.com", Help: "gold: ExchangeRate-API open rates (USD/VND for the world spot fallback)"},
+		},
+		Jobs: []string{Name + "_values"},
+		New:  func(d app.Deps) (*app.Module, error) { return New(d, dr) },
+	}
 }
 
 // The symbol the engine keeps gold under.
@@ -63,8 +66,8 @@ type module struct {
 	desk     *trading.Desk
 }
 
-// New builds the module.
-func New(d app.Deps) (*app.Module, error) {
+// New builds the module, its charts drawn by dr.
+func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	m := &module{store: d.Store, log: d.Log, now: d.Now}
 	// SJC first, then world spot. The shops' buy and sell prices differ, so
 	// both sources answer two-sided quotes. World spot reads two APIs: the
@@ -85,7 +88,7 @@ func New(d app.Deps) (*app.Module, error) {
 		return nil, err
 	}
 	quotes.NoPrice = "No gold price right now; every source failed. Try again later."
-	charts, err := trading.NewCharts(d, Name, "gold", chartVND,
+	charts, err := trading.NewCharts(d, dr, Name, "gold", chartVND,
 		trading.HistoryAt{Setting: settingERAPI, Build: func(c *http.Client, base string) trading.HistorySource {
 			return spotHistory(c, binance, base)
 		}})
@@ -94,7 +97,7 @@ func New(d app.Deps) (*app.Module, error) {
 	}
 	charts.Label = func(string) string { return chartLabel }
 	m.desk = &trading.Desk{Market: market, Quotes: quotes, Money: trading.VND, Name: Name, Start: "100000000", Unit: "luong"}
-	values := m.desk.Track(d, chartVND)
+	values := m.desk.Track(d, dr, chartVND)
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{

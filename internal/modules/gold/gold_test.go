@@ -97,7 +97,7 @@ func recorded(name string) []byte {
 
 func setup(t *testing.T) (*apptest.Bot, *fakeSources, *apptest.Clock) {
 	f := &fakeSources{keyExpires: apptest.T0.Add(15 * 24 * time.Hour)}
-	b, clk := apptest.NewModule(t, Factory, apptest.FakeAPIs(t, f, map[string]string{
+	b, clk := apptest.NewModule(t, factory, apptest.FakeAPIs(t, f, map[string]string{
 		settingVNAppMob: "/vnappmob", settingERAPI: "/erapi", trading.BinanceURL.Name: "/binance",
 	}))
 	return b, f, clk

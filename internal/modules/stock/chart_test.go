@@ -13,9 +13,12 @@ import (
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/apptest"
-	_ "github.com/miti99bot/miti99bot/internal/modules/trading/chart/draw" // the container's drawer: in process
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart/draw"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
+
+// factory is the module as both runtimes build it: drawing in process.
+var factory = Factory(draw.New())
 
 // dailyBrokers serves n made-up daily bars of FPT up to today from KBS
 // (objects, newest first) and Vietcap (parallel arrays, times as
@@ -75,7 +78,7 @@ func (f dailyBrokers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func dailyBot(t *testing.T, f dailyBrokers) *apptest.Bot {
 	f.now = apptest.T0
-	b, _ := apptest.NewModule(t, Factory, apptest.FakeAPIs(t, f, map[string]string{
+	b, _ := apptest.NewModule(t, factory, apptest.FakeAPIs(t, f, map[string]string{
 		settingKBS: "/kbs", settingVCI: "/vci", settingSSI: "/ssi",
 	}))
 	return b

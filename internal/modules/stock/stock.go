@@ -14,6 +14,7 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -27,16 +28,18 @@ const (
 	settingSSI = "SSI_IBOARD_API_URL"
 )
 
-// Factory registers the module.
-var Factory = app.Factory{
-	Name: Name,
-	Settings: []app.Setting{
-		{Name: settingKBS, Default: "https://kbbuddywts.kbsec.com.vn", Help: "stock: KB Securities market data API"},
-		{Name: settingVCI, Default: "https://trading.vietcap.com.vn", Help: "stock: Vietcap (VCI) trading API (fallback)"},
-		{Name: settingSSI, Default: "https://iboard-query.ssi.com.vn", Help: "stock: SSI iBoard query API (last fallback)"},
-	},
-	Jobs: []string{Name + "_values"},
-	New:  New,
+// Factory is the module, its charts drawn by dr.
+func Factory(dr chart.Drawer) app.Factory {
+	return app.Factory{
+		Name: Name,
+		Settings: []app.Setting{
+			{Name: settingKBS, Default: "https://kbbuddywts.kbsec.com.vn", Help: "stock: KB Securities market data API"},
+			{Name: settingVCI, Default: "https://trading.vietcap.com.vn", Help: "stock: Vietcap (VCI) trading API (fallback)"},
+			{Name: settingSSI, Default: "https://iboard-query.ssi.com.vn", Help: "stock: SSI iBoard query API (last fallback)"},
+		},
+		Jobs: []string{Name + "_values"},
+		New:  func(d app.Deps) (*app.Module, error) { return New(d, dr) },
+	}
 }
 
 // market: whole VND and whole shares. HOSE, HNX and UPCoM all trade round
@@ -60,8 +63,8 @@ type module struct {
 	desk  *trading.Desk
 }
 
-// New builds the module.
-func New(d app.Deps) (*app.Module, error) {
+// New builds the module, its charts drawn by dr.
+func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	quotes, err := trading.NewQuotes(d, priceFresh, "ticker",
 		trading.SourceAt{Setting: settingKBS, Build: kbs},
 		trading.SourceAt{Setting: settingVCI, Build: vci},
@@ -69,7 +72,7 @@ func New(d app.Deps) (*app.Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	charts, err := trading.NewCharts(d, Name, "ticker", chartVND,
+	charts, err := trading.NewCharts(d, dr, Name, "ticker", chartVND,
 		trading.HistoryAt{Setting: settingKBS, Build: kbsHistory},
 		trading.HistoryAt{Setting: settingVCI, Build: vciHistory})
 	if err != nil {
@@ -78,7 +81,7 @@ func New(d app.Deps) (*app.Module, error) {
 	charts.Periods, charts.Default = periods, trading.Month
 	m := &module{store: d.Store, now: d.Now,
 		desk: &trading.Desk{Market: market, Quotes: quotes, Money: trading.VND, Name: Name, Start: "100000000"}}
-	values := m.desk.Track(d, chartVND)
+	values := m.desk.Track(d, dr, chartVND)
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{

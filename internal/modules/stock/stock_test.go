@@ -10,7 +10,7 @@ import (
 
 func setup(t *testing.T) (*apptest.Bot, *fakeBrokers, *apptest.Clock) {
 	f := newFakeBrokers()
-	b, clk := apptest.NewModule(t, Factory, apptest.FakeAPIs(t, f, map[string]string{
+	b, clk := apptest.NewModule(t, factory, apptest.FakeAPIs(t, f, map[string]string{
 		settingKBS: "/kbs", settingVCI: "/vci", settingSSI: "/ssi",
 	}))
 	return b, f, clk
@@ -122,7 +122,7 @@ func TestPricesAreCachedBriefly(t *testing.T) {
 }
 
 func TestSourcesMustBeHTTPSOrLoopback(t *testing.T) {
-	_, err := New(app.Deps{Settings: map[string]string{settingKBS: "http://kbbuddywts.kbsec.com.vn", settingVCI: "https://x", settingSSI: "https://y"}})
+	_, err := factory.New(app.Deps{Settings: map[string]string{settingKBS: "http://kbbuddywts.kbsec.com.vn", settingVCI: "https://x", settingSSI: "https://y"}})
 	if err == nil {
 		t.Fatal("a plain-http price source off loopback was accepted")
 	}

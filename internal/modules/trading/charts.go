@@ -32,6 +32,7 @@ type Charts struct {
 	Default Period
 	Money   chart.Format
 	Zone    *time.Location
+	Drawer  chart.Drawer
 	// Label names what a symbol's chart draws, in its title and replies,
 	// when the symbol alone would mislead (gold's world spot); nil: the
 	// symbol.
@@ -70,7 +71,7 @@ func (c *Charts) Picture(ctx context.Context, sym string, p Period) (Picture, er
 		return Picture{}, err
 	}
 	title := c.title(sym, p, h)
-	png, err := chart.Price(chart.Series{Title: title, Bars: h.Bars, OHLC: h.OHLC, Money: c.Money, Offset: offset(c.Zone, now), TimeFormat: p.TimeFormat})
+	png, err := c.Drawer.Draw(ctx, chart.Series{Title: title, Bars: h.Bars, OHLC: h.OHLC, Money: c.Money, Offset: offset(c.Zone, now), TimeFormat: p.TimeFormat})
 	if err != nil {
 		return Picture{}, fmt.Errorf("chart %s %s: %w", sym, p.Name, err)
 	}
@@ -121,9 +122,6 @@ func (c *Charts) why(err error, sym string, p Period) (string, bool) {
 		return fmt.Sprintf("No price history for %s right now; every source failed. Try again later.", sym), true
 	case errors.Is(err, ErrBadHistory):
 		return fmt.Sprintf("No chart of %s right now: the price history the sources answered has prices that cannot be right (zero, negative or not a number).", sym), true
-	case errors.Is(err, chart.ErrNoRenderer): // a deployment without its helper: logged, and said
-		c.Log.Error("chart not drawn", "symbol", sym, "err", err)
-		return "Charts cannot be drawn here right now.", true
 	}
 	return "", false
 }

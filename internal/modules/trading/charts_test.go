@@ -12,12 +12,15 @@ import (
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 )
 
-// This test binary registers no drawer and has no chartrender beside it,
-// as a Lambda package built without its helper would be: the chart is
-// said to be unavailable in words, never sent empty, and nothing is
-// cached.
-func TestAChartWithoutARendererIsSaidNotSent(t *testing.T) {
-	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+// drawerFunc is a chart.Drawer of one function: the tests' fake.
+type drawerFunc func(context.Context, chart.Chart) ([]byte, error)
+
+func (f drawerFunc) Draw(ctx context.Context, c chart.Chart) ([]byte, error) { return f(ctx, c) }
+
+var _ chart.Drawer = drawerFunc(nil)
+
+// fixedCharts is a market's charts over ten hourly bars, drawn by d.
+func fixedCharts(now time.Time, d chart.Drawer) *Charts {
 	src := HistorySource{Name: "fixed", Bars: func(context.Context, string, Period, time.Time) (History, error) {
 		h := History{}
 		for i := range 10 {
@@ -25,17 +28,40 @@ func TestAChartWithoutARendererIsSaidNotSent(t *testing.T) {
 		}
 		return h, nil
 	}}
-	store := memory.New().For("coin")
-	c := &Charts{Store: store, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: func() time.Time { return now },
-		Sources: []HistorySource{src}, Name: "coin", Noun: "coin", Periods: AllPeriods, Default: Week, Zone: ICT}
-	_, err := c.Picture(t.Context(), "BTC", Day)
-	if !errors.Is(err, chart.ErrNoRenderer) {
-		t.Fatalf("err = %v; want ErrNoRenderer", err)
+	return &Charts{Store: memory.New().For("coin"), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: func() time.Time { return now },
+		Sources: []HistorySource{src}, Name: "coin", Noun: "coin", Periods: AllPeriods, Default: Week, Zone: ICT, Drawer: d}
+}
+
+// The market's drawer draws its series, titled; the picture is kept, so a
+// second ask within the period's freshness draws nothing.
+func TestAChartIsDrawnByTheMarketsDrawerOnce(t *testing.T) {
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	var drawn []chart.Series
+	c := fixedCharts(now, drawerFunc(func(_ context.Context, ch chart.Chart) ([]byte, error) {
+		drawn = append(drawn, ch.(chart.Series))
+		return []byte("png"), nil
+	}))
+	for range 2 {
+		pic, err := c.Picture(t.Context(), "BTC", Day)
+		if err != nil || string(pic.PNG) != "png" {
+			t.Fatalf("Picture = %q, %v; want the drawer's bytes", pic.PNG, err)
+		}
 	}
-	if text, ok := c.why(err, "BTC", Day); !ok || text != "Charts cannot be drawn here right now." {
-		t.Fatalf("why = %q, %v; want the words", text, ok)
+	if len(drawn) != 1 || len(drawn[0].Bars) != 10 || drawn[0].Title == "" {
+		t.Fatalf("drew %+v; want one titled series of 10 bars", drawn)
 	}
-	if keys, _ := store.List(t.Context(), "chart:"); len(keys) != 0 {
+}
+
+// A drawing that fails is the caller's error, never an empty picture, and
+// nothing is cached.
+func TestAChartTheDrawerFailsIsAnErrorAndNotCached(t *testing.T) {
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	broken := errors.New("out of ink")
+	c := fixedCharts(now, drawerFunc(func(context.Context, chart.Chart) ([]byte, error) { return nil, broken }))
+	if _, err := c.Picture(t.Context(), "BTC", Day); !errors.Is(err, broken) {
+		t.Fatalf("err = %v; want the drawer's", err)
+	}
+	if keys, _ := c.Store.List(t.Context(), "chart:"); len(keys) != 0 {
 		t.Fatalf("cached %v; an undrawn chart is not cached", keys)
 	}
 }

@@ -20,12 +20,13 @@ type HistoryAt struct {
 }
 
 // NewCharts builds a market's charts from its settings, the sources in
-// order; every base URL must pass CheckURL. The periods are every period,
-// 7d without an argument; a market that draws fewer sets Periods after.
-func NewCharts(d app.Deps, name, noun string, money chart.Format, sources ...HistoryAt) (*Charts, error) {
+// order, drawn by dr; every base URL must pass CheckURL. The periods are
+// every period, 7d without an argument; a market that draws fewer sets
+// Periods after.
+func NewCharts(d app.Deps, dr chart.Drawer, name, noun string, money chart.Format, sources ...HistoryAt) (*Charts, error) {
 	c := &Charts{
 		Store: d.Store, Log: d.Log, Now: d.Now, Photos: d.Photos(),
-		Name: name, Noun: noun, Periods: AllPeriods, Default: Week, Money: money, Zone: ICT,
+		Name: name, Noun: noun, Periods: AllPeriods, Default: Week, Money: money, Zone: ICT, Drawer: dr,
 	}
 	for _, s := range sources {
 		base, err := CheckURL(s.Setting, d.Settings[s.Setting])

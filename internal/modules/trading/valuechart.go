@@ -48,7 +48,7 @@ func (v *Values) Callback() app.Callback {
 		if len(pts) < chart.MinPoints {
 			return req.Answer(ctx, NoValuesYet)
 		}
-		png, caption, err := v.draw(pts)
+		png, caption, err := v.draw(ctx, pts)
 		if err != nil {
 			return err
 		}
@@ -61,7 +61,7 @@ func (v *Values) Callback() app.Callback {
 }
 
 // draw is the chart of pts and its caption.
-func (v *Values) draw(pts []DayPoint) ([]byte, string, error) {
+func (v *Values) draw(ctx context.Context, pts []DayPoint) ([]byte, string, error) {
 	in := chart.Portfolio{Money: v.Money, Offset: 7 * time.Hour}
 	for _, p := range pts {
 		day, err := time.ParseInLocation(time.DateOnly, p.Day, ICT)
@@ -73,7 +73,7 @@ func (v *Values) draw(pts []DayPoint) ([]byte, string, error) {
 	last := pts[len(pts)-1]
 	total := last.Cash.Add(last.Holdings)
 	in.Title = fmt.Sprintf("Your %s portfolio: %s", v.Name, v.Exact(total))
-	png, err := chart.Value(in)
+	png, err := v.Drawer.Draw(ctx, in)
 	if err != nil {
 		return nil, "", err
 	}

@@ -28,8 +28,9 @@ type Values struct {
 	Quotes *Quotes
 	Market Market
 	Photos app.Photos
-	Name   string                       // the market: job "<name>_values", buttons "<name>v:"
-	Money  chart.Format                 // the chart's axis and marks
+	Name   string       // the market: job "<name>_values", buttons "<name>v:"
+	Money  chart.Format // the chart's axis and marks
+	Drawer chart.Drawer
 	Exact  func(decimal.Decimal) string // the title and caption: the market's money
 }
 
@@ -130,9 +131,10 @@ func (v *Values) Points(ctx context.Context, user int64) ([]DayPoint, error) {
 }
 
 // Track makes the desk record its portfolios' values daily (the job is
-// the returned Values' Cron) and offer their chart on the stats reply.
-func (d *Desk) Track(deps app.Deps, money chart.Format) *Values {
+// the returned Values' Cron) and offer their chart, drawn by dr, on the
+// stats reply.
+func (d *Desk) Track(deps app.Deps, dr chart.Drawer, money chart.Format) *Values {
 	d.Values = &Values{Store: deps.Store, Log: deps.Log, Now: deps.Now, Quotes: d.Quotes, Market: d.Market,
-		Photos: deps.Photos(), Name: d.Name, Money: money, Exact: d.Money}
+		Photos: deps.Photos(), Name: d.Name, Money: money, Exact: d.Money, Drawer: dr}
 	return d.Values
 }

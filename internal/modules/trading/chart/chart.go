@@ -1,12 +1,7 @@
 // Package chart is what the markets draw: a price over a period (candles
 // where the source has OHLC, else a line, the high and the low marked)
-// and a portfolio's value over time, as 800 x 500 PNG.
-//
-// The drawing itself (package draw, on gonum.org/v1/plot) is linked only
-// where it is registered: the container imports draw; the Lambda
-// bootstrap does not, so the plotting library's package init and size
-// stay off its cold start, and it runs the chartrender helper shipped
-// beside it (Exec) on a cache miss instead.
+// and a portfolio's value over time, as 800 x 500 PNG, by a Drawer the
+// markets are given (package draw's, on gonum.org/v1/plot, or a test's).
 package chart
 
 import (
@@ -67,18 +62,21 @@ type Portfolio struct {
 	Offset time.Duration
 }
 
-// Price draws s, with the drawer this binary has (Register, or Exec).
-func Price(s Series) ([]byte, error) {
+// Check is ErrTooFew when s has fewer than MinBars prices.
+func (s Series) Check() error {
 	if len(s.Bars) < MinBars {
-		return nil, fmt.Errorf("%w: %d of %d", ErrTooFew, len(s.Bars), MinBars)
+		return fmt.Errorf("%w: %d of %d", ErrTooFew, len(s.Bars), MinBars)
 	}
-	return drawer().Price(s)
+	return nil
 }
 
-// Value draws s, with the drawer this binary has.
-func Value(s Portfolio) ([]byte, error) {
+// Check is ErrTooFew when s has fewer than MinPoints days.
+func (s Portfolio) Check() error {
 	if len(s.Points) < MinPoints {
-		return nil, fmt.Errorf("%w: %d of %d days", ErrTooFew, len(s.Points), MinPoints)
+		return fmt.Errorf("%w: %d of %d days", ErrTooFew, len(s.Points), MinPoints)
 	}
-	return drawer().Value(s)
+	return nil
 }
+
+func (Series) isChart()    {}
+func (Portfolio) isChart() {}

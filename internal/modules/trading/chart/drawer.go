@@ -1,33 +1,21 @@
 package chart
 
-import "sync"
+import "context"
 
-// Drawer turns a chart's input into PNG bytes.
-type Drawer interface {
-	Price(Series) ([]byte, error)
-	Value(Portfolio) ([]byte, error)
+// Chart is what a Drawer draws: a Series or a Portfolio, nothing else.
+type Chart interface {
+	// Check is ErrTooFew when there is too little to draw.
+	Check() error
+	isChart()
 }
 
 var (
-	mu         sync.Mutex
-	registered Drawer
+	_ Chart = Series{}
+	_ Chart = Portfolio{}
 )
 
-// Register makes d this binary's drawer; package draw registers itself
-// when imported (as database/sql drivers do).
-func Register(d Drawer) {
-	mu.Lock()
-	defer mu.Unlock()
-	registered = d
-}
-
-// drawer is the registered drawer, or else the helper beside the
-// executable.
-func drawer() Drawer {
-	mu.Lock()
-	defer mu.Unlock()
-	if registered != nil {
-		return registered
-	}
-	return Exec{}
+// Drawer turns a chart into PNG bytes. The markets are given one where
+// they are built: package draw's in both runtimes, a fake in tests.
+type Drawer interface {
+	Draw(ctx context.Context, c Chart) ([]byte, error)
 }

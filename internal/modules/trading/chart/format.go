@@ -7,8 +7,7 @@ import (
 )
 
 // Format writes money on a chart: Prefix, the amount with thousands
-// separators, Suffix ("$61,234", "95,000,000 VND"). It is data, not a
-// function, so a request to the renderer helper carries it.
+// separators, Suffix ("$61,234", "95,000,000 VND").
 type Format struct {
 	Prefix, Suffix string
 	// Places are the decimals; Auto picks them by size, as coin prices

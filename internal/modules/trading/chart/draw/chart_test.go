@@ -2,6 +2,7 @@ package draw
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"image/png"
@@ -55,11 +56,11 @@ func TestAPriceChartIsAPhoneSizedPNGAndTheSameForTheSameInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			first, err := Local{}.Price(tt.s)
+			first, err := New().Draw(t.Context(), tt.s)
 			if err != nil {
 				t.Fatal(err)
 			}
-			again, err := Local{}.Price(tt.s)
+			again, err := New().Draw(t.Context(), tt.s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +94,7 @@ func checkPNG(t *testing.T, data []byte) {
 // modules turn into words.
 func TestTooFewPricesAreRefusedNotDrawn(t *testing.T) {
 	for n := range chart.MinBars {
-		if _, err := (Local{}).Price(series(n, true)); !errors.Is(err, chart.ErrTooFew) {
+		if _, err := New().Draw(t.Context(), series(n, true)); !errors.Is(err, chart.ErrTooFew) {
 			t.Fatalf("%d bars: %v; want ErrTooFew", n, err)
 		}
 	}
@@ -108,7 +109,7 @@ func BenchmarkPrice(b *testing.B) {
 		b.Run(bb.name, func(b *testing.B) {
 			var n int
 			for b.Loop() {
-				data, err := Local{}.Price(bb.s)
+				data, err := New().Draw(b.Context(), bb.s)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -139,11 +140,11 @@ func portfolio(days int) chart.Portfolio {
 // days, a year of them included; one day is too few.
 func TestAValueChartIsAPhoneSizedPNGAndTheSameForTheSameInput(t *testing.T) {
 	for _, days := range []int{chart.MinPoints, 90, 366} {
-		first, err := Local{}.Value(portfolio(days))
+		first, err := New().Draw(t.Context(), portfolio(days))
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, _ := Local{}.Value(portfolio(days))
+		again, _ := New().Draw(t.Context(), portfolio(days))
 		if !bytes.Equal(first, again) {
 			t.Fatalf("%d days: two renders differ", days)
 		}
@@ -152,7 +153,7 @@ func TestAValueChartIsAPhoneSizedPNGAndTheSameForTheSameInput(t *testing.T) {
 			_ = os.WriteFile(fmt.Sprintf("%s/value%d.png", os.Getenv("CHART_OUT"), days), first, 0o644)
 		}
 	}
-	if _, err := (Local{}).Value(chart.Portfolio{Points: []chart.Point{{}}, Money: usd, Offset: ict}); !errors.Is(err, chart.ErrTooFew) {
+	if _, err := New().Draw(t.Context(), chart.Portfolio{Points: []chart.Point{{}}, Money: usd, Offset: ict}); !errors.Is(err, chart.ErrTooFew) {
 		t.Fatalf("one day: %v; want ErrTooFew", err)
 	}
 }
@@ -161,11 +162,21 @@ func BenchmarkValue(b *testing.B) {
 	s := portfolio(366)
 	var n int
 	for b.Loop() {
-		data, err := Local{}.Value(s)
+		data, err := New().Draw(b.Context(), s)
 		if err != nil {
 			b.Fatal(err)
 		}
 		n = len(data)
 	}
 	b.ReportMetric(float64(n), "png-bytes")
+}
+
+// A request already given up (its update's time spent) draws nothing:
+// its error is the context's.
+func TestADoneContextDrawsNothing(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if png, err := New().Draw(ctx, series(96, true)); !errors.Is(err, context.Canceled) || png != nil {
+		t.Fatalf("Draw = %d bytes, %v; want nothing and context.Canceled", len(png), err)
+	}
 }

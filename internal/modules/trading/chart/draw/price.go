@@ -1,8 +1,3 @@
-// Package draw draws the charts with gonum.org/v1/plot (pure Go, no cgo,
-// its own rasteriser and embedded Liberation fonts, so the same input
-// gives the same bytes on every host). Importing it registers it as the
-// binary's chart.Drawer; the Lambda bootstrap does not, and runs the
-// chartrender helper (which does) instead.
 package draw
 
 import (
@@ -19,23 +14,13 @@ import (
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 )
 
-func init() { chart.Register(Local{}) }
-
-// Local draws in this process.
-type Local struct{}
-
-var _ chart.Drawer = Local{}
-
 // maxCandles is the most bars drawn as candles; past it they would be
 // slivers, and the closes are drawn as a line.
 const maxCandles = 130
 
-// Price draws s: candles when the source has OHLC and they fit, else the
+// price draws s: candles when the source has OHLC and they fit, else the
 // closes as a line; the high and the low marked with their prices.
-func (Local) Price(s chart.Series) ([]byte, error) {
-	if len(s.Bars) < chart.MinBars {
-		return nil, fmt.Errorf("%w: %d of %d", chart.ErrTooFew, len(s.Bars), chart.MinBars)
-	}
+func price(s chart.Series) ([]byte, error) {
 	p := newPlot(s.Title, s.Offset, s.TimeFormat, s.Money)
 	p.Add(gridLines())
 	if s.OHLC && len(s.Bars) <= maxCandles {

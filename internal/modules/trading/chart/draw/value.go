@@ -14,12 +14,9 @@ import (
 
 var holdingsColor = color.RGBA{R: 0xe0, G: 0x8a, B: 0x1e, A: 0xff}
 
-// Value draws the total value, cash and holdings as three lines, and
+// value draws the total value, cash and holdings as three lines, and
 // marks each deposit (a rise of Deposited) with its amount.
-func (Local) Value(s chart.Portfolio) ([]byte, error) {
-	if len(s.Points) < chart.MinPoints {
-		return nil, fmt.Errorf("%w: %d of %d days", chart.ErrTooFew, len(s.Points), chart.MinPoints)
-	}
+func value(s chart.Portfolio) ([]byte, error) {
 	p := newPlot(s.Title, s.Offset, "Jan 02", s.Money)
 	p.Add(gridLines())
 	p.Legend.Top, p.Legend.Left = true, true

@@ -1,0 +1,38 @@
+// Package draw draws the charts with gonum.org/v1/plot (pure Go, no cgo,
+// its own rasteriser and embedded Liberation fonts, so the same input
+// gives the same bytes on every host).
+package draw
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
+)
+
+// Drawer draws in this process; it holds no state, so one serves every
+// market and goroutine.
+type Drawer struct{}
+
+var _ chart.Drawer = (*Drawer)(nil)
+
+// New returns the drawer.
+func New() *Drawer { return &Drawer{} }
+
+// Draw renders c as PNG. A render is not interrupted once begun (tens of
+// milliseconds of CPU); a ctx already done draws nothing.
+func (*Drawer) Draw(ctx context.Context, c chart.Chart) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("chart: %w", err)
+	}
+	if err := c.Check(); err != nil {
+		return nil, err
+	}
+	switch c := c.(type) {
+	case chart.Series:
+		return price(c)
+	case chart.Portfolio:
+		return value(c)
+	}
+	return nil, fmt.Errorf("chart: cannot draw a %T", c)
+}
