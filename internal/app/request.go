@@ -55,6 +55,15 @@ func (r *Request) ReplyMessage(ctx context.Context, m Message) error {
 	return r.send(ctx, m)
 }
 
+// UpdateID is the id of the update r came in (0 for a request built
+// without one): the id a change it makes is applied once by.
+func (r *Request) UpdateID() int64 {
+	if r.Update == nil {
+		return 0
+	}
+	return r.Update.ID
+}
+
 func (r *Request) send(ctx context.Context, m Message) error {
 	m.ChatID, m.ThreadID = r.ChatID, r.ThreadID
 	_, err := r.bot.Send(ctx, m)

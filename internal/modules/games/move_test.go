@@ -52,7 +52,8 @@ func TestAMoveIsMadeOncePerUpdateAndItsRedeliveryGetsTheSameReply(t *testing.T) 
 		{101, "moves: 1", 1}, // delivered again: the same reply, no second move
 		{102, "moves: 2", 2},
 		{102, "moves: 2", 2},
-		{101, "moves: 3", 3}, // only the last move is remembered
+		{101, "moves: 1", 2}, // an earlier move is remembered too
+		{0, "moves: 3", 3},   // a request without its update: a move each time
 	} {
 		g, reply, err := games.Move(ctx, s, command(step.update), count(&runs))
 		if err != nil {
@@ -85,7 +86,7 @@ func TestARequestWithoutItsUpdateIsMadeEveryTime(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if g, _ := games.Current[tally](t.Context(), s, 1); runs != 2 || g.Moves != 2 || g.LastMove != (games.LastMove{}) {
+	if g, _ := games.Current[tally](t.Context(), s, 1); runs != 2 || g.Moves != 2 || len(g.Applied) != 0 {
 		t.Fatalf("%d runs, game %+v; want two moves, none remembered", runs, g)
 	}
 }
@@ -118,5 +119,46 @@ func TestAMoveRunAgainStillSaysWhichGameItEnded(t *testing.T) {
 	})
 	if err != nil || games.EndedBy(g) != nil {
 		t.Fatalf("the next move ended nothing: %+v, %v", games.EndedBy(g), err)
+	}
+}
+
+// A new game keeps what the game it replaced remembered: the move that
+// ended the old one, told again after the new one has moves of its own,
+// answers what it earned and says which game it ended, not the new one's.
+func TestAnEarlierMoveToldAgainAfterANewGameEarnsWhatItDid(t *testing.T) {
+	s := memory.New().For("g")
+	ctx := t.Context()
+	fresh := func(cur *tally) (*tally, string, error) {
+		next := tally{}
+		if cur != nil {
+			next.End(games.Ended{Game: int64(cur.Moves)})
+		}
+		return &next, "new game", nil
+	}
+	runs := 0
+	steps := []struct {
+		update int64
+		move   func(*tally) (*tally, string, error)
+		reply  string
+		ended  *games.Ended
+	}{
+		{1, count(&runs), "moves: 1", nil},
+		{2, fresh, "new game", &games.Ended{Game: 1}},
+		{3, count(&runs), "moves: 1", nil},
+		{2, fresh, "new game", &games.Ended{Game: 1}}, // told again: not a third game
+		{1, count(&runs), "moves: 1", nil},
+	}
+	for i, step := range steps {
+		g, reply, err := games.Move(ctx, s, command(step.update), step.move)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := games.EndedBy(g)
+		if reply != step.reply || (e == nil) != (step.ended == nil) || e != nil && *e != *step.ended {
+			t.Fatalf("step %d (update %d): reply %q, ended %+v; want %q, %+v", i, step.update, reply, e, step.reply, step.ended)
+		}
+	}
+	if g, _ := games.Current[tally](ctx, s, 1); g.Moves != 1 || runs != 2 {
+		t.Fatalf("game %+v after %d counted moves; want the new game's one move", g, runs)
 	}
 }

@@ -18,19 +18,10 @@ import (
 type Record struct {
 	Played, Won, Streak, MaxStreak int
 	Dist                           []int // wins by tries: Dist[0] were won at the first
-	// Counted are the IDs of the last games counted: a game's end may be
-	// seen more than once (a move whose write landed unheard is run again),
-	// and counts once.
-	Counted []int64 `json:",omitempty"`
-}
-
-// keepCounted bounds Counted: a game's end is seen again only by a retry
-// of the update that ended it, before the chat's next few games end.
-const keepCounted = 8
-
-// CountOnce is app.CountOnce over a record's Counted.
-func CountOnce(counted []int64, game int64) ([]int64, bool) {
-	return app.CountOnce(counted, game, keepCounted)
+	// The last games counted, by ID: a game's end may be seen more than
+	// once (a move whose write landed unheard is run again), and counts
+	// once (app.ApplyOnce).
+	app.Once[struct{}]
 }
 
 // Key is where a subject's record lives.
@@ -48,28 +39,24 @@ type Ended struct {
 // Add counts one finished game under CAS, so two games finishing at once
 // in one chat are both counted, and a game counted already is not again.
 func Add(ctx context.Context, s storage.KVStore, subject int64, e Ended) error {
-	won, tries := e.Won, e.Tries
-	return storage.UpdateJSON(ctx, s, Key(subject), func(r *Record, _ bool) (bool, error) {
-		var fresh bool
-		if r.Counted, fresh = CountOnce(r.Counted, e.Game); !fresh {
-			return false, nil
-		}
+	_, err := app.ApplyOnce(ctx, s, Key(subject), e.Game, func(r *Record, _ bool) (struct{}, error) {
 		r.Played++
-		if !won {
+		if !e.Won {
 			r.Streak = 0
-			return true, nil
+			return struct{}{}, nil
 		}
 		r.Won++
 		r.Streak++
 		r.MaxStreak = max(r.MaxStreak, r.Streak)
-		if tries > 0 {
-			for len(r.Dist) < tries {
+		if e.Tries > 0 {
+			for len(r.Dist) < e.Tries {
 				r.Dist = append(r.Dist, 0)
 			}
-			r.Dist[tries-1]++
+			r.Dist[e.Tries-1]++
 		}
-		return true, nil
+		return struct{}{}, nil
 	})
+	return err
 }
 
 // Finish counts a game that just ended (nil: none did). An error is the

@@ -2,14 +2,12 @@ package lolschedule
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
-	"github.com/miti99bot/miti99bot/internal/claim"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -84,8 +82,7 @@ func (m *module) markedSent(ctx context.Context, key string) bool {
 	if err != nil {
 		return false
 	}
-	var mk marker
-	return len(v) == 0 || (json.Unmarshal(v, &mk) == nil && claim.Parse(mk.State) == claim.Done)
+	return app.ClaimFinished(v)
 }
 
 // parseSentKey reads "sent:<day>:<chat>:<thread>".

@@ -2,7 +2,6 @@ package lolschedule
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -11,31 +10,22 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/miti99bot/miti99bot/internal/app"
-	"github.com/miti99bot/miti99bot/internal/claim"
-	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
 // The daily push sends at most one message per chat per day, whoever fires
-// it and however often: before sending it claims the (day, subscriber)
-// marker with CAS ("sending"), and only the claim's winner sends; a sent
-// message turns the claim into "sent", a failed send gives the claim back
-// so a retry can send. A claim left "sending" by a push that crashed is
+// it and however often: before sending it takes the (day, subscriber)
+// claim (app.TakeClaim), and only the claim's taker sends; a sent (or
+// refused) message finishes the claim, a failed send gives the claim back
+// so a retry can send. A claim left running by a push that crashed is
 // retaken once claimStale old. The trade-off, chosen over skipping the chat
 // for the day: if the crash fell between Telegram taking the message and
-// the marker turning "sent", that chat gets the message twice. Markers of
+// the claim finishing, that chat gets the message twice. Claims of
 // earlier days are removed as each push starts.
 const sentPrefix = "sent:"
 
-// claimStale: a "sending" claim this old belongs to a push that died (a
+// claimStale: a running claim this old belongs to a push that died (a
 // send takes seconds; a push waits out no more than its flood budget).
 const claimStale = 10 * time.Minute
-
-// marker is the value of a sent-marker. An empty value is "sent" (how
-// markers were written before claims).
-type marker struct {
-	State string `json:"state"` // sending | sent | refused (final for the day) | failed (claimable again)
-	At    int64  `json:"at"`    // unix nanos
-}
 
 func sentKey(day string, s subscriber) string {
 	return fmt.Sprintf("%s%s:%d:%d", sentPrefix, day, s.ChatID, s.ThreadID)
@@ -79,7 +69,7 @@ func (m *module) push(ctx context.Context) (pushResult, error) {
 			return res, ctx.Err()
 		}
 		key := sentKey(day, s)
-		claimed, err := m.claim(ctx, key)
+		claimed, err := app.TakeClaim(ctx, m.store, key, m.now(), claimStale)
 		if err != nil {
 			return res, err // without the marker we cannot tell: do not risk a repeat
 		}
@@ -91,7 +81,7 @@ func (m *module) push(ctx context.Context) (pushResult, error) {
 		switch {
 		case err == nil:
 			res.Sent++
-			if err := m.markSent(ctx, day, s, key, claimed, msg); err != nil {
+			if err := m.markSent(ctx, day, s, claimed, msg); err != nil {
 				failures = append(failures, err) // the claim stands: no other push sends it
 			}
 		case errors.Is(err, app.ErrChatGone), errors.Is(err, app.ErrBlocked), errors.Is(err, app.ErrChatNotFound):
@@ -104,8 +94,7 @@ func (m *module) push(ctx context.Context) (pushResult, error) {
 			// the day done, so no retry repeats a refused send.
 			res.Refused++
 			m.log.Info("lolschedule: today's push refused in this chat; the subscription stays", "chat_id", s.ChatID, "thread_id", s.ThreadID, "err", err)
-			refused, _ := json.Marshal(marker{State: "refused", At: m.now().UnixNano()})
-			_ = m.store.CompareAndSwap(ctx, key, claimed, refused)
+			_ = claimed.Finish(ctx, m.now())
 			if errors.Is(err, app.ErrNoRights) {
 				m.tellOwnerOnce(ctx, s.ChatID)
 			}
@@ -113,8 +102,7 @@ func (m *module) push(ctx context.Context) (pushResult, error) {
 			// Anything else may pass: give the claim back, so a retry sends
 			// (and no other push waits).
 			res.Failed++
-			failed, _ := json.Marshal(marker{State: "failed", At: m.now().UnixNano()})
-			_ = m.store.CompareAndSwap(context.WithoutCancel(ctx), key, claimed, failed)
+			_ = claimed.Release(ctx, m.now())
 			failures = append(failures, fmt.Errorf("chat %d: %w", s.ChatID, err))
 		}
 	}
@@ -124,42 +112,14 @@ func (m *module) push(ctx context.Context) (pushResult, error) {
 	return res, nil
 }
 
-// claim takes the marker at key for this push: it returns the claim's bytes
-// when this push is to send, nil when the chat was sent to or is being
-// sent to by another push.
-func (m *module) claim(ctx context.Context, key string) ([]byte, error) {
-	mine, _ := json.Marshal(marker{State: "sending", At: m.now().UnixNano()})
-	var won []byte
-	err := storage.Update(ctx, m.store, key, func(cur []byte) ([]byte, error) {
-		won = nil // this may run again after a lost race
-		if cur != nil {
-			var mk marker
-			if len(cur) == 0 || json.Unmarshal(cur, &mk) != nil {
-				return nil, nil // sent (an empty marker is an old one; an unreadable one is not risked)
-			}
-			if claim.Judge(claim.Parse(mk.State), mk.At, m.now(), claimStale) != claim.Take {
-				return nil, nil // sent or refused, or a live claim of another push
-			}
-		}
-		won = mine
-		return mine, nil
-	})
-	return won, err
-}
-
-// markSent turns this push's claim into "sent". When the group became a
+// markSent finishes this push's claim. When the group became a
 // supergroup on the way (the client resent there), the core has moved the
 // subscription: the day is marked under the new id, where a retry looks.
-func (m *module) markSent(ctx context.Context, day string, s subscriber, key string, claimed []byte, msg *models.Message) error {
-	sent, _ := json.Marshal(marker{State: "sent", At: m.now().UnixNano()})
+func (m *module) markSent(ctx context.Context, day string, s subscriber, claimed *app.Claim, msg *models.Message) error {
 	if msg == nil || msg.Chat.ID == 0 || msg.Chat.ID == s.ChatID {
-		return m.store.CompareAndSwap(ctx, key, claimed, sent)
+		return claimed.Finish(ctx, m.now())
 	}
-	err := m.store.CompareAndSwap(ctx, sentKey(day, subscriber{ChatID: msg.Chat.ID, ThreadID: s.ThreadID}), nil, sent)
-	if err != nil && !errors.Is(err, storage.ErrConflict) {
-		return err
-	}
-	return m.store.Delete(ctx, key)
+	return claimed.FinishAt(ctx, sentKey(day, subscriber{ChatID: msg.Chat.ID, ThreadID: s.ThreadID}), m.now())
 }
 
 // tellOwnerOnce lets the owner know, once per chat, that the bot may not

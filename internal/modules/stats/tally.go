@@ -28,26 +28,19 @@ const (
 	remembered = 4096
 	// busyRetries bounds the new tries after storage.ErrBusy.
 	busyRetries = 3
-	// keepSeen bounds a tally's Seen: an update is counted again only by
-	// the core's next run of its hook, before the user's next few commands
-	// (other chats' ones may come between: about 300 bytes a tally).
-	keepSeen = 32
+	// keepCounted bounds the updates a tally remembers: an update is
+	// counted again only by the core's next run of its hook, before the
+	// user's next few commands (other chats' ones may come between: about
+	// 700 bytes a tally).
+	keepCounted = 32
 )
 
 type tally struct {
 	Name string           `json:"name,omitempty"`
 	Cmds map[string]int64 `json:"cmds"`
-	// Seen are the update_ids of the user's last commands counted: a hook
-	// run again after its write landed unheard counts its update once.
-	Seen []int64 `json:"seen,omitempty"`
-}
-
-// see notes update in Seen and reports whether it is new (0: unknown,
-// always new).
-func (v *tally) see(update int64) bool {
-	var fresh bool
-	v.Seen, fresh = app.CountOnce(v.Seen, update, keepSeen)
-	return fresh
+	// The update_ids of the user's last commands counted (app.ApplyTo): a
+	// hook run again after its write landed unheard counts its update once.
+	app.Once[struct{}]
 }
 
 type tallies struct {
@@ -77,22 +70,25 @@ func (t *tallies) add(ctx context.Context, user, username, command string, updat
 		var v tally
 		switch {
 		case known && bytes.Equal(cur, last.bytes):
-			v.Name, v.Cmds, v.Seen = last.tally.Name, maps.Clone(last.tally.Cmds), slices.Clone(last.tally.Seen)
+			v.Name, v.Cmds, v.Applied = last.tally.Name, maps.Clone(last.tally.Cmds), slices.Clone(last.tally.Applied)
 		case cur != nil:
 			if err := json.Unmarshal(cur, &v); err != nil {
 				return nil, fmt.Errorf("stats: tally %s: %w", key, err)
 			}
 		}
-		if !v.see(update) {
+		_, counted, _ := app.ApplyTo(&v, update, func(v *tally) (struct{}, error) {
+			if v.Cmds == nil {
+				v.Cmds = map[string]int64{}
+			}
+			v.Cmds[command]++
+			if username != "" {
+				v.Name = username
+			}
+			return struct{}{}, nil
+		}, app.Remember(keepCounted))
+		if !counted {
 			wrote = written{cur, v} // counted already: nothing to write
 			return nil, nil
-		}
-		if v.Cmds == nil {
-			v.Cmds = map[string]int64{}
-		}
-		v.Cmds[command]++
-		if username != "" {
-			v.Name = username
 		}
 		out, err = json.Marshal(v) // map keys sorted: the same tally, the same bytes
 		wrote = written{out, v}    // the last call is the one written

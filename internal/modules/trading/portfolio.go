@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/miti99bot/miti99bot/internal/app"
 )
 
 // Market holds one market's money and rounding rules.
@@ -47,9 +49,8 @@ type Portfolio struct {
 	Holdings map[string]Holding `json:"holdings"`
 	Created  time.Time          `json:"created"`
 	History  []Trade            `json:"history"`
-	// Applied are the last updates that changed it, with their replies
-	// (see Apply).
-	Applied []applied `json:"applied,omitempty"`
+	// The last updates that changed it, with their replies (see Apply).
+	app.Once[string]
 }
 
 // Errors a command turns into a reply; the portfolio is then unchanged.

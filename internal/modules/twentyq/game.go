@@ -6,7 +6,6 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/games"
-	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
 // exchange is one question and the answer it got.
@@ -27,11 +26,11 @@ type game struct {
 }
 
 // results are a chat's finished games (its own shape: questions, not
-// tries). Counted are the IDs of the last games counted (games.CountOnce):
-// a move run again after its write landed unheard counts its game once.
+// tries). It remembers the last games counted, by ID (app.ApplyOnce): a
+// move run again after its write landed unheard counts its game once.
 type results struct {
 	Played, Won, Questions int
-	Counted                []int64 `json:",omitempty"`
+	app.Once[struct{}]
 }
 
 func resultsKey(chat int64) string { return fmt.Sprintf("results:%d", chat) }
@@ -111,17 +110,13 @@ func (m *module) addResult(ctx context.Context, chat int64, e *games.Ended) erro
 	if e == nil {
 		return nil
 	}
-	err := storage.UpdateJSON(ctx, m.store, resultsKey(chat), func(r *results, _ bool) (bool, error) {
-		var fresh bool
-		if r.Counted, fresh = games.CountOnce(r.Counted, e.Game); !fresh {
-			return false, nil
-		}
+	_, err := app.ApplyOnce(ctx, m.store, resultsKey(chat), e.Game, func(r *results, _ bool) (struct{}, error) {
 		r.Played++
 		if e.Won {
 			r.Won++
 			r.Questions += e.Tries
 		}
-		return true, nil
+		return struct{}{}, nil
 	})
 	if err != nil {
 		return fmt.Errorf("twentyq: result not recorded: %w", err)

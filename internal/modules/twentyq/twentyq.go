@@ -152,17 +152,17 @@ func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 	if err != nil {
 		return err
 	}
-	if reply, ok := games.Replayed(g, r); ok {
+	if moved, ok := games.Replayed(g, r); ok {
 		// Run again after its move landed unheard: the game the move
 		// ended is counted now, if it was not then.
 		// A game with no id (stored before ids, or by an older binary)
 		// cannot say it was counted: its first run counted it.
-		if e := games.EndedBy(g); e != nil && e.Game != 0 {
+		if e := moved.Ended; e != nil && e.Game != 0 {
 			if err := m.addResult(ctx, r.ChatID, e); err != nil {
 				return err
 			}
 		}
-		return r.Reply(ctx, reply)
+		return r.Reply(ctx, moved.Reply)
 	}
 	if ok, err := m.allow(ctx, r.UserID); err != nil {
 		return err
