@@ -1,7 +1,8 @@
 // Package wiring builds the bot the same way for every runtime: the
 // configuration, the logger, the store, the Telegram client, the core, the
 // cron dispatcher and the HTTP handler. A cmd/* main calls Build and then
-// does only what is truly different about its runtime.
+// does only what is truly different about its runtime; the simulation
+// (internal/sim) builds each of its processes with it too.
 package wiring
 
 import (
