@@ -13,7 +13,8 @@ import (
 // which a restarted container keeps: a new poller takes its predecessor's
 // lease, and so its runs, at once. Renewals follow the wall clock, which
 // the life does not have: the lease lasts as long as any life instead, and
-// its renewal waits until the poller stops.
+// its renewal waits until the poller stops. Its process is named by p's
+// name, as a replay of the life names it.
 func (l *life) pollLease(p *proc, store storage.KVProvider) *lease.Lease {
 	var ls *lease.Lease
 	wait := func(ctx context.Context, _ time.Duration) error {
@@ -27,7 +28,7 @@ func (l *life) pollLease(p *proc, store storage.KVProvider) *lease.Lease {
 		return context.Canceled
 	}
 	ls = lease.New(store.For(storage.CoreNamespace), container.PollLeaseKey, "container", pollLeaseTTL,
-		lease.WithClock(l.clk.Now), lease.WithWait(wait))
+		lease.WithClock(l.clk.Now), lease.WithWait(wait), lease.WithBoot(p.name))
 	return ls
 }
 
