@@ -110,8 +110,6 @@ func TestEveryMetricTheDocsNameIsOfTheMetricSet(t *testing.T) {
 // is quoted by its doc and written by the code.
 var logTexts = []struct{ doc, text string }{
 	{"deploy-coolify.md", "polling started"},
-	{"deploy-coolify.md", "another live process with this hostname polls: standing by; give each replica its own hostname"},
-	{"cutover.md", "the parked updates are worked"},
 	{"deploy-coolify.md", "cron scheduler started"},
 	{"deploy-coolify.md", "webhook mode: Telegram delivers to the webhook; not polling"},
 	{"deploy-coolify.md", "deploy notice off: "},

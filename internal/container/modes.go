@@ -33,9 +33,7 @@ const pollLease = 30 * time.Second
 // for its poller.
 //
 // The lease's owner is the hostname, which a container keeps across its
-// restarts, beside the process's incarnation id: a replica killed and
-// restarted polls again once its old record went unrenewed for 20 s, and a
-// second live process with the same hostname stands by (lease.WithClash). Its claims
+// restarts: a replica killed and restarted polls again at once. Its claims
 // name this process (core.RunAs), and while it holds the lease every other
 // process's run in flight is known to have stopped (a holder that loses the
 // lease, or cannot renew it, cuts its handlers at once), so it is taken
@@ -64,14 +62,7 @@ func poll(ctx context.Context, b *wiring.Bot) {
 // claims name this process (core.RunAs), and while it holds the lease
 // every other poller process is known to have stopped.
 func pollerOf(b *wiring.Bot) (*poller.Poller, *lease.Lease) {
-	host := hostname()
-	// Two live processes of one hostname would each take the other's
-	// updates in flight as a dead predecessor's, and answer them twice.
-	clash := lease.WithClash(func(holder string) {
-		b.Log.Error("another live process with this hostname polls: standing by; give each replica its own hostname",
-			"hostname", host, "holder", holder)
-	})
-	l := lease.New(b.Store.For(storage.CoreNamespace), PollLeaseKey, host, pollLease, clash)
+	l := lease.New(b.Store.For(storage.CoreNamespace), PollLeaseKey, hostname(), pollLease)
 	runner := PollRunner(l)
 	handle := func(ctx context.Context, u *models.Update) error {
 		return b.App.HandleUpdate(core.RunAs(ctx, runner), u)

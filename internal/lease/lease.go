@@ -4,11 +4,8 @@
 // it works on every backend, and across the Lambda and container runtimes.
 //
 // A lease names its owner (the replica, stable across its restarts) and the
-// process (its boot, an incarnation id). A replica that restarts takes the
-// lease its previous process held as soon as that record goes unrenewed for
-// as long as a live holder keeps holding without a renewal, instead of
-// waiting it out; a record of its owner that is renewed meanwhile is a
-// second live process with the same name, and it stands by. A holder that cannot
+// process (its boot). A replica that restarts takes the lease its previous
+// process held at once instead of waiting it out. A holder that cannot
 // renew stops holding (its context ends) well before its lease lapses, so
 // whoever takes a lapsed lease knows the old holder has stopped.
 package lease
@@ -45,7 +42,6 @@ type Lease struct {
 	wait  func(ctx context.Context, d time.Duration) error
 	fresh bool // nothing read of the lease yet: a record of this owner is a predecessor's
 	held  atomic.Bool
-	clash func(holder string)
 }
 
 // Option configures New.
@@ -58,11 +54,6 @@ func WithClock(now func() time.Time) Option { return func(l *Lease) { l.now = no
 func WithWait(f func(ctx context.Context, d time.Duration) error) Option {
 	return func(l *Lease) { l.wait = f }
 }
-
-// WithClash calls f, once, with the holder's id when this process finds
-// at start that a live process of its own owner name holds the lease: two
-// replicas with one name, which must not both take over each other's work.
-func WithClash(f func(holder string)) Option { return func(l *Lease) { l.clash = f } }
 
 // WithBoot names this process among its owner's in place of a random name
 // (a simulation, whose replay must write the same records).
@@ -95,9 +86,9 @@ func (l *Lease) ID() string { return l.owner + "#" + l.boot }
 var ErrLost = errors.New("lease: held by another process")
 
 // try takes or renews the lease; false when another process holds it. A
-// record of this owner's older process is a predecessor's (a restart, as
-// settle found): taken at once, on the first read only, so that a process
-// that lost the lease to another of its owner's never takes it back.
+// record of this owner's older process is a predecessor's (a restart):
+// taken at once, on the first read only, so that a process that lost the
+// lease to another of its owner's never takes it back.
 func (l *Lease) try(ctx context.Context) (bool, error) {
 	won := false
 	err := storage.UpdateJSON(ctx, l.store, l.key, func(r *record, found bool) (bool, error) {
@@ -138,9 +129,6 @@ func (l *Lease) Holds(ctx context.Context) (bool, error) {
 // and, unless ctx ended, waits to hold it again. waiting is called (once per
 // wait) while another process holds it.
 func (l *Lease) Hold(ctx context.Context, f func(ctx context.Context), waiting func()) error {
-	if err := l.settle(ctx); err != nil {
-		return nil
-	}
 	for ctx.Err() == nil {
 		start := l.now()
 		won, err := l.try(ctx)
@@ -168,39 +156,6 @@ func (l *Lease) Hold(ctx context.Context, f func(ctx context.Context), waiting f
 		l.release(context.WithoutCancel(ctx))
 	}
 	return nil
-}
-
-// settle tells, before the first try, a predecessor's record of this
-// owner (a killed process: taken at once) from a live duplicate's (two
-// processes with one hostname): it watches the record for as long as a
-// live holder holds without a landed renewal. Changed meanwhile, it is a
-// live process's: this one reports the clash and stands by as any other
-// replica would, never taking the lease early.
-func (l *Lease) settle(ctx context.Context) error {
-	first, ok := l.otherOfMine(ctx)
-	if !ok {
-		return nil
-	}
-	if err := l.wait(ctx, l.ttl-l.ttl/3); err != nil {
-		return err
-	}
-	if now, ok := l.otherOfMine(ctx); ok && now != first {
-		l.fresh = false
-		if l.clash != nil {
-			l.clash(now.Owner + "#" + now.Boot)
-		}
-	}
-	return nil
-}
-
-// otherOfMine is the lease's record when another process of this owner
-// holds it unexpired.
-func (l *Lease) otherOfMine(ctx context.Context) (record, bool) {
-	var r record
-	if err := l.store.GetJSON(ctx, l.key, &r); err != nil {
-		return record{}, false
-	}
-	return r, r.Owner == l.owner && r.Boot != l.boot && r.Expires > l.now().UnixNano()
 }
 
 // renew renews the lease every ttl/3 while held lasts. When another
