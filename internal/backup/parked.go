@@ -14,7 +14,7 @@ import (
 // parkedPrefix is the poller's inbox (internal/poller's inboxKey): updates
 // confirmed to Telegram and parked in the engine's namespace until
 // handled. A store restored with them answers them again at its start.
-const parkedPrefix = "inbox:"
+const parkedPrefix = storage.InboxPrefix
 
 func isParked(ns, key string) bool {
 	return ns == storage.CoreNamespace && strings.HasPrefix(key, parkedPrefix)

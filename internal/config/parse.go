@@ -70,11 +70,6 @@ func (c *Config) parse(env func(string) string, lambda bool) []error {
 			bad("PORT: %q is not a TCP port", v)
 		}
 	}
-	if lambda {
-		return problems
-	}
-	c.MetricsEnabled = boolean(env, "METRICS_ENABLED", bad)
-	c.BoltCreate = boolean(env, "BOLT_CREATE", bad)
 	switch v := env("MONGO_ALLOW_FERRETDB"); v {
 	case "", "false":
 	case "true":
@@ -83,6 +78,11 @@ func (c *Config) parse(env func(string) string, lambda bool) []error {
 		// An opt-out of a storage promise is spelled one way only.
 		bad("MONGO_ALLOW_FERRETDB: %q is not true or false", v)
 	}
+	if lambda {
+		return problems
+	}
+	c.MetricsEnabled = boolean(env, "METRICS_ENABLED", bad)
+	c.BoltCreate = boolean(env, "BOLT_CREATE", bad)
 	c.parseBackup(env, bad)
 	c.MetricsPort = 9091
 	if v := env("METRICS_PORT"); v != "" {

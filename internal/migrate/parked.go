@@ -12,7 +12,7 @@ import (
 // (internal/poller/inbox.go): updates a polling container confirmed to
 // Telegram and parked before handling. Telegram will not send them again,
 // and no runtime but a container works them.
-const inboxPrefix = "inbox:"
+const inboxPrefix = storage.InboxPrefix
 
 // ErrParked is the refusal to move a store whose inbox holds updates.
 var ErrParked = errors.New("the source holds updates a polling container parked and has not handled")

@@ -19,7 +19,7 @@ import (
 // until it is handled. Its key names its lane and its id (zero-padded), so
 // one List gives every lane's backlog in order without reading a body,
 // and a restart works it from there.
-const inboxPrefix = "inbox:"
+const inboxPrefix = storage.InboxPrefix
 
 // inbox is the backlog's store: the core namespace, where the dedup records
 // and the polling lease live too.

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
@@ -79,7 +80,7 @@ func (b *burst) checkOffset(params map[string]string) {
 
 // inboxID is the update an inbox key of the poller names (0: another key).
 func inboxID(ns, key string) int64 {
-	if ns != "core" || !strings.HasPrefix(key, "inbox:") {
+	if ns != "core" || !strings.HasPrefix(key, storage.InboxPrefix) {
 		return 0
 	}
 	id, _ := strconv.ParseInt(key[strings.LastIndexByte(key, ':')+1:], 10, 64)

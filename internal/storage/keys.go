@@ -103,3 +103,8 @@ func PrefixSuccessor(prefix string) (succ string, ok bool) {
 // state (backups, the migrator, botctl) names it without importing the
 // engine.
 const CoreNamespace = "core"
+
+// InboxPrefix starts the keys, in CoreNamespace, of the updates the poller
+// parked: confirmed to Telegram, not yet handled. The migrator and backups
+// count them by it.
+const InboxPrefix = "inbox:"

@@ -154,9 +154,13 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 	if b.Store, err = openStore(ctx, cfg, log, o); err != nil {
 		return nil, err
 	}
-	if err := refuseUnfinishedRestore(ctx, b.Store); err != nil {
-		b.Close()
-		return nil, err
+	if o.Runtime == RuntimeContainer {
+		// The container starts on a store an operator may have restored
+		// into; a Lambda start stays one read lighter.
+		if err := refuseUnfinishedRestore(ctx, b.Store, log); err != nil {
+			b.Close()
+			return nil, err
+		}
 	}
 	var jobs []app.Cron
 	if o.Jobs != nil {
@@ -190,11 +194,14 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 // refuseUnfinishedRestore stops the start on a store a restore was cut
 // short in: it may lack any part of its archive, and would serve as if
 // whole.
-func refuseUnfinishedRestore(ctx context.Context, store storage.KVProvider) error {
+func refuseUnfinishedRestore(ctx context.Context, store storage.KVProvider, log *slog.Logger) error {
 	m, marked, err := backup.RestoreInProgress(ctx, store)
 	switch {
 	case err != nil:
-		return err
+		// A store that cannot answer is /healthz's to report, not a reason
+		// to stay down.
+		log.Warn("could not read the restore mark", "err", err)
+		return nil
 	case marked:
 		return backup.Unfinished(m)
 	}
