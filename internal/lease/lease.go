@@ -55,7 +55,6 @@ func WithWait(f func(ctx context.Context, d time.Duration) error) Option {
 	return func(l *Lease) { l.wait = f }
 }
 
-
 // New is this process's lease on key in store, as owner: the replica's
 // name, stable across its restarts and unique among live processes (a
 // container's hostname). A holder that does not renew within ttl loses it;
