@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/claim"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -33,37 +34,29 @@ func (r claimRecord) encode() []byte {
 	return b
 }
 
-// claimDone reports whether the record v says the work is finished. A
-// record that cannot be read (an empty one included) is taken as finished:
-// work is never risked twice on a record nobody understands.
-func claimDone(v []byte) bool {
-	var r claimRecord
+// claimRead reads a record: a record that cannot be read (an empty one
+// included) is taken as finished, so work is never risked twice on a
+// record nobody understands. The states are internal/claim's, the rule the
+// engine's update and cron slot claims follow too.
+func claimRead(v []byte) (r claimRecord, finished bool) {
 	if len(v) == 0 || json.Unmarshal(v, &r) != nil {
-		return true
+		return r, true
 	}
-	switch r.State {
-	case "done", "sent", "refused":
-		return true
-	}
-	return false
+	return r, claim.Parse(r.State) == claim.Done
 }
 
-// claimFree reports whether the record v may be taken at now: absent,
-// failed, or running for stale or longer.
+func claimDone(v []byte) bool {
+	_, finished := claimRead(v)
+	return finished
+}
+
+// claimFree reports whether the record v (nil: none) may be taken at now.
 func claimFree(v []byte, now time.Time, stale time.Duration) bool {
 	if v == nil {
 		return true
 	}
-	if claimDone(v) {
-		return false
-	}
-	var r claimRecord
-	_ = json.Unmarshal(v, &r) // readable: claimDone said so
-	switch r.State {
-	case "running", "sending":
-		return now.Sub(time.Unix(0, r.At)) >= stale
-	}
-	return true
+	r, finished := claimRead(v)
+	return !finished && claim.Judge(claim.Parse(r.State), r.At, now, stale) == claim.Take
 }
 
 // ClaimFinished reports whether a claim's stored record says its work is

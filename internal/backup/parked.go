@@ -11,22 +11,20 @@ import (
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
-// parkedPrefix is the poller's inbox (internal/poller's inboxKey): updates
-// confirmed to Telegram and parked in the engine's namespace until
-// handled. A store restored with them answers them again at its start.
-const parkedPrefix = storage.InboxPrefix
-
+// isParked: an update the poller parked (storage.InboxPrefix), confirmed
+// to Telegram and not yet handled. A store restored with them answers them
+// again at its start.
 func isParked(ns, key string) bool {
-	return ns == storage.CoreNamespace && strings.HasPrefix(key, parkedPrefix)
+	return ns == storage.CoreNamespace && strings.HasPrefix(key, storage.InboxPrefix)
 }
 
 // Parked counts the updates parked in the archive's inbox.
 func (a *Archive) Parked(ctx context.Context) (int64, error) {
-	keys, err := a.For(storage.CoreNamespace).List(ctx, parkedPrefix)
+	n, err := migrate.Parked(ctx, a)
 	if err != nil {
 		return 0, fmt.Errorf("backup: the archive's parked updates: %w", err)
 	}
-	return int64(len(keys)), nil
+	return int64(n), nil
 }
 
 // ErrOtherBot refuses an archive of another bot: its parked updates

@@ -8,18 +8,14 @@ import (
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
-// inboxPrefix is the poller's inbox in the core namespace
-// (internal/poller/inbox.go): updates a polling container confirmed to
-// Telegram and parked before handling. Telegram will not send them again,
-// and no runtime but a container works them.
-const inboxPrefix = storage.InboxPrefix
-
 // ErrParked is the refusal to move a store whose inbox holds updates.
 var ErrParked = errors.New("the source holds updates a polling container parked and has not handled")
 
-// Parked counts the updates parked in src's inbox.
+// Parked counts the updates parked in src's inbox (storage.InboxPrefix):
+// confirmed to Telegram, which will not send them again, and worked by no
+// runtime but a container.
 func Parked(ctx context.Context, src storage.KVProvider) (int, error) {
-	keys, err := src.For(storage.CoreNamespace).List(ctx, inboxPrefix)
+	keys, err := src.For(storage.CoreNamespace).List(ctx, storage.InboxPrefix)
 	if err != nil {
 		return 0, fmt.Errorf("reading the source's inbox: %w", err)
 	}
