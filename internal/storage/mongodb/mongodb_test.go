@@ -18,8 +18,8 @@ func TestConformance(t *testing.T) {
 	var opts []storagetest.Option
 	if backendtest.IsFerretDB(t, backendtest.Mongo(t)) {
 		const why = "FerretDB v1 does not make a filtered UpdateOne atomic under concurrency, so racing " +
-			"value-matched CAS cannot pass there (the linearizability check runs with insert-only CAS; the " +
-			"racing insert case runs as usual). Run `make test-mongo` against a real MongoDB to cover it."
+			"value-matched CAS cannot pass there, nor CAS racing a conditional delete (the linearizability check " +
+			"runs with insert-only CAS; the racing insert and racing conditional delete cases run as usual). Run `make test-mongo` against a real MongoDB to cover it."
 		t.Log(why)
 		opts = append(opts, storagetest.SkipStaleCASRace(why))
 	}
