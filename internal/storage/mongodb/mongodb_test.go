@@ -51,6 +51,7 @@ func TestReadsOlderAndMalformedDocuments(t *testing.T) {
 	coll := p.Database().Collection("mod")
 	docs := []any{
 		bson.D{{Key: "_id", Value: "legacy"}, {Key: "value", Value: "text value"}, {Key: "updatedAt", Value: int64(1)}},
+		bson.D{{Key: "_id", Value: "legacy-cad"}, {Key: "value", Value: "text value"}, {Key: "updatedAt", Value: int64(1)}},
 		bson.D{{Key: "_id", Value: "novalue"}, {Key: "updatedAt", Value: int64(1)}},
 		bson.D{{Key: "_id", Value: "number"}, {Key: "value", Value: 42}},
 	}
@@ -68,6 +69,11 @@ func TestReadsOlderAndMalformedDocuments(t *testing.T) {
 	t.Run("CAS over a string value matches its bytes", func(t *testing.T) {
 		if err := s.CompareAndSwap(ctx, "legacy", []byte("text value"), []byte("new")); err != nil {
 			t.Fatalf("CAS: %v", err)
+		}
+	})
+	t.Run("a conditional delete of a string value matches its bytes", func(t *testing.T) {
+		if err := s.CompareAndDelete(ctx, "legacy-cad", []byte("text value")); err != nil {
+			t.Fatalf("CompareAndDelete: %v", err)
 		}
 	})
 	for _, key := range []string{"novalue", "number"} {

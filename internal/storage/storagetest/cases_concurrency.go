@@ -64,12 +64,13 @@ func concurrencyCases(cfg config) []testCase {
 			}
 			checkOneWinner(ctx, t, s, winners)
 		}},
-		{"a concurrent history of get, put and CAS is linearizable", func(ctx context.Context, t *testing.T, p storage.KVProvider) {
+		{"a concurrent history of get, put, CAS and conditional delete is linearizable", func(ctx context.Context, t *testing.T, p storage.KVProvider) {
 			w := cfg.workload
 			if cfg.staleRaceSkip != "" {
-				// Racing value-matched CAS is what the server cannot do
-				// atomically; gets, puts and racing inserts are still checked.
-				t.Log("CAS in this history is insert-only:", cfg.staleRaceSkip)
+				// Racing value-matched CAS, and a conditional delete racing
+				// a write, is what the server cannot do atomically; gets,
+				// puts and racing inserts are still checked.
+				t.Log("CAS in this history is insert-only, with no conditional deletes:", cfg.staleRaceSkip)
 				w.InsertOnlyCAS = true
 			}
 			history, err := Record(ctx, p.For("mod"), w)

@@ -25,10 +25,10 @@ type config struct {
 
 // SkipStaleCASRace skips only the racing cases that swap from a read value
 // (swaps against swaps, and against conditional deletes), printing why, and
-// limits the linearizability workload's CAS to inserts (nil expected). It
-// exists for servers whose filtered update is not atomic under concurrency
-// (FerretDB v1); every other case, including the racing insert and the
-// racing conditional deletes, still runs.
+// limits the linearizability workload's CAS to inserts (nil expected), with
+// no conditional deletes. It exists for servers whose filtered writes are not
+// atomic under concurrency (FerretDB v1); every other case, including the
+// racing insert and the racing conditional deletes, still runs.
 func SkipStaleCASRace(reason string) Option {
 	return func(c *config) { c.staleRaceSkip = reason }
 }
