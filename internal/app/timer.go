@@ -77,6 +77,10 @@ type Timers interface {
 	// List returns the pending timers whose Key starts with prefix, by Key.
 	// One whose callback is running may still be listed.
 	List(ctx context.Context, prefix string) ([]Timer, error)
+	// Keys returns the keys of the pending timers whose Key starts with
+	// prefix, sorted, in one read (a per-user limit counts them). A key a
+	// failed Set left, or one firing, may be among them.
+	Keys(ctx context.Context, prefix string) ([]string, error)
 	// Cancel decides the timer under key: Cancelled means it never fires;
 	// TooLate means its callback runs or ran; NoTimer means none is there.
 	Cancel(ctx context.Context, key string) (CancelOutcome, error)

@@ -52,6 +52,17 @@ func (m moduleTimers) Cancel(ctx context.Context, key string) (app.CancelOutcome
 	return 0, fmt.Errorf("timer %s/%s: %w", m.module, key, storage.ErrBusy)
 }
 
+func (m moduleTimers) Keys(ctx context.Context, prefix string) ([]string, error) {
+	keys, err := m.e.store.List(ctx, byKey(m.module, prefix))
+	if err != nil {
+		return nil, err
+	}
+	for i, k := range keys {
+		keys[i] = k[len(byKey(m.module, "")):]
+	}
+	return keys, nil
+}
+
 // List reads the module index, then each timer (a read each, at once).
 func (m moduleTimers) List(ctx context.Context, prefix string) ([]app.Timer, error) {
 	keys, err := m.e.store.List(ctx, byKey(m.module, prefix))
