@@ -19,7 +19,7 @@ type Timer struct {
 	// a supergroup takes its timers along (the engine moves them).
 	ChatID   int64
 	ThreadID int
-	// At is when the timer is due, kept to the second. The callback runs
+	// At is when the timer is due, kept to the second (rounded up). The callback runs
 	// at or after At, within a minute of it while the store answers.
 	At time.Time
 	// Payload is the module's own data, at most MaxTimerPayload bytes.

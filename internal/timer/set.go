@@ -44,7 +44,11 @@ func (m moduleTimers) Set(ctx context.Context, t app.Timer) (app.Timer, error) {
 	if err := m.check(t, now); err != nil {
 		return app.Timer{}, err
 	}
+	// Kept to the second, rounded up: a timer never fires before its time.
 	due := t.At.UTC().Truncate(time.Second)
+	if due.Before(t.At) {
+		due = due.Add(time.Second)
+	}
 	// A due time in the past is filed under now: the tick's cursor has
 	// passed older hours.
 	id := newID()

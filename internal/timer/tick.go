@@ -60,15 +60,20 @@ func (e *Engine) Tick(ctx context.Context) (TickStats, error) {
 	}
 	outcomes := make([]fired, len(todo))
 	errs := make([]error, len(todo))
+	// Workers take the timers in key order, the longest due first.
+	next := make(chan int)
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, e.workers)
-	for i, d := range todo {
+	for range min(e.workers, len(todo)) {
 		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			outcomes[i], errs[i] = e.fire(ctx, d.key)
+			for i := range next {
+				outcomes[i], errs[i] = e.fire(ctx, todo[i].key)
+			}
 		})
 	}
+	for i := range todo {
+		next <- i
+	}
+	close(next)
 	wg.Wait()
 	for i, o := range outcomes {
 		switch {
@@ -83,13 +88,13 @@ func (e *Engine) Tick(ctx context.Context) (TickStats, error) {
 			left[todo[i].hour] = true
 		}
 	}
-	next := last.Add(time.Hour)
+	from := last.Add(time.Hour)
 	for h := range left {
-		next = earlier(next, h)
+		from = earlier(from, h)
 	}
-	next = earlier(next, hourOf(now).Add(-time.Hour))
-	if !found || !next.Equal(cur) {
-		if err := e.store.Put(ctx, cursorKey, []byte(next.Format(hourLayout))); err != nil {
+	from = earlier(from, hourOf(now).Add(-time.Hour))
+	if !found || !from.Equal(cur) {
+		if err := e.store.Put(ctx, cursorKey, []byte(from.Format(hourLayout))); err != nil {
 			errs = append(errs, fmt.Errorf("timers: move the cursor: %w", err))
 		}
 	}
