@@ -24,9 +24,10 @@ type Timer struct {
 	At time.Time
 	// Payload is the module's own data, at most MaxTimerPayload bytes.
 	Payload []byte
-	// ID is set by Timers.Set, unique to this timer: the id to apply the
-	// callback's work once by, since a callback may run again (Attempt).
-	ID string
+	// ID is set by Timers.Set, unique to this timer (random, positive):
+	// the id to apply the callback's work once by (ApplyOnce), since a
+	// callback may run again (Attempt).
+	ID int64
 	// Attempt is 1 on the first call of OnTimer; more when an earlier call
 	// returned an error or its runner died before recording the end.
 	Attempt int

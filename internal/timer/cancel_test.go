@@ -173,3 +173,29 @@ func TestCancelRacingTheFireIsDecidedOnce(t *testing.T) {
 		}
 	}
 }
+
+// A send that finds the chat moved tells the engine while the callback
+// runs: the running timer is left to end, and is not fired again.
+func TestAChatMovedWhileItsTimerFiresIsNotFiredAgain(t *testing.T) {
+	clk := apptest.NewClock(t0)
+	var c calls
+	var e interface {
+		ChatChanged(context.Context, app.ChatChange) error
+	}
+	moving := func(ctx context.Context, tm app.Timer) error {
+		if err := e.ChatChanged(ctx, app.ChatChange{ChatID: tm.ChatID, MovedTo: -1005}); err != nil {
+			return err
+		}
+		return c.on(ctx, tm)
+	}
+	eng := engine(memory.New().For(storage.CoreNamespace), clk, moving)
+	e = eng
+	set(t, eng, "k", t0)
+	for range 5 {
+		clk.Add(time.Minute)
+		tick(t, eng)
+	}
+	if got := c.list(); len(got) != 1 {
+		t.Fatalf("fired %d times, want once", len(got))
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
-	"strconv"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
@@ -62,4 +61,6 @@ func (e *Engine) SetHandler(h Handler) { e.handler = h }
 // For is module's view of its timers.
 func (e *Engine) For(module string) app.Timers { return moduleTimers{e: e, module: module} }
 
-func newID() string { return strconv.FormatUint(rand.Uint64(), 36) }
+// newID is a timer's id: random, positive, so a module applies its work
+// once by it (app.ApplyOnce takes a non-zero int64).
+func newID() int64 { return rand.Int64N(1<<62) + 1 }

@@ -56,7 +56,7 @@ func TestTwoReplicasTickingTheSameMinuteFireEachTimerOnce(t *testing.T) {
 		}
 	}
 	wg.Wait()
-	seen := map[string]int{}
+	seen := map[int64]int{}
 	for _, tm := range c.list() {
 		seen[tm.ID]++
 	}
@@ -65,7 +65,7 @@ func TestTwoReplicasTickingTheSameMinuteFireEachTimerOnce(t *testing.T) {
 	}
 	for id, n := range seen {
 		if n != 1 {
-			t.Errorf("timer %s fired %d times", id, n)
+			t.Errorf("timer %d fired %d times", id, n)
 		}
 	}
 }

@@ -10,9 +10,9 @@ import (
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
-// ChatChanged moves a chat's timers to the supergroup it became, or drops
-// the pending ones of a chat gone for the bot (a running one ends on its
-// own). It is idempotent: the core may tell a change more than once, from
+// ChatChanged moves a chat's pending timers to the supergroup it became,
+// or drops them when the chat is gone for the bot; one whose callback runs
+// ends on its own. It is idempotent: the core may tell a change more than once, from
 // both runtimes at once.
 func (e *Engine) ChatChanged(ctx context.Context, ch app.ChatChange) error {
 	keys, err := e.store.List(ctx, chatKeys(ch.ChatID))
@@ -35,7 +35,7 @@ func (e *Engine) moveOne(ctx context.Context, ck string, ch app.ChatChange) erro
 	}
 	dk := string(ptr)
 	var r record
-	gone := false
+	gone, running := false, false
 	err = storage.Update(ctx, e.store, dk, func(cur []byte) ([]byte, error) {
 		gone = cur == nil
 		if gone {
@@ -45,7 +45,10 @@ func (e *Engine) moveOne(ctx context.Context, ck string, ch app.ChatChange) erro
 		if r, derr = decode(cur); derr != nil {
 			return nil, fmt.Errorf("%w: %s", storage.ErrUnreadable, dk)
 		}
-		if ch.MovedTo == 0 || r.Chat != ch.ChatID {
+		// A running callback ends the timer itself (its send follows the
+		// chat on its own): changing its record would fail its finish.
+		running = r.state() == claim.Running
+		if ch.MovedTo == 0 || r.Chat != ch.ChatID || running {
 			return nil, nil
 		}
 		r.Chat = ch.MovedTo
@@ -56,11 +59,13 @@ func (e *Engine) moveOne(ctx context.Context, ck string, ch app.ChatChange) erro
 	}
 	switch {
 	case gone:
+	case running:
+		return nil // its chat index goes when it ends
 	case ch.MovedTo != 0:
 		if err := e.store.Put(ctx, chatKey(ch.MovedTo, r.ID), []byte(dk)); err != nil {
 			return err
 		}
-	case r.state() != claim.Running:
+	default:
 		if err := e.forget(ctx, dk, r); err != nil {
 			return err
 		}

@@ -41,7 +41,7 @@ const hourLayout = "2006010215"
 type record struct {
 	Module   string `json:"module"`
 	Key      string `json:"key"`
-	ID       string `json:"id"`
+	ID       int64  `json:"id"`
 	Chat     int64  `json:"chat"`
 	Thread   int    `json:"thread,omitempty"`
 	Due      int64  `json:"due"` // unix seconds
@@ -58,7 +58,7 @@ func (r record) encode() []byte {
 
 func decode(v []byte) (record, error) {
 	var r record
-	if err := json.Unmarshal(v, &r); err != nil || r.Module == "" || r.ID == "" {
+	if err := json.Unmarshal(v, &r); err != nil || r.Module == "" || r.ID == 0 {
 		return r, fmt.Errorf("timer record: %q does not decode", v)
 	}
 	return r, nil
@@ -76,9 +76,9 @@ func hourOf(t time.Time) time.Time { return t.UTC().Truncate(time.Hour) }
 func hourPrefix(h time.Time) string { return duePrefix + h.UTC().Format(hourLayout) + ":" }
 
 // dueKey files a timer under the second it is due in.
-func dueKey(at time.Time, module, id string) string {
+func dueKey(at time.Time, module string, id int64) string {
 	at = at.UTC()
-	return hourPrefix(at) + at.Format("0405") + ":" + module + ":" + id
+	return hourPrefix(at) + at.Format("0405") + ":" + module + ":" + strconv.FormatInt(id, 36)
 }
 
 // dueOf reads the second a due key files its timer under.
@@ -93,8 +93,8 @@ func dueOf(key string) (time.Time, bool) {
 
 func byKey(module, key string) string { return byPrefix + module + ":" + key }
 
-func chatKey(chat int64, id string) string {
-	return chatPrefix + strconv.FormatInt(chat, 10) + ":" + id
+func chatKey(chat, id int64) string {
+	return chatPrefix + strconv.FormatInt(chat, 10) + ":" + strconv.FormatInt(id, 36)
 }
 
 func chatKeys(chat int64) string { return chatPrefix + strconv.FormatInt(chat, 10) + ":" }
