@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/miti99bot/miti99bot/internal/app"
@@ -20,8 +21,12 @@ func cancelData(user int64, id string) app.CallbackData {
 	return app.Data(callbackPrefix, strconv.FormatInt(user, 10), id)
 }
 
-// listShown bounds a reminder's text in the list, so 50 fit a message.
-const listShown = 60
+// listShown bounds a reminder's text in the list, so that 50 lines fit a
+// message; perRow is how many Cancel buttons share a row.
+const (
+	listShown = 40
+	perRow    = 4
+)
 
 func (m *module) list(ctx context.Context, r *app.Request) error {
 	timers, err := m.timers.List(ctx, timerKey(r.UserID, ""))
@@ -35,20 +40,32 @@ func (m *module) list(ctx context.Context, r *app.Request) error {
 	slices.SortFunc(timers, func(a, b app.Timer) int { return a.At.Compare(b.At) })
 	now := m.now()
 	var b strings.Builder
-	b.WriteString("Your pending reminders here:\n")
+	b.WriteString("Your pending reminders here (Vietnam time):\n")
 	var rows [][]app.Button
 	for i, t := range timers {
 		var p payload
 		_ = json.Unmarshal(t.Payload, &p) // an unreadable one lists as empty: it can still be cancelled
-		fmt.Fprintf(&b, "%d. %s: %s\n", i+1, when(t.At, now), shorten(p.Text))
+		fmt.Fprintf(&b, "%d. %s: %s\n", i+1, listWhen(t.At, now), shorten(p.Text))
 		id := strings.TrimPrefix(t.Key, timerKey(r.UserID, ""))
-		rows = append(rows, []app.Button{{Text: fmt.Sprintf("Cancel %d", i+1), Data: cancelData(r.UserID, id)}})
+		if i%perRow == 0 {
+			rows = append(rows, nil)
+		}
+		rows[len(rows)-1] = append(rows[len(rows)-1], app.Button{Text: fmt.Sprintf("Cancel %d", i+1), Data: cancelData(r.UserID, id)})
 	}
 	kb, err := app.Keyboard(rows...)
 	if err != nil {
 		return err
 	}
 	return r.ReplyKeyboard(ctx, b.String(), kb)
+}
+
+// listWhen is a time in Vietnam, short: its date only when not today.
+func listWhen(at, now time.Time) string {
+	l := at.In(ict)
+	if l.Format(time.DateOnly) == now.In(ict).Format(time.DateOnly) {
+		return l.Format("15:04")
+	}
+	return l.Format("2 Jan 2006 15:04")
 }
 
 func shorten(s string) string {

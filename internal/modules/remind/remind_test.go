@@ -83,10 +83,19 @@ func TestBadInputGetsAClearMessage(t *testing.T) {
 func TestAUserKeepsAtMostFiftyPending(t *testing.T) {
 	b, _ := apptest.NewModule(t, remind.Factory, nil)
 	for i := range 50 {
-		b.MustSay(apptest.Group, apptest.User, fmt.Sprintf("/remind %dm r%d", i+1, i))
+		// Days away and long texts: the longest lines the list writes.
+		b.MustSay(apptest.Group, apptest.User, fmt.Sprintf("/remind %dd r%d %s", i+1, i, strings.Repeat("ễ", 990)))
 	}
 	b.Expect(apptest.Group, apptest.User, "/remind 1h one more",
 		"You have 50 reminders pending, the most I keep: cancel one with /remind_list first.")
+	// All fifty list in one message Telegram takes, with a Cancel each.
+	b.MustSay(apptest.Group, apptest.User, "/remind_list")
+	if text := b.Last(); len([]rune(text)) > 4096 || !strings.Contains(text, "50. ") {
+		t.Fatalf("the list of 50 (%d characters): %q", len([]rune(text)), text)
+	}
+	if got := strings.Count(b.Buttons(apptest.Group), "[Cancel "); got != 50 {
+		t.Fatalf("%d Cancel buttons, want 50", got)
+	}
 }
 
 func TestListShowsTheCallersRemindersHereWithACancelEach(t *testing.T) {
@@ -96,8 +105,8 @@ func TestListShowsTheCallersRemindersHereWithACancelEach(t *testing.T) {
 	b.MustSay(apptest.Group, apptest.Admin, "/remind 1h not mine")
 	b.MustSay(apptest.PrivateChat, apptest.User, "/remind 1h elsewhere")
 	b.Expect(apptest.Group, apptest.User, "/remind_list",
-		"Your pending reminders here:\n1. at 20:00 (Vietnam time): first\n2. at 21:00 (Vietnam time): second\n")
-	if got := b.Buttons(apptest.Group); got != "[Cancel 1]\n[Cancel 2]" {
+		"Your pending reminders here (Vietnam time):\n1. 20:00: first\n2. 21:00: second\n")
+	if got := b.Buttons(apptest.Group); got != "[Cancel 1] [Cancel 2]" {
 		t.Fatalf("buttons %q", got)
 	}
 	if _, err := b.Press(apptest.Group, apptest.User, "Cancel 1"); err != nil {
