@@ -38,8 +38,10 @@ func (e *Engine) fire(ctx context.Context, dk string) (fired, error) {
 	}
 	r, err := decode(v)
 	if err != nil {
+		// No retry can read it: it is left in the store, and the ticks
+		// move on past its hour.
 		e.log.Error("timer unreadable: restore it from a backup or delete it", "key", dk, "err", err)
-		return firedLeft, nil
+		return firedNone, nil
 	}
 	now := e.now()
 	if claim.Judge(r.state(), r.At, now, app.TimerStale) != claim.Take {
@@ -47,8 +49,7 @@ func (e *Engine) fire(ctx context.Context, dk string) (fired, error) {
 	}
 	f, ok := e.handler(r.Module)
 	if !ok {
-		e.log.Warn("timer waits: its module is not enabled or has no OnTimer", "module", r.Module, "key", r.Key)
-		return firedLeft, nil
+		return e.orphan(ctx, dk, v, r, now)
 	}
 	taken := r
 	taken.State, taken.At, taken.Attempts = "running", now.UnixNano(), r.Attempts+1
@@ -75,14 +76,29 @@ func (e *Engine) fire(ctx context.Context, dk string) (fired, error) {
 	return firedOK, e.finish(context.WithoutCancel(ctx), dk, held, taken)
 }
 
+// orphan is a due timer whose module is not enabled (MODULES) or has no
+// OnTimer: it waits a day for the module to come back, then is dropped,
+// logged at ERROR, so that it does not hold the ticks back forever.
+func (e *Engine) orphan(ctx context.Context, dk string, v []byte, r record, now time.Time) (fired, error) {
+	late := now.Sub(time.Unix(r.Due, 0))
+	if late < giveUpAfter {
+		e.log.Warn("timer waits: its module is not enabled or has no OnTimer", "module", r.Module, "key", r.Key)
+		return firedLeft, nil
+	}
+	if err := e.store.CompareAndDelete(ctx, dk, v); errors.Is(err, storage.ErrConflict) {
+		return firedNone, nil
+	} else if err != nil {
+		return firedLeft, err
+	}
+	e.log.Error("timer dropped: its module was not enabled for a day", "module", r.Module, "key", r.Key, "late", late)
+	return firedNone, e.unindex(ctx, dk, r)
+}
+
 // finish forgets a fired timer: its indexes, then its record (a crash
 // before that leaves it running, taken over after TimerStale).
 func (e *Engine) finish(ctx context.Context, dk string, held []byte, r record) error {
-	if err := e.store.CompareAndDelete(ctx, byKey(r.Module, r.Key), []byte(dk)); err != nil && !errors.Is(err, storage.ErrConflict) {
-		return fmt.Errorf("timer %s: %w", dk, err) // conflict: a newer Set holds the key
-	}
-	if err := e.store.Delete(ctx, chatKey(r.Chat, r.ID)); err != nil {
-		return fmt.Errorf("timer %s: %w", dk, err)
+	if err := e.unindex(ctx, dk, r); err != nil {
+		return err
 	}
 	if err := e.store.CompareAndDelete(ctx, dk, held); err != nil && !errors.Is(err, storage.ErrConflict) {
 		return fmt.Errorf("timer %s: %w", dk, err) // conflict: moved or retaken meanwhile
@@ -101,4 +117,15 @@ func (e *Engine) call(ctx context.Context, f func(context.Context, app.Timer) er
 		}
 	}()
 	return f(ctx, t)
+}
+
+// unindex deletes a timer's two indexes.
+func (e *Engine) unindex(ctx context.Context, dk string, r record) error {
+	if err := e.store.CompareAndDelete(ctx, byKey(r.Module, r.Key), []byte(dk)); err != nil && !errors.Is(err, storage.ErrConflict) {
+		return fmt.Errorf("timer %s: %w", dk, err) // conflict: a newer Set holds the key
+	}
+	if err := e.store.Delete(ctx, chatKey(r.Chat, r.ID)); err != nil {
+		return fmt.Errorf("timer %s: %w", dk, err)
+	}
+	return nil
 }

@@ -37,7 +37,7 @@ func (e *Engine) Tick(ctx context.Context) (TickStats, error) {
 		hour time.Time
 	}
 	var todo []due
-	for h := cur; !h.After(last); h = h.Add(time.Hour) {
+	for _, h := range hoursToList(cur, last, now) {
 		keys, err := e.store.List(ctx, hourPrefix(h))
 		if err != nil {
 			return st, fmt.Errorf("timers: list %s: %w", h.Format(hourLayout), err)
@@ -102,6 +102,22 @@ func (e *Engine) Tick(ctx context.Context) (TickStats, error) {
 		return st, fmt.Errorf("timers: %d of %d due failed: %w", st.Errors, st.Due, err)
 	}
 	return st, nil
+}
+
+// hoursToList are the hours from the cursor to last and, when a long
+// catch-up stops short of them, the previous and the current hour: what is
+// due now fires now, whatever is left from long ago.
+func hoursToList(cur, last, now time.Time) []time.Time {
+	var hs []time.Time
+	for h := cur; !h.After(last); h = h.Add(time.Hour) {
+		hs = append(hs, h)
+	}
+	for _, h := range []time.Time{hourOf(now).Add(-time.Hour), hourOf(now)} {
+		if h.After(last) {
+			hs = append(hs, h)
+		}
+	}
+	return hs
 }
 
 // cursor is the first hour that may hold a due timer. A store without
