@@ -37,6 +37,21 @@ func TestACancelPressedAgainLaterGetsAClearAnswer(t *testing.T) {
 	}
 }
 
+func TestACancelPressedAgainTheNextDayGetsAClearAnswer(t *testing.T) {
+	b, clk := apptest.NewModule(t, remind.Factory, nil)
+	b.MustSay(apptest.Group, apptest.User, "/remind 1h later")
+	id, rows, _ := b.Srv.Keyboard(apptest.Group)
+	data := rows[0][0].CallbackData
+	if _, _, err := b.PressData(apptest.Group, apptest.User, id, data); err != nil || b.Last() != "Reminder cancelled: it will not be sent." {
+		t.Fatalf("the first press: %q, %v", b.Last(), err)
+	}
+	clk.Add(24 * time.Hour)
+	toast, _, err := b.PressData(apptest.Group, apptest.User, id, data)
+	if err != nil || toast != "This reminder is no longer pending: it was sent or cancelled already." {
+		t.Fatalf("the same press the next day: %q, %v", toast, err)
+	}
+}
+
 // A Cancel pressed while the reminder is being sent: exactly one of the
 // cancel confirmed (and no reminder) or the reminder sent (and the press
 // told it is too late).
