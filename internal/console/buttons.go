@@ -60,6 +60,8 @@ func (m *Messenger) press(text string) (b button, refusal string, ok bool) {
 	switch {
 	case len(m.buttons) == 0:
 		return button{}, fmt.Sprintf("(no button %d: no message shows buttons now; try /help)", n), true
+	case len(m.buttons) == 1 && n != 1:
+		return button{}, fmt.Sprintf("(no button %d: the latest buttons are just 1)", n), true
 	case n < 1 || n > len(m.buttons):
 		return button{}, fmt.Sprintf("(no button %d: the latest buttons are 1 to %d)", n, len(m.buttons)), true
 	}

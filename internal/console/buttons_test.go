@@ -12,8 +12,9 @@ import (
 )
 
 // scripted is a bot for the console's seams: "kbA" and "kbB" reply with
-// two buttons A1 A2 (B1 B2), "plain" replies without any, "strip" edits
-// the kbA reply's buttons away; a press is recorded as its data.
+// two buttons A1 A2 (B1 B2), "kb1" with one, "plain" replies without any,
+// "strip" edits the kbA reply's buttons away; a press is recorded as its
+// data.
 type scripted struct {
 	m    *Messenger
 	ids  map[string]int // the reply to "kbA", "kbB": its message id
@@ -28,9 +29,13 @@ func (s *scripted) handle(ctx context.Context, u *models.Update) error {
 	text := u.Message.Text
 	s.seen = append(s.seen, text)
 	switch text {
-	case "kbA", "kbB":
+	case "kbA", "kbB", "kb1":
 		name := text[2:]
-		kb := app.MustKeyboard([]app.Button{{Text: name + "1", Data: app.Data("t:", name+"1")}, {Text: name + "2", Data: app.Data("t:", name+"2")}})
+		buttons := []app.Button{{Text: name + "1", Data: app.Data("t:", name+"1")}, {Text: name + "2", Data: app.Data("t:", name+"2")}}
+		if name == "1" {
+			buttons = buttons[:1]
+		}
+		kb := app.MustKeyboard(buttons)
 		msg, err := s.m.Send(ctx, app.Message{ChatID: ChatID, Text: "reply " + name, Keyboard: kb})
 		if err != nil {
 			return err
@@ -74,6 +79,7 @@ func TestANumberPressesOnlyTheLatestKeyboard(t *testing.T) {
 		{"an older keyboard's number is not pressed", "kbA\nkbB\nstrip\n1\n", []string{"kbA", "kbB", "strip", "press t:B1 on B"}, ""},
 		{"buttons edited away leave none", "kbA\nstrip\n1\n", []string{"kbA", "strip"}, "(no button 1: no message shows buttons now; try /help)"},
 		{"a long number is a message", "kbA\n2026\n", []string{"kbA", "2026"}, ""},
+		{"a single button is named", "kb1\n2\n", []string{"kb1"}, "(no button 2: the latest buttons are just 1)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
