@@ -77,10 +77,12 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 			{Name: "coin_buy", Description: "Buy a coin for USD: /coin_buy BTC 100", Handler: m.cmdBuy},
 			{Name: "coin_sell", Description: "Sell a coin: /coin_sell BTC 0.5 (or all)", Handler: m.cmdSell},
 			{Name: "coin_stats", Description: "Your coin portfolio and profit/loss", Handler: m.desk.ShowStats},
+			{Name: "coin_top", Description: "The coin board: this group's portfolios by value and 7-day change (private: /coin_top join to be on it)", Handler: m.desk.TopCommand},
 			{Name: "coin_chart", Description: "A coin's price chart: /coin_chart BTC 30d (1d, 7d, 30d, 1y)", Handler: charts.Command(symbolArg, "")},
 		},
-		Crons:     []app.Cron{values.Cron()},
-		Callbacks: []app.Callback{values.Callback(), m.desk.Callback(priceText, symbolArg), charts.Callback(symbolArg)},
+		OnChatChange: m.desk.OnChatChange,
+		Crons:        []app.Cron{values.Cron()},
+		Callbacks:    []app.Callback{values.Callback(), m.desk.TopCallback(), m.desk.Callback(priceText, symbolArg), charts.Callback(symbolArg)},
 	}, nil
 }
 

@@ -19,13 +19,9 @@ func TestSellingWhatIsNotHeldAsksNoSource(t *testing.T) {
 			b.MustSay(apptest.PrivateChat, apptest.User, "/coin_topup 10000")
 			b.MustSay(apptest.PrivateChat, apptest.User, "/coin_buy ETH 1500")
 			clk.Add(10 * priceFresh) // no cached price to hide a call
-			f.mu.Lock()
-			before := f.calls["binance"] + f.calls["coinbase"] + f.calls["coingecko"]
-			f.mu.Unlock()
+			before := f.total()
 			b.Expect(apptest.PrivateChat, apptest.User, tt.command, tt.reply)
-			f.mu.Lock()
-			defer f.mu.Unlock()
-			if after := f.calls["binance"] + f.calls["coinbase"] + f.calls["coingecko"]; after != before {
+			if after := f.total(); after != before {
 				t.Fatalf("%d price calls for a refused sale; want none", after-before)
 			}
 		})

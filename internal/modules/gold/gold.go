@@ -106,10 +106,12 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 			{Name: "gold_buy", Description: "Buy gold by the luong: /gold_buy 0.5", Handler: m.cmdBuy},
 			{Name: "gold_sell", Description: "Sell gold: /gold_sell 0.5 (or all)", Handler: m.cmdSell},
 			{Name: "gold_stats", Description: "Your gold portfolio and profit/loss", Handler: m.desk.ShowStats},
+			{Name: "gold_top", Description: "The gold board: this group's portfolios by value and 7-day change (private: /gold_top join to be on it)", Handler: m.desk.TopCommand},
 			{Name: "gold_chart", Description: "World gold's chart in VND per luong: /gold_chart 30d (1d, 7d, 30d, 1y)", Handler: charts.Command(isChartSymbol, chartSymbol)},
 		},
-		Crons: []app.Cron{values.Cron()},
-		Callbacks: []app.Callback{values.Callback(), m.desk.Callback(func(_ string, q trading.Quote) string { return priceText(q) },
+		OnChatChange: m.desk.OnChatChange,
+		Crons:        []app.Cron{values.Cron()},
+		Callbacks: []app.Callback{values.Callback(), m.desk.TopCallback(), m.desk.Callback(func(_ string, q trading.Quote) string { return priceText(q) },
 			func(s string) (string, bool) { return s, s == symbol }), charts.Callback(isChartSymbol)},
 	}, nil
 }

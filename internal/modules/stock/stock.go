@@ -90,12 +90,14 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 			{Name: "stock_buy", Description: "Buy shares in lots of 100: /stock_buy FPT 100", Handler: m.cmdBuy},
 			{Name: "stock_sell", Description: "Sell shares: /stock_sell FPT 100 (or all)", Handler: m.cmdSell},
 			{Name: "stock_stats", Description: "Your stock portfolio and profit/loss", Handler: m.desk.ShowStats},
+			{Name: "stock_top", Description: "The stock board: this group's portfolios by value and 7-day change (private: /stock_top join to be on it)", Handler: m.desk.TopCommand},
 			{Name: "stock_income_stock", Description: "Record a stock dividend: /stock_income_stock FPT 15", Handler: m.cmdIncomeStock},
 			{Name: "stock_chart", Description: "A stock's daily chart: /stock_chart FPT 1y (7d, 30d, 1y)", Handler: charts.Command(tickerArg, "")},
 			{Name: "stock_income_vnd", Description: "Record a cash dividend: /stock_income_vnd FPT 200000", Handler: m.cmdIncomeVND},
 		},
-		Crons:     []app.Cron{values.Cron()},
-		Callbacks: []app.Callback{values.Callback(), m.desk.Callback(priceText, tickerArg), charts.Callback(tickerArg)},
+		OnChatChange: m.desk.OnChatChange,
+		Crons:        []app.Cron{values.Cron()},
+		Callbacks:    []app.Callback{values.Callback(), m.desk.TopCallback(), m.desk.Callback(priceText, tickerArg), charts.Callback(tickerArg)},
 	}, nil
 }
 

@@ -49,6 +49,14 @@ type Portfolio struct {
 	Holdings map[string]Holding `json:"holdings"`
 	Created  time.Time          `json:"created"`
 	History  []Trade            `json:"history"`
+	// Chats are the groups the user changed it in (Apply), oldest first,
+	// at most MaxChats: the groups whose boards show it.
+	Chats []int64 `json:"chats,omitempty"`
+	// Name is how a board names its owner: the name of their latest change.
+	Name string `json:"name,omitempty"`
+	// Listed puts it on the board of the users who opted in (/<market>_top
+	// join), the one a private chat shows.
+	Listed bool `json:"listed,omitempty"`
 	// The last updates that changed it, with their replies (see Apply).
 	app.Once[string]
 }
