@@ -25,6 +25,7 @@ type Desk struct {
 	// Values, when set, records portfolios daily and puts a chart button
 	// on the stats reply.
 	Values *Values
+	alerts *Alerts // set by Alerts.Track
 }
 
 // unit is how a reply names a quantity of sym.

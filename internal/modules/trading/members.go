@@ -112,7 +112,11 @@ func MoveChat(ctx context.Context, s storage.KVStore, ch app.ChatChange) error {
 }
 
 // OnChatChange is the desk's Module.OnChatChange: it moves or forgets what
-// the market keys by chat.
+// the market keys by chat (the boards' members, the alerts).
 func (d *Desk) OnChatChange(ctx context.Context, ch app.ChatChange) error {
-	return MoveChat(ctx, d.Quotes.Store, ch)
+	err := MoveChat(ctx, d.Quotes.Store, ch)
+	if d.alerts != nil {
+		err = errors.Join(err, d.alerts.MoveChat(ctx, ch))
+	}
+	return err
 }
