@@ -88,7 +88,10 @@ func TestThePrivateBoardIsOptIn(t *testing.T) {
 	b, _, _ := setup(t)
 	b.Expect(apptest.PrivateChat, apptest.User, "/coin_top", "No coin portfolio yet. Start with /coin_topup 1000.")
 	say(t, b, 7, 7, "Alice", "/coin_topup 5000")
-	b.Expect(7, 7, "/coin_top join", "You are on the coin board: anyone's /coin_top in a private chat shows your name, value and 7-day change. /coin_top leave takes you off.")
+	say(t, b, 7, 7, "Alice", "/coin_top join")
+	if got := b.Last(); got != "You are on the coin board: anyone's /coin_top in a private chat shows your name, value and 7-day change. /coin_top leave takes you off." {
+		t.Fatalf("join: %q", got)
+	}
 	say(t, b, 8, 8, "Bob", "/coin_topup 9000") // never joins
 	b.MustSay(apptest.PrivateChat, apptest.User, "/coin_topup 1000")
 	b.Expect(apptest.PrivateChat, apptest.User, "/coin_top", "🏆 The opted-in coin board, by value: 2 members\n"+

@@ -43,7 +43,7 @@ func (d *Desk) TopCommand(ctx context.Context, r *app.Request) error {
 	switch arg := strings.ToLower(strings.TrimSpace(r.Args)); arg {
 	case "":
 	case "join", "leave":
-		msg, err := d.setListed(ctx, r.UserID, arg == "join")
+		msg, err := d.setListed(ctx, r.UserID, displayName(r), arg == "join")
 		if err != nil {
 			return err
 		}
@@ -69,7 +69,11 @@ func (d *Desk) TopCallback() app.Callback {
 		order, page := data.Fields[0], int64(0)
 		switch {
 		case (order == join || order == leave) && len(data.Fields) == 1 && private:
-			msg, err := d.setListed(ctx, req.UserID, order == join)
+			var name string
+			if req.Query != nil {
+				name = userName(&req.Query.From)
+			}
+			msg, err := d.setListed(ctx, req.UserID, name, order == join)
 			if err != nil {
 				return err
 			}
@@ -93,14 +97,17 @@ func (d *Desk) TopCallback() app.Callback {
 }
 
 // setListed puts the user's portfolio on the opted-in board or takes it
-// off, and says so.
-func (d *Desk) setListed(ctx context.Context, user int64, listed bool) (string, error) {
+// off, under the name given (when known), and says so.
+func (d *Desk) setListed(ctx context.Context, user int64, name string, listed bool) (string, error) {
 	err := storage.UpdateJSON(ctx, d.Quotes.Store, Key(user), func(p *Portfolio, found bool) (bool, error) {
 		if !found {
 			return false, errNoPortfolio
 		}
-		changed := p.Listed != listed
+		changed := p.Listed != listed || (name != "" && p.Name != name)
 		p.Listed = listed
+		if name != "" {
+			p.Name = name
+		}
 		return changed, nil
 	})
 	switch {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/go-telegram/bot/models"
+
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
@@ -36,12 +38,19 @@ func (p *Portfolio) noteMember(r *app.Request) {
 	}
 }
 
-// displayName is the sender's first and last name, else their @username.
+// displayName is the sender's name (userName).
 func displayName(r *app.Request) string {
-	if r.Message == nil || r.Message.From == nil {
+	if r.Message == nil {
 		return ""
 	}
-	u := r.Message.From
+	return userName(r.Message.From)
+}
+
+// userName is a user's first and last name, else their @username.
+func userName(u *models.User) string {
+	if u == nil {
+		return ""
+	}
 	name := strings.TrimSpace(u.FirstName + " " + u.LastName)
 	if name == "" && u.Username != "" {
 		name = "@" + u.Username
