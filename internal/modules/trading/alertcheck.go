@@ -37,10 +37,12 @@ func (a *Alerts) Check(ctx context.Context) error {
 	}
 	bySymbol := map[string][]held{}
 	var firing []held
+	var errs []error
 	for _, u := range users {
 		b, err := a.loadBook(ctx, u)
-		if err != nil {
-			return fmt.Errorf("%s alerts of %d: %w", a.Desk.Name, u, err)
+		if err != nil { // one record that cannot be read holds up no one else's
+			errs = append(errs, fmt.Errorf("alerts of %d: %w", u, err))
+			continue
 		}
 		for _, al := range b.Alerts {
 			if al.Fired != nil {
@@ -55,7 +57,6 @@ func (a *Alerts) Check(ctx context.Context) error {
 		syms = append(syms, s)
 	}
 	sort.Strings(syms)
-	var errs []error
 	for _, sym := range syms {
 		q, ok := a.usable(ctx, sym)
 		if !ok {

@@ -396,3 +396,23 @@ func TestTheCancelButtonFits(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A user's alerts record that cannot be read is reported, and holds up no
+// one else's alert.
+func TestAnUnreadableRecordHoldsUpNoOtherAlert(t *testing.T) {
+	ctx := context.Background()
+	s := memory.New().For("coin")
+	clk := &clock{t: alertNow}
+	bot := &sentBot{}
+	a := replica(s, clk, newTable(map[string]string{"BTC": "130000"}), bot, 0)
+	if err := s.Put(ctx, bookKey(9), []byte("{not json")); err != nil {
+		t.Fatal(err)
+	}
+	arm(t, a, 1, "BTC", true, "120000", -100)
+	if err := a.Check(ctx); err == nil || !strings.Contains(err.Error(), "alerts of 9") {
+		t.Fatalf("check: %v; want user 9's record reported", err)
+	}
+	if len(bot.texts()) != 1 {
+		t.Fatalf("sent %q; want user 1's alert", bot.texts())
+	}
+}
