@@ -107,6 +107,8 @@ type Module struct {
 	// group upgraded to a supergroup keeps its subscriptions and games
 	// only through it. An error is retried with the update.
 	OnChatChange func(ctx context.Context, ch ChatChange) error
+	// Web are the module's answers to the Mini App (see WebRoute).
+	Web []WebRoute
 }
 
 // Setting is a configuration value a module needs. The config package reads

@@ -80,6 +80,7 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 			{Name: "coin_chart", Description: "A coin's price chart: /coin_chart BTC 30d (1d, 7d, 30d, 1y)", Handler: charts.Command(symbolArg, "")},
 		},
 		Crons:     []app.Cron{values.Cron()},
+		Web:       []app.WebRoute{m.desk.WebRoute()},
 		Callbacks: []app.Callback{values.Callback(), m.desk.Callback(priceText, symbolArg), charts.Callback(symbolArg)},
 	}, nil
 }

@@ -109,6 +109,7 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 			{Name: "gold_chart", Description: "World gold's chart in VND per luong: /gold_chart 30d (1d, 7d, 30d, 1y)", Handler: charts.Command(isChartSymbol, chartSymbol)},
 		},
 		Crons: []app.Cron{values.Cron()},
+		Web:   []app.WebRoute{m.desk.WebRoute()},
 		Callbacks: []app.Callback{values.Callback(), m.desk.Callback(func(_ string, q trading.Quote) string { return priceText(q) },
 			func(s string) (string, bool) { return s, s == symbol }), charts.Callback(isChartSymbol)},
 	}, nil

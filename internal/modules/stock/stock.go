@@ -95,6 +95,7 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 			{Name: "stock_income_vnd", Description: "Record a cash dividend: /stock_income_vnd FPT 200000", Handler: m.cmdIncomeVND},
 		},
 		Crons:     []app.Cron{values.Cron()},
+		Web:       []app.WebRoute{m.desk.WebRoute()},
 		Callbacks: []app.Callback{values.Callback(), m.desk.Callback(priceText, tickerArg), charts.Callback(tickerArg)},
 	}, nil
 }
