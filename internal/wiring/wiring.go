@@ -89,6 +89,7 @@ type Bot struct {
 
 	healthMu sync.Mutex
 	checks   []func(context.Context) error
+	appToken string // signs the Mini App's initData (see miniApp)
 }
 
 // AddHealth adds a check to /healthz, after the core's own (the store):
@@ -208,6 +209,7 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 	b.HTTP = httpapi.NewHandler(httpapi.Config{
 		Handle: b.App.HandleUpdate, Health: b.health, Dispatcher: b.Dispatcher, Store: store, Secrets: cfg.Secrets(),
 		WebhookSecret: cfg.WebhookSecret.Reveal(), CronSecret: cfg.CronSecret.Reveal(), Log: log,
+		App: b.miniApp(o.Console != nil),
 	})
 	return b, nil
 }
