@@ -73,6 +73,7 @@
       });
       state.series = state.chart.addSeries(LC.AreaSeries, { lineWidth: 2, priceLineVisible: false });
       state.deposits = state.chart.addSeries(LC.LineSeries, { lineWidth: 1, lineStyle: LC.LineStyle.Dashed, priceLineVisible: false, lastValueVisible: false });
+      state.chart.subscribeCrosshairMove(function (p) { state.crosshair = p.time || null; });
       styleChart();
     }
     state.series.setData(values.map(function (v) { return { time: v.day, value: v.value }; }));
