@@ -177,6 +177,9 @@ type Deps struct {
 	CronStatus func(ctx context.Context) (string, error)
 	// Rand is the engine's random source, when it gives one (Random).
 	Rand *rand.Rand
+	// AppURL is the Mini App's public URL (https://…/app/), "" while the
+	// runtime does not know it (see APP_URL); never nil.
+	AppURL func() string
 }
 
 // Factory builds a module. The registry calls New once, at start-up.
