@@ -8,12 +8,15 @@ import (
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
 
-// Console chats on the terminal (in, stdout), with the in-process cron running.
+// Console chats on the terminal (in, stdout), with the in-process cron
+// running and the Mini App served on PORT (serveMiniApp).
 func Console(ctx context.Context, b *wiring.Bot, in io.Reader, stdout io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
 	runCron(ctx, &wg, b)
+	stopApp := serveMiniApp(ctx, b, stdout)
+	defer stopApp()
 	err := b.Console.Run(ctx, in, stdout, b.App.HandleUpdate)
 	cancel()
 	wg.Wait()
