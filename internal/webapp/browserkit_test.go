@@ -31,7 +31,7 @@ import (
 // chromiumPath is the browser the page tests drive: CHROMIUM_PATH, else
 // Debian's chromium on PATH (.ci/run installs it). Like the integration
 // tests, they fail without it, and only -short skips them.
-func chromiumPath(t *testing.T) string {
+func chromiumPath(t testing.TB) string {
 	t.Helper()
 	if p := os.Getenv("CHROMIUM_PATH"); p != "" {
 		return p
@@ -51,7 +51,7 @@ func chromiumPath(t *testing.T) string {
 // browser is a headless Chromium with a phone's viewport, for the test.
 // telegram.org is blocked: the page must work on its own files, as it
 // does in a browser that cannot reach Telegram's script.
-func browser(t *testing.T) context.Context {
+func browser(t testing.TB) context.Context {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromiumPath(t)), chromedp.NoSandbox,
 		chromedp.WindowSize(390, 844), chromedp.Flag("host-resolver-rules", "MAP telegram.org 127.0.0.1:9"))

@@ -38,6 +38,12 @@ type file struct {
 	ctype     string
 }
 
+// chartMissing reports a build without the chart library, cheaply.
+func chartMissing() bool {
+	info, err := fs.Stat(files, "page/"+ChartFile)
+	return err != nil || info.Size() == 0
+}
+
 // loadPage reads the page once per process: the files never change, and
 // compressing them is the costly part.
 var loadPage = sync.OnceValue(func() *page {
@@ -62,20 +68,11 @@ var loadPage = sync.OnceValue(func() *page {
 		p.files[strings.TrimPrefix(name, "page/")] = file{plain: b, gz: gz.Bytes(), etag: `"` + hex.EncodeToString(sum[:8]) + `"`, ctype: ctype}
 		return nil
 	})
-	if len(p.files[ChartFile].plain) == 0 {
+	if chartMissing() {
 		p.missing = ChartFile
 	}
 	return p
 })
-
-// Size is the page's weight gzipped: the index, and every file it loads.
-func (p *page) size(names ...string) int {
-	n := 0
-	for _, name := range names {
-		n += len(p.files[name].gz)
-	}
-	return n
-}
 
 func (p *page) index(w http.ResponseWriter, r *http.Request) {
 	p.serve(w, r, "index.html")

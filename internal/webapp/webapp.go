@@ -58,7 +58,6 @@ type server struct {
 	me     []core.WebRoute
 	limits *limiter
 	log    *slog.Logger
-	page   *page
 }
 
 // New returns the handler of every /app/ path.
@@ -73,7 +72,7 @@ func New(c Config) http.Handler {
 		c.Rate, c.Burst = DefaultRate, DefaultBurst
 	}
 	s := &server{check: initdata.New(c.Token, c.Now), routes: map[string]map[string]app.WebRoute{},
-		limits: newLimiter(c.Rate, c.Burst, c.Now), log: c.Log, page: loadPage()}
+		limits: newLimiter(c.Rate, c.Burst, c.Now), log: c.Log}
 	for _, r := range c.Routes {
 		if s.routes[r.Module] == nil {
 			s.routes[r.Module] = map[string]app.WebRoute{}
@@ -83,12 +82,14 @@ func New(c Config) http.Handler {
 			s.me = append(s.me, r)
 		}
 	}
-	if s.page.missing != "" {
-		c.Log.Error("the Mini App was built without its chart library; /app/ answers 500 (make webapp-assets)", "file", s.page.missing)
+	if chartMissing() {
+		c.Log.Error("the Mini App was built without its chart library; /app/ answers 500 (make webapp-assets)", "file", ChartFile)
 	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /app/{$}", s.page.index)
-	mux.HandleFunc("GET /app/static/{file}", s.page.static)
+	// The page is read and compressed at its first request, not at start:
+	// a Lambda cold start that serves a webhook never pays for it.
+	mux.HandleFunc("GET /app/{$}", func(w http.ResponseWriter, r *http.Request) { loadPage().index(w, r) })
+	mux.HandleFunc("GET /app/static/{file}", func(w http.ResponseWriter, r *http.Request) { loadPage().static(w, r) })
 	mux.HandleFunc("GET /app/api/me", s.api(s.meAnswer))
 	mux.HandleFunc("GET /app/api/{module}/{route}", s.api(s.routeAnswer))
 	return mux
