@@ -21,7 +21,7 @@ RIE_VERSION  := v0.0.0-20261030222936-bef5c4ba774d
 # runs or tests the bot makes it first.
 WEBAPP_JS    := internal/webapp/page/vendor/lightweight-charts.js
 
-.PHONY: webapp-assets help run run-polling build build-lambda tools build-BotFunction docker-build test vet unit lint fuzz vulncheck deps-check testservers test-mongo \
+.PHONY: webapp-assets miniapp-screenshots help run run-polling build build-lambda tools build-BotFunction docker-build test vet unit lint fuzz vulncheck deps-check testservers test-mongo \
 	bench bench-coldstart mongo-local dynamodb-local sam-validate sam-build sam-deploy \
 	telegram-webhook telegram-webhook-info telegram-commands cron-status schedules-state schedules-pause schedules-resume \
 	migrate-dynamo-to-mongo migrate-rollback migrate-verify migrate-verify-after-cutover
@@ -180,6 +180,10 @@ webapp-assets: $(WEBAPP_JS)
 $(WEBAPP_JS): tools/webapp/package.json tools/webapp/package-lock.json
 	$(NPM) ci --prefix tools/webapp --no-audit --no-fund --ignore-scripts
 	cp tools/webapp/node_modules/lightweight-charts/dist/lightweight-charts.standalone.production.js $@
+
+## miniapp-screenshots: remake docs/img's screenshots of the Mini App (its browser test, headless Chromium)
+miniapp-screenshots: $(WEBAPP_JS)
+	MINIAPP_SCREENSHOTS=docs/img $(GO) test -count=1 -run TestThePageShows ./internal/webapp/
 
 ## testservers: build FerretDB and the Lambda emulator, install dynalite (make test does this)
 testservers: $(FERRETDB_BIN) $(DYNALITE_DIR) $(RIE_BIN)
