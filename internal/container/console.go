@@ -2,6 +2,7 @@ package container
 
 import (
 	"context"
+	"errors"
 	"io"
 	"sync"
 
@@ -9,7 +10,9 @@ import (
 )
 
 // Console chats on the terminal (in, stdout), with the in-process cron
-// running and the Mini App served on PORT (serveMiniApp).
+// running and the Mini App served on PORT (serveMiniApp). However the
+// session ends (EOF, ctx's end: Ctrl-C), the pictures it wrote for
+// display are removed once the cron has stopped.
 func Console(ctx context.Context, b *wiring.Bot, in io.Reader, stdout io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -20,5 +23,5 @@ func Console(ctx context.Context, b *wiring.Bot, in io.Reader, stdout io.Writer)
 	err := b.Console.Run(ctx, in, stdout, b.App.HandleUpdate)
 	cancel()
 	wg.Wait()
-	return err
+	return errors.Join(err, b.Console.Close())
 }

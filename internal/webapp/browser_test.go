@@ -11,7 +11,6 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
-	"github.com/miti99bot/miti99bot/internal/modules/trading"
 )
 
 // statsFigures reads /coin_stats' reply: "Cash: $X" and
@@ -27,13 +26,13 @@ func statsFigures(t *testing.T, stats string) map[string]string {
 }
 
 func TestThePageShowsWhatCoinStatsSaysWithAChartABoardAndTheTheme(t *testing.T) {
-	board := []trading.WebBoardRow{
-		{Rank: 1, Name: "Minh", Value: trading.Amount{Text: "$12,400.00"}},
-		{Rank: 2, Name: traderName, Value: trading.Amount{Text: "$10,050.00"}},
-		{Rank: 3, Name: "An", Value: trading.Amount{Text: "$9,100.00"}},
-	}
-	bt := startBot(t, board)
-	for _, cmd := range []string{"/coin_topup 10000", "/coin_buy BTC 1000", "/coin_buy ETH 500", "/coin_sell ETH 0.05"} {
+	bt := startBot(t)
+	// The group's board: three members who topped up there, the trader
+	// second by value.
+	bt.sayIn(t, group, 5001, "Minh", "/coin_topup 12400")
+	bt.sayIn(t, group, trader, traderName, "/coin_topup 10000")
+	bt.sayIn(t, group, 5002, "An", "/coin_topup 9100")
+	for _, cmd := range []string{"/coin_buy BTC 1000", "/coin_buy ETH 500", "/coin_sell ETH 0.05"} {
 		bt.say(t, cmd)
 	}
 	bt.seedValues(t, 24)
@@ -126,7 +125,7 @@ func TestThePageShowsWhatCoinStatsSaysWithAChartABoardAndTheTheme(t *testing.T) 
 // bot's Telegram did not sign, or signed too long ago, shows the 401 page
 // and no figure.
 func TestOnlyTelegramsSignatureForThisUserOpensThePage(t *testing.T) {
-	bt := startBot(t, nil)
+	bt := startBot(t)
 	bt.say(t, "/coin_topup 10000")
 	good := signFor(bt.tg.Token, trader, traderName, time.Now(), "")
 	recorded := readSample(t)

@@ -20,10 +20,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/shopspring/decimal"
 
-	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
-	"github.com/miti99bot/miti99bot/internal/webapp"
 	"github.com/miti99bot/miti99bot/internal/webapp/initdata"
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
@@ -113,7 +111,7 @@ func binance(prices map[string]string) http.HandlerFunc {
 	}
 }
 
-func startBot(t *testing.T, board []trading.WebBoardRow) *bot {
+func startBot(t *testing.T) *bot {
 	t.Helper()
 	tg := telegramtest.New(t)
 	prices := httptest.NewServer(binance(map[string]string{"BTCUSDT": "97012.34000000", "ETHUSDT": "3500.50000000"}))
@@ -128,16 +126,7 @@ func startBot(t *testing.T, board []trading.WebBoardRow) *bot {
 		t.Fatal(err)
 	}
 	t.Cleanup(b.Close)
-	// The group's board comes from the market module once it has one;
-	// here a route of the same shape stands in, behind the same checks.
-	boards := webapp.New(webapp.Config{Token: tg.Token, Log: b.Log, Routes: []core.WebRoute{{Module: "coin",
-		WebRoute: trading.BoardRoute(func(_ context.Context, chat, user int64) (trading.WebBoard, bool, error) {
-			return trading.WebBoard{Chat: chat, Rows: board}, chat == group && user == trader, nil
-		})}}})
-	mux := http.NewServeMux()
-	mux.Handle("/app/api/coin/board", boards)
-	mux.Handle("/", b.HTTP)
-	bt := &bot{b: b, tg: tg, srv: httptest.NewServer(mux), logs: logs}
+	bt := &bot{b: b, tg: tg, srv: httptest.NewServer(b.HTTP), logs: logs}
 	t.Cleanup(bt.srv.Close)
 	return bt
 }
@@ -146,15 +135,23 @@ func startBot(t *testing.T, board []trading.WebBoardRow) *bot {
 // end, and returns the bot's last reply there.
 func (bt *bot) say(t *testing.T, text string) string {
 	t.Helper()
+	return bt.sayIn(t, trader, trader, traderName, text)
+}
+
+// sayIn sends text from user, named name, in chat, and returns the bot's
+// last reply there.
+func (bt *bot) sayIn(t *testing.T, chat, user int64, name, text string) string {
+	t.Helper()
 	bt.updates++
-	u := telegramtest.Text(trader, trader, text)
+	u := telegramtest.Text(chat, user, text)
 	u.ID = bt.updates
+	u.Message.From.FirstName, u.Message.From.Username = name, ""
 	if err := bt.b.App.HandleUpdate(t.Context(), u); err != nil {
 		t.Fatalf("%s: %v", text, err)
 	}
 	msgs := bt.tg.Messages()
 	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].ChatID == trader {
+		if msgs[i].ChatID == chat {
 			return msgs[i].Text
 		}
 	}

@@ -173,3 +173,28 @@ func BoardRoute(board func(ctx context.Context, chat, user int64) (b WebBoard, t
 		return b, nil
 	}}
 }
+
+// BoardWebRoute is the desk's "board" route for the Mini App: the board
+// of the group the page was opened from, as /<market>_top ranks it, to a
+// user who traded in that group (Board's own rule for who is on it).
+func (d *Desk) BoardWebRoute() app.WebRoute {
+	return BoardRoute(func(ctx context.Context, chat, user int64) (WebBoard, bool, error) {
+		p, found, err := Load(ctx, d.Quotes.Store, user)
+		if err != nil || !found || !p.inChat(chat) {
+			return WebBoard{}, false, err
+		}
+		rows, err := Board(ctx, d.Quotes.Store, d.Market, d.Quotes.Known(ctx), chat, d.Quotes.Now())
+		if err != nil {
+			return WebBoard{}, false, err
+		}
+		b := WebBoard{Chat: chat, Rows: make([]WebBoardRow, 0, len(rows))}
+		for i, r := range rows {
+			name := r.Name
+			if name == "" {
+				name = "(no name yet)"
+			}
+			b.Rows = append(b.Rows, WebBoardRow{Rank: i + 1, Name: name, Value: d.amount(r.Value), PL: d.amount(r.Change)})
+		}
+		return b, true, nil
+	})
+}
