@@ -183,7 +183,7 @@ $(WEBAPP_JS): tools/webapp/package.json tools/webapp/package-lock.json
 
 ## miniapp-screenshots: remake docs/img's screenshots of the Mini App (its browser test, headless Chromium)
 miniapp-screenshots: $(WEBAPP_JS)
-	MINIAPP_SCREENSHOTS=docs/img $(GO) test -count=1 -run TestThePageShows ./internal/webapp/
+	MINIAPP_SCREENSHOTS=$(CURDIR)/docs/img $(GO) test -count=1 -run TestThePageShows ./internal/webapp/
 
 ## testservers: build FerretDB and the Lambda emulator, install dynalite (make test does this)
 testservers: $(FERRETDB_BIN) $(DYNALITE_DIR) $(RIE_BIN)

@@ -10,7 +10,6 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
-
 )
 
 // statsFigures reads /coin_stats' reply: "Cash: $X" and
@@ -87,6 +86,25 @@ func TestThePageShowsWhatCoinStatsSaysWithAChartABoardAndTheTheme(t *testing.T) 
 	}
 	if err := poll(ctx, `(r => r.to - r.from < `+strconv.FormatFloat(before, 'f', -1, 64)+`)(miniApp.state.chart.timeScale().getVisibleLogicalRange())`); err != nil {
 		t.Fatalf("the wheel did not zoom the chart: %v", err)
+	}
+
+	// A holding's price: tapping BTC draws its candles, which follow the
+	// period buttons.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#holdings tr[data-symbol="BTC"]`)), chromedp.WaitVisible(chromedp.ID("pricechart"))); err != nil {
+		t.Fatalf("no price chart: %v", err)
+	}
+	pricePainted := `(() => { let n = 0; for (const c of document.querySelectorAll('#pricechart canvas')) {
+		if (!c.width || !c.height) continue;
+		const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+		for (let i = 3; i < d.length; i += 4 * 13) if (d[i]) n++; } return n > 500 && miniApp.state.priceSeries.data().length >= 5; })()`
+	if err := poll(ctx, pricePainted); err != nil {
+		t.Fatalf("the price chart was not drawn: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#periods button:nth-child(2)`))); err != nil {
+		t.Fatal(err)
+	}
+	if err := poll(ctx, `document.getElementById("pricetitle").textContent.endsWith(" 7d")`); err != nil {
+		t.Fatalf("the period button did not redraw: %v", err)
 	}
 
 	// The group's board, in its order.

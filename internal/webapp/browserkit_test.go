@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -95,20 +96,43 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 }
 func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.buf.String() }
 
-// binance answers /api/v3/ticker/price in Binance's shape (the recorded
-// answer is in internal/modules/coin/testdata): the pair echoed, the
-// price a string of eight decimals.
+// binance answers /api/v3/ticker/price and /api/v3/klines in Binance's
+// shapes (recorded answers of both are in internal/modules/coin/testdata):
+// the pair echoed, prices strings of eight decimals; klines are limit
+// candles of the interval asked, ending at endTime, around the price.
 func binance(prices map[string]string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		pair := r.URL.Query().Get("symbol")
+		q := r.URL.Query()
+		pair := q.Get("symbol")
 		p, ok := prices[pair]
-		if r.URL.Path != "/api/v3/ticker/price" || !ok {
+		switch {
+		case !ok:
 			w.WriteHeader(http.StatusBadRequest)
 			_, _ = io.WriteString(w, `{"code":-1121,"msg":"Invalid symbol."}`)
-			return
+		case r.URL.Path == "/api/v3/ticker/price":
+			fmt.Fprintf(w, `{"symbol":%q,"price":%q}`, pair, p)
+		case r.URL.Path == "/api/v3/klines":
+			writeKlines(w, p, q.Get("interval"), q.Get("limit"), q.Get("endTime"))
+		default:
+			w.WriteHeader(http.StatusNotFound)
 		}
-		fmt.Fprintf(w, `{"symbol":%q,"price":%q}`, pair, p)
 	}
+}
+
+func writeKlines(w io.Writer, price, interval, limit, endTime string) {
+	base, _ := strconv.ParseFloat(price, 64)
+	n, _ := strconv.Atoi(limit)
+	end, _ := strconv.ParseInt(endTime, 10, 64)
+	step := map[string]time.Duration{"15m": 15 * time.Minute, "2h": 2 * time.Hour, "8h": 8 * time.Hour, "3d": 72 * time.Hour}[interval]
+	var rows []string
+	for i := range n {
+		open := time.UnixMilli(end).Add(-time.Duration(n-i) * step)
+		o := base * (1 + 0.01*float64((i*7)%5-2))
+		c := base * (1 + 0.01*float64((i*3)%5-2))
+		h, l := max(o, c)*1.004, min(o, c)*0.996
+		rows = append(rows, fmt.Sprintf(`[%d,"%.8f","%.8f","%.8f","%.8f","12.5",%d]`, open.UnixMilli(), o, h, l, c, open.Add(step).UnixMilli()-1))
+	}
+	_, _ = io.WriteString(w, "["+strings.Join(rows, ",")+"]")
 }
 
 func startBot(t *testing.T) *bot {
@@ -199,8 +223,9 @@ func signFor(token string, user int64, name string, authDate time.Time, startPar
 	return initdata.Sign(token, vals)
 }
 
-// artefact keeps a screenshot: under MINIAPP_SCREENSHOTS when set (CI keeps
-// them), else in the test's artifact directory (go test -artifacts).
+// artefact keeps a screenshot: in the directory MINIAPP_SCREENSHOTS names
+// (relative to this package's directory, where go test runs), else in the
+// test's artifact directory (kept with go test -artifacts).
 func artefact(t *testing.T, name string, png []byte) {
 	t.Helper()
 	dir := os.Getenv("MINIAPP_SCREENSHOTS")

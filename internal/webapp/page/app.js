@@ -9,7 +9,7 @@
   var initData = (tg && tg.initData) || hash.get("tgWebAppData") || "";
   var signed = new URLSearchParams(initData);
   var startParam = signed.get("start_param") || "";
-  var state = { me: null, market: "", chart: null, series: null, deposits: null };
+  var state = { me: null, market: "", chart: null, series: null, deposits: null, price: null, priceSeries: null };
   var $ = function (id) { return document.getElementById(id); };
 
   function el(tag, text, cls) {
@@ -48,14 +48,47 @@
   function css(name) { return getComputedStyle(document.documentElement).getPropertyValue(name).trim(); }
 
   function styleChart() {
-    if (!state.chart) return;
     var text = css("--text"), hint = css("--hint"), accent = css("--accent");
+    var grid = { vertLines: { color: "rgba(128,128,128,0.12)" }, horzLines: { color: "rgba(128,128,128,0.12)" } };
+    if (state.price) state.price.applyOptions({ layout: { background: { type: "solid", color: css("--card") }, textColor: text }, grid: grid });
+    if (!state.chart) return;
     state.chart.applyOptions({
       layout: { background: { type: "solid", color: css("--card") }, textColor: text },
-      grid: { vertLines: { color: "rgba(128,128,128,0.12)" }, horzLines: { color: "rgba(128,128,128,0.12)" } },
+      grid: grid,
     });
     state.series.applyOptions({ lineColor: accent, topColor: accent + "66", bottomColor: accent + "08" });
     state.deposits.applyOptions({ color: hint });
+  }
+
+  // A holding's price over a period, from the market's chart sources:
+  // candles where they have opens and highs, else a line.
+  function loadPrice(market, symbol, period) {
+    api("api/" + market + "/chart?symbol=" + encodeURIComponent(symbol) + "&period=" + encodeURIComponent(period || "")).then(function (r) {
+      return r.ok ? r.json() : null;
+    }).then(function (c) {
+      $("price").hidden = false;
+      if (!c) { $("pricetitle").textContent = symbol + ": no price history now"; $("pricechart").hidden = true; return; }
+      $("pricechart").hidden = false;
+      $("pricetitle").textContent = c.label + " " + c.period;
+      $("pricenote").textContent = "Prices: " + c.source + (c.note ? " (" + c.note + ")" : "");
+      var nav = $("periods");
+      nav.textContent = "";
+      c.periods.forEach(function (p) {
+        var b = el("button", p);
+        b.setAttribute("aria-selected", String(p === c.period));
+        b.addEventListener("click", function () { loadPrice(market, symbol, p); });
+        nav.appendChild(b);
+      });
+      var LC = window.LightweightCharts;
+      if (state.price) state.price.remove();
+      state.price = LC.createChart($("pricechart"), { autoSize: true, crosshair: { mode: LC.CrosshairMode.Normal },
+        timeScale: { timeVisible: true, borderVisible: false }, rightPriceScale: { borderVisible: false } });
+      var bars = c.bars.map(function (b) { return { time: b.t, open: b.o, high: b.h, low: b.l, close: b.c, value: b.c }; });
+      state.priceSeries = c.ohlc ? state.price.addSeries(LC.CandlestickSeries, {}) : state.price.addSeries(LC.LineSeries, { lineWidth: 2 });
+      state.priceSeries.setData(bars);
+      state.price.timeScale().fitContent();
+      styleChart();
+    }).catch(function () {});
   }
 
   function drawChart(values) {
@@ -109,8 +142,11 @@
     drawChart(p.values);
     var body = $("holdings").tBodies[0];
     body.textContent = "";
+    $("price").hidden = true;
     p.holdings.forEach(function (h) {
       var tr = el("tr");
+      tr.dataset.symbol = h.symbol;
+      tr.addEventListener("click", function () { loadPrice(name, h.symbol); });
       var what = el("td", h.qty + " " + h.unit);
       what.appendChild(el("small", h.price_known ? " @ " + h.price.text : " no price now", "hint"));
       tr.appendChild(what);
