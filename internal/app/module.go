@@ -116,6 +116,8 @@ type Module struct {
 	// whose work can never be done (the chat is gone): an error for it is
 	// retried for a day, then dropped and logged at ERROR.
 	OnTimer func(ctx context.Context, t Timer) error
+	// Web are the module's answers to the Mini App (see WebRoute).
+	Web []WebRoute
 }
 
 // Setting is a configuration value a module needs. The config package reads
@@ -186,6 +188,9 @@ type Deps struct {
 	Rand *rand.Rand
 	// Timers are the module's timers, fired through Module.OnTimer.
 	Timers Timers
+	// AppURL is the Mini App's public URL (https://…/app/), "" while the
+	// runtime does not know it (see APP_URL); never nil.
+	AppURL func() string
 }
 
 // Factory builds a module. The registry calls New once, at start-up.

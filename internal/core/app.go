@@ -67,6 +67,7 @@ type options struct {
 	cronStat  func(context.Context) (string, error)
 	jobs      []*app.Module // the runtime's own jobs (WithJobs)
 	rand      *rand.Rand    // WithRand
+	appURL    func() string // WithAppURL
 }
 
 // Option configures New.
@@ -99,6 +100,10 @@ func WithCronStatus(f func(context.Context) (string, error)) Option {
 	return func(o *options) { o.cronStat = f }
 }
 
+// WithAppURL hands the modules app.Deps.AppURL, the Mini App's address
+// as the runtime knows it at the time asked.
+func WithAppURL(f func() string) Option { return func(o *options) { o.appURL = f } }
+
 // WithSettings passes module settings (each module sees its declared ones).
 func WithSettings(s map[string]string) Option { return func(o *options) { o.settings = s } }
 
@@ -130,6 +135,7 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 		now:    time.Now,
 		http:   &http.Client{Timeout: 15 * time.Second},
 		budget: defaultBudget,
+		appURL: func() string { return "" },
 	}
 	for _, f := range opts {
 		f(&o)
@@ -176,6 +182,7 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 			CronStatus: o.cronStat,
 			Rand:       o.rand,
 			Timers:     a.timers.For(f.Name),
+			AppURL:     o.appURL,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("module %q: %w", f.Name, err)

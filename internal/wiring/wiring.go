@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
@@ -89,6 +90,8 @@ type Bot struct {
 
 	healthMu sync.Mutex
 	checks   []func(context.Context) error
+	appToken string       // signs the Mini App's initData (see miniApp)
+	appURL   atomic.Value // string: the Mini App's URL (see AppURL)
 }
 
 // AddHealth adds a check to /healthz, after the core's own (the store):
@@ -200,15 +203,17 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 		st, err := b.Dispatcher.Statuses(ctx)
 		return cron.ChatText(store, cron.Redacted(st, cfg.Secrets()...)), err
 	})
-	if b.App, err = NewApp(cfg, b.Store, bot, log, core.WithMetrics(b.Metrics), cronStatus, core.WithJobs(o.Runtime, jobs...)); err != nil {
+	b.appURL.Store(cfg.AppURL)
+	if b.App, err = NewApp(cfg, b.Store, bot, log, core.WithMetrics(b.Metrics), cronStatus, core.WithJobs(o.Runtime, jobs...), core.WithAppURL(b.AppURL)); err != nil {
 		b.Close()
 		return nil, err
 	}
 	b.Dispatcher = cron.NewDispatcher(b.App.Registry(), cronStore, log, time.Now, cron.WithMetrics(b.Metrics))
-	b.HTTP = httpapi.NewHandler(httpapi.Config{
+	b.HTTP = b.learnAppURL(httpapi.NewHandler(httpapi.Config{
 		Handle: b.App.HandleUpdate, Health: b.health, Dispatcher: b.Dispatcher, Store: store, Secrets: cfg.Secrets(),
 		WebhookSecret: cfg.WebhookSecret.Reveal(), CronSecret: cfg.CronSecret.Reveal(), Log: log,
-	})
+		App: b.miniApp(o.Console != nil),
+	}))
 	return b, nil
 }
 

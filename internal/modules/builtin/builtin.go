@@ -9,6 +9,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/modules/loldle"
 	"github.com/miti99bot/miti99bot/internal/modules/lolschedule"
 	"github.com/miti99bot/miti99bot/internal/modules/misc"
+	"github.com/miti99bot/miti99bot/internal/modules/portfolio"
 	"github.com/miti99bot/miti99bot/internal/modules/remind"
 	"github.com/miti99bot/miti99bot/internal/modules/stats"
 	"github.com/miti99bot/miti99bot/internal/modules/stock"
@@ -23,5 +24,5 @@ import (
 func Catalogue() []app.Factory {
 	charts := draw.New()
 	return append([]app.Factory{util.Factory, misc.Factory, remind.Factory, lolschedule.Factory, wordle.Factory, loldle.Factory, twentyq.Factory,
-		coin.Factory(charts), gold.Factory(charts), stock.Factory(charts), stats.Factory}, extra...)
+		coin.Factory(charts), gold.Factory(charts), stock.Factory(charts), portfolio.Factory, stats.Factory}, extra...)
 }
