@@ -26,7 +26,7 @@ func msg(id, chat int64) *models.Update {
 // before an older update of its chat that only Telegram has: what Telegram
 // still has comes again in order, so the inbox's copy waits for it.
 func TestARecoveredUpdateTelegramStillHasWaitsForItsTurn(t *testing.T) {
-	q := newQueues(4, 100, time.Now, nil)
+	q := newQueues(100, nil)
 	chat := laneKey{chat: 1}
 	start := q.recover([]heldItem{{chat, 3}, {chat, 7}}, 5) // Telegram's oldest is 5
 	if !slices.Equal(start, []laneKey{chat}) {
@@ -40,22 +40,20 @@ func TestARecoveredUpdateTelegramStillHasWaitsForItsTurn(t *testing.T) {
 	if !slices.Equal(order, []int64{3, 5, 6, 7}) {
 		t.Fatalf("lane order %v, want 3 5 6 7", order)
 	}
-	if e := q.held[7]; !e.durable || q.unparked[7] != nil {
-		t.Fatal("update 7 is in the inbox already: the offset may pass it")
-	}
 	if got := q.offset(); got != 5 {
 		t.Fatalf("offset %d, want 5 (the oldest update only Telegram has)", got)
 	}
 }
 
 func TestTheOffsetStaysAtTheOldestUpdateNotDurable(t *testing.T) {
-	q := newQueues(4, 100, time.Now, nil)
+	q := newQueues(100, nil)
 	q.admit([]*models.Update{msg(10, 1), msg(11, 2), msg(12, 1)})
 	if got := q.offset(); got != 10 {
 		t.Fatalf("offset %d, want 10", got)
 	}
-	for _, j := range q.toPark(time.Now(), 0) { // every one is due
-		q.parked(j.e, j.e.id != 11) // 11's write fails
+	for _, e := range q.toPark() {
+		q.parking(e)
+		q.parked(e, e.id != 11) // 11's write fails
 	}
 	if got := q.offset(); got != 11 {
 		t.Fatalf("offset %d, want 11: the write of 11 failed", got)
@@ -118,33 +116,33 @@ func TestChatsBeyondTheWorkerBoundWaitTheirTurnInOrder(t *testing.T) {
 	}
 }
 
-// A re-fetch while an update settles hears other chats only if fewer than
-// a batch lie between the offset and the newest seen; otherwise the
-// running updates are parked at once instead.
-func TestAWindowOfHeldUpdatesIsFullAtOneBatch(t *testing.T) {
-	q := newQueues(4, 100, time.Now, nil)
-	var batch []*models.Update
-	for id := int64(1); id <= 99; id++ {
-		batch = append(batch, msg(id, 1))
+// An update done before its write starts is not written; one done while
+// it is written is deleted by its writer, once the write has landed.
+func TestAnUpdateDoneBeforeItsParkIsNotWrittenAndOneDoneDuringItIsDropped(t *testing.T) {
+	q := newQueues(100, nil)
+	q.admit([]*models.Update{msg(1, 1), msg(2, 2)})
+	jobs := q.toPark()
+	if len(jobs) != 2 {
+		t.Fatalf("%d updates to park, want both", len(jobs))
 	}
-	q.admit(batch)
-	if q.windowFull() {
-		t.Fatal("99 held: a fetch still sees a new update")
+	first, _ := q.head(laneKey{chat: 1})
+	if q.done(laneKey{chat: 1}, first) {
+		t.Fatal("an update never written has no inbox item to delete")
 	}
-	q.admit([]*models.Update{msg(100, 2)})
-	if !q.windowFull() {
-		t.Fatal("100 held from the offset on: a fetch sees nothing new")
+	if u := q.parking(first); u != nil {
+		t.Fatal("an update done before its write is written anyway")
 	}
-	for _, j := range q.toPark(time.Now(), time.Hour) { // all but the heads
-		q.parked(j.e, true)
+	second, _ := q.head(laneKey{chat: 2})
+	if q.parking(second) == nil {
+		t.Fatal("a running update is not written")
 	}
-	if !q.windowFull() {
-		t.Fatal("the running head still holds the offset")
+	if q.done(laneKey{chat: 2}, second) {
+		t.Fatal("the item being written is its writer's to delete, not the worker's")
 	}
-	for _, j := range q.toPark(time.Now(), 0) {
-		q.parked(j.e, true)
+	if !q.parked(second, true) {
+		t.Fatal("the writer of an update done meanwhile must delete its item")
 	}
-	if q.windowFull() {
-		t.Fatal("every update parked: the window is open")
+	if got := q.offset(); got != 3 {
+		t.Fatalf("offset %d, want 3: both are done", got)
 	}
 }

@@ -42,7 +42,7 @@ func (l *life) startPoller(p *proc, client *telegram.Client, store storage.KVPro
 	runner := core.Runner{ID: "container", Gone: func(context.Context, string) bool { return true }}
 	handle := func(ctx context.Context, u *models.Update) error { return p.handle(core.RunAs(ctx, runner), u) }
 	p.poller = poller.New(client, store.For(storage.CoreNamespace), handle, poller.WithLogger(log),
-		poller.WithWait(p.wait), poller.WithClock(l.clk.Now), poller.WithSettle(time.Hour))
+		poller.WithWait(p.wait), poller.WithClock(l.clk.Now))
 	ctx, cancel := context.WithCancel(context.Background())
 	p.stop, p.ran = cancel, make(chan struct{})
 	l.running.Go(func() {
