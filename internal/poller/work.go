@@ -82,11 +82,15 @@ func (s *session) finish(k laneKey, e *entry) {
 	}
 }
 
-// drop deletes a handled update's inbox item.
+// drop deletes a handled update's inbox item beside the lane's next run,
+// which need not wait for it: an item left behind is skipped as a
+// duplicate after a restart.
 func (s *session) drop(e *entry) {
-	if err := s.inbox.drop(s.handlers, e.lane, e.id); err != nil {
-		s.p.log.Warn("a handled update stays in the inbox; after a restart it is skipped as a duplicate", "update_id", e.id, "err", err)
-	}
+	s.wg.Go(func() {
+		if err := s.inbox.drop(s.handlers, e.lane, e.id); err != nil {
+			s.p.log.Warn("a handled update stays in the inbox; after a restart it is skipped as a duplicate", "update_id", e.id, "err", err)
+		}
+	})
 }
 
 // retry waits out lane k's failure on its head e; false when this worker
