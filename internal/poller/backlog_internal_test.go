@@ -1,20 +1,10 @@
 package poller
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"slices"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/go-telegram/bot/models"
-
-	"github.com/miti99bot/miti99bot/internal/storage/memory"
-	"github.com/miti99bot/miti99bot/internal/telegram"
-	"github.com/miti99bot/miti99bot/internal/telegramtest"
-	"github.com/miti99bot/miti99bot/internal/testenv"
 )
 
 func msg(id, chat int64) *models.Update {
@@ -62,57 +52,6 @@ func TestTheOffsetStaysAtTheOldestUpdateNotDurable(t *testing.T) {
 	q.done(laneKey{chat: 2}, e)
 	if got := q.offset(); got != 13 {
 		t.Fatalf("offset %d, want 13: every update is handled or parked", got)
-	}
-}
-
-// More chats than workers: every chat is handled, each in order, and a
-// chat waiting out a failure lends its worker to the others meanwhile.
-func TestChatsBeyondTheWorkerBoundWaitTheirTurnInOrder(t *testing.T) {
-	srv := telegramtest.New(t)
-	c, err := telegram.New(srv.Token, telegram.WithAPIURL(srv.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	got := map[int64][]string{}
-	failed := false
-	handle := func(_ context.Context, u *models.Update) error {
-		mu.Lock()
-		defer mu.Unlock()
-		if u.Message.Chat.ID == 3 && !failed {
-			failed = true
-			return errors.New("once")
-		}
-		got[u.Message.Chat.ID] = append(got[u.Message.Chat.ID], u.Message.Text)
-		return nil
-	}
-	want := map[int64][]string{}
-	for i := range 3 {
-		for chat := int64(1); chat <= 10; chat++ {
-			text := fmt.Sprintf("%d-%d", chat, i)
-			srv.Push(telegramtest.Text(chat, chat, text))
-			want[chat] = append(want[chat], text)
-		}
-	}
-	p := New(c, memory.New().For("core"), handle, WithLongPoll(time.Second),
-		WithWait(func(ctx context.Context, _ time.Duration) error { return ctx.Err() }))
-	p.lanes = 2
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan struct{})
-	go func() { _ = p.Run(ctx); close(done) }()
-	defer func() { cancel(); <-done }()
-	err = testenv.Eventually(20*time.Second, func() error {
-		mu.Lock()
-		defer mu.Unlock()
-		for chat, w := range want {
-			if !slices.Equal(got[chat], w) {
-				return fmt.Errorf("chat %d: %q, want %q", chat, got[chat], w)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -16,16 +16,6 @@ type laneKey struct {
 	solo int64 // the update's id, when it is handled alone
 }
 
-// kind sorts lanes for the worker bound: chats and presses each have
-// their own, so a storm of presses cannot hold up the chats, nor the chats
-// the presses.
-func (k laneKey) kind() int {
-	if k.solo != 0 {
-		return 1
-	}
-	return 0
-}
-
 func laneOf(u *models.Update) laneKey {
 	if u.Message != nil {
 		return laneKey{chat: u.Message.Chat.ID}

@@ -47,13 +47,6 @@ func WithLaneMemory(n int) Option { return func(p *Poller) { p.memory = n } }
 // progress before Health fails (default 5 minutes).
 func WithStuckAfter(d time.Duration) Option { return func(p *Poller) { p.stuck = d } }
 
-// maxLanes bounds the lanes handling an update at once, chats and presses
-// each. It is
-// high on purpose: a chat's worker mostly waits (on Telegram, the store, a
-// slow API), and the bound must not let a handful of slow chats hold back
-// every other chat. A lane waiting out a failure does not count.
-const maxLanes = 64
-
 // laneMemory bounds the updates of one lane held in memory: a chat that
 // floods the bot costs the store, not the heap.
 const laneMemory = 100

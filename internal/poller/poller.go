@@ -15,7 +15,7 @@
 //
 // Each chat's messages are a lane, handled in order by one worker; a
 // button press is a lane of its own, answered at once whatever its chat
-// waits for; lanes run in parallel up to a bound. A lane keeps a bounded
+// waits for; every lane runs at once (see work). A lane keeps a bounded
 // number of updates in memory; the rest wait only in the inbox. A restart
 // (or the next replica to poll) works the inbox first, each lane in order,
 // then what Telegram still has; Drain works it without polling.
@@ -57,7 +57,6 @@ type Poller struct {
 	log     *slog.Logger
 	metrics *metrics.Metrics
 	timeout time.Duration
-	lanes   int           // lanes handling an update at once, of each kind
 	memory  int           // updates a lane keeps in memory
 	grace   time.Duration // 0: handlers are never cut by a shutdown
 	cutOn   error         // a stop with this cause cuts the handlers at once
@@ -73,7 +72,7 @@ type Poller struct {
 func New(src Source, store storage.KVStore, handle Handler, opts ...Option) *Poller {
 	p := &Poller{
 		src: src, inbox: inbox{store}, handle: handle, log: slog.Default(),
-		timeout: 50 * time.Second, lanes: maxLanes, memory: laneMemory, stuck: stuckAfter,
+		timeout: 50 * time.Second, memory: laneMemory, stuck: stuckAfter,
 		wait: pause.For, now: time.Now,
 	}
 	for _, o := range opts {
@@ -143,9 +142,6 @@ func (p *Poller) session(ctx context.Context) (s *session, end func()) {
 	handlers, cut := p.handlerContext(ctx)
 	s = &session{p: p, inbox: p.inbox, ctx: ctx, handlers: handlers,
 		q: newQueues(p.memory, p.report)}
-	for i := range s.slots {
-		s.slots[i] = make(chan struct{}, max(p.lanes, 1))
-	}
 	p.backlog.Store(s.q)
 	return s, func() {
 		cut()

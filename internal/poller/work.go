@@ -20,10 +20,7 @@ type session struct {
 	// ctx ends when polling stops; handlers, the handlers' context, a
 	// grace period later (see handlerContext).
 	ctx, handlers context.Context
-	// slots bound the lanes handling an update at once, of each kind (see
-	// laneKey.kind); a lane waiting out a failure holds none.
-	slots [2]chan struct{}
-	wg    sync.WaitGroup
+	wg            sync.WaitGroup
 }
 
 // start runs a worker for each new lane.
@@ -36,21 +33,20 @@ func (s *session) start(lanes []laneKey) {
 // work handles lane k's updates, in order, until it has none. A failed
 // update stays at the head of its lane and is tried again after a
 // back-off, so nothing after it in the lane runs before it.
+//
+// Every lane runs at once, however many: a handler mostly waits (on
+// Telegram, the store, a slow source), so a bound on running lanes lets
+// the chats waiting on one slow source hold up every other chat. What
+// costs is bounded where it is spent: each lane's memory (laneMemory),
+// Telegram's pace (the client's flood control), the store by its own
+// client (MongoDB's connection pool, bbolt's one writer).
 func (s *session) work(k laneKey) {
-	slot := s.slots[k.kind()]
-	for {
-		select {
-		case slot <- struct{}{}:
-		case <-s.ctx.Done():
-			return // shutting down: start nothing new
-		}
+	for s.ctx.Err() == nil { // shutting down: start nothing new
 		e, u := s.q.head(k)
 		if e == nil {
-			<-slot
 			return
 		}
 		err := s.run(k, e, u)
-		<-slot
 		if err == nil {
 			s.finish(k, e)
 		} else if !s.retry(k, e, err) {
