@@ -43,6 +43,7 @@ type queues struct {
 	lanes    map[laneKey]*lane
 	held     map[int64]*entry
 	unparked map[int64]*entry // held and not durable: the offset stays at the oldest
+	inInbox  map[int64]bool   // parked by a run before and still Telegram's: durable when fetched again
 	maxSeen  int64
 	memory   int // bodies kept per lane
 
@@ -55,7 +56,7 @@ type queues struct {
 
 func newQueues(memory int, publish func(string, int)) *queues {
 	return &queues{
-		lanes: map[laneKey]*lane{}, held: map[int64]*entry{}, unparked: map[int64]*entry{},
+		lanes: map[laneKey]*lane{}, held: map[int64]*entry{}, unparked: map[int64]*entry{}, inInbox: map[int64]bool{},
 		memory: max(memory, 1), publish: publish,
 	}
 }
@@ -75,7 +76,8 @@ func (q *queues) offset() int64 {
 // recover queues the parked updates a previous run left, before anything
 // fetched, and returns the lanes to start. Those from first on are still
 // Telegram's (it was not told of them): they come again, in order with
-// the rest, and are queued then.
+// the rest, and are queued then, as parked already: written again or not,
+// their item is deleted once they are done.
 func (q *queues) recover(items []heldItem, first int64) []laneKey {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -83,6 +85,8 @@ func (q *queues) recover(items []heldItem, first int64) []laneKey {
 	for _, it := range items {
 		if it.id < first {
 			start = q.hold(&entry{id: it.id, lane: it.lane, durable: true, state: parked}, start)
+		} else {
+			q.inInbox[it.id] = true
 		}
 	}
 	return start
@@ -100,7 +104,12 @@ func (q *queues) admit(updates []*models.Update) []laneKey {
 			continue // held already, or handled
 		}
 		q.maxSeen = u.ID
-		start = q.hold(&entry{id: u.ID, lane: laneOf(u), u: u, state: fetched}, start)
+		e := &entry{id: u.ID, lane: laneOf(u), u: u, state: fetched}
+		if q.inInbox[u.ID] {
+			delete(q.inInbox, u.ID)
+			e.durable, e.state = true, parked
+		}
+		start = q.hold(e, start)
 	}
 	return start
 }

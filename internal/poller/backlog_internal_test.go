@@ -35,6 +35,29 @@ func TestARecoveredUpdateTelegramStillHasWaitsForItsTurn(t *testing.T) {
 	}
 }
 
+// An update a run before parked and Telegram sends again is parked
+// already: it is not written again, and its item is deleted once it is
+// done, whoever wrote it.
+func TestAnUpdateFetchedAgainThatTheInboxHoldsIsDeletedWhenDone(t *testing.T) {
+	q := newQueues(100, nil)
+	chat := laneKey{chat: 1}
+	q.recover([]heldItem{{chat, 7}}, 5) // Telegram's oldest is 5
+	q.admit([]*models.Update{msg(5, 1), msg(7, 1)})
+	var toPark []int64
+	for _, e := range q.toPark() {
+		toPark = append(toPark, e.id)
+	}
+	if !slices.Equal(toPark, []int64{5}) {
+		t.Fatalf("to park %v, want only 5: the inbox holds 7", toPark)
+	}
+	first, _ := q.head(chat)
+	q.done(chat, first)
+	second, _ := q.head(chat)
+	if second.id != 7 || !q.done(chat, second) {
+		t.Fatalf("update %d done without its inbox item deleted", second.id)
+	}
+}
+
 func TestTheOffsetStaysAtTheOldestUpdateNotDurable(t *testing.T) {
 	q := newQueues(100, nil)
 	q.admit([]*models.Update{msg(10, 1), msg(11, 2), msg(12, 1)})
