@@ -2,7 +2,6 @@ package poller
 
 import (
 	"cmp"
-	"container/heap"
 	"slices"
 	"sync"
 	"time"
@@ -35,37 +34,30 @@ type entry struct {
 	parking bool // being written to it
 	excess  bool // admitted past its lane's memory bound: the body goes once durable
 	done    bool
-	fetched time.Time // when it was admitted: it settles from then (see settle)
 }
 
 // queues is the poller's in-memory view of the backlog: every held update,
-// by lane, and which lanes have a worker. The inbox is its durable half.
+// by lane. The inbox is its durable half.
 type queues struct {
-	mu         sync.Mutex
-	lanes      map[laneKey]*lane
-	held       map[int64]*entry
-	unparked   map[int64]*entry // held and not durable: the offset stays at the oldest
-	redelivers map[int64]bool   // parked ids Telegram still has: durable when fetched again
-	maxSeen    int64
-	active     [2]int       // lanes with a worker, of each kind (see laneKey.kind)
-	waiting    [2][]laneKey // lanes with updates and no worker (the bound was reached)
-	bound      int
-	memory     int // bodies kept per lane
-	changed    chan struct{}
+	mu       sync.Mutex
+	lanes    map[laneKey]*lane
+	held     map[int64]*entry
+	unparked map[int64]*entry // held and not durable: the offset stays at the oldest
+	inInbox  map[int64]bool   // parked by a run before and still Telegram's: durable when fetched again
+	maxSeen  int64
+	memory   int // bodies kept per lane
 
 	count   [nStates]int
 	publish func(state string, n int)
 
-	now   func() time.Time
-	ids   idHeap    // held ids, the oldest first (handled ones pruned lazily)
-	since time.Time // the last progress on the oldest held update
+	oldest int64     // the oldest held update Health saw (see stalled)
+	since  time.Time // when it saw it first
 }
 
-func newQueues(bound, memory int, now func() time.Time, publish func(string, int)) *queues {
+func newQueues(memory int, publish func(string, int)) *queues {
 	return &queues{
-		lanes: map[laneKey]*lane{}, held: map[int64]*entry{}, unparked: map[int64]*entry{},
-		redelivers: map[int64]bool{}, bound: max(bound, 1), memory: max(memory, 1),
-		changed: make(chan struct{}, 1), now: now, publish: publish,
+		lanes: map[laneKey]*lane{}, held: map[int64]*entry{}, unparked: map[int64]*entry{}, inInbox: map[int64]bool{},
+		memory: max(memory, 1), publish: publish,
 	}
 }
 
@@ -81,36 +73,27 @@ func (q *queues) offset() int64 {
 	return off
 }
 
-// unconfirmed is how many held updates are not durable yet.
-func (q *queues) unconfirmed() int {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return len(q.unparked)
-}
-
 // recover queues the parked updates a previous run left, before anything
-// fetched. Those from first on are still Telegram's (it has not been told
-// of them): they come again, in order with the rest, so they wait for that.
+// fetched, and returns the lanes to start. Those from first on are still
+// Telegram's (it was not told of them): they come again, in order with
+// the rest, and are queued then, as parked already: written again or not,
+// their item is deleted once they are done.
 func (q *queues) recover(items []heldItem, first int64) []laneKey {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	var start []laneKey
 	for _, it := range items {
-		if it.id >= first {
-			q.redelivers[it.id] = true
-			continue
+		if it.id < first {
+			start = q.hold(&entry{id: it.id, lane: it.lane, durable: true, state: parked}, start)
+		} else {
+			q.inInbox[it.id] = true
 		}
-		if q.held[it.id] != nil {
-			continue
-		}
-		e := &entry{id: it.id, lane: it.lane, durable: true, state: parked}
-		start = q.hold(e, start)
 	}
 	return start
 }
 
 // admit holds the updates not seen before, in id order, and returns the
-// lanes that need a worker started.
+// lanes to start.
 func (q *queues) admit(updates []*models.Update) []laneKey {
 	slices.SortFunc(updates, func(a, b *models.Update) int { return cmp.Compare(a.ID, b.ID) })
 	q.mu.Lock()
@@ -121,9 +104,9 @@ func (q *queues) admit(updates []*models.Update) []laneKey {
 			continue // held already, or handled
 		}
 		q.maxSeen = u.ID
-		e := &entry{id: u.ID, lane: laneOf(u), u: u, state: fetched, fetched: time.Now()}
-		if q.redelivers[u.ID] {
-			delete(q.redelivers, u.ID)
+		e := &entry{id: u.ID, lane: laneOf(u), u: u, state: fetched}
+		if q.inInbox[u.ID] {
+			delete(q.inInbox, u.ID)
 			e.durable, e.state = true, parked
 		}
 		start = q.hold(e, start)
@@ -131,14 +114,10 @@ func (q *queues) admit(updates []*models.Update) []laneKey {
 	return start
 }
 
-// hold adds e to its lane and to start if the lane needs a worker; the
-// caller holds q.mu.
+// hold adds e to its lane, and the lane to start if it is new; the caller
+// holds q.mu.
 func (q *queues) hold(e *entry, start []laneKey) []laneKey {
-	if len(q.held) == 0 {
-		q.since = q.now()
-	}
 	q.held[e.id] = e
-	heap.Push(&q.ids, e.id)
 	if !e.durable {
 		q.unparked[e.id] = e
 	}
@@ -147,20 +126,10 @@ func (q *queues) hold(e *entry, start []laneKey) []laneKey {
 	if l == nil {
 		l = &lane{}
 		q.lanes[e.lane] = l
+		start = append(start, e.lane)
 	}
 	e.excess = len(l.entries) >= q.memory
 	l.entries = append(l.entries, e)
-	if l.worker != idle || l.waiting {
-		return start
-	}
-	kind := e.lane.kind()
-	if q.active[kind] < q.bound {
-		q.active[kind]++
-		l.worker = active
-		return append(start, e.lane)
-	}
-	l.waiting = true
-	q.waiting[kind] = append(q.waiting[kind], e.lane)
 	return start
 }
 
@@ -186,16 +155,14 @@ func (q *queues) report(s state) {
 // the caller's to delete (one being written is the parker's).
 func (q *queues) done(k laneKey, e *entry) (drop bool) {
 	q.mu.Lock()
+	defer q.mu.Unlock()
 	l := q.lanes[k]
 	l.entries = l.entries[1:]
 	l.failures = 0
 	e.done = true
-	q.handled(e.id)
+	delete(q.held, e.id)
 	delete(q.unparked, e.id)
 	q.count[e.state]--
 	q.report(e.state)
-	drop = e.durable && !e.parking
-	q.mu.Unlock()
-	q.signal()
-	return drop
+	return e.durable && !e.parking
 }

@@ -1,20 +1,10 @@
 package poller
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"slices"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/go-telegram/bot/models"
-
-	"github.com/miti99bot/miti99bot/internal/storage/memory"
-	"github.com/miti99bot/miti99bot/internal/telegram"
-	"github.com/miti99bot/miti99bot/internal/telegramtest"
-	"github.com/miti99bot/miti99bot/internal/testenv"
 )
 
 func msg(id, chat int64) *models.Update {
@@ -26,7 +16,7 @@ func msg(id, chat int64) *models.Update {
 // before an older update of its chat that only Telegram has: what Telegram
 // still has comes again in order, so the inbox's copy waits for it.
 func TestARecoveredUpdateTelegramStillHasWaitsForItsTurn(t *testing.T) {
-	q := newQueues(4, 100, time.Now, nil)
+	q := newQueues(100, nil)
 	chat := laneKey{chat: 1}
 	start := q.recover([]heldItem{{chat, 3}, {chat, 7}}, 5) // Telegram's oldest is 5
 	if !slices.Equal(start, []laneKey{chat}) {
@@ -40,22 +30,43 @@ func TestARecoveredUpdateTelegramStillHasWaitsForItsTurn(t *testing.T) {
 	if !slices.Equal(order, []int64{3, 5, 6, 7}) {
 		t.Fatalf("lane order %v, want 3 5 6 7", order)
 	}
-	if e := q.held[7]; !e.durable || q.unparked[7] != nil {
-		t.Fatal("update 7 is in the inbox already: the offset may pass it")
-	}
 	if got := q.offset(); got != 5 {
 		t.Fatalf("offset %d, want 5 (the oldest update only Telegram has)", got)
 	}
 }
 
+// An update a run before parked and Telegram sends again is parked
+// already: it is not written again, and its item is deleted once it is
+// done, whoever wrote it.
+func TestAnUpdateFetchedAgainThatTheInboxHoldsIsDeletedWhenDone(t *testing.T) {
+	q := newQueues(100, nil)
+	chat := laneKey{chat: 1}
+	q.recover([]heldItem{{chat, 7}}, 5) // Telegram's oldest is 5
+	q.admit([]*models.Update{msg(5, 1), msg(7, 1)})
+	var toPark []int64
+	for _, e := range q.toPark() {
+		toPark = append(toPark, e.id)
+	}
+	if !slices.Equal(toPark, []int64{5}) {
+		t.Fatalf("to park %v, want only 5: the inbox holds 7", toPark)
+	}
+	first, _ := q.head(chat)
+	q.done(chat, first)
+	second, _ := q.head(chat)
+	if second.id != 7 || !q.done(chat, second) {
+		t.Fatalf("update %d done without its inbox item deleted", second.id)
+	}
+}
+
 func TestTheOffsetStaysAtTheOldestUpdateNotDurable(t *testing.T) {
-	q := newQueues(4, 100, time.Now, nil)
+	q := newQueues(100, nil)
 	q.admit([]*models.Update{msg(10, 1), msg(11, 2), msg(12, 1)})
 	if got := q.offset(); got != 10 {
 		t.Fatalf("offset %d, want 10", got)
 	}
-	for _, j := range q.toPark(time.Now(), 0) { // every one is due
-		q.parked(j.e, j.e.id != 11) // 11's write fails
+	for _, e := range q.toPark() {
+		q.parking(e)
+		q.parked(e, e.id != 11) // 11's write fails
 	}
 	if got := q.offset(); got != 11 {
 		t.Fatalf("offset %d, want 11: the write of 11 failed", got)
@@ -67,84 +78,33 @@ func TestTheOffsetStaysAtTheOldestUpdateNotDurable(t *testing.T) {
 	}
 }
 
-// More chats than workers: every chat is handled, each in order, and a
-// chat waiting out a failure lends its worker to the others meanwhile.
-func TestChatsBeyondTheWorkerBoundWaitTheirTurnInOrder(t *testing.T) {
-	srv := telegramtest.New(t)
-	c, err := telegram.New(srv.Token, telegram.WithAPIURL(srv.URL))
-	if err != nil {
-		t.Fatal(err)
+// An update done before its write starts is not written; one done while
+// it is written is deleted by its writer, once the write has landed.
+func TestAnUpdateDoneBeforeItsParkIsNotWrittenAndOneDoneDuringItIsDropped(t *testing.T) {
+	q := newQueues(100, nil)
+	q.admit([]*models.Update{msg(1, 1), msg(2, 2)})
+	jobs := q.toPark()
+	if len(jobs) != 2 {
+		t.Fatalf("%d updates to park, want both", len(jobs))
 	}
-	var mu sync.Mutex
-	got := map[int64][]string{}
-	failed := false
-	handle := func(_ context.Context, u *models.Update) error {
-		mu.Lock()
-		defer mu.Unlock()
-		if u.Message.Chat.ID == 3 && !failed {
-			failed = true
-			return errors.New("once")
-		}
-		got[u.Message.Chat.ID] = append(got[u.Message.Chat.ID], u.Message.Text)
-		return nil
+	first, _ := q.head(laneKey{chat: 1})
+	if q.done(laneKey{chat: 1}, first) {
+		t.Fatal("an update never written has no inbox item to delete")
 	}
-	want := map[int64][]string{}
-	for i := range 3 {
-		for chat := int64(1); chat <= 10; chat++ {
-			text := fmt.Sprintf("%d-%d", chat, i)
-			srv.Push(telegramtest.Text(chat, chat, text))
-			want[chat] = append(want[chat], text)
-		}
+	if u := q.parking(first); u != nil {
+		t.Fatal("an update done before its write is written anyway")
 	}
-	p := New(c, memory.New().For("core"), handle, WithLongPoll(time.Second),
-		WithWait(func(ctx context.Context, _ time.Duration) error { return ctx.Err() }))
-	p.lanes = 2
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan struct{})
-	go func() { _ = p.Run(ctx); close(done) }()
-	defer func() { cancel(); <-done }()
-	err = testenv.Eventually(20*time.Second, func() error {
-		mu.Lock()
-		defer mu.Unlock()
-		for chat, w := range want {
-			if !slices.Equal(got[chat], w) {
-				return fmt.Errorf("chat %d: %q, want %q", chat, got[chat], w)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	second, _ := q.head(laneKey{chat: 2})
+	if q.parking(second) == nil {
+		t.Fatal("a running update is not written")
 	}
-}
-
-// A re-fetch while an update settles hears other chats only if fewer than
-// a batch lie between the offset and the newest seen; otherwise the
-// running updates are parked at once instead.
-func TestAWindowOfHeldUpdatesIsFullAtOneBatch(t *testing.T) {
-	q := newQueues(4, 100, time.Now, nil)
-	var batch []*models.Update
-	for id := int64(1); id <= 99; id++ {
-		batch = append(batch, msg(id, 1))
+	if q.done(laneKey{chat: 2}, second) {
+		t.Fatal("the item being written is its writer's to delete, not the worker's")
 	}
-	q.admit(batch)
-	if q.windowFull() {
-		t.Fatal("99 held: a fetch still sees a new update")
+	if !q.parked(second, true) {
+		t.Fatal("the writer of an update done meanwhile must delete its item")
 	}
-	q.admit([]*models.Update{msg(100, 2)})
-	if !q.windowFull() {
-		t.Fatal("100 held from the offset on: a fetch sees nothing new")
-	}
-	for _, j := range q.toPark(time.Now(), time.Hour) { // all but the heads
-		q.parked(j.e, true)
-	}
-	if !q.windowFull() {
-		t.Fatal("the running head still holds the offset")
-	}
-	for _, j := range q.toPark(time.Now(), 0) {
-		q.parked(j.e, true)
-	}
-	if q.windowFull() {
-		t.Fatal("every update parked: the window is open")
+	if got := q.offset(); got != 3 {
+		t.Fatalf("offset %d, want 3: both are done", got)
 	}
 }

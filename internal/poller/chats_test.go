@@ -79,7 +79,7 @@ func TestAnotherChatsPingIsAnsweredWhileOneChatHoldsItsBacklog(t *testing.T) {
 
 // replyTo waits up to limit for the bot's first message to chat and
 // returns when the fake Bot API received it.
-func replyTo(t *testing.T, srv *telegramtest.Server, chat int64, limit time.Duration) (time.Time, error) {
+func replyTo(t testing.TB, srv *telegramtest.Server, chat int64, limit time.Duration) (time.Time, error) {
 	ctx, cancel := context.WithTimeout(testenv.Context(t), limit)
 	defer cancel()
 	for n := 1; ; n++ {
@@ -137,4 +137,37 @@ func TestPressesAreAnsweredWhileTheirGroupWaitsForItsPace(t *testing.T) {
 	}
 	t.Logf("30 presses in a group holding %d paced commands: the last answered %v after the first was sent",
 		300-len(srv.Messages()), last.Sub(sent).Round(time.Millisecond))
+}
+
+// A chat waiting on a slow external call holds its own lane only: however
+// many chats wait at once (here 100, each handler blocked until the test
+// opens its gate), another chat's update is handled meanwhile. The issue
+// saw a /ping wait 9.1 s behind 64 chats waiting on a price source.
+func TestAChatIsHandledWhileAHundredChatsWaitOnASlowSource(t *testing.T) {
+	const waiting, other = 100, 5000
+	chats := make([]int64, waiting)
+	for i := range chats {
+		chats[i] = int64(1 + i)
+	}
+	h := newHandled(chats...)
+	srv := telegramtest.New(t)
+	p := poller.New(client(t, srv), store(), h.handle,
+		poller.WithLongPoll(10*time.Second), poller.WithLogger(slog.New(slog.DiscardHandler)))
+	start(t, p)
+	t.Cleanup(h.openAll) // before the stop: a failed test must not leave handlers blocked
+	for _, chat := range chats {
+		srv.Push(telegramtest.Text(chat, chat, "/chart"))
+	}
+	srv.Push(telegramtest.Text(other, other, "/ping"))
+
+	h.waitFor(t, other, 1)
+	for _, chat := range chats {
+		if got := h.texts(chat); len(got) != 0 {
+			t.Fatalf("chat %d handled %v while its gate was shut", chat, got)
+		}
+	}
+	h.openAll()
+	for _, chat := range chats {
+		h.waitFor(t, chat, 1)
+	}
 }

@@ -52,7 +52,7 @@ func (h *health) failed(_ time.Time, err error) {
 func (p *Poller) Health(context.Context) error {
 	now := p.now()
 	if q := p.backlog.Load(); q != nil {
-		if id, since, ok := q.stalled(); ok && now.Sub(since) > p.stuck {
+		if id, since, ok := q.stalled(now); ok && now.Sub(since) > p.stuck {
 			return fmt.Errorf("polling: no progress on the oldest held update for %s (update %d)", now.Sub(since).Round(time.Second), id)
 		}
 	}

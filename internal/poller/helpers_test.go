@@ -138,6 +138,16 @@ func (h *handled) open(chat int64) {
 	delete(h.held, chat)
 }
 
+// openAll lets every held chat through.
+func (h *handled) openAll() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for chat, gate := range h.held {
+		close(gate)
+		delete(h.held, chat)
+	}
+}
+
 func (h *handled) texts(chat int64) []string {
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -43,20 +43,9 @@ func WithClock(now func() time.Time) Option { return func(p *Poller) { p.now = n
 // 100); the rest of its backlog waits in the inbox only.
 func WithLaneMemory(n int) Option { return func(p *Poller) { p.memory = n } }
 
-// WithSettle sets how long a fetched update may run before it is parked
-// anyway (default 1 s, on the wall clock): the simulation sets it past
-// any run, so that how fast the machine is never changes its history.
-func WithSettle(d time.Duration) Option { return func(p *Poller) { p.settle = d } }
-
 // WithStuckAfter sets how long the oldest held update may go without
 // progress before Health fails (default 5 minutes).
 func WithStuckAfter(d time.Duration) Option { return func(p *Poller) { p.stuck = d } }
-
-// maxLanes bounds the lanes handled at once, chats and presses each. It is
-// high on purpose: a chat's worker mostly waits (on Telegram, the store, a
-// slow API), and the bound must not let a handful of slow chats hold back
-// every other chat. A lane waiting out a failure does not count.
-const maxLanes = 64
 
 // laneMemory bounds the updates of one lane held in memory: a chat that
 // floods the bot costs the store, not the heap.

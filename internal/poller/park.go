@@ -2,83 +2,37 @@ package poller
 
 import (
 	"context"
-	"time"
+	"maps"
+	"slices"
 
 	"github.com/go-telegram/bot/models"
 	"golang.org/x/sync/errgroup"
 )
 
-// settle is how long a fetched update that is running may take before it
-// is parked anyway. Most updates are handled within it and never touch
-// the inbox; a slower one costs a write and a delete.
-const settle = time.Second
-
-// busyPoll is how often the poller asks Telegram for other chats' updates
-// while a fetched update settles: getUpdates cannot long-poll then (the
-// unconfirmed ones come back at once).
-const busyPoll = 100 * time.Millisecond
+// Every fetched update is written to the inbox while its lane runs it from
+// memory, so that the next getUpdates may confirm it to Telegram without
+// waiting for its handler: a crash after that loses nothing, and a slow
+// chat never holds the offset. One that is done before its write starts
+// is not written; one written is deleted when done.
 
 // parkWriters bounds the inbox writes made at once.
 const parkWriters = 16
 
-// parkJob is one update to write to the inbox.
-type parkJob struct {
-	e *entry
-	u *models.Update
-}
-
-// confirm makes the fetched updates durable or handled, so that the next
-// getUpdates may confirm them to Telegram: the ones that cannot run at once
-// (behind others in their lane, or waiting out a failure) are parked now,
-// the running ones once they ran for settle. It returns when none is left
-// unconfirmed, or after busyPoll, so that the others chats' new updates are
-// fetched meanwhile. Nothing is confirmed that is not handled or in the
-// inbox.
-func (s *session) confirm(ctx context.Context) error {
-	poll := time.NewTimer(s.p.busyPoll)
-	defer poll.Stop()
-	settle := s.p.settle
-	for {
-		if jobs := s.q.toPark(time.Now(), settle); len(jobs) > 0 {
-			if err := s.park(ctx, jobs); err != nil {
-				return err
-			}
-		}
-		due, ok := s.q.nextDue(s.p.settle)
-		if !ok {
-			return nil
-		}
-		wake := time.NewTimer(time.Until(due))
-		select {
-		case <-s.q.changed:
-		case <-wake.C:
-		case <-poll.C:
-			wake.Stop()
-			if !s.q.windowFull() {
-				return nil
-			}
-			// A fetch would return only updates held already: the others
-			// are past its 100. Park the running ones now instead.
-			settle = 0
-		case <-ctx.Done():
-			wake.Stop()
-			return nil
-		}
-		wake.Stop()
-	}
-}
-
-// park writes jobs to the inbox, at most parkWriters at once. Each one
-// that lands is durable at once; the first failure is returned.
-func (s *session) park(ctx context.Context, jobs []parkJob) error {
+// park writes every held update not yet durable to the inbox, at most
+// parkWriters at once, and returns when each is written or done; the first
+// failure is returned (the offset stays at the oldest not written).
+func (s *session) park(ctx context.Context) error {
 	var g errgroup.Group
 	g.SetLimit(parkWriters)
-	for _, j := range jobs {
+	for _, e := range s.q.toPark() {
 		g.Go(func() error {
-			err := s.inbox.park(ctx, j.e.lane, j.u)
-			if s.q.parked(j.e, err == nil) {
-				// Handled while it was written: it goes again.
-				s.drop(j.e)
+			u := s.q.parking(e)
+			if u == nil {
+				return nil // done meanwhile
+			}
+			err := s.inbox.park(ctx, e.lane, u)
+			if s.q.parked(e, err == nil) {
+				s.drop(e) // done while it was written
 			}
 			return err
 		})
@@ -86,54 +40,23 @@ func (s *session) park(ctx context.Context, jobs []parkJob) error {
 	return g.Wait()
 }
 
-// maxBatch is the most updates a getUpdates returns (Telegram's limit).
-const maxBatch = 100
-
-// windowFull reports whether the next getUpdates, from the offset, would
-// return only updates seen already: as many as a batch lie between the
-// offset and the newest seen (fewer when Telegram skipped ids).
-func (q *queues) windowFull() bool {
-	off := q.offset()
+// toPark is every held update not durable yet.
+func (q *queues) toPark() []*entry {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return q.maxSeen-off+1 >= maxBatch
+	return slices.Collect(maps.Values(q.unparked))
 }
 
-// toPark picks the fetched updates to make durable now: every one that
-// will not run at once, and every one that has run for settle. They are
-// marked as being written.
-func (q *queues) toPark(now time.Time, settle time.Duration) []parkJob {
+// parking marks e as being written and returns its body; nil when it is
+// done and needs no writing.
+func (q *queues) parking(e *entry) *models.Update {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	var jobs []parkJob
-	for _, e := range q.unparked {
-		if e.parking || (q.soon(e) && now.Sub(e.fetched) < settle) {
-			continue
-		}
-		e.parking = true
-		jobs = append(jobs, parkJob{e, e.u})
+	if e.done {
+		return nil
 	}
-	return jobs
-}
-
-// nextDue is when the next update running unconfirmed is to be parked;
-// ok is false when none is left unconfirmed.
-func (q *queues) nextDue(settle time.Duration) (due time.Time, ok bool) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	for _, e := range q.unparked {
-		if d := e.fetched.Add(settle); !ok || d.Before(due) {
-			due, ok = d, true
-		}
-	}
-	return due, ok
-}
-
-// soon reports whether e runs now or next: the head of a lane with a
-// worker. The caller holds q.mu.
-func (q *queues) soon(e *entry) bool {
-	l := q.lanes[e.lane]
-	return l != nil && l.worker == active && len(l.entries) > 0 && l.entries[0] == e
+	e.parking = true
+	return e.u
 }
 
 // parked records the end of e's write; ok when it landed. drop says that

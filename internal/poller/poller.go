@@ -3,18 +3,19 @@
 //
 // Telegram confirms every update below the offset of a getUpdates, and
 // returns at most 100 from there. So the poller confirms an update only
-// once it is handled or durably parked in the store (the inbox), and parks
-// whatever is not handled within a moment: the offset never waits on a
-// slow chat, and every chat is heard whatever one chat waits for.
+// once it is handled or stored (the inbox): every update fetched is
+// written there while its lane already runs it from memory, and the next
+// getUpdates waits only for those writes. The offset never waits on a slow
+// chat, and every chat is heard whatever one chat waits for.
 //
-// An update's life: fetched (in memory; Telegram still has it), then
-// running (its handler), or parked (in the inbox; confirmed) until its
-// turn, then running, then done (its inbox item deleted). A failed run is
-// retrying: it waits out a back-off or flood wait at the head of its lane.
+// An update's life: fetched (in memory; Telegram still has it), parked
+// (in the inbox too; confirmed), running (its handler), then done (its
+// inbox item deleted). A failed run is retrying: it waits out a back-off
+// or flood wait at the head of its lane.
 //
 // Each chat's messages are a lane, handled in order by one worker; a
 // button press is a lane of its own, answered at once whatever its chat
-// waits for; lanes run in parallel up to a bound. A lane keeps a bounded
+// waits for; every lane runs at once (see work). A lane keeps a bounded
 // number of updates in memory; the rest wait only in the inbox. A restart
 // (or the next replica to poll) works the inbox first, each lane in order,
 // then what Telegram still has; Drain works it without polling.
@@ -50,23 +51,20 @@ type Handler func(ctx context.Context, u *models.Update) error
 
 // Poller is the long-polling loop.
 type Poller struct {
-	src      Source
-	inbox    inbox
-	handle   Handler
-	log      *slog.Logger
-	metrics  *metrics.Metrics
-	timeout  time.Duration
-	lanes    int // lanes handled at once
-	memory   int // updates a lane keeps in memory
-	settle   time.Duration
-	busyPoll time.Duration
-	grace    time.Duration // 0: handlers are never cut by a shutdown
-	cutOn    error         // a stop with this cause cuts the handlers at once
-	stuck    time.Duration
-	wait     func(ctx context.Context, d time.Duration) error
-	now      func() time.Time
-	health   health
-	backlog  atomic.Pointer[queues] // the running session's, for Health
+	src     Source
+	inbox   inbox
+	handle  Handler
+	log     *slog.Logger
+	metrics *metrics.Metrics
+	timeout time.Duration
+	memory  int           // updates a lane keeps in memory
+	grace   time.Duration // 0: handlers are never cut by a shutdown
+	cutOn   error         // a stop with this cause cuts the handlers at once
+	stuck   time.Duration
+	wait    func(ctx context.Context, d time.Duration) error
+	now     func() time.Time
+	health  health
+	backlog atomic.Pointer[queues] // the running session's, for Health
 }
 
 // New builds a poller that parks its backlog in store, the core namespace
@@ -74,7 +72,7 @@ type Poller struct {
 func New(src Source, store storage.KVStore, handle Handler, opts ...Option) *Poller {
 	p := &Poller{
 		src: src, inbox: inbox{store}, handle: handle, log: slog.Default(),
-		timeout: 50 * time.Second, lanes: maxLanes, memory: laneMemory, settle: settle, busyPoll: busyPoll, stuck: stuckAfter,
+		timeout: 50 * time.Second, memory: laneMemory, stuck: stuckAfter,
 		wait: pause.For, now: time.Now,
 	}
 	for _, o := range opts {
@@ -102,8 +100,8 @@ func (p *Poller) Run(ctx context.Context) error {
 	var failures, conflicts, parkFailures int
 	for first := true; ctx.Err() == nil; {
 		timeout := p.timeout
-		if first || s.q.unconfirmed() > 0 {
-			timeout = 0 // the inbox waits for the first answer; unparked updates come back at once
+		if first || parkFailures > 0 {
+			timeout = 0 // the inbox waits for the first answer; unparked updates are fetched again at once
 		}
 		updates, err := p.src.GetUpdates(ctx, s.q.offset(), timeout)
 		if err != nil {
@@ -111,7 +109,7 @@ func (p *Poller) Run(ctx context.Context) error {
 				break
 			}
 			p.health.failed(p.now(), err)
-			p.pause(ctx, err, &failures, &conflicts)
+			p.backOff(ctx, err, &failures, &conflicts)
 			continue
 		}
 		p.health.ok(p.now())
@@ -123,9 +121,9 @@ func (p *Poller) Run(ctx context.Context) error {
 			first, backlog = false, nil
 		}
 		s.start(s.q.admit(updates))
-		if err := s.confirm(ctx); err != nil && ctx.Err() == nil {
+		if err := s.park(ctx); err != nil && ctx.Err() == nil {
+			d := pause.Backoff(parkFailures, retryMin, retryMax)
 			parkFailures++
-			d := backoff(parkFailures, retryMin, retryMax)
 			p.log.Warn("updates could not be parked; Telegram keeps them meanwhile", "err", err, "retry_in", d)
 			_ = p.wait(ctx, d)
 			continue
@@ -143,7 +141,7 @@ func (p *Poller) Run(ctx context.Context) error {
 func (p *Poller) session(ctx context.Context) (s *session, end func()) {
 	handlers, cut := p.handlerContext(ctx)
 	s = &session{p: p, inbox: p.inbox, ctx: ctx, handlers: handlers,
-		q: newQueues(p.lanes, p.memory, p.now, p.report)}
+		q: newQueues(p.memory, p.report)}
 	p.backlog.Store(s.q)
 	return s, func() {
 		cut()
@@ -155,30 +153,36 @@ func (p *Poller) session(ctx context.Context) (s *session, end func()) {
 // deleteWebhook deletes any webhook, keeping pending updates, until it
 // succeeds; false when ctx ended first.
 func (p *Poller) deleteWebhook(ctx context.Context) bool {
-	for attempt := 0; ; attempt++ {
+	return p.until(ctx, "deleteWebhook failed; polling cannot start", func() error {
 		err := p.src.DeleteWebhook(ctx, false)
-		if err == nil {
-			return true
+		if err != nil {
+			p.health.failed(p.now(), err)
 		}
-		p.health.failed(p.now(), err)
-		p.log.Error("deleteWebhook failed; polling cannot start", "err", err)
-		if p.wait(ctx, backoff(attempt, retryMin, retryMax)) != nil {
-			return false
-		}
-	}
+		return err
+	})
 }
 
 // listInbox reads the parked backlog, until it can; false when ctx ended
 // first.
-func (p *Poller) listInbox(ctx context.Context) ([]heldItem, bool) {
+func (p *Poller) listInbox(ctx context.Context) (items []heldItem, ok bool) {
+	ok = p.until(ctx, "the parked backlog cannot be read; polling waits for the store", func() (err error) {
+		items, err = p.inbox.list(ctx)
+		return err
+	})
+	return items, ok
+}
+
+// until calls f until it succeeds, logging each failure with msg and
+// backing off; false when ctx ended first.
+func (p *Poller) until(ctx context.Context, msg string, f func() error) bool {
 	for attempt := 0; ; attempt++ {
-		items, err := p.inbox.list(ctx)
+		err := f()
 		if err == nil {
-			return items, true
+			return true
 		}
-		p.log.Error("the parked backlog cannot be read; polling waits for the store", "err", err)
-		if p.wait(ctx, backoff(attempt, retryMin, retryMax)) != nil {
-			return nil, false
+		p.log.Error(msg, "err", err)
+		if p.wait(ctx, pause.Backoff(attempt, retryMin, retryMax)) != nil {
+			return false
 		}
 	}
 }

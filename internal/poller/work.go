@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"sync"
-	"time"
+
+	"github.com/go-telegram/bot/models"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/pause"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -21,56 +23,52 @@ type session struct {
 	wg            sync.WaitGroup
 }
 
-// start runs a worker for each lane.
+// start runs a worker for each new lane.
 func (s *session) start(lanes []laneKey) {
 	for _, k := range lanes {
 		s.wg.Go(func() { s.work(k) })
 	}
 }
 
-// work handles lane k's updates, in order, until it has none; then it
-// takes the next lane waiting for a worker, if any. A failed update stays
-// at the head of its lane and is tried again after a back-off, so nothing
-// after it in the lane runs before it.
+// work handles lane k's updates, in order, until it has none. A failed
+// update stays at the head of its lane and is tried again after a
+// back-off, so nothing after it in the lane runs before it.
+//
+// Every lane runs at once, however many: a handler mostly waits (on
+// Telegram, the store, a slow source), so a bound on running lanes lets
+// the chats waiting on one slow source hold up every other chat. What
+// costs is bounded where it is spent: each lane's memory (laneMemory),
+// Telegram's pace (the client's flood control), the store by its own
+// client (MongoDB's connection pool, bbolt's one writer).
 func (s *session) work(k laneKey) {
-	for {
-		if s.ctx.Err() != nil {
-			s.q.stop(k, true) // shutting down: start nothing new
-			return
-		}
+	for s.ctx.Err() == nil { // shutting down: start nothing new
 		e, u := s.q.head(k)
 		if e == nil {
-			next, ok := s.q.leave(k)
-			if !ok {
-				return
-			}
-			k = next
-			continue
+			return
 		}
-		var err error
-		if u == nil { // parked, and its body only in the inbox
-			u, err = s.inbox.load(s.handlers, k, e.id)
-			if errors.Is(err, storage.ErrNotFound) {
-				// Handled and dropped by the run before this one, which
-				// stopped between the two.
-				s.finish(k, e)
-				continue
-			}
-			if err == nil {
-				s.q.setBody(e, u)
-			}
-		}
-		if err == nil {
-			err = s.p.handle(s.handlers, u)
-		}
+		err := s.run(k, e, u)
 		if err == nil {
 			s.finish(k, e)
-			continue
-		}
-		if !s.retry(k, e, err) {
+		} else if !s.retry(k, e, err) {
 			return
 		}
 	}
+}
+
+// run handles e, loading its body from the inbox if only the inbox has it.
+func (s *session) run(k laneKey, e *entry, u *models.Update) error {
+	if u == nil {
+		var err error
+		u, err = s.inbox.load(s.handlers, k, e.id)
+		if errors.Is(err, storage.ErrNotFound) {
+			return nil // handled and dropped by the run before, which stopped between the two
+		}
+		if err != nil {
+			return err
+		}
+		s.q.setBody(e, u)
+	}
+	return s.p.handle(s.handlers, u)
 }
 
 // finish forgets a handled update, and its inbox item if it has one.
@@ -80,40 +78,39 @@ func (s *session) finish(k laneKey, e *entry) {
 	}
 }
 
-// drop deletes a handled update's inbox item.
+// drop deletes a handled update's inbox item beside the lane's next run,
+// which need not wait for it: an item left behind is skipped as a
+// duplicate after a restart.
 func (s *session) drop(e *entry) {
-	if err := s.inbox.drop(s.handlers, e.lane, e.id); err != nil {
-		s.p.log.Warn("a handled update stays in the inbox; after a restart it is skipped as a duplicate", "update_id", e.id, "err", err)
-	}
+	s.wg.Go(func() {
+		if err := s.inbox.drop(s.handlers, e.lane, e.id); err != nil {
+			s.p.log.Warn("a handled update stays in the inbox; after a restart it is skipped as a duplicate", "update_id", e.id, "err", err)
+		}
+	})
 }
 
-// retry waits out lane k's failure on e, then goes on with the lane; false
-// when this worker ends (shutdown, or the lane waits for another worker).
-// While it waits, the lane is not counted among the active ones.
+// retry waits out lane k's failure on its head e; false when this worker
+// ends (shutdown).
 func (s *session) retry(k laneKey, e *entry, err error) bool {
-	var flood *app.FloodError
-	var d time.Duration
-	switch {
-	case errors.Is(err, context.Canceled) && s.handlers.Err() != nil:
+	if errors.Is(err, context.Canceled) && s.handlers.Err() != nil {
 		s.p.log.Warn("update cut by the shutdown; it will be handled after the restart", "update_id", e.id)
-		s.q.stop(k, true)
+		s.q.unrun(e)
 		return false
+	}
+	d := pause.Backoff(s.q.failed(k, e)-1, retryMin, retryMax)
+	var flood *app.FloodError
+	switch {
 	case errors.As(err, &flood):
 		// Telegram asked this chat to wait: it waits, in its own lane,
 		// while the other chats go on; the update is not dropped.
 		d = flood.RetryAfter
 		s.p.log.Warn("chat waits out Telegram's flood control", "update_id", e.id, "retry_in", d)
 	case errors.Is(err, app.ErrInFlight):
-		d = backoff(s.q.failed(k), retryMin, retryMax)
 		s.p.log.Info("update being handled elsewhere; it will be tried again", "update_id", e.id, "retry_in", d)
 	default:
-		d = backoff(s.q.failed(k), retryMin, retryMax)
 		s.p.log.Warn("update not handled; it will be tried again", "update_id", e.id, "err", err, "retry_in", d)
 	}
-	s.start(s.q.rest(k, e))
-	if s.p.wait(s.ctx, d) != nil {
-		s.q.stop(k, false)
-		return false
-	}
-	return s.q.resume(k)
+	stopped := s.p.wait(s.ctx, d) != nil
+	s.q.unrun(e)
+	return !stopped
 }

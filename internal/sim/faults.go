@@ -160,6 +160,9 @@ func (w *procNS) Put(ctx context.Context, key string, val []byte) error {
 	if b != nil && id != 0 {
 		b.parkEnded(id, err)
 	}
+	if id != 0 && err == nil {
+		w.s.p.l.inboxed(id, true)
+	}
 	return err
 }
 
@@ -171,6 +174,9 @@ func (w *procNS) Delete(ctx context.Context, key string) error {
 	err := w.do(ctx, false, func() error { return w.inner.Delete(ctx, key) })
 	if b, id := w.s.p.l.burstOn.Load(), inboxID(w.ns, key); b != nil && id != 0 {
 		b.unparked(id, err)
+	}
+	if id := inboxID(w.ns, key); id != 0 && err == nil {
+		w.s.p.l.inboxed(id, false)
 	}
 	return err
 }

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -33,6 +34,23 @@ type pollWatch struct {
 	next    chan struct{} // the life's leave to go on
 	fault   atomic.Pointer[fault]
 	down    atomic.Bool // the next run finds the store down
+	// Its inbox item: the poller writes it while the handler runs and
+	// deletes it once handled; a step ends with neither under way.
+	written, deleted chan struct{}
+	wrote, dropped   sync.Once
+}
+
+// inboxed notes a landed write (or delete) of the watched update's inbox
+// item by any process.
+func (l *life) inboxed(id int64, write bool) {
+	w := l.watch.Load()
+	switch {
+	case w == nil || w.id != id:
+	case write:
+		w.wrote.Do(func() { close(w.written) })
+	default:
+		w.dropped.Do(func() { close(w.deleted) })
+	}
 }
 
 // startPoller runs p's poller until p stops or dies. Its claims name the
@@ -42,7 +60,7 @@ func (l *life) startPoller(p *proc, client *telegram.Client, store storage.KVPro
 	runner := core.Runner{ID: "container", Gone: func(context.Context, string) bool { return true }}
 	handle := func(ctx context.Context, u *models.Update) error { return p.handle(core.RunAs(ctx, runner), u) }
 	p.poller = poller.New(client, store.For(storage.CoreNamespace), handle, poller.WithLogger(log),
-		poller.WithWait(p.wait), poller.WithClock(l.clk.Now), poller.WithSettle(time.Hour))
+		poller.WithWait(p.wait), poller.WithClock(l.clk.Now))
 	ctx, cancel := context.WithCancel(context.Background())
 	p.stop, p.ran = cancel, make(chan struct{})
 	l.running.Go(func() {
@@ -98,7 +116,8 @@ func (p *proc) handle(ctx context.Context, u *models.Update) error {
 // poller until handled; a poller that dies on it is followed by a new one,
 // which finds it in the inbox or at Telegram again.
 func (l *life) poll(d *delivery, f *fault) bool {
-	w := &pollWatch{id: d.u.ID, results: make(chan error), next: make(chan struct{})}
+	w := &pollWatch{id: d.u.ID, results: make(chan error), next: make(chan struct{}),
+		written: make(chan struct{}), deleted: make(chan struct{})}
 	w.fault.Store(f)
 	w.down.Store(l.outageNow())
 	l.watch.Store(w)
@@ -112,7 +131,7 @@ func (l *life) poll(d *delivery, f *fault) bool {
 		case err := <-w.results:
 			l.hist.line("  attempt %d poller handled=%t", attempt, err == nil)
 			if err == nil {
-				w.next <- struct{}{}
+				l.pollDone(w, p)
 				return true
 			}
 			if attempt >= maxPollRuns {
@@ -128,6 +147,28 @@ func (l *life) poll(d *delivery, f *fault) bool {
 			l.crashed(p, attempt)
 		}
 	}
+}
+
+// pollDone lets the handled update go once its inbox item is written (the
+// handler holds it until then, so the write comes), and waits for the
+// item's delete: no inbox write of it is left under way for a checker or
+// the next step to see.
+func (l *life) pollDone(w *pollWatch, p *proc) {
+	if l.until(w.written, p) {
+		w.next <- struct{}{}
+		l.until(w.deleted, p)
+	}
+}
+
+// until waits for c to close; false when p died or the life ended first.
+func (l *life) until(c chan struct{}, p *proc) bool {
+	select {
+	case <-c:
+		return true
+	case <-p.died:
+	case <-l.end:
+	}
+	return false
 }
 
 // pollRetry readies the next run: a minute later, maybe in an outage.
