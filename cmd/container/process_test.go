@@ -181,7 +181,7 @@ func TestASIGKILLMidBurstLosesNothingAndTheRestartAnswersAtOnce(t *testing.T) {
 			}
 			// The kill comes while this run sleeps: in flight, its claim "running".
 			srv.Push(telegramtest.Text(slowChat, slowChat, "/tk_slow 1s interrupted"))
-			if _, err := answeredAfter(srv, time.Time{}, 30*time.Second, func(m telegramtest.Sent) bool { return m.Text == "slow started: interrupted" }); err != nil {
+			if _, err := answeredAfter(srv, time.Time{}, 90*time.Second, func(m telegramtest.Sent) bool { return m.Text == "slow started: interrupted" }); err != nil {
 				t.Fatal(err)
 			}
 			first.Kill() // SIGKILL: no shutdown at all

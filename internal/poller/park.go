@@ -1,7 +1,6 @@
 package poller
 
 import (
-	"context"
 	"maps"
 	"slices"
 
@@ -20,8 +19,11 @@ const parkWriters = 16
 
 // park writes every held update not yet durable to the inbox, at most
 // parkWriters at once, and returns when each is written or done; the first
-// failure is returned (the offset stays at the oldest not written).
-func (s *session) park(ctx context.Context) error {
+// failure is returned (the offset stays at the oldest not written). The
+// writes run in the handlers' context, which outlives a stop by the grace:
+// a write cut by the stop may still land, and its item, not known as
+// written, would be left with nobody to delete it.
+func (s *session) park() error {
 	var g errgroup.Group
 	g.SetLimit(parkWriters)
 	for _, e := range s.q.toPark() {
@@ -30,7 +32,7 @@ func (s *session) park(ctx context.Context) error {
 			if u == nil {
 				return nil // done meanwhile
 			}
-			err := s.inbox.park(ctx, e.lane, u)
+			err := s.inbox.park(s.handlers, e.lane, u)
 			if s.q.parked(e, err == nil) {
 				s.drop(e) // done while it was written
 			}

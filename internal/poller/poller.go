@@ -121,7 +121,7 @@ func (p *Poller) Run(ctx context.Context) error {
 			first, backlog = false, nil
 		}
 		s.start(s.q.admit(updates))
-		if err := s.park(ctx); err != nil && ctx.Err() == nil {
+		if err := s.park(); err != nil && ctx.Err() == nil {
 			d := pause.Backoff(parkFailures, retryMin, retryMax)
 			parkFailures++
 			p.log.Warn("updates could not be parked; Telegram keeps them meanwhile", "err", err, "retry_in", d)
