@@ -27,11 +27,7 @@ var (
 
 // known are the reported bugs a life counts and lives past (sim.Known),
 // each with a test that it still happens (TestKnownBugsStillHappen) until
-// it is fixed. The bugs fixed (sim.ReplayedTrade, seed 2; sim.ReplayedGuess,
-// seeds 10, 14 and 6; a game ended by a move run again, seeds 8 and 31; a
-// count lost in an outage, seed 7; a game result lost by a press, seed 1; a
-// count made again after a kill, seed 1; a count lost to a kill after the
-// record, seed 9) keep their seeds as regression lives.
+// it is fixed; the seeds of the fixed ones are TestFixedBugsStayFixed's.
 var known = map[string]bool{}
 
 func open(t *testing.T, name string) storage.KVProvider {
@@ -131,12 +127,11 @@ type bugLife struct {
 // few days runs only without -short.
 func TestFixedBugsStayFixed(t *testing.T) {
 	for _, life := range []bugLife{
-		// The steps where each seed meets the bug's moment since the markets,
-		// the bursts and the kills after a run joined the life (the seeds met
-		// before are in each bug's comment in the package).
+		// Each seed meets its bug's moment at the step named.
+		{sim.ReplayedTrade, 2, 2},   // a top-up's confirmation refused (5xx), run again
 		{sim.ReplayedGuess, 10, 2},  // step 254: a winning guess's reply refused (500), run again
 		{sim.ReplayedGuess, 14, 2},  // step 199: the same in loldle
-		{sim.ReplayedGuess, 6, 20},  // a long life of guesses: steps 888 and 1798 before the bursts
+		{sim.ReplayedGuess, 6, 20},  // a long life of guesses that end games
 		{sim.UncountedEnd, 8, 2},    // step 38: a give-up's write landed, its caller heard a timeout
 		{sim.UncountedEnd, 22, 2},   // step 121: a game's last write landed, its process killed
 		{sim.UncountedEnd, 69, 3},   // step 301: a confirmed give-up's game write landed unheard
