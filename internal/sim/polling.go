@@ -42,7 +42,10 @@ type pollWatch struct {
 func (l *life) startPoller(p *proc, client *telegram.Client, store storage.KVProvider, log *slog.Logger) {
 	ls := l.pollLease(p, store)
 	runner := container.PollRunner(ls)
-	handle := func(ctx context.Context, u *models.Update) error { return p.handle(core.RunAs(ctx, runner), u) }
+	handle := func(ctx context.Context, u *models.Update) (err error) {
+		p.run(func() { err = p.handle(core.RunAs(ctx, runner), u) })
+		return err
+	}
 	p.poller = poller.New(client, store.For(storage.CoreNamespace), handle, poller.WithLogger(log),
 		poller.WithWait(p.wait), poller.WithClock(l.clk.Now), poller.WithSettle(time.Hour))
 	ctx, cancel := context.WithCancel(context.Background())

@@ -70,6 +70,22 @@ func (p *proc) kill() {
 	})
 }
 
+// run is one run of p's (a delivery, a poller's handling of an update):
+// a run that never returns ends p. That is a run ended by runtime.Goexit,
+// as a t.Fatal inside it does (a second process that cannot start, built
+// while p waits in a store call): nothing answers for it, and whoever
+// waits for its answer sees p's death instead of waiting for ever.
+func (p *proc) run(f func()) {
+	returned := false
+	defer func() {
+		if !returned {
+			p.kill()
+		}
+	}()
+	f()
+	returned = true
+}
+
 // newProc starts a process of kind over the life's store.
 func (l *life) newProc(kind runtime) *proc {
 	l.procs++
