@@ -18,6 +18,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs := flag.NewFlagSet("container", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	consoleMode := fs.Bool("console", false, "chat with the bot in this terminal (no token, no Telegram; the modules' own APIs are still called)")
+	consoleLog := fs.String("log", "", "with -console: the file the logs go to (default: a new file in the temporary directory; - for stderr)")
 	healthcheck := fs.Bool("healthcheck", false, "GET this container's /healthz and exit 0 if healthy (for Docker's HEALTHCHECK)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -28,8 +29,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 	var m container.Prometheus
 	o := wiring.Options{Runtime: wiring.RuntimeContainer, Getenv: getenv, Logs: stdout, AWS: defaultchain.Load, Metrics: m.Sink, Jobs: container.Jobs}
+	logsAt := ""
 	if *consoleMode {
-		o.Console, o.Logs = stdout, stderr // the chat owns stdout
+		// The chat owns stdout, and a terminal shows stderr among it: the
+		// logs go to a file unless asked for on stderr.
+		logs, at, closeLogs, err := openConsoleLog(*consoleLog, stderr)
+		if err != nil {
+			return err
+		}
+		defer closeLogs()
+		o.Console, o.Logs, logsAt = stdout, logs, at
 	}
 	b, err := wiring.Build(ctx, o)
 	if err != nil {
@@ -37,6 +46,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	defer b.Close()
 	if *consoleMode {
+		b.Console.Logs = logsAt
 		return container.Console(ctx, b, consoleInput, stdout)
 	}
 	return container.Serve(ctx, b, &m)

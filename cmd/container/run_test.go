@@ -5,6 +5,8 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,12 +16,77 @@ import (
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
+// consoleArgs runs the console with its logs in the test's directory.
+func consoleArgs(t *testing.T) []string {
+	return []string{"-console", "-log", filepath.Join(t.TempDir(), "console.log")}
+}
+
+// The console's logs go to a file (a new one by default) or to stderr,
+// never among the conversation on stdout, and the console says where once,
+// at the start.
+func TestTheConsolesLogsGoApartAndItSaysWhere(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "bot.log")
+	tests := []struct {
+		name      string
+		log       string // -log
+		says      string // the start's line
+		logsOnErr bool   // the logs are on stderr, else in the file said
+	}{
+		{"a named file", file, "Logs go to " + file + ".\n", false},
+		{"stderr when asked", "-", "Logs go to stderr.\n", true},
+		{"a new file by default", "", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := []string{"-console", "-log", tt.log}
+			if tt.log == "" {
+				t.Setenv("TMPDIR", t.TempDir()) // where os.CreateTemp puts it
+				args = args[:1]
+			}
+			saved := consoleInput
+			consoleInput = strings.NewReader("/ping\n")
+			t.Cleanup(func() { consoleInput = saved })
+			var out, errOut bytes.Buffer
+			if err := run(t.Context(), args, envOf(nil), &out, &errOut); err != nil {
+				t.Fatalf("run: %v\n%s", err, errOut.String())
+			}
+			if tt.log == "" {
+				made, _ := filepath.Glob(filepath.Join(os.Getenv("TMPDIR"), "miti99bot-console-*.log"))
+				if len(made) != 1 {
+					t.Fatalf("log files made: %q; want one", made)
+				}
+				tt.log, tt.says = made[0], "Logs go to "+made[0]+".\n"
+			}
+			if strings.Count(out.String(), "Logs go to") != 1 || !strings.Contains(out.String(), "\n"+tt.says) {
+				t.Fatalf("stdout does not say %q once:\n%s", tt.says, out.String())
+			}
+			if strings.Contains(out.String(), `"level"`) {
+				t.Fatalf("logs among the conversation:\n%s", out.String())
+			}
+			logs := errOut.String()
+			if !tt.logsOnErr {
+				b, err := os.ReadFile(tt.log)
+				if err != nil {
+					t.Fatal(err)
+				}
+				logs = string(b)
+				if errOut.Len() != 0 {
+					t.Fatalf("stderr holds %q; the logs go to the file", errOut.String())
+				}
+			}
+			if !strings.Contains(logs, `"msg":"starting"`) {
+				t.Fatalf("the logs lack the start:\n%s", logs)
+			}
+		})
+	}
+}
+
 func TestConsoleChatsOnTheTerminal(t *testing.T) {
 	saved := consoleInput
 	consoleInput = strings.NewReader("/ping\n\n/info\n/nope\n")
 	t.Cleanup(func() { consoleInput = saved })
 	var out, errOut bytes.Buffer
-	if err := run(t.Context(), []string{"-console"}, envOf(nil), &out, &errOut); err != nil {
+	if err := run(t.Context(), consoleArgs(t), envOf(nil), &out, &errOut); err != nil {
 		t.Fatalf("run: %v\n%s", err, errOut.String())
 	}
 	got := out.String()
@@ -92,7 +159,7 @@ func TestConsoleButtonsAreANumberedListYouType(t *testing.T) {
 	consoleInput = strings.NewReader("/wordle\n1\n1\n")
 	t.Cleanup(func() { consoleInput = saved })
 	var out, errOut bytes.Buffer
-	if err := run(t.Context(), []string{"-console"}, envOf(nil), &out, &errOut); err != nil {
+	if err := run(t.Context(), consoleArgs(t), envOf(nil), &out, &errOut); err != nil {
 		t.Fatalf("run: %v\n%s", err, errOut.String())
 	}
 	got := out.String()
@@ -116,7 +183,7 @@ func TestCronStatusListsTheJobsOfAFreshStart(t *testing.T) {
 	consoleInput = strings.NewReader("/cron_status\n")
 	t.Cleanup(func() { consoleInput = saved })
 	var out, errOut bytes.Buffer
-	if err := run(t.Context(), []string{"-console"}, envOf(nil), &out, &errOut); err != nil {
+	if err := run(t.Context(), consoleArgs(t), envOf(nil), &out, &errOut); err != nil {
 		t.Fatalf("run: %v\n%s", err, errOut.String())
 	}
 	for _, want := range []string{"Cron jobs, from the memory store", "bot> lolschedule_daily_push\n", "bot> coin_values\n", "bot> next fire: 20"} {

@@ -48,7 +48,10 @@ var (
 	ErrBlocked = errors.New("telegram: forbidden to write to this chat")
 	// ErrChatNotFound: the chat does not exist for this bot. Prune it.
 	ErrChatNotFound = errors.New("telegram: chat not found")
-	// ErrThreadNotFound: the forum topic is gone. Prune that topic only.
+	// ErrThreadNotFound: the forum topic is deleted or unknown. It is also
+	// ErrSendRefused: the send is dropped and nothing is pruned, neither the
+	// chat nor the topic (a subscription in it stays, its sends refused).
+	// A closed topic is ErrSendRefused and ErrRejected, not this.
 	ErrThreadNotFound = errors.New("telegram: message thread not found")
 	// ErrFlood: Telegram kept answering 429 beyond the retry budget.
 	ErrFlood = errors.New("telegram: rate limited beyond the retry budget")

@@ -240,3 +240,4 @@ func (readOnly) Delete(context.Context, string) error      { return ErrReadOnly 
 func (readOnly) CompareAndSwap(context.Context, string, []byte, []byte) error {
 	return ErrReadOnly
 }
+func (readOnly) CompareAndDelete(context.Context, string, []byte) error { return ErrReadOnly }

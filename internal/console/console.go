@@ -2,7 +2,9 @@
 // message from a local user (the owner) in a local private chat, and the
 // bot's messages are printed. No token, no network: it is how a newcomer
 // tries the bot with one command. A message's buttons print as a numbered
-// list; typing a number presses that button of the latest keyboard.
+// list; typing a number presses that button of the latest keyboard. Logs go
+// elsewhere (the runtime says where), and the pictures written for display
+// are removed by Close.
 package console
 
 import (
@@ -11,7 +13,6 @@ import (
 	"html"
 	"io"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -36,17 +37,15 @@ type Messenger struct {
 	// PhotoDir is where pictures are written ("": the system's temporary
 	// directory).
 	PhotoDir string
+	// Logs says where the logs go, once at the start ("": nothing said).
+	Logs string
 
-	mu      sync.Mutex
-	out     io.Writer
-	seq     int
-	buttons []button // the latest keyboard's, in print order
-}
-
-// button is one printed button: the message it is on and its data.
-type button struct {
-	messageID int
-	data      string
+	mu        sync.Mutex
+	out       io.Writer
+	seq       int
+	buttons   []button // the latest keyboard's, in print order
+	kbMessage int      // the message the latest keyboard is on
+	photos    []string // the files written, removed by Close
 }
 
 // NewMessenger prints to out.
@@ -105,36 +104,6 @@ func (m *Messenger) Edit(_ context.Context, e app.Edit) error {
 	return nil
 }
 
-// keyboard prints kb's buttons numbered from 1, and keeps them for the
-// next typed number.
-func (m *Messenger) keyboard(messageID int, kb *models.InlineKeyboardMarkup) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.buttons = nil
-	if kb == nil {
-		return
-	}
-	for _, row := range kb.InlineKeyboard {
-		var line []string
-		for _, b := range row {
-			m.buttons = append(m.buttons, button{messageID: messageID, data: b.CallbackData})
-			line = append(line, fmt.Sprintf("[%d] %s", len(m.buttons), b.Text))
-		}
-		fmt.Fprintf(m.out, "     %s\n", strings.Join(line, "  "))
-	}
-}
-
-// press is the button numbered text, if the latest keyboard has it.
-func (m *Messenger) press(text string) (button, bool) {
-	n, err := strconv.Atoi(text)
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err != nil || n < 1 || n > len(m.buttons) {
-		return button{}, false
-	}
-	return m.buttons[n-1], true
-}
-
 // AnswerCallback prints a toast, if any.
 func (m *Messenger) AnswerCallback(_ context.Context, _ string, text string) error {
 	if text != "" {
@@ -152,10 +121,14 @@ func (m *Messenger) GetMe(context.Context) (*models.User, error) {
 }
 
 // Run reads lines from in until EOF or ctx ends, handing each to handle as a
-// message update from the local user, or, when it is the number of one of
-// the latest keyboard's buttons, as that button's press.
+// message update from the local user, or, when it is a number, as the press
+// of that button of the latest keyboard (a number no button has is
+// answered here, not sent).
 func (m *Messenger) Run(ctx context.Context, in io.Reader, out io.Writer, handle func(context.Context, *models.Update) error) error {
-	fmt.Fprintln(out, "miti99bot console: type /help, or Ctrl-D to quit.")
+	fmt.Fprintln(out, "miti99bot console: you are the owner, in a private chat. Type /help; Ctrl-D quits.")
+	if m.Logs != "" {
+		fmt.Fprintf(out, "Logs go to %s.\n", m.Logs)
+	}
 	lines := make(chan line)
 	errc := make(chan error, 1)
 	go func() {
@@ -182,7 +155,10 @@ func (m *Messenger) Run(ctx context.Context, in io.Reader, out io.Writer, handle
 			}
 			id++
 			u := update(id, text)
-			if b, ok := m.press(text); ok {
+			if b, refusal, ok := m.press(text); refusal != "" {
+				fmt.Fprintln(out, refusal)
+				continue
+			} else if ok {
 				u = pressUpdate(id, b)
 			}
 			if err := handle(ctx, u); err != nil {
@@ -190,18 +166,6 @@ func (m *Messenger) Run(ctx context.Context, in io.Reader, out io.Writer, handle
 			}
 		}
 	}
-}
-
-// pressUpdate is the callback query of pressing b.
-func pressUpdate(id int64, b button) *models.Update {
-	return &models.Update{ID: id, CallbackQuery: &models.CallbackQuery{
-		ID:   strconv.FormatInt(id, 10),
-		From: models.User{ID: UserID, FirstName: "You", Username: "you"},
-		Message: models.MaybeInaccessibleMessage{Type: models.MaybeInaccessibleMessageTypeMessage, Message: &models.Message{
-			ID: b.messageID, Chat: models.Chat{ID: ChatID, Type: models.ChatTypePrivate},
-		}},
-		Data: b.data,
-	}}
 }
 
 func update(id int64, text string) *models.Update {

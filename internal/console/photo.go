@@ -2,7 +2,9 @@ package console
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,5 +73,24 @@ func (m *Messenger) writePhoto(name string, data []byte) (string, error) {
 	if err := f.Close(); err != nil {
 		return "", fmt.Errorf("console: photo: %w", err)
 	}
+	m.mu.Lock()
+	m.photos = append(m.photos, f.Name())
+	m.mu.Unlock()
 	return f.Name(), nil
+}
+
+// Close removes the pictures the session wrote: they were for display,
+// and a newcomer's temporary directory should not fill with charts.
+func (m *Messenger) Close() error {
+	m.mu.Lock()
+	photos := m.photos
+	m.photos = nil
+	m.mu.Unlock()
+	var errs []error
+	for _, p := range photos {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, fmt.Errorf("console: removing %s: %w", p, err))
+		}
+	}
+	return errors.Join(errs...)
 }

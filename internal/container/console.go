@@ -2,13 +2,16 @@ package container
 
 import (
 	"context"
+	"errors"
 	"io"
 	"sync"
 
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
 
-// Console chats on the terminal (in, stdout), with the in-process cron running.
+// Console chats on the terminal (in, stdout), with the in-process cron
+// running. However the session ends (EOF, ctx's end: Ctrl-C), the pictures
+// it wrote for display are removed once the cron has stopped.
 func Console(ctx context.Context, b *wiring.Bot, in io.Reader, stdout io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -17,5 +20,5 @@ func Console(ctx context.Context, b *wiring.Bot, in io.Reader, stdout io.Writer)
 	err := b.Console.Run(ctx, in, stdout, b.App.HandleUpdate)
 	cancel()
 	wg.Wait()
-	return err
+	return errors.Join(err, b.Console.Close())
 }

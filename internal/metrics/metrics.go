@@ -68,7 +68,7 @@ var Help = map[string]string{
 	UpdateSeconds: "Time to handle one update, by command or callback prefix.",
 	BotAPICalls:   "Telegram Bot API calls by method and result: ok, flood (429), blocked (403), error.",
 	BotAPIWait:    "Seconds the Bot API's 429 answers asked to wait, by method.",
-	StoreOps:      "Key-value store operations by backend, operation and outcome: ok, not_found, conflict (a lost compare-and-swap), error.",
+	StoreOps:      "Key-value store operations by backend, operation and outcome: ok, not_found, conflict (a lost compare-and-swap or conditional delete), error.",
 	CronRuns:      "Cron runs by job and outcome: ran, skipped, failed, retried, caught_up; every outcome of every enabled job starts at 0.",
 	DeployNotices: "Deploy notices to the owner by outcome: sent, skipped, failed.",
 	InitSeconds:   "Seconds this process took from start to ready.",

@@ -192,3 +192,9 @@ func (w *procNS) CompareAndSwap(ctx context.Context, key string, expected, val [
 	}
 	return op()
 }
+
+// CompareAndDelete takes no made-up conflict: a delete that loses finds
+// the key gone or changed, which a made-up conflict would not.
+func (w *procNS) CompareAndDelete(ctx context.Context, key string, expected []byte) error {
+	return w.do(ctx, false, func() error { return w.inner.CompareAndDelete(ctx, key, expected) })
+}

@@ -224,3 +224,13 @@ func (r *tracked) CompareAndSwap(ctx context.Context, key string, expected, val 
 	r.ks.unsure(ctx, r.KVStore, nsKey{r.ns, key}, began, err)
 	return err
 }
+
+func (r *tracked) CompareAndDelete(ctx context.Context, key string, expected []byte) error {
+	began := r.ks.begin()
+	err := r.KVStore.CompareAndDelete(ctx, key, expected)
+	if err == nil {
+		r.ks.remove(nsKey{r.ns, key}, began)
+	}
+	r.ks.unsure(ctx, r.KVStore, nsKey{r.ns, key}, began, err)
+	return err
+}

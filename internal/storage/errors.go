@@ -12,6 +12,9 @@ var (
 	ErrInvalidKey    = errors.New("invalid key")
 	ErrInvalidModule = errors.New("invalid module name")
 	ErrValueTooLarge = errors.New("value too large")
+	// ErrInvalidArgument: an argument no call can accept, such as a nil
+	// expected value for CompareAndDelete; a bug in the caller.
+	ErrInvalidArgument = errors.New("invalid argument")
 	// ErrUnreadable: a stored value does not decode (a flipped byte, a
 	// shape no code writes). Retrying cannot help: the engine reports it
 	// once, naming the key, and answers the update with an apology.

@@ -34,6 +34,12 @@ type KVStore interface {
 	// expected == nil means the key must be absent. A mismatch, or losing a
 	// race, returns ErrConflict and writes nothing.
 	CompareAndSwap(ctx context.Context, key string, expected, val []byte) error
+	// CompareAndDelete deletes key only if its current value equals
+	// expected byte for byte, so that of two callers deciding one thing
+	// (cancel or fire) exactly one wins. An absent key, another value, or
+	// losing a race returns ErrConflict and deletes nothing. expected must
+	// be non-nil ([]byte{} matches an empty value): nil is ErrInvalidArgument.
+	CompareAndDelete(ctx context.Context, key string, expected []byte) error
 }
 
 // KVProvider hands out one isolated KVStore per module and owns the connection.
@@ -70,6 +76,9 @@ type Backend interface {
 	// List returns the matching keys sorted; nil is fine, Wrap normalises it.
 	List(ctx context.Context, prefix string) ([]string, error)
 	CompareAndSwap(ctx context.Context, key string, expected, val []byte) error
+	// CompareAndDelete gets a non-nil expected; it returns ErrConflict when
+	// the key is absent or holds anything else, atomically with the delete.
+	CompareAndDelete(ctx context.Context, key string, expected []byte) error
 }
 
 // Raw is an item as a backend holds it, before the key rules: what the

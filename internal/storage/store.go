@@ -129,6 +129,23 @@ func (s *store) CompareAndSwap(ctx context.Context, key string, expected, val []
 	return nil
 }
 
+func (s *store) CompareAndDelete(ctx context.Context, key string, expected []byte) error {
+	if err := s.check("cad", key); err != nil {
+		return err
+	}
+	if expected == nil {
+		return s.fail("cad", key, fmt.Errorf("%w: nil expected value (use []byte{} for an empty one)", ErrInvalidArgument))
+	}
+	// A value above the limit can never be stored, so it can never match.
+	if len(expected) > MaxValueBytes {
+		return s.fail("cad", key, ErrConflict)
+	}
+	if err := s.b.CompareAndDelete(ctx, key, expected); err != nil {
+		return s.fail("cad", key, err)
+	}
+	return nil
+}
+
 // nonNil makes an empty value explicit for backends that treat nil as "absent".
 func nonNil(b []byte) []byte {
 	if b == nil {

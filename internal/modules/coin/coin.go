@@ -34,7 +34,7 @@ func Factory(dr chart.Drawer) app.Factory {
 			{Name: settingCoinbase, Default: "https://api.coinbase.com", Help: "coin: Coinbase API (fallback)"},
 			{Name: settingCoinGecko, Default: "https://api.coingecko.com", Help: "coin: CoinGecko API (last fallback)"},
 		},
-		Jobs: []string{Name + "_values"},
+		Jobs: []string{Name + "_values", Name + "_alerts"},
 		New:  func(d app.Deps) (*app.Module, error) { return New(d, dr) },
 	}
 }
@@ -69,6 +69,7 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	}
 	m := &module{desk: &trading.Desk{Market: market, Quotes: quotes, Money: usd, Name: Name, Start: "1000"}}
 	values := m.desk.Track(d, dr, chartUSD)
+	alerts := (&trading.Alerts{Desk: m.desk, Bot: d.Bot, Log: d.Log, Symbol: symbolArg, Price: priceUSD, Example: "BTC above 120000"}).Track()
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{
@@ -77,10 +78,14 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 			{Name: "coin_buy", Description: "Buy a coin for USD: /coin_buy BTC 100", Handler: m.cmdBuy},
 			{Name: "coin_sell", Description: "Sell a coin: /coin_sell BTC 0.5 (or all)", Handler: m.cmdSell},
 			{Name: "coin_stats", Description: "Your coin portfolio and profit/loss", Handler: m.desk.ShowStats},
+			{Name: "coin_top", Description: "The coin board: this group's portfolios by value and 7-day change (private: /coin_top join to be on it)", Handler: m.desk.TopCommand},
+			{Name: "coin_alert", Description: "Alert me when a coin crosses a price: /coin_alert BTC above 120000 (or below)", Handler: alerts.SetCommand},
+			{Name: "coin_alerts", Description: "Your coin price alerts, a Cancel button each", Handler: alerts.ListCommand},
 			{Name: "coin_chart", Description: "A coin's price chart: /coin_chart BTC 30d (1d, 7d, 30d, 1y)", Handler: charts.Command(symbolArg, "")},
 		},
-		Crons:     []app.Cron{values.Cron()},
-		Callbacks: []app.Callback{values.Callback(), m.desk.Callback(priceText, symbolArg), charts.Callback(symbolArg)},
+		OnChatChange: m.desk.OnChatChange,
+		Crons:        []app.Cron{values.Cron(), alerts.Cron()},
+		Callbacks:    []app.Callback{values.Callback(), m.desk.TopCallback(), alerts.Callback(), m.desk.Callback(priceText, symbolArg), charts.Callback(symbolArg)},
 	}, nil
 }
 
@@ -107,8 +112,12 @@ func (m *module) cmdPrice(ctx context.Context, r *app.Request) error {
 // priceText is a price reply: as many decimals as the price has (small
 // coins need them), at least 2.
 func priceText(sym string, q trading.Quote) string {
-	places := max(2, int32(-decimal.RequireFromString(q.Price.String()).Exponent()))
-	return fmt.Sprintf("%s: %s (%s)", sym, trading.USD(q.Price, places), q.Source)
+	return fmt.Sprintf("%s: %s (%s)", sym, priceUSD(q.Price), q.Source)
+}
+
+// priceUSD is a coin's price as price replies write it.
+func priceUSD(p decimal.Decimal) string {
+	return trading.USD(p, max(2, int32(-decimal.RequireFromString(p.String()).Exponent())))
 }
 
 // orderArgs reads "<symbol> <amount>", or answers usage or a bad symbol

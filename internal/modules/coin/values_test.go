@@ -72,7 +72,7 @@ func TestThePortfolioChartFromTheDailyJob(t *testing.T) {
 		t.Fatalf("%d photos after two days; want the value chart", len(photos))
 	}
 	checkPhoto(t, photos[0].PNG)
-	want := "Your coin portfolio: $999.99 on 2026-11-30 (deposited $1,000.00)\n2 daily values from 2026-11-29 to 2026-11-30"
+	want := "Your coin portfolio: $1,000.00 on 2026-11-30 (deposited $1,000.00)\n2 daily values from 2026-11-29 to 2026-11-30"
 	if !strings.HasPrefix(photos[0].Caption, want) {
 		t.Fatalf("caption %q\nwant    %q...", photos[0].Caption, want)
 	}

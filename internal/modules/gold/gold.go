@@ -39,7 +39,7 @@ func Factory(dr chart.Drawer) app.Factory {
 			trading.BinanceURL,
 			{Name: settingERAPI, Default: "https://open.er-api.com", Help: "gold: ExchangeRate-API open rates (USD/VND for the world spot fallback)"},
 		},
-		Jobs: []string{Name + "_values"},
+		Jobs: []string{Name + "_values", Name + "_alerts"},
 		New:  func(d app.Deps) (*app.Module, error) { return New(d, dr) },
 	}
 }
@@ -98,6 +98,9 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	charts.Label = func(string) string { return chartLabel }
 	m.desk = &trading.Desk{Market: market, Quotes: quotes, Money: trading.VND, Name: Name, Start: "100000000", Unit: "luong"}
 	values := m.desk.Track(d, dr, chartVND)
+	// An alert watches what a buyer pays (the shop's sell price).
+	alerts := (&trading.Alerts{Desk: m.desk, Bot: d.Bot, Log: d.Log, Fixed: symbol, Price: trading.VND, Example: "above 90000000",
+		Label: func(string) string { return "Gold (per luong, what a buyer pays)" }}).Track()
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{
@@ -106,10 +109,14 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 			{Name: "gold_buy", Description: "Buy gold by the luong: /gold_buy 0.5", Handler: m.cmdBuy},
 			{Name: "gold_sell", Description: "Sell gold: /gold_sell 0.5 (or all)", Handler: m.cmdSell},
 			{Name: "gold_stats", Description: "Your gold portfolio and profit/loss", Handler: m.desk.ShowStats},
+			{Name: "gold_top", Description: "The gold board: this group's portfolios by value and 7-day change (private: /gold_top join to be on it)", Handler: m.desk.TopCommand},
+			{Name: "gold_alert", Description: "Alert me when gold crosses a price per luong: /gold_alert above 90000000 (or below)", Handler: alerts.SetCommand},
+			{Name: "gold_alerts", Description: "Your gold price alerts, a Cancel button each", Handler: alerts.ListCommand},
 			{Name: "gold_chart", Description: "World gold's chart in VND per luong: /gold_chart 30d (1d, 7d, 30d, 1y)", Handler: charts.Command(isChartSymbol, chartSymbol)},
 		},
-		Crons: []app.Cron{values.Cron()},
-		Callbacks: []app.Callback{values.Callback(), m.desk.Callback(func(_ string, q trading.Quote) string { return priceText(q) },
+		OnChatChange: m.desk.OnChatChange,
+		Crons:        []app.Cron{values.Cron(), alerts.Cron()},
+		Callbacks: []app.Callback{values.Callback(), m.desk.TopCallback(), alerts.Callback(), m.desk.Callback(func(_ string, q trading.Quote) string { return priceText(q) },
 			func(s string) (string, bool) { return s, s == symbol }), charts.Callback(isChartSymbol)},
 	}, nil
 }

@@ -16,12 +16,13 @@ import (
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
-// A thousand subscribers (two hundred on a server, for time), a tenth of
-// them gone, upgraded to supergroups or in a closed topic, each answered as
-// Telegram answers (the recorded bodies): the push succeeds; gone chats are
-// forgotten; an upgraded group keeps its subscription under its new id and
-// gets the day's digest there once, also across a retry; a closed topic
-// keeps its subscription and is not tried again today. On every backend.
+// A thousand subscribers (two hundred on a server, for time), a fifth of
+// them gone, upgraded to supergroups or in a closed or deleted topic, each
+// answered as Telegram answers (the recorded bodies): the push succeeds;
+// gone chats are forgotten; an upgraded group keeps its subscription under
+// its new id and gets the day's digest there once, also across a retry; a
+// closed or deleted topic keeps its subscription and is not tried again
+// today. On every backend.
 func TestTheDailyPushFollowsEveryChatsLife(t *testing.T) {
 	backendtest.Each(t, func(t *testing.T, p storage.KVProvider) {
 		subscribers := int64(200)
@@ -50,9 +51,9 @@ func pushThroughALife(t *testing.T, p storage.KVProvider, subscribers int64) {
 		case 1:
 			upgraded[chat] = chat - 1_000_000_000_000
 			e.Srv.Upgrade(chat, upgraded[chat])
-		case 2:
-			closed[chat] = true
-			e.Srv.FailChat(chat, telegramtest.RecordedFailure(t, "answer_topic_closed.json"))
+		case 2, 4:
+			closed[chat] = true // closed or deleted: the send refused, the chat kept
+			e.Srv.FailChat(chat, telegramtest.RecordedFailure(t, map[int64]string{2: "answer_topic_closed.json", 4: "answer_topic_deleted.json"}[i%30]))
 		}
 	}
 	e.subscribe(t, subs...)

@@ -37,7 +37,7 @@ func Factory(dr chart.Drawer) app.Factory {
 			{Name: settingVCI, Default: "https://trading.vietcap.com.vn", Help: "stock: Vietcap (VCI) trading API (fallback)"},
 			{Name: settingSSI, Default: "https://iboard-query.ssi.com.vn", Help: "stock: SSI iBoard query API (last fallback)"},
 		},
-		Jobs: []string{Name + "_values"},
+		Jobs: []string{Name + "_values", Name + "_alerts"},
 		New:  func(d app.Deps) (*app.Module, error) { return New(d, dr) },
 	}
 }
@@ -82,6 +82,7 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	m := &module{store: d.Store, now: d.Now,
 		desk: &trading.Desk{Market: market, Quotes: quotes, Money: trading.VND, Name: Name, Start: "100000000"}}
 	values := m.desk.Track(d, dr, chartVND)
+	alerts := (&trading.Alerts{Desk: m.desk, Bot: d.Bot, Log: d.Log, Symbol: tickerArg, Price: trading.VND, Example: "FPT below 100000"}).Track()
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{
@@ -90,12 +91,16 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 			{Name: "stock_buy", Description: "Buy shares in lots of 100: /stock_buy FPT 100", Handler: m.cmdBuy},
 			{Name: "stock_sell", Description: "Sell shares: /stock_sell FPT 100 (or all)", Handler: m.cmdSell},
 			{Name: "stock_stats", Description: "Your stock portfolio and profit/loss", Handler: m.desk.ShowStats},
+			{Name: "stock_top", Description: "The stock board: this group's portfolios by value and 7-day change (private: /stock_top join to be on it)", Handler: m.desk.TopCommand},
+			{Name: "stock_alert", Description: "Alert me when a stock crosses a price: /stock_alert FPT below 100000 (or above)", Handler: alerts.SetCommand},
+			{Name: "stock_alerts", Description: "Your stock price alerts, a Cancel button each", Handler: alerts.ListCommand},
 			{Name: "stock_income_stock", Description: "Record a stock dividend: /stock_income_stock FPT 15", Handler: m.cmdIncomeStock},
 			{Name: "stock_chart", Description: "A stock's daily chart: /stock_chart FPT 1y (7d, 30d, 1y)", Handler: charts.Command(tickerArg, "")},
 			{Name: "stock_income_vnd", Description: "Record a cash dividend: /stock_income_vnd FPT 200000", Handler: m.cmdIncomeVND},
 		},
-		Crons:     []app.Cron{values.Cron()},
-		Callbacks: []app.Callback{values.Callback(), m.desk.Callback(priceText, tickerArg), charts.Callback(tickerArg)},
+		OnChatChange: m.desk.OnChatChange,
+		Crons:        []app.Cron{values.Cron(), alerts.Cron()},
+		Callbacks:    []app.Callback{values.Callback(), m.desk.TopCallback(), alerts.Callback(), m.desk.Callback(priceText, tickerArg), charts.Callback(tickerArg)},
 	}, nil
 }
 

@@ -17,7 +17,8 @@ import (
 // Charts draws a market's price charts from its history sources, caching
 // each picture in the store per (symbol, period) for the period's Fresh,
 // so a group pressing the same button costs the sources and the CPU one
-// drawing, whichever runtime serves the presses.
+// drawing, whichever runtime serves the presses. The cache is bounded
+// (chartcache.go).
 type Charts struct {
 	Store   storage.KVStore
 	Log     *slog.Logger
@@ -37,6 +38,8 @@ type Charts struct {
 	// when the symbol alone would mislead (gold's world spot); nil: the
 	// symbol.
 	Label func(sym string) string
+	// Keep bounds the pictures cached (0: KeepCharts).
+	Keep int
 }
 
 func (c *Charts) label(sym string) string {
@@ -53,14 +56,10 @@ type Picture struct {
 	At      time.Time `json:"at"` // when it was drawn
 }
 
-func chartKey(sym string, p Period) string { return "chart:" + sym + ":" + p.Name }
-
 // Picture returns the chart of sym over p: the cached one while fresh,
 // else drawn from the first source that has enough prices.
 func (c *Charts) Picture(ctx context.Context, sym string, p Period) (Picture, error) {
-	var pic Picture
-	key := chartKey(sym, p)
-	if err := c.Store.GetJSON(ctx, key, &pic); err == nil && c.Now().Sub(pic.At) < p.Fresh {
+	if pic, ok := c.cached(ctx, sym, p); ok {
 		return pic, nil
 	}
 	now := c.Now()
@@ -75,10 +74,8 @@ func (c *Charts) Picture(ctx context.Context, sym string, p Period) (Picture, er
 	if err != nil {
 		return Picture{}, fmt.Errorf("chart %s %s: %w", sym, p.Name, err)
 	}
-	pic = Picture{PNG: png, Caption: c.caption(title, h, src), At: now}
-	if err := c.Store.PutJSON(ctx, key, pic); err != nil {
-		c.Log.Warn("chart not cached", "symbol", sym, "period", p.Name, "err", err)
-	}
+	pic := Picture{PNG: png, Caption: c.caption(title, h, src), At: now}
+	c.keep(ctx, sym, p, pic)
 	return pic, nil
 }
 

@@ -25,6 +25,7 @@ type Desk struct {
 	// Values, when set, records portfolios daily and puts a chart button
 	// on the stats reply.
 	Values *Values
+	alerts *Alerts // set by Alerts.Track
 }
 
 // unit is how a reply names a quantity of sym.
@@ -55,6 +56,9 @@ func (d *Desk) Buy(ctx context.Context, r *app.Request, sym string, buy func(p *
 // Sell prices sym and sells qty of it (all of it when all is true) at what
 // a seller gets.
 func (d *Desk) Sell(ctx context.Context, r *app.Request, sym string, qty decimal.Decimal, all bool) error {
+	if done, err := d.sellRefused(ctx, r, sym, qty, all); done || err != nil {
+		return err
+	}
 	q, ok, err := d.Quotes.PriceOrReply(ctx, r, sym)
 	if !ok {
 		return err
@@ -66,6 +70,24 @@ func (d *Desk) Sell(ctx context.Context, r *app.Request, sym string, qty decimal
 		}
 		return fmt.Sprintf("Sold %s %s at %s for %s. Cash: %s.", Qty(sold), d.unit(sym), d.Money(q.SellPrice()), d.Money(proceeds), d.Money(p.Cash)), nil
 	})
+}
+
+// sellRefused answers, without asking a price source, a sale the
+// portfolio cannot make (done true). An update delivered again whose sale
+// already landed is not refused for the holding it sold: it gets the reply
+// its sale earned. What passes here is checked again under CAS at the price.
+func (d *Desk) sellRefused(ctx context.Context, r *app.Request, sym string, qty decimal.Decimal, all bool) (done bool, err error) {
+	p, _, err := Load(ctx, d.Quotes.Store, r.UserID)
+	if err != nil {
+		return false, err
+	}
+	if reply, ok := p.Replay(r.UpdateID()); ok {
+		return true, r.Reply(ctx, reply)
+	}
+	if err := p.CanSell(d.Market, sym, qty, all); err != nil {
+		return true, Refuse(ctx, r, err)
+	}
+	return false, nil
 }
 
 // ShowStats is the stats command: the caller's own portfolio at current

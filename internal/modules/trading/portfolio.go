@@ -49,6 +49,14 @@ type Portfolio struct {
 	Holdings map[string]Holding `json:"holdings"`
 	Created  time.Time          `json:"created"`
 	History  []Trade            `json:"history"`
+	// Chats are the groups the user changed it in (Apply), oldest first,
+	// at most MaxChats: the groups whose boards show it.
+	Chats []int64 `json:"chats,omitempty"`
+	// Name is how a board names its owner: the name of their latest change.
+	Name string `json:"name,omitempty"`
+	// Listed puts it on the board of the users who opted in (/<market>_top
+	// join), the one a private chat shows.
+	Listed bool `json:"listed,omitempty"`
 	// The last updates that changed it, with their replies (see Apply).
 	app.Once[string]
 }
@@ -109,13 +117,22 @@ func (p *Portfolio) TopUp(m Market, amount decimal.Decimal, now time.Time) error
 
 // BuyFor spends cash on sym at price; the quantity is rounded down to the
 // market's precision and the cash spent is that quantity times the price,
-// rounded up to the cash precision, so the account never gains from rounding.
+// rounded to the cash precision (Cost), never more than cash.
 func (p *Portfolio) BuyFor(m Market, sym string, cash, price decimal.Decimal, now time.Time) (qty decimal.Decimal, err error) {
 	if !price.IsPositive() {
 		return decimal.Zero, ErrPriceInvalid
 	}
 	qty = cash.Div(price).Truncate(m.QtyPlaces)
 	return qty, p.BuyQty(m, sym, qty, price, now)
+}
+
+// Cost is what qty at price costs, and what it is worth: rounded to the
+// nearest cash unit (half up), the one rounding of a buy and a valuation,
+// so a holding valued at the price it was bought at is worth exactly what
+// it cost and shows no loss from rounding. A sale rounds down (Sell), so a
+// round trip never gains from rounding.
+func Cost(m Market, qty, price decimal.Decimal) decimal.Decimal {
+	return qty.Mul(price).Round(m.CashPlaces)
 }
 
 // BuyQty buys qty of sym at price.
@@ -130,7 +147,7 @@ func (p *Portfolio) BuyQty(m Market, sym string, qty, price decimal.Decimal, now
 	if m.LotSize.IsPositive() && !qty.Mod(m.LotSize).IsZero() {
 		return fmt.Errorf("%w of %s", ErrLot, m.LotSize.String())
 	}
-	cost := qty.Mul(price).RoundCeil(m.CashPlaces)
+	cost := Cost(m, qty, price)
 	if cost.GreaterThan(p.Cash) {
 		return fmt.Errorf("%w: %s needed, %s available", ErrNoCash, cost.StringFixed(m.CashPlaces), p.Cash.StringFixed(m.CashPlaces))
 	}
@@ -149,15 +166,12 @@ func (p *Portfolio) Sell(m Market, sym string, qty decimal.Decimal, all bool, pr
 	if !price.IsPositive() {
 		return decimal.Zero, decimal.Zero, ErrPriceInvalid
 	}
-	h, ok := p.Holdings[sym]
+	if err := p.CanSell(m, sym, qty, all); err != nil {
+		return decimal.Zero, decimal.Zero, err
+	}
+	h := p.Holdings[sym]
 	if all {
 		qty = h.Qty
-	}
-	if !ok || !qty.IsPositive() || qty.GreaterThan(h.Qty) {
-		return decimal.Zero, decimal.Zero, fmt.Errorf("%w: you hold %s", ErrNoHolding, h.Qty.String())
-	}
-	if m.LotSize.IsPositive() && !all && !qty.Mod(m.LotSize).IsZero() {
-		return decimal.Zero, decimal.Zero, fmt.Errorf("%w of %s", ErrLot, m.LotSize.String())
 	}
 	proceeds := qty.Mul(price).RoundFloor(m.CashPlaces)
 	costOut := h.Cost
@@ -176,6 +190,23 @@ func (p *Portfolio) Sell(m Market, sym string, qty decimal.Decimal, all bool, pr
 	return qty, proceeds, nil
 }
 
+// CanSell says why qty of sym (all of it when all is true) cannot be sold
+// (nil when it can): a check that needs no price, so a sale of what is not
+// held is refused before any source is asked.
+func (p *Portfolio) CanSell(m Market, sym string, qty decimal.Decimal, all bool) error {
+	h, ok := p.Holdings[sym]
+	if all {
+		qty = h.Qty
+	}
+	if !ok || !qty.IsPositive() || qty.GreaterThan(h.Qty) {
+		return fmt.Errorf("%w: you hold %s", ErrNoHolding, h.Qty.String())
+	}
+	if m.LotSize.IsPositive() && !all && !qty.Mod(m.LotSize).IsZero() {
+		return fmt.Errorf("%w of %s", ErrLot, m.LotSize.String())
+	}
+	return nil
+}
+
 // Valuation is the portfolio at current prices.
 type Valuation struct {
 	Cash, Holdings, Total, Invested, PL decimal.Decimal
@@ -192,7 +223,8 @@ type Line struct {
 }
 
 // Value prices every holding (price returns false when it has none: the
-// holding then counts at cost) and computes profit and loss.
+// holding then counts at cost), each rounded as a buy's cost is (Cost), and
+// computes profit and loss.
 func (p *Portfolio) Value(m Market, price func(sym string) (decimal.Decimal, bool)) Valuation {
 	v := Valuation{Cash: p.Cash, Invested: p.Invested}
 	syms := make([]string, 0, len(p.Holdings))
@@ -205,7 +237,7 @@ func (p *Portfolio) Value(m Market, price func(sym string) (decimal.Decimal, boo
 		l := Line{Symbol: s, Qty: h.Qty, Cost: h.Cost, Value: h.Cost}
 		if pr, ok := price(s); ok {
 			l.Price, l.PriceKnown = pr, true
-			l.Value = h.Qty.Mul(pr).RoundFloor(m.CashPlaces)
+			l.Value = Cost(m, h.Qty, pr)
 		}
 		l.PL = l.Value.Sub(h.Cost)
 		v.Holdings = v.Holdings.Add(l.Value)

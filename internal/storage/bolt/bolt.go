@@ -145,3 +145,26 @@ func (b *bucket) CompareAndSwap(_ context.Context, key string, expected, val []b
 		return bk.Put([]byte(key), encode(val, b.p.now().UnixNano()))
 	})
 }
+
+// CompareAndDelete reads and deletes in one write transaction, so no other
+// write can come between the comparison and the delete.
+func (b *bucket) CompareAndDelete(_ context.Context, key string, expected []byte) error {
+	return b.p.update(func(tx *bbolt.Tx) error {
+		bk := tx.Bucket(b.name)
+		if bk == nil {
+			return storage.ErrConflict
+		}
+		raw := bk.Get([]byte(key))
+		if raw == nil {
+			return storage.ErrConflict
+		}
+		cur, _, err := decode(raw)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(cur, expected) {
+			return storage.ErrConflict
+		}
+		return bk.Delete([]byte(key))
+	})
+}

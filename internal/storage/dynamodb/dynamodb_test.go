@@ -58,6 +58,7 @@ func TestReadsOlderAndMalformedItems(t *testing.T) {
 		}
 	}
 	put("legacy", map[string]types.AttributeValue{"value": &types.AttributeValueMemberS{Value: "text value"}})
+	put("legacy-cad", map[string]types.AttributeValue{"value": &types.AttributeValueMemberS{Value: "text value"}})
 	put("novalue", map[string]types.AttributeValue{"updatedAt": &types.AttributeValueMemberN{Value: "1"}})
 	put("number", map[string]types.AttributeValue{"value": &types.AttributeValueMemberN{Value: "42"}})
 	s := p.For("mod")
@@ -71,6 +72,11 @@ func TestReadsOlderAndMalformedItems(t *testing.T) {
 	t.Run("CAS over an S value matches its bytes", func(t *testing.T) {
 		if err := s.CompareAndSwap(ctx, "legacy", []byte("text value"), []byte("new")); err != nil {
 			t.Fatalf("CAS: %v", err)
+		}
+	})
+	t.Run("a conditional delete of an S value matches its bytes", func(t *testing.T) {
+		if err := s.CompareAndDelete(ctx, "legacy-cad", []byte("text value")); err != nil {
+			t.Fatalf("CompareAndDelete: %v", err)
 		}
 	})
 	for _, key := range []string{"novalue", "number"} {

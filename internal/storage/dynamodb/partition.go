@@ -108,3 +108,30 @@ func (n *partition) CompareAndSwap(ctx context.Context, key string, expected, va
 	}
 	return nil
 }
+
+// CompareAndDelete is a DeleteItem conditioned on the stored value, which
+// DynamoDB evaluates atomically with the delete; an absent item fails the
+// condition too (its #v does not exist, so it equals nothing).
+func (n *partition) CompareAndDelete(ctx context.Context, key string, expected []byte) error {
+	in := &dynamodb.DeleteItemInput{
+		TableName:                 &n.p.table,
+		Key:                       keyOf(n.pk, key),
+		ConditionExpression:       aws.String("#v = :expected"),
+		ExpressionAttributeNames:  map[string]string{"#v": attrValue},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":expected": &types.AttributeValueMemberB{Value: expected}},
+	}
+	if utf8.Valid(expected) && len(expected) > 0 {
+		// The old backend stored values as S, as in CompareAndSwap.
+		*in.ConditionExpression += " OR #v = :expectedS"
+		in.ExpressionAttributeValues[":expectedS"] = &types.AttributeValueMemberS{Value: string(expected)}
+	}
+	_, err := n.p.client.DeleteItem(ctx, in)
+	var failed *types.ConditionalCheckFailedException
+	switch {
+	case errors.As(err, &failed):
+		return storage.ErrConflict
+	case err != nil:
+		return n.p.fail("conditional delete", err)
+	}
+	return nil
+}

@@ -149,6 +149,17 @@ func (n *namespace) CompareAndSwap(_ context.Context, key string, expected, val 
 	return nil
 }
 
+func (n *namespace) CompareAndDelete(_ context.Context, key string, expected []byte) error {
+	n.p.mu.Lock()
+	defer n.p.mu.Unlock()
+	e, ok := n.p.ns[n.name][key]
+	if !ok || !bytes.Equal(e.value, expected) {
+		return storage.ErrConflict
+	}
+	delete(n.p.ns[n.name], key)
+	return nil
+}
+
 func sortedKeys(items map[string]entry, prefix string) []string {
 	keys := make([]string, 0, len(items))
 	for k := range items {

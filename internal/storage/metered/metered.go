@@ -100,3 +100,9 @@ func (s store) CompareAndSwap(ctx context.Context, k string, old, v []byte) erro
 	s.count("cas", err)
 	return err
 }
+
+func (s store) CompareAndDelete(ctx context.Context, k string, old []byte) error {
+	err := s.KVStore.CompareAndDelete(ctx, k, old)
+	s.count("cad", err)
+	return err
+}

@@ -83,13 +83,7 @@ func (c *collection) CompareAndSwap(ctx context.Context, key string, expected, v
 		}
 		return c.p.wrap("insert", err)
 	}
-	match := bson.A{bson.D{{Key: fieldValue, Value: bson.Binary{Subtype: bson.TypeBinaryGeneric, Data: expected}}}}
-	if utf8.Valid(expected) {
-		// Values written by older code are strings; without this a CAS loop
-		// over such a value would conflict forever.
-		match = append(match, bson.D{{Key: fieldValue, Value: string(expected)}})
-	}
-	filter := bson.D{{Key: "_id", Value: key}, {Key: "$or", Value: match}}
+	filter := bson.D{{Key: "_id", Value: key}, {Key: "$or", Value: valueIs(expected)}}
 	update := bson.D{{Key: "$set", Value: bson.D{
 		{Key: fieldValue, Value: bson.Binary{Subtype: bson.TypeBinaryGeneric, Data: val}},
 		{Key: fieldUpdatedAt, Value: now},
@@ -99,6 +93,31 @@ func (c *collection) CompareAndSwap(ctx context.Context, key string, expected, v
 		return c.p.wrap("update", err)
 	}
 	if res.MatchedCount == 0 {
+		return storage.ErrConflict
+	}
+	return nil
+}
+
+// valueIs is the filter clauses ($or) that match a stored value equal to
+// expected. Values written by older code are strings; without the string
+// clause a CAS loop over such a value would conflict forever.
+func valueIs(expected []byte) bson.A {
+	match := bson.A{bson.D{{Key: fieldValue, Value: bson.Binary{Subtype: bson.TypeBinaryGeneric, Data: expected}}}}
+	if utf8.Valid(expected) {
+		match = append(match, bson.D{{Key: fieldValue, Value: string(expected)}})
+	}
+	return match
+}
+
+// CompareAndDelete is a DeleteOne filtered on the value: the server matches
+// and deletes the document in one operation, so of racing deleters (or a
+// deleter and a filtered update) one finds it.
+func (c *collection) CompareAndDelete(ctx context.Context, key string, expected []byte) error {
+	res, err := c.c.DeleteOne(ctx, bson.D{{Key: "_id", Value: key}, {Key: "$or", Value: valueIs(expected)}})
+	if err != nil {
+		return c.p.wrap("delete", err)
+	}
+	if res.DeletedCount == 0 {
 		return storage.ErrConflict
 	}
 	return nil

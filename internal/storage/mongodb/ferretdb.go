@@ -15,7 +15,12 @@ import (
 // FerretDB applies a filtered update as a query and then a write, so the
 // storage contract's compare-and-swap is not atomic there, and every state
 // that rests on it (money, games, update and cron slot claims, the polling
-// lease, pushes, timers) may apply twice under a race.
+// lease, pushes, timers) may apply twice under a race. Its filtered delete
+// is the same query and then a delete by _id, so the conditional delete is
+// not atomic either: racing conditional deletes of one value still have one
+// winner (the delete counts the rows it removed), but a write landing
+// between its query and its delete is deleted with the key, so a timer's
+// cancel and its fire can both win.
 var ErrFerretDB = errors.New("the server is FerretDB, whose filtered updates are not atomic: " +
 	"the compare-and-swap that money, games, claims and the polling lease rely on can apply twice; " +
 	"use MongoDB or the file store (KV_PROVIDER=bolt), or set MONGO_ALLOW_FERRETDB=true for tests and local trials")

@@ -18,8 +18,8 @@ func TestConformance(t *testing.T) {
 	var opts []storagetest.Option
 	if backendtest.IsFerretDB(t, backendtest.Mongo(t)) {
 		const why = "FerretDB v1 does not make a filtered UpdateOne atomic under concurrency, so racing " +
-			"value-matched CAS cannot pass there (the linearizability check runs with insert-only CAS; the " +
-			"racing insert case runs as usual). Run `make test-mongo` against a real MongoDB to cover it."
+			"value-matched CAS cannot pass there, nor CAS racing a conditional delete (the linearizability check " +
+			"runs with insert-only CAS; the racing insert and racing conditional delete cases run as usual). Run `make test-mongo` against a real MongoDB to cover it."
 		t.Log(why)
 		opts = append(opts, storagetest.SkipStaleCASRace(why))
 	}
@@ -51,6 +51,7 @@ func TestReadsOlderAndMalformedDocuments(t *testing.T) {
 	coll := p.Database().Collection("mod")
 	docs := []any{
 		bson.D{{Key: "_id", Value: "legacy"}, {Key: "value", Value: "text value"}, {Key: "updatedAt", Value: int64(1)}},
+		bson.D{{Key: "_id", Value: "legacy-cad"}, {Key: "value", Value: "text value"}, {Key: "updatedAt", Value: int64(1)}},
 		bson.D{{Key: "_id", Value: "novalue"}, {Key: "updatedAt", Value: int64(1)}},
 		bson.D{{Key: "_id", Value: "number"}, {Key: "value", Value: 42}},
 	}
@@ -68,6 +69,11 @@ func TestReadsOlderAndMalformedDocuments(t *testing.T) {
 	t.Run("CAS over a string value matches its bytes", func(t *testing.T) {
 		if err := s.CompareAndSwap(ctx, "legacy", []byte("text value"), []byte("new")); err != nil {
 			t.Fatalf("CAS: %v", err)
+		}
+	})
+	t.Run("a conditional delete of a string value matches its bytes", func(t *testing.T) {
+		if err := s.CompareAndDelete(ctx, "legacy-cad", []byte("text value")); err != nil {
+			t.Fatalf("CompareAndDelete: %v", err)
 		}
 	})
 	for _, key := range []string{"novalue", "number"} {

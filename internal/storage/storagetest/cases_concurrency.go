@@ -32,12 +32,45 @@ func concurrencyCases(cfg config) []testCase {
 			})
 			checkOneWinner(ctx, t, s, winners)
 		}},
-		{"a concurrent history of get, put and CAS is linearizable", func(ctx context.Context, t *testing.T, p storage.KVProvider) {
+		{"32 racing conditional deletes of one value have exactly one winner", func(ctx context.Context, t *testing.T, p storage.KVProvider) {
+			s := p.For("mod")
+			mustPut(ctx, t, s, "k", []byte("v0"))
+			winners := race(ctx, t, func(int) error { return s.CompareAndDelete(ctx, "k", []byte("v0")) })
+			if len(winners) != 1 {
+				t.Fatalf("%d winners %v, want exactly 1", len(winners), winners)
+			}
+			wantAbsent(ctx, t, s, "k")
+		}},
+		{"conditional deletes racing swaps from the same read value have exactly one winner", func(ctx context.Context, t *testing.T, p storage.KVProvider) {
+			// A timer's cancel (delete) and fire (swap to "fired") decided once.
+			if cfg.staleRaceSkip != "" {
+				t.Skip(cfg.staleRaceSkip)
+			}
+			s := p.For("mod")
+			mustPut(ctx, t, s, "k", []byte("v0"))
+			deletes := func(i int) bool { return i%2 == 0 }
+			winners := race(ctx, t, func(i int) error {
+				if deletes(i) {
+					return s.CompareAndDelete(ctx, "k", []byte("v0"))
+				}
+				return s.CompareAndSwap(ctx, "k", []byte("v0"), []byte(fmt.Sprint("writer-", i)))
+			})
+			if len(winners) != 1 {
+				t.Fatalf("%d winners %v, want exactly 1", len(winners), winners)
+			}
+			if deletes(winners[0]) {
+				wantAbsent(ctx, t, s, "k")
+				return
+			}
+			checkOneWinner(ctx, t, s, winners)
+		}},
+		{"a concurrent history of get, put, CAS and conditional delete is linearizable", func(ctx context.Context, t *testing.T, p storage.KVProvider) {
 			w := cfg.workload
 			if cfg.staleRaceSkip != "" {
-				// Racing value-matched CAS is what the server cannot do
-				// atomically; gets, puts and racing inserts are still checked.
-				t.Log("CAS in this history is insert-only:", cfg.staleRaceSkip)
+				// Racing value-matched CAS, and a conditional delete racing
+				// a write, is what the server cannot do atomically; gets,
+				// puts and racing inserts are still checked.
+				t.Log("CAS in this history is insert-only, with no conditional deletes:", cfg.staleRaceSkip)
 				w.InsertOnlyCAS = true
 			}
 			history, err := Record(ctx, p.For("mod"), w)

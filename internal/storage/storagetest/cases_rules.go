@@ -52,6 +52,7 @@ var keyRuleCases = []testCase{
 				wantErr(t, "Delete", s.Delete(ctx, k.key), storage.ErrInvalidKey)
 				wantErr(t, "CAS(nil)", s.CompareAndSwap(ctx, k.key, nil, []byte("v")), storage.ErrInvalidKey)
 				wantErr(t, "CAS(v)", s.CompareAndSwap(ctx, k.key, []byte("v"), []byte("w")), storage.ErrInvalidKey)
+				wantErr(t, "CompareAndDelete", s.CompareAndDelete(ctx, k.key, []byte("v")), storage.ErrInvalidKey)
 				if k.key != "" { // "" is the one valid prefix
 					_, err = s.List(ctx, k.key)
 					wantErr(t, "List", err, storage.ErrInvalidKey)
@@ -109,6 +110,7 @@ var moduleRuleCases = []testCase{
 				_, err = s.List(ctx, "")
 				wantErr(t, "List", err, storage.ErrInvalidModule)
 				wantErr(t, "CAS", s.CompareAndSwap(ctx, "k", nil, []byte("v")), storage.ErrInvalidModule)
+				wantErr(t, "CompareAndDelete", s.CompareAndDelete(ctx, "k", []byte("v")), storage.ErrInvalidModule)
 			})
 		}
 		wantEmptyProvider(ctx, t, p)

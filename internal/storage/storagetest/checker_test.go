@@ -26,6 +26,14 @@ func (l *lossyStore) Put(ctx context.Context, key string, val []byte) error {
 	return l.KVStore.Put(ctx, key, val)
 }
 
+// carelessStore deletes whatever a conditional delete names, matching or
+// not: the cancel-and-fire-both-win bug the check must catch.
+type carelessStore struct{ storage.KVStore }
+
+func (c carelessStore) CompareAndDelete(ctx context.Context, key string, _ []byte) error {
+	return c.Delete(ctx, key)
+}
+
 func TestCheckerAcceptsACorrectStore(t *testing.T) {
 	h, err := storagetest.Record(t.Context(), memory.New().For("m"), storagetest.DefaultWorkload)
 	if err != nil {
@@ -54,5 +62,16 @@ func TestCheckerRejectsAStoreThatLosesWrites(t *testing.T) {
 				t.Fatalf("a store that loses writes checked as %s, want Illegal", res)
 			}
 		})
+	}
+}
+
+func TestCheckerRejectsAStoreWhoseConditionalDeleteIgnoresTheValue(t *testing.T) {
+	s := carelessStore{memory.New().For("m")}
+	h, err := storagetest.Record(t.Context(), s, storagetest.Workload{Clients: 1, Ops: 200, Keys: 2, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := storagetest.Check(h); res != porcupine.Illegal {
+		t.Fatalf("a store whose conditional delete ignores the value checked as %s, want Illegal", res)
 	}
 }

@@ -102,3 +102,8 @@ func (s counted) CompareAndSwap(ctx context.Context, k string, old, v []byte) er
 	s.trip(ctx, "CompareAndSwap", k)
 	return s.KVStore.CompareAndSwap(ctx, k, old, v)
 }
+
+func (s counted) CompareAndDelete(ctx context.Context, k string, old []byte) error {
+	s.trip(ctx, "CompareAndDelete", k)
+	return s.KVStore.CompareAndDelete(ctx, k, old)
+}

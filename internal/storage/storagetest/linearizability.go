@@ -17,11 +17,12 @@ import (
 )
 
 // Workload shapes a recorded history: Clients goroutines each doing Ops
-// random operations (Get, Put, CAS) on Keys keys.
+// random operations (Get, Put, CAS, CompareAndDelete) on Keys keys.
 type Workload struct {
 	Clients, Ops, Keys int
 	Seed               uint64
-	// InsertOnlyCAS makes every CAS expect the key to be absent.
+	// InsertOnlyCAS makes every CAS expect the key to be absent, and makes
+	// the conditional deletes such inserts too.
 	InsertOnlyCAS bool
 }
 
@@ -35,6 +36,7 @@ const (
 	opGet opKind = iota
 	opPut
 	opCAS
+	opCAD
 )
 
 // kvInput is one call; expected is nil for "must be absent" CAS.
@@ -49,7 +51,7 @@ type kvInput struct {
 type kvOutput struct {
 	found   bool   // Get
 	value   string // Get
-	swapped bool   // CAS
+	swapped bool   // CAS, and CAD: it deleted
 }
 
 // keyState is the sequential model's state of one key.
@@ -85,6 +87,12 @@ var kvModel = porcupine.Model{
 			return out.found == st.present && (!out.found || out.value == st.value), st
 		case opPut:
 			return true, keyState{present: true, value: in.value}
+		case opCAD:
+			matches := st.present && *in.expected == st.value
+			if out.swapped {
+				return matches, keyState{}
+			}
+			return !matches, st
 		default: // opCAS
 			matches := (in.expected == nil && !st.present) ||
 				(in.expected != nil && st.present && *in.expected == st.value)
@@ -104,6 +112,8 @@ var kvModel = porcupine.Model{
 			return fmt.Sprintf("get(%s) -> %s", in.key, out.value)
 		case opPut:
 			return fmt.Sprintf("put(%s, %s)", in.key, in.value)
+		case opCAD:
+			return fmt.Sprintf("cad(%s, %s) -> %v", in.key, *in.expected, out.swapped)
 		default:
 			exp := "absent"
 			if in.expected != nil {
@@ -137,13 +147,21 @@ func Record(ctx context.Context, s storage.KVStore, w Workload) ([]porcupine.Ope
 					in.kind = opGet
 				case r < 7:
 					in.kind, in.value = opPut, fmt.Sprintf("c%d-%d", c, i)
-				default:
+				case r < 9 || w.InsertOnlyCAS:
 					// Expect what this client last saw: often current,
 					// sometimes stale, sometimes "absent".
 					in.kind, in.value, in.expected = opCAS, fmt.Sprintf("c%d-%d", c, i), seen[in.key]
 					if w.InsertOnlyCAS {
 						in.expected = nil
 					}
+				default:
+					// Delete what this client last saw; "" when it saw the
+					// key absent (no value here is empty: it conflicts).
+					var exp string
+					if v := seen[in.key]; v != nil {
+						exp = *v
+					}
+					in.kind, in.expected = opCAD, &exp
 				}
 				call := clock.Add(1)
 				out, err := apply(ctx, s, in)
@@ -156,9 +174,9 @@ func Record(ctx context.Context, s storage.KVStore, w Workload) ([]porcupine.Ope
 				case in.kind == opGet && out.found:
 					v := out.value
 					seen[in.key] = &v
-				case in.kind == opGet:
+				case in.kind == opGet, in.kind == opCAD && out.swapped:
 					seen[in.key] = nil
-				case in.kind == opPut || out.swapped:
+				case in.kind == opPut || in.kind == opCAS && out.swapped:
 					v := in.value
 					seen[in.key] = &v
 				}
@@ -182,6 +200,12 @@ func apply(ctx context.Context, s storage.KVStore, in kvInput) (kvOutput, error)
 		return kvOutput{found: err == nil, value: string(v)}, err
 	case opPut:
 		return kvOutput{}, s.Put(ctx, in.key, []byte(in.value))
+	case opCAD:
+		err := s.CompareAndDelete(ctx, in.key, []byte(*in.expected))
+		if errors.Is(err, storage.ErrConflict) {
+			return kvOutput{}, nil
+		}
+		return kvOutput{swapped: err == nil}, err
 	default:
 		var exp []byte
 		if in.expected != nil {

@@ -23,10 +23,12 @@ type config struct {
 	workload      Workload
 }
 
-// SkipStaleCASRace skips only the racing stale-update CAS case, printing why,
-// and limits the linearizability workload's CAS to inserts (nil expected). It
-// exists for servers whose filtered update is not atomic under concurrency
-// (FerretDB v1); every other case, including the racing insert, still runs.
+// SkipStaleCASRace skips only the racing cases that swap from a read value
+// (swaps against swaps, and against conditional deletes), printing why, and
+// limits the linearizability workload's CAS to inserts (nil expected), with
+// no conditional deletes. It exists for servers whose filtered writes are not
+// atomic under concurrency (FerretDB v1); every other case, including the
+// racing insert and the racing conditional deletes, still runs.
 func SkipStaleCASRace(reason string) Option {
 	return func(c *config) { c.staleRaceSkip = reason }
 }
@@ -45,6 +47,7 @@ func Run(t *testing.T, newProvider Factory, opts ...Option) {
 		{"Values", valueCases},
 		{"List", listCases},
 		{"CAS", casCases},
+		{"CompareAndDelete", cadCases},
 		{"JSON", jsonCases},
 		{"Isolation", isolationCases},
 		{"KeyRules", keyRuleCases},

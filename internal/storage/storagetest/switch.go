@@ -106,3 +106,10 @@ func (w *switched) CompareAndSwap(ctx context.Context, key string, expected, val
 	}
 	return w.inner.CompareAndSwap(ctx, key, expected, val)
 }
+
+func (w *switched) CompareAndDelete(ctx context.Context, key string, expected []byte) error {
+	if err := w.s.err(); err != nil {
+		return err
+	}
+	return w.inner.CompareAndDelete(ctx, key, expected)
+}

@@ -13,10 +13,12 @@ import (
 // says nothing of whether the write landed.
 var ErrUnheard = fmt.Errorf("storagetest: the write timed out: %w", context.DeadlineExceeded)
 
-// Unheard wraps a provider so that one chosen compare-and-swap fails: it
-// lands (or not) and its caller hears ErrUnheard, as with a store call that
-// timed out after (or before) writing. Only swaps are armed: every
-// read-modify-write (storage.Update) ends in one.
+// Unheard wraps a provider so that one chosen compare-and-swap or
+// compare-and-delete fails: it lands (or not) and its caller hears
+// ErrUnheard, as with a store call that timed out after (or before)
+// writing. Only these conditional writes are armed: every read-modify-write
+// (storage.Update) ends in a swap, and a decided-once delete (a timer's
+// cancel or fire) is a compare-and-delete.
 type Unheard struct {
 	storage.KVProvider
 
@@ -29,15 +31,16 @@ type Unheard struct {
 // NewUnheard wraps p, disarmed.
 func NewUnheard(p storage.KVProvider) *Unheard { return &Unheard{KVProvider: p} }
 
-// Arm makes the next swap in namespace ns of a key starting with prefix
-// fail with ErrUnheard, after it landed when land is true.
+// Arm makes the next swap or conditional delete in namespace ns of a key
+// starting with prefix fail with ErrUnheard, after it landed when land is
+// true.
 func (u *Unheard) Arm(ns, prefix string, land bool) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	u.ns, u.key, u.land = ns, prefix, land
 }
 
-// Fired is how many armed swaps failed so far.
+// Fired is how many armed calls failed so far.
 func (u *Unheard) Fired() int {
 	u.mu.Lock()
 	defer u.mu.Unlock()
@@ -49,7 +52,7 @@ func (u *Unheard) For(ns string) storage.KVStore {
 	return &unheardNS{KVStore: u.KVProvider.For(ns), u: u, ns: ns}
 }
 
-// take reports whether the swap of key in ns is the armed one (and
+// take reports whether the conditional write of key in ns is the armed one (and
 // disarms), and whether it lands.
 func (u *Unheard) take(ns, key string) (hit, land bool) {
 	u.mu.Lock()
@@ -75,6 +78,19 @@ func (s *unheardNS) CompareAndSwap(ctx context.Context, key string, expected, va
 	}
 	if land {
 		if err := s.KVStore.CompareAndSwap(ctx, key, expected, val); err != nil {
+			return err
+		}
+	}
+	return ErrUnheard
+}
+
+func (s *unheardNS) CompareAndDelete(ctx context.Context, key string, expected []byte) error {
+	hit, land := s.u.take(s.ns, key)
+	if !hit {
+		return s.KVStore.CompareAndDelete(ctx, key, expected)
+	}
+	if land {
+		if err := s.KVStore.CompareAndDelete(ctx, key, expected); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,214 @@
+package trading
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// AlertsEvery is when the check runs: every minute.
+const AlertsEvery = "* * * * *"
+
+// Cron is the check, job "<name>_alerts".
+func (a *Alerts) Cron() app.Cron {
+	return app.Cron{Name: a.Desk.Name + "_alerts", Schedule: AlertsEvery, Handler: a.Check}
+}
+
+// held is an alert and whose it is.
+type held struct {
+	user  int64
+	alert Alert
+}
+
+// Check is one check: each symbol some alert watches is priced once, from
+// the desk's sources with their fallbacks; an alert its price crossed is
+// marked fired (unless a cancel won the swap) and sent. A symbol without a
+// usable price (every source down, a price older than AlertTolerance)
+// waits for the next check: an outage delays an alert, never fires it.
+// An alert marked fired whose send failed is sent again by the next check.
+func (a *Alerts) Check(ctx context.Context) error {
+	users, err := a.users(ctx)
+	if err != nil {
+		return err
+	}
+	bySymbol := map[string][]held{}
+	var firing []held
+	var errs []error
+	for _, u := range users {
+		b, err := a.loadBook(ctx, u)
+		if err != nil { // one record that cannot be read holds up no one else's
+			errs = append(errs, fmt.Errorf("alerts of %d: %w", u, err))
+			continue
+		}
+		for _, al := range b.Alerts {
+			if al.Fired != nil {
+				firing = append(firing, held{u, al})
+			} else {
+				bySymbol[al.Symbol] = append(bySymbol[al.Symbol], held{u, al})
+			}
+		}
+	}
+	syms := make([]string, 0, len(bySymbol))
+	for s := range bySymbol {
+		syms = append(syms, s)
+	}
+	sort.Strings(syms)
+	for _, sym := range syms {
+		q, ok := a.usable(ctx, sym)
+		if !ok {
+			continue
+		}
+		for _, h := range bySymbol[sym] {
+			if !crossed(h.alert, q) {
+				continue
+			}
+			fired, err := a.decide(ctx, h, q)
+			if err != nil {
+				errs = append(errs, err)
+			} else if fired != nil {
+				firing = append(firing, held{h.user, *fired})
+			}
+		}
+	}
+	for _, h := range firing {
+		errs = append(errs, a.deliver(ctx, h))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("%s alerts: %w", a.Desk.Name, err)
+	}
+	return nil
+}
+
+// usable is sym's price for a check, or false: no source answered, or
+// the price is older than AlertTolerance (or from the future).
+func (a *Alerts) usable(ctx context.Context, sym string) (Quote, bool) {
+	q, err := a.Desk.Quotes.Price(ctx, sym)
+	if err != nil {
+		a.Log.Warn("alert check: no price; the alerts wait", "market", a.Desk.Name, "symbol", sym, "err", err)
+		return q, false
+	}
+	now := a.now()
+	if age := now.Sub(q.At); age > AlertTolerance || age < -AlertTolerance || !q.Price.IsPositive() {
+		a.Log.Warn("alert check: price too old to act on; the alerts wait", "market", a.Desk.Name, "symbol", sym, "at", q.At)
+		return q, false
+	}
+	return q, true
+}
+
+// crossed reports whether q's price is at or past al's level.
+func crossed(al Alert, q Quote) bool {
+	if al.Above {
+		return q.Price.GreaterThanOrEqual(al.Level)
+	}
+	return q.Price.LessThanOrEqual(al.Level)
+}
+
+// decide marks the alert fired at q, in the swap a cancel would make
+// instead: nil when it is gone (cancelled). An alert another check marked
+// first keeps that check's quote.
+func (a *Alerts) decide(ctx context.Context, h held, q Quote) (*Alert, error) {
+	var out *Alert
+	err := storage.UpdateJSON(ctx, a.store(), bookKey(h.user), func(b *alertBook, _ bool) (bool, error) {
+		out = nil
+		i := b.find(h.alert.ID)
+		if i < 0 {
+			return false, nil
+		}
+		al := b.Alerts[i]
+		out = &al
+		if al.Fired != nil {
+			return false, nil
+		}
+		fired := q
+		b.Alerts[i].Fired, out.Fired = &fired, &fired
+		return true, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("fire alert %d of %d: %w", h.alert.ID, h.user, err)
+	}
+	if out != nil && out.Fired == nil {
+		return nil, nil
+	}
+	return out, nil
+}
+
+// deliver sends a fired alert at most once: the claim picks one sender
+// among every check and replica; the sender reads the alert again after
+// taking it (a sender before it may have sent it and removed it), sends,
+// finishes the claim, then removes the alert. A send refused for good (the
+// chat gone, the topic closed) removes it unsent; any other failure gives
+// the claim back for the next check.
+func (a *Alerts) deliver(ctx context.Context, h held) error {
+	key := fireKey(h.user, h.alert.ID)
+	c, err := app.TakeClaim(ctx, a.store(), key, a.now(), fireStale)
+	if err != nil {
+		return err
+	}
+	if c == nil {
+		// Sent (and maybe not yet removed, the sender having died), or
+		// being sent: a finished send's alert is removed here.
+		rec, err := a.store().Get(ctx, key)
+		if err != nil || !app.ClaimFinished(rec) {
+			return nil
+		}
+		return a.remove(ctx, h, "fired")
+	}
+	b, err := a.loadBook(ctx, h.user)
+	if err != nil {
+		return errors.Join(err, c.Release(ctx, a.now()))
+	}
+	i := b.find(h.alert.ID)
+	if i < 0 || b.Alerts[i].Fired == nil {
+		// Sent and removed by another check since this one read it.
+		return a.store().Delete(ctx, key)
+	}
+	al := b.Alerts[i]
+	_, err = a.Bot.Send(ctx, app.Message{ChatID: al.Chat, ThreadID: al.Thread, Text: a.firedText(al)})
+	how := "fired"
+	switch {
+	case err != nil && app.Permanent(err):
+		a.Log.Warn("alert not deliverable; dropped", "market", a.Desk.Name, "user", h.user, "alert", al.ID, "chat", al.Chat, "err", err)
+		how = "undeliverable"
+	case err != nil:
+		return errors.Join(fmt.Errorf("send alert %d of %d: %w", al.ID, h.user, err), c.Release(ctx, a.now()))
+	}
+	if err := c.Finish(ctx, a.now()); err != nil {
+		return err
+	}
+	return a.remove(ctx, h, how)
+}
+
+// remove drops a delivered alert from its book, then its finished claim:
+// no sender can take the claim again and find the alert.
+func (a *Alerts) remove(ctx context.Context, h held, how string) error {
+	err := storage.UpdateJSON(ctx, a.store(), bookKey(h.user), func(b *alertBook, _ bool) (bool, error) {
+		i := b.find(h.alert.ID)
+		if i < 0 {
+			return false, nil
+		}
+		b.end(i, how, a.now())
+		return true, nil
+	})
+	if err != nil {
+		return err
+	}
+	return a.store().Delete(ctx, fireKey(h.user, h.alert.ID))
+}
+
+// firedText is the alert's message: the price, its source and its time.
+func (a *Alerts) firedText(al Alert) string {
+	q := al.Fired
+	dir := "fell to or below"
+	if al.Above {
+		dir = "rose to or above"
+	}
+	text := fmt.Sprintf("🔔 %s %s %s: %s (%s, %s).", a.label(al.Symbol), dir, a.Price(al.Level), a.Price(q.Price), q.Source, q.At.In(ICT).Format("02 Jan 2006 15:04 MST"))
+	if al.Name != "" {
+		text += "\nAlert set by " + al.Name + "; it is now removed."
+	}
+	return text
+}

@@ -1,0 +1,257 @@
+package trading
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/go-telegram/bot/models"
+	"github.com/shopspring/decimal"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// An alert's Cancel button: "<name>a:x:<user id>:<alert id>".
+const kindCancel = "x"
+
+func (a *Alerts) prefix() string { return a.Desk.Name + "a:" }
+
+// AlertOrder is a parsed "/<name>_alert" command.
+type AlertOrder struct {
+	Symbol string
+	Above  bool
+	Level  decimal.Decimal
+}
+
+// errAlertUsage marks a refusal whose text is the reply.
+var errAlertUsage = errors.New("alert usage")
+
+// ParseAlert reads the arguments of "/<name>_alert": "[SYM] above|below
+// LEVEL", the symbol checked as the desk checks it, the level a positive
+// finite number. Its error's text is the reply to a bad command.
+func (a *Alerts) ParseAlert(args string) (AlertOrder, error) {
+	usage := fmt.Sprintf("Usage: /%s_alert %sabove|below <price>, e.g. /%s_alert %s", a.Desk.Name, a.symbolHint(), a.Desk.Name, a.Example)
+	refuse := func(msg string) (AlertOrder, error) { return AlertOrder{}, fmt.Errorf("%w: %s", errAlertUsage, msg) }
+	f := strings.Fields(args)
+	var o AlertOrder
+	if a.Symbol != nil {
+		if len(f) == 0 {
+			return refuse(usage)
+		}
+		sym, ok := a.Symbol(f[0])
+		if !ok {
+			return refuse(fmt.Sprintf("Not a %s: %s.", a.what(), app.Quote(f[0])))
+		}
+		o.Symbol, f = sym, f[1:]
+	} else {
+		o.Symbol = a.Fixed
+	}
+	if len(f) == 0 || len(f) > 2 {
+		return refuse(usage)
+	}
+	switch strings.ToLower(f[0]) {
+	case "above":
+		o.Above = true
+	case "below":
+	default:
+		return refuse("Say above or below, then the price: " + usage)
+	}
+	if len(f) == 1 {
+		return refuse("Missing the price level. " + usage)
+	}
+	level, err := decimal.NewFromString(f[1])
+	switch {
+	// The exponent first: a number like 1e-999999999 is cheap to read but
+	// not to compare.
+	case err != nil, level.Exponent() < -2*levelPlaces, !level.IsPositive():
+		return refuse("The level must be a positive number, e.g. " + strings.Fields(a.Example)[len(strings.Fields(a.Example))-1] + "; not " + app.Quote(f[1]) + ".")
+	case level.Exponent() > 2*levelPlaces, level.GreaterThan(maxLevel):
+		return refuse("That level is too large: at most " + maxLevel.String() + ".")
+	case level.Exponent() < -levelPlaces && !level.Equal(level.Truncate(levelPlaces)):
+		return refuse(fmt.Sprintf("Too many decimal places in the level: at most %d.", levelPlaces))
+	}
+	o.Level = level
+	return o, nil
+}
+
+// what a symbol is called, as the desk's replies call it.
+func (a *Alerts) what() string {
+	if a.Desk.Quotes.Noun == "ticker" {
+		return "ticker"
+	}
+	return a.Desk.Quotes.Noun + " symbol"
+}
+
+func (a *Alerts) symbolHint() string {
+	if a.Symbol == nil {
+		return ""
+	}
+	return "<" + a.Desk.Quotes.Noun + "> "
+}
+
+// SetCommand is "/<name>_alert".
+func (a *Alerts) SetCommand(ctx context.Context, r *app.Request) error {
+	o, err := a.ParseAlert(r.Args)
+	if err != nil {
+		return r.Reply(ctx, strings.TrimPrefix(err.Error(), errAlertUsage.Error()+": "))
+	}
+	b, err := a.loadBook(ctx, r.UserID)
+	if err != nil {
+		return err
+	}
+	if kept, ok := b.Replay(r.UpdateID()); ok { // a redelivery: no price asked again
+		return a.replySet(ctx, r, kept)
+	}
+	if n := len(b.Alerts); n >= MaxAlerts {
+		return r.Reply(ctx, a.fullText())
+	}
+	// The price checks the symbol as the desk does (an unknown one is
+	// refused), and a level already passed is no crossing to wait for.
+	q, ok, err := a.Desk.Quotes.PriceOrReply(ctx, r, o.Symbol)
+	if !ok {
+		return err
+	}
+	al := Alert{Symbol: o.Symbol, Above: o.Above, Level: o.Level, Chat: r.ChatID, Thread: r.ThreadID, Set: a.now(), Name: displayName(r)}
+	if crossed(al, q) {
+		return r.Reply(ctx, fmt.Sprintf("%s is already %s: %s now (%s). An alert waits for the price to cross its level.",
+			a.label(al.Symbol), strings.TrimPrefix(a.describe(al), a.label(al.Symbol)+" "), a.Price(q.Price), q.Source))
+	}
+	reply, err := app.ApplyOnce(ctx, a.store(), bookKey(r.UserID), r.UpdateID(), func(b *alertBook, _ bool) (alertReply, error) {
+		if len(b.Alerts) >= MaxAlerts {
+			return alertReply{Text: a.fullText()}, nil
+		}
+		b.Seq++
+		al.ID = b.Seq
+		b.Alerts = append(b.Alerts, al)
+		return alertReply{ID: al.ID, Text: fmt.Sprintf("🔔 Alert set: %s (now %s, %s). It fires once, here, when the price crosses it. /%s_alerts lists yours.",
+			a.describe(al), a.Price(q.Price), q.Source, a.Desk.Name)}, nil
+	})
+	if err != nil {
+		return err
+	}
+	return a.replySet(ctx, r, reply)
+}
+
+func (a *Alerts) fullText() string {
+	return fmt.Sprintf("You have %d %s alerts, the most one may set: cancel one in /%s_alerts first.", MaxAlerts, a.Desk.Name, a.Desk.Name)
+}
+
+func (a *Alerts) replySet(ctx context.Context, r *app.Request, reply alertReply) error {
+	if reply.ID == 0 {
+		return r.Reply(ctx, reply.Text)
+	}
+	return r.ReplyKeyboard(ctx, reply.Text, app.MustKeyboard([]app.Button{a.cancelButton(r.UserID, reply.ID, "❌ Cancel")}))
+}
+
+func (a *Alerts) cancelButton(user, id int64, label string) app.Button {
+	return app.Button{Text: label, Data: app.Data(a.prefix(), kindCancel, strconv.FormatInt(user, 10), strconv.FormatInt(id, 10))}
+}
+
+// ListCommand is "/<name>_alerts": the user's alerts, a Cancel button each.
+func (a *Alerts) ListCommand(ctx context.Context, r *app.Request) error {
+	text, kb, err := a.list(ctx, r.UserID, r.ChatID, r.Private)
+	if err != nil {
+		return err
+	}
+	return r.ReplyKeyboard(ctx, text, kb)
+}
+
+// list is a user's alerts: all of them in a private chat, those set in
+// the group it is asked in otherwise (a group sees no one's other chats).
+func (a *Alerts) list(ctx context.Context, user, chat int64, private bool) (string, *models.InlineKeyboardMarkup, error) {
+	b, err := a.loadBook(ctx, user)
+	if err != nil {
+		return "", nil, err
+	}
+	var lines []string
+	var rows [][]app.Button
+	for _, al := range b.Alerts {
+		if !private && al.Chat != chat {
+			continue
+		}
+		line := a.describe(al)
+		if al.Fired != nil {
+			line += " (firing)"
+		} else {
+			rows = append(rows, []app.Button{a.cancelButton(user, al.ID, "❌ Cancel "+line)})
+		}
+		if private && al.Chat != user {
+			line += " (in a group)"
+		}
+		lines = append(lines, fmt.Sprintf("%d. %s", len(lines)+1, line))
+	}
+	where := ""
+	if !private {
+		where = " set in this group"
+	}
+	if len(lines) == 0 {
+		return fmt.Sprintf("You have no %s alerts%s. Set one: /%s_alert %s", a.Desk.Name, where, a.Desk.Name, a.Example), nil, nil
+	}
+	head := fmt.Sprintf("Your %s alerts%s (%d of at most %d):", a.Desk.Name, where, len(b.Alerts), MaxAlerts)
+	var kb *models.InlineKeyboardMarkup
+	if len(rows) > 0 {
+		// Prefix, a letter and two ids: far under 64 bytes (a test covers it).
+		kb = app.MustKeyboard(rows...)
+	}
+	return head + "\n" + strings.Join(lines, "\n"), kb, nil
+}
+
+// Callback handles the Cancel buttons: only the alert's owner cancels, and
+// a press on an alert that fired or was cancelled says which.
+func (a *Alerts) Callback() app.Callback {
+	return app.Callback{Prefix: a.prefix(), Handler: func(ctx context.Context, req *app.CallbackRequest) error {
+		data, err := app.ParseCallback(a.prefix(), req.Data, 3, 3)
+		if err != nil || data.Fields[0] != kindCancel {
+			return req.Answer(ctx, app.StaleButtonToast)
+		}
+		owner, err1 := data.Int(1)
+		id, err2 := data.Int(2)
+		if err1 != nil || err2 != nil {
+			return req.Answer(ctx, app.StaleButtonToast)
+		}
+		if owner != req.UserID {
+			return req.Answer(ctx, "This is someone else's alert: yours are in /"+a.Desk.Name+"_alerts.")
+		}
+		toast, err := a.cancel(ctx, owner, id)
+		if err != nil {
+			return err
+		}
+		if err := req.Answer(ctx, toast); err != nil {
+			return err
+		}
+		text, kb, err := a.list(ctx, owner, req.ChatID, req.ChatID > 0)
+		if err != nil {
+			return err
+		}
+		return req.Edit(ctx, text, kb)
+	}}
+}
+
+// cancel removes the alert unless a check marked it fired first, under
+// the swap that decides it once, and says what happened.
+func (a *Alerts) cancel(ctx context.Context, user, id int64) (string, error) {
+	var toast string
+	err := storage.UpdateJSON(ctx, a.store(), bookKey(user), func(b *alertBook, _ bool) (bool, error) {
+		if i := b.find(id); i >= 0 {
+			al := b.Alerts[i]
+			if al.Fired != nil {
+				toast = "Too late: " + a.describe(al) + " fired at " + a.Price(al.Fired.Price) + "."
+				return false, nil
+			}
+			toast = "Cancelled: " + a.describe(al) + ". It will not fire."
+			b.end(i, "cancelled", a.now())
+			return true, nil
+		}
+		toast = "This alert is gone: it fired or was cancelled."
+		for _, e := range b.Ended {
+			if e.ID == id {
+				toast = fmt.Sprintf("This alert is gone: %s on %s.", e.How, e.At.In(ICT).Format("02 Jan 2006 15:04 MST"))
+			}
+		}
+		return false, nil
+	})
+	return toast, err
+}

@@ -1,0 +1,199 @@
+package trading
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// Alerts are a market's price alerts: "/<name>_alert [SYM] above|below
+// LEVEL" sets one in the chat (and forum topic) it is typed in, a job
+// every minute ("<name>_alerts") checks them from the desk's sources, and
+// an alert fires once, into that chat, when the price crosses its level,
+// and is then removed. A user's alerts live in one record,
+// "alerts:<user id>", changed only under compare-and-swap: setting one is
+// applied once per update, and an alert is either cancelled or marked
+// firing by one swap, never both, so a confirmed Cancel means it never
+// fires. The send itself is a claim ("fire:<user>:<id>"), so replicas and
+// two checks of one minute send it at most once.
+type Alerts struct {
+	Desk *Desk
+	Bot  app.Messenger
+	Log  *slog.Logger
+	// Symbol reads a typed symbol as the desk's commands do; nil: the
+	// market has the one symbol Fixed, and the command takes none.
+	Symbol func(string) (string, bool)
+	Fixed  string
+	// Label names a symbol in the alerts' texts ("Gold"); nil: the symbol.
+	Label func(sym string) string
+	// Price formats a price (as the market's price replies do).
+	Price func(decimal.Decimal) string
+	// Example is a command's arguments for its usage line: "BTC above 120000".
+	Example string
+}
+
+// Bounds of a market's alerts.
+const (
+	// MaxAlerts is how many alerts a user may have set in one market.
+	MaxAlerts = 20
+	// AlertTolerance is how old a price may be for a check to act on it;
+	// an older one is no price, and the check waits for a fresh one.
+	AlertTolerance = 2 * time.Minute
+	// maxEnded is how many fired or cancelled alerts a user's record
+	// remembers, so a Cancel pressed later gets a clear answer.
+	maxEnded = 20
+	// fireStale frees a send whose runner died: long past a check's run.
+	fireStale = 5 * time.Minute
+	// levelPlaces bounds a level's decimals (a small coin's price needs many).
+	levelPlaces = 12
+)
+
+// maxLevel bounds a level: far above any price of any market.
+var maxLevel = decimal.New(1, 15)
+
+// Alert is one price alert.
+type Alert struct {
+	ID     int64           `json:"id"` // the user's, in this market: 1, 2, ...
+	Symbol string          `json:"symbol"`
+	Above  bool            `json:"above"` // fires at or above Level; else at or below
+	Level  decimal.Decimal `json:"level"`
+	Chat   int64           `json:"chat"`
+	Thread int             `json:"thread,omitempty"`
+	Name   string          `json:"name,omitempty"` // who set it, as the message names them
+	Set    time.Time       `json:"set"`
+	// Fired is the quote a check decided it fired at: set once, by the
+	// swap a cancel would have made instead, and sent from then on.
+	Fired *Quote `json:"fired,omitempty"`
+}
+
+// Ended is a fired or cancelled alert, remembered for a later press.
+type Ended struct {
+	ID  int64     `json:"id"`
+	How string    `json:"how"` // "cancelled", "fired", "undeliverable", "chat gone"
+	At  time.Time `json:"at"`
+}
+
+// alertReply is what setting an alert earned: its text, and the alert
+// for its Cancel button (0: none was set).
+type alertReply struct {
+	Text string `json:"text"`
+	ID   int64  `json:"id,omitempty"`
+}
+
+// alertBook is a user's alerts in one market.
+type alertBook struct {
+	app.Once[alertReply]
+	Seq    int64   `json:"seq"`
+	Alerts []Alert `json:"alerts,omitempty"`
+	Ended  []Ended `json:"ended,omitempty"`
+}
+
+func bookKey(user int64) string { return "alerts:" + strconv.FormatInt(user, 10) }
+
+func fireKey(user, id int64) string {
+	return "fire:" + strconv.FormatInt(user, 10) + ":" + strconv.FormatInt(id, 10)
+}
+
+func (b *alertBook) find(id int64) int {
+	return slices.IndexFunc(b.Alerts, func(a Alert) bool { return a.ID == id })
+}
+
+// end removes alert i, remembering how it ended.
+func (b *alertBook) end(i int, how string, at time.Time) {
+	b.Ended = append(b.Ended, Ended{ID: b.Alerts[i].ID, How: how, At: at})
+	if len(b.Ended) > maxEnded {
+		b.Ended = append([]Ended(nil), b.Ended[len(b.Ended)-maxEnded:]...)
+	}
+	b.Alerts = slices.Delete(b.Alerts, i, i+1)
+}
+
+// Track makes the desk's chat changes move the alerts too (OnChatChange).
+func (a *Alerts) Track() *Alerts {
+	a.Desk.alerts = a
+	return a
+}
+
+func (a *Alerts) store() storage.KVStore { return a.Desk.Quotes.Store }
+
+func (a *Alerts) now() time.Time { return a.Desk.Quotes.Now() }
+
+func (a *Alerts) loadBook(ctx context.Context, user int64) (*alertBook, error) {
+	var b alertBook
+	if err := a.store().GetJSON(ctx, bookKey(user), &b); err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// label names sym in a text.
+func (a *Alerts) label(sym string) string {
+	if a.Label != nil {
+		return a.Label(sym)
+	}
+	return sym
+}
+
+// describe is "BTC above $120,000.00".
+func (a *Alerts) describe(al Alert) string {
+	dir := "below"
+	if al.Above {
+		dir = "above"
+	}
+	return a.label(al.Symbol) + " " + dir + " " + a.Price(al.Level)
+}
+
+// users are the users with an alert record.
+func (a *Alerts) users(ctx context.Context) ([]int64, error) {
+	keys, err := a.store().List(ctx, "alerts:")
+	if err != nil {
+		return nil, fmt.Errorf("%s alerts: %w", a.Desk.Name, err)
+	}
+	users := make([]int64, 0, len(keys))
+	for _, k := range keys {
+		if id, err := strconv.ParseInt(strings.TrimPrefix(k, "alerts:"), 10, 64); err == nil {
+			users = append(users, id)
+		}
+	}
+	return users, nil
+}
+
+// MoveChat is the alerts' part of OnChatChange: alerts set in a group
+// that became a supergroup fire there; those of a chat gone are dropped.
+func (a *Alerts) MoveChat(ctx context.Context, ch app.ChatChange) error {
+	users, err := a.users(ctx)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, u := range users {
+		err := storage.UpdateJSON(ctx, a.store(), bookKey(u), func(b *alertBook, _ bool) (bool, error) {
+			changed := false
+			for i := len(b.Alerts) - 1; i >= 0; i-- {
+				switch {
+				case b.Alerts[i].Chat != ch.ChatID:
+				case ch.MovedTo != 0:
+					b.Alerts[i].Chat, changed = ch.MovedTo, true
+				case b.Alerts[i].Fired == nil:
+					b.end(i, "chat gone", a.now())
+					changed = true
+				}
+			}
+			return changed, nil
+		})
+		errs = append(errs, err)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("%s alerts: move chat %d: %w", a.Desk.Name, ch.ChatID, err)
+	}
+	return nil
+}

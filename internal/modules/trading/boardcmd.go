@@ -1,0 +1,253 @@
+package trading
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/go-telegram/bot/models"
+	"github.com/shopspring/decimal"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// A board over boardWhole members shows boardPage of them a page, and
+// the asker's own line when it is on another page.
+const (
+	boardWhole = 20
+	boardPage  = 10
+)
+
+// A board's buttons (app.CallbackData "<name>t:<order>:<page>", or
+// "<name>t:<j|l>" to join or leave the opted-in board): the chat and the
+// asker are the pressed message's and the presser, never in the data.
+const (
+	byValue  = "v"
+	byChange = "c"
+	join     = "j"
+	leave    = "l"
+)
+
+func (d *Desk) boardPrefix() string { return d.Name + "t:" }
+
+var errNoPortfolio = errors.New("no portfolio")
+
+// TopCommand is /<market>_top: the board of the group it is asked in, or,
+// in a private chat, of the users who opted in, with the asker's rank
+// among them; "join" and "leave" opt in and out.
+func (d *Desk) TopCommand(ctx context.Context, r *app.Request) error {
+	switch arg := strings.ToLower(strings.TrimSpace(r.Args)); arg {
+	case "":
+	case "join", "leave":
+		msg, err := d.setListed(ctx, r.UserID, displayName(r), arg == "join")
+		if err != nil {
+			return err
+		}
+		return r.Reply(ctx, msg)
+	default:
+		return r.Reply(ctx, fmt.Sprintf("Usage: /%s_top, or /%s_top join to be on the board private chats show (/%s_top leave to leave it).", d.Name, d.Name, d.Name))
+	}
+	text, kb, err := d.board(ctx, r.ChatID, r.Private, r.UserID, byValue, 0)
+	if err != nil {
+		return err
+	}
+	return r.ReplyKeyboard(ctx, text, kb)
+}
+
+// TopCallback handles the board's buttons.
+func (d *Desk) TopCallback() app.Callback {
+	return app.Callback{Prefix: d.boardPrefix(), Handler: func(ctx context.Context, req *app.CallbackRequest) error {
+		data, err := app.ParseCallback(d.boardPrefix(), req.Data, 1, 2)
+		if err != nil {
+			return req.Answer(ctx, app.StaleButtonToast)
+		}
+		private := req.ChatID > 0 // Telegram's private chats are the users' positive ids
+		order, page := data.Fields[0], int64(0)
+		switch {
+		case (order == join || order == leave) && len(data.Fields) == 1 && private:
+			var name string
+			if req.Query != nil {
+				name = userName(&req.Query.From)
+			}
+			msg, err := d.setListed(ctx, req.UserID, name, order == join)
+			if err != nil {
+				return err
+			}
+			if err := req.Answer(ctx, msg); err != nil {
+				return err
+			}
+			order = byValue
+		case (order == byValue || order == byChange) && len(data.Fields) == 2:
+			if page, err = data.Int(1); err != nil || page > 1000 {
+				return req.Answer(ctx, app.StaleButtonToast)
+			}
+		default:
+			return req.Answer(ctx, app.StaleButtonToast)
+		}
+		text, kb, err := d.board(ctx, req.ChatID, private, req.UserID, order, int(page))
+		if err != nil {
+			return err
+		}
+		return req.Edit(ctx, text, kb)
+	}}
+}
+
+// setListed puts the user's portfolio on the opted-in board or takes it
+// off, under the name given (when known), and says so.
+func (d *Desk) setListed(ctx context.Context, user int64, name string, listed bool) (string, error) {
+	err := storage.UpdateJSON(ctx, d.Quotes.Store, Key(user), func(p *Portfolio, found bool) (bool, error) {
+		if !found {
+			return false, errNoPortfolio
+		}
+		changed := p.Listed != listed || (name != "" && p.Name != name)
+		p.Listed = listed
+		if name != "" {
+			p.Name = name
+		}
+		return changed, nil
+	})
+	switch {
+	case errors.Is(err, errNoPortfolio):
+		return fmt.Sprintf("No %s portfolio yet. Start with /%s_topup %s.", d.Name, d.Name, d.Start), nil
+	case err != nil:
+		return "", err
+	case listed:
+		return fmt.Sprintf("You are on the %s board: anyone's /%s_top in a private chat shows your name, value and 7-day change. /%s_top leave takes you off.", d.Name, d.Name, d.Name), nil
+	}
+	return fmt.Sprintf("You are off the %s board private chats show (a group's board still shows who traded there).", d.Name), nil
+}
+
+// board renders a board in order (byValue or byChange) at page.
+func (d *Desk) board(ctx context.Context, chat int64, private bool, asker int64, order string, page int) (string, *models.InlineKeyboardMarkup, error) {
+	scope := chat
+	if private {
+		scope = Everyone
+	}
+	prices := OncePerSymbol(d.Quotes.Known(ctx))
+	now := d.Quotes.Now()
+	rows, err := Board(ctx, d.Quotes.Store, d.Market, prices, scope, now)
+	if err != nil {
+		return "", nil, err
+	}
+	listed := slices.ContainsFunc(rows, func(r Row) bool { return r.User == asker })
+	if private && !listed {
+		// The asker's rank among those who opted in, shown to them alone.
+		me, found, err := RowOf(ctx, d.Quotes.Store, d.Market, prices, asker, now)
+		if err != nil {
+			return "", nil, err
+		}
+		if found {
+			rows = append(rows, me)
+		}
+	}
+	if len(rows) == 0 {
+		if private {
+			return fmt.Sprintf("No %s portfolio yet. Start with /%s_topup %s.", d.Name, d.Name, d.Start), nil, nil
+		}
+		return fmt.Sprintf("No one has traded %s in this group yet: a /%s_buy here puts you on its board.", d.Name, d.Name), nil, nil
+	}
+	if order == byChange {
+		SortByChange(rows)
+	} else {
+		SortByValue(rows)
+	}
+	var b strings.Builder
+	what, how := "this group's", "by value"
+	if private {
+		what = "the opted-in"
+	}
+	if order == byChange {
+		how = fmt.Sprintf("by %d-day change", ChangeDays)
+	}
+	fmt.Fprintf(&b, "🏆 %s %s board, %s: %d %s\n", capital(what), d.Name, how, len(rows), plural(len(rows), "member", "members"))
+	first, last, pages := 0, len(rows), 1
+	if len(rows) > boardWhole {
+		pages = (len(rows) + boardPage - 1) / boardPage
+		page = min(max(page, 0), pages-1)
+		first, last = page*boardPage, min(len(rows), (page+1)*boardPage)
+	} else {
+		page = 0
+	}
+	mine := slices.IndexFunc(rows, func(r Row) bool { return r.User == asker })
+	for i := first; i < last; i++ {
+		b.WriteString(d.boardLine(i+1, rows[i], i == mine))
+	}
+	if mine >= 0 && (mine < first || mine >= last) {
+		b.WriteString("…\n" + d.boardLine(mine+1, rows[mine], true))
+	}
+	if private && !listed {
+		fmt.Fprintf(&b, "You are not on this board (only you see your line): /%s_top join puts you on it.\n", d.Name)
+	}
+	return strings.TrimSuffix(b.String(), "\n"), d.boardKeyboard(order, page, pages, private, listed), nil
+}
+
+// boardLine is one ranked line: the desk's money, the change signed.
+func (d *Desk) boardLine(rank int, r Row, mine bool) string {
+	name := r.Name
+	if name == "" {
+		name = "user " + strconv.FormatInt(r.User, 10)
+	}
+	mark := ""
+	if mine {
+		mark = "👉 "
+	}
+	change := fmt.Sprintf("%dd: new", ChangeDays)
+	if r.HasChange {
+		change = fmt.Sprintf("%dd %s, %s%%", ChangeDays, signed(r.Change, d.Money), signed(r.Pct.Round(1), func(v decimal.Decimal) string { return v.StringFixed(1) }))
+	}
+	return fmt.Sprintf("%s%d. %s: %s (%s)\n", mark, rank, name, d.Money(r.Value), change)
+}
+
+func (d *Desk) boardKeyboard(order string, page, pages int, private, listed bool) *models.InlineKeyboardMarkup {
+	other, label := byChange, fmt.Sprintf("📊 By %d-day change", ChangeDays)
+	if order == byChange {
+		other, label = byValue, "💰 By value"
+	}
+	var nav []app.Button
+	if page > 0 {
+		nav = append(nav, app.Button{Text: "◀ Previous", Data: app.Data(d.boardPrefix(), order, strconv.Itoa(page-1))})
+	}
+	if page+1 < pages {
+		nav = append(nav, app.Button{Text: "Next ▶", Data: app.Data(d.boardPrefix(), order, strconv.Itoa(page+1))})
+	}
+	rows := [][]app.Button{{{Text: label, Data: app.Data(d.boardPrefix(), other, "0")}}}
+	if len(nav) > 0 {
+		rows = append(rows, nav)
+	}
+	if private {
+		b := app.Button{Text: "✅ Join the board", Data: app.Data(d.boardPrefix(), join)}
+		if listed {
+			b = app.Button{Text: "Leave the board", Data: app.Data(d.boardPrefix(), leave)}
+		}
+		rows = append(rows, []app.Button{b})
+	}
+	// The data is a short prefix, a letter and a page number: a test
+	// covers the longest.
+	return app.MustKeyboard(rows...)
+}
+
+// signed is v formatted by f, with "+" before a positive amount.
+func signed(v decimal.Decimal, f func(decimal.Decimal) string) string {
+	if v.IsPositive() {
+		return "+" + f(v)
+	}
+	return f(v)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func capital(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
