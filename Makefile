@@ -16,8 +16,12 @@ DYNALITE_DIR := tools/dynalite/node_modules/dynalite
 RIE_BIN      := .testservers/bin/aws-lambda-rie
 LINT_DIR     := tools/lint/node_modules/dockerfile-utils
 RIE_VERSION  := v0.0.0-20261030222936-bef5c4ba774d
+# The Mini App's chart library, lightweight-charts pinned by tools/webapp/package-lock.json, copied
+# where the binary embeds it (internal/webapp/page/vendor, gitignored): every target that builds,
+# runs or tests the bot makes it first.
+WEBAPP_JS    := internal/webapp/page/vendor/lightweight-charts.js
 
-.PHONY: help run run-polling build build-lambda tools build-BotFunction docker-build test vet unit lint fuzz vulncheck deps-check testservers test-mongo \
+.PHONY: webapp-assets miniapp-screenshots help run run-polling build build-lambda tools build-BotFunction docker-build test vet unit lint fuzz vulncheck deps-check testservers test-mongo \
 	bench bench-coldstart mongo-local dynamodb-local sam-validate sam-build sam-deploy \
 	telegram-webhook telegram-webhook-info telegram-commands cron-status schedules-state schedules-pause schedules-resume \
 	migrate-dynamo-to-mongo migrate-rollback migrate-verify migrate-verify-after-cutover
@@ -28,23 +32,23 @@ help:
 
 
 ## run: chat with the whole bot in this terminal (memory store, no token, no Telegram; price and schedule commands call their APIs)
-run:
+run: $(WEBAPP_JS)
 	$(GO) run ./cmd/container -console
 
 ## run-polling: run the bot against Telegram (needs TELEGRAM_BOT_TOKEN; memory store unless configured)
-run-polling:
+run-polling: $(WEBAPP_JS)
 	$(GO) run ./cmd/container
 
 ## build: the container binary, into bin/
-build:
+build: $(WEBAPP_JS)
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/miti99bot ./cmd/container
 
 ## build-lambda: the arm64 Lambda bootstrap, into bin/lambda/
-build-lambda:
+build-lambda: $(WEBAPP_JS)
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags "$(LDFLAGS)" -o bin/lambda/bootstrap ./cmd/lambda
 
 # SAM's makefile build method calls this with ARTIFACTS_DIR set.
-build-BotFunction:
+build-BotFunction: $(WEBAPP_JS)
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags "$(LDFLAGS)" -o $(ARTIFACTS_DIR)/bootstrap ./cmd/lambda
 
 ## tools: the operator's tools, bin/botctl and bin/migrate (the runbooks' botctl and migrate)
@@ -137,7 +141,7 @@ telegram-commands:
 	$(GO) run ./cmd/botctl commands sync
 
 ## test: vet, then every test with the race detector against real test servers
-test: vet testservers
+test: vet testservers $(WEBAPP_JS)
 	scripts/with-testservers $(GO) test -race -count=1 ./...
 
 vet:
@@ -167,8 +171,19 @@ deps-check:
 		|| echo "deps-check: every direct dependency is at its newest release"
 
 ## unit: the tests that need no server (integration tests skip under -short)
-unit:
+unit: $(WEBAPP_JS)
 	$(GO) test -race -count=1 -short ./...
+
+## webapp-assets: fetch the Mini App's chart library (npm ci in tools/webapp) to where the binary embeds it
+webapp-assets: $(WEBAPP_JS)
+
+$(WEBAPP_JS): tools/webapp/package.json tools/webapp/package-lock.json
+	$(NPM) ci --prefix tools/webapp --no-audit --no-fund --ignore-scripts
+	cp tools/webapp/node_modules/lightweight-charts/dist/lightweight-charts.standalone.production.js $@
+
+## miniapp-screenshots: remake docs/img's screenshots of the Mini App (its browser test, headless Chromium)
+miniapp-screenshots: $(WEBAPP_JS)
+	MINIAPP_SCREENSHOTS=$(CURDIR)/docs/img $(GO) test -count=1 -run TestThePageShows ./internal/webapp/
 
 ## testservers: build FerretDB and the Lambda emulator, install dynalite (make test does this)
 testservers: $(FERRETDB_BIN) $(DYNALITE_DIR) $(RIE_BIN)

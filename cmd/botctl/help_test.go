@@ -25,6 +25,7 @@ var runnable = map[string][]string{
 	"webhook delete": {"-drop-pending"},
 	"webhook info":   nil,
 	"commands sync":  nil,
+	"menu set":       {"https://x.example/app/"},
 	"cron run":       {"lolschedule_daily_push"},
 	"cron status":    nil,
 	"table create":   {"miti99bot"},

@@ -57,6 +57,36 @@ func TestWebhookAndCommands(t *testing.T) {
 	}
 }
 
+func TestMenuSetPointsTheMenuButtonAtTheMiniApp(t *testing.T) {
+	srv := telegramtest.New(t)
+	env := map[string]string{"TELEGRAM_BOT_TOKEN": srv.Token, "TELEGRAM_API_URL": srv.URL, "APP_URL": "https://bot.example.org/app/"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // the URL set; "" refused
+	}{
+		{"APP_URL by default", nil, "https://bot.example.org/app/"},
+		{"the URL given", []string{"https://abc.lambda-url.ap-southeast-1.on.aws/app/"}, "https://abc.lambda-url.ap-southeast-1.on.aws/app/"},
+		{"plain http is refused", []string{"http://bot.example.org/app/"}, ""},
+		{"a URL off /app/ is refused", []string{"https://bot.example.org/"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := len(srv.Calls("setChatMenuButton"))
+			out, err := botctl(t, env, append([]string{"menu", "set"}, tc.args...)...)
+			calls := srv.Calls("setChatMenuButton")
+			if tc.want == "" {
+				if err == nil || len(calls) != before {
+					t.Fatalf("= %q, %v after %d calls; want a refusal and no call", out, err, len(calls)-before)
+				}
+				return
+			}
+			if err != nil || len(calls) != before+1 || !strings.Contains(calls[len(calls)-1].Params["menu_button"], `"url":"`+tc.want+`"`) {
+				t.Fatalf("= %q, %v; calls %+v", out, err, calls)
+			}
+		})
+	}
+}
+
 func TestBadInputIsRefusedClearly(t *testing.T) {
 	srv := telegramtest.New(t)
 	env := map[string]string{"TELEGRAM_BOT_TOKEN": srv.Token, "TELEGRAM_API_URL": srv.URL}

@@ -32,7 +32,10 @@ type Config struct {
 	TelegramAPIURL string
 	// WebhookURL puts the container in webhook mode: it registers this URL
 	// and serves POST /webhook instead of polling.
-	WebhookURL  string
+	WebhookURL string
+	// AppURL is the Mini App's public URL (…/app/): APP_URL, else derived
+	// from WebhookURL; empty: not known yet (see parseAppURL).
+	AppURL      string
 	BotUsername string
 	OwnerID     int64
 	AdminIDs    []int64

@@ -52,6 +52,7 @@ func (c *Config) parse(env func(string) string, lambda bool) []error {
 			bad("TELEGRAM_WEBHOOK_SECRET is required with TELEGRAM_WEBHOOK_URL")
 		}
 	}
+	problems = append(problems, c.parseAppURL(env("APP_URL"))...)
 	c.OwnerID = userID(env("OWNER_ID"), "OWNER_ID", bad)
 	for _, v := range splitCSV(env("ADMIN_IDS")) {
 		if id := userID(v, "ADMIN_IDS", bad); id != 0 {

@@ -24,6 +24,7 @@ var core = []Variable{
 	{Name: "TELEGRAM_BOT_USERNAME", Where: Both, Help: "the bot's @username; saves a getMe when a command mentions it"},
 	{Name: "TELEGRAM_WEBHOOK_SECRET", Secret: true, Where: Both, Help: "enables POST /webhook; required on Lambda and with TELEGRAM_WEBHOOK_URL"},
 	{Name: "TELEGRAM_WEBHOOK_URL", Where: Container, Help: "webhook mode for the container: the public https URL of its /webhook; it registers it and does not poll (replicas behind a load balancer); unset: polling"},
+	{Name: "APP_URL", Where: Both, Help: "the Mini App's public https URL, ending in /app/ (/portfolio's button, botctl menu set); unset: TELEGRAM_WEBHOOK_URL with /webhook made /app/, or on Lambda the Function URL's /app/ once a webhook came in by it"},
 	{Name: "CRON_SHARED_SECRET", Secret: true, Where: Both, Help: "enables POST /cron/{name} and GET /cron/status (header X-Cron-Token); leave unset to disable"},
 	{Name: "OWNER_ID", Where: Both, Help: "the owner's Telegram user id"},
 	{Name: "ADMIN_IDS", Where: Both, Help: "comma-separated Telegram user ids of admins"},

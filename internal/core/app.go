@@ -24,6 +24,7 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/metrics"
 	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/timer"
 )
 
 // App is the bot: the registry over one storage provider and one Telegram
@@ -45,6 +46,8 @@ type App struct {
 
 	metrics *metrics.Metrics // nil: none
 
+	timers *timer.Engine // every module's timers (Deps.Timers)
+
 	userMu   sync.Mutex
 	username string // the bot's @username, for /cmd@Bot; resolved lazily
 }
@@ -64,6 +67,7 @@ type options struct {
 	cronStat  func(context.Context) (string, error)
 	jobs      []*app.Module // the runtime's own jobs (WithJobs)
 	rand      *rand.Rand    // WithRand
+	appURL    func() string // WithAppURL
 }
 
 // Option configures New.
@@ -96,6 +100,10 @@ func WithCronStatus(f func(context.Context) (string, error)) Option {
 	return func(o *options) { o.cronStat = f }
 }
 
+// WithAppURL hands the modules app.Deps.AppURL, the Mini App's address
+// as the runtime knows it at the time asked.
+func WithAppURL(f func() string) Option { return func(o *options) { o.appURL = f } }
+
 // WithSettings passes module settings (each module sees its declared ones).
 func WithSettings(s map[string]string) Option { return func(o *options) { o.settings = s } }
 
@@ -127,6 +135,7 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 		now:    time.Now,
 		http:   &http.Client{Timeout: 15 * time.Second},
 		budget: defaultBudget,
+		appURL: func() string { return "" },
 	}
 	for _, f := range opts {
 		f(&o)
@@ -144,6 +153,7 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 		metrics:  o.metrics,
 	}
 	a.bot = chatWatch{Messenger: bot, a: a} // a moved or gone chat tells the modules
+	a.timers = newTimers(a, o.logger)
 	factories, err := selectFactories(o.factories, o.enabled)
 	if err != nil {
 		return nil, err
@@ -171,6 +181,8 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 			OwnerID:    o.ownerID,
 			CronStatus: o.cronStat,
 			Rand:       o.rand,
+			Timers:     a.timers.For(f.Name),
+			AppURL:     o.appURL,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("module %q: %w", f.Name, err)
@@ -182,6 +194,11 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 		mods = append(mods, m)
 	}
 	mods = append(mods, o.jobs...)
+	if slices.ContainsFunc(mods, func(m *app.Module) bool { return m.OnTimer != nil }) {
+		mods = append(mods, a.timersModule())
+	} else {
+		a.reg.disabledJobs[TimersJob] = TimersJob // its schedule fires for nothing
+	}
 	if err := errors.Join(append(undeclared, a.reg.register(mods))...); err != nil {
 		return nil, err
 	}

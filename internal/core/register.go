@@ -143,6 +143,7 @@ func (r *Registry) register(mods []*app.Module) error {
 			cronOwner[c.Name] = m.Name
 			r.crons = append(r.crons, CronJob{Module: m.Name, Cron: c, schedule: sched})
 		}
+		errs = append(errs, checkWeb(m)...)
 		r.modules = append(r.modules, m)
 	}
 	return errors.Join(errs...)

@@ -17,6 +17,8 @@ func module(m app.Module) app.Factory {
 	return app.Factory{Name: m.Name, New: func(app.Deps) (*app.Module, error) { return &m, nil }}
 }
 
+func web(context.Context, *app.WebRequest) (any, error) { return nil, nil }
+
 func cmd(name string) app.Command {
 	return app.Command{Name: name, Description: "does " + name, Handler: noop}
 }
@@ -55,6 +57,9 @@ func TestRegistryRejectsBadModuleSetsAtStartUp(t *testing.T) {
 			module(app.Module{Name: "m1", Callbacks: []app.Callback{{Prefix: "g:", Handler: func(context.Context, *app.CallbackRequest) error { return nil }}}}),
 			module(app.Module{Name: "m2", Callbacks: []app.Callback{{Prefix: "g:x", Handler: func(context.Context, *app.CallbackRequest) error { return nil }}}}),
 		}, nil, []string{`callback prefix "g:x" overlaps "g:" of module "m1"`}},
+		{"a web route with a bad name", []app.Factory{module(app.Module{Name: "m", Web: []app.WebRoute{{Name: "a/b", Handler: web}}})}, nil, []string{`web route "a/b": name must match`}},
+		{"a web route without a handler", []app.Factory{module(app.Module{Name: "m", Web: []app.WebRoute{{Name: "me"}}})}, nil, []string{`web route "me": no handler`}},
+		{"a web route declared twice", []app.Factory{module(app.Module{Name: "m", Web: []app.WebRoute{{Name: "me", Handler: web}, {Name: "me", Handler: web}}})}, nil, []string{`web route "me": declared twice`}},
 		{"every problem at once", []app.Factory{module(app.Module{Name: "m", Commands: []app.Command{cmd("Bad"), {Name: "x", Handler: noop}}})}, nil,
 			[]string{`"Bad": name must match`, `"x": missing description`}},
 	}

@@ -7,6 +7,7 @@
 //	POST /webhook       a Telegram update (X-Telegram-Bot-Api-Secret-Token)
 //	POST /cron/{name}   run a cron job now (X-Cron-Token)
 //	GET  /cron/status   every job's last runs and next fire, naming the store (X-Cron-Token)
+//	GET  /app/...       the Mini App, its page and its API (internal/webapp)
 package httpapi
 
 import (
@@ -51,6 +52,8 @@ type Config struct {
 	Log     *slog.Logger
 	// Now is the clock of the cron route (default time.Now).
 	Now func() time.Time
+	// App serves every /app/ path (webapp.New); nil: 404.
+	App http.Handler
 }
 
 func (c Config) now() time.Time {
@@ -99,6 +102,9 @@ func NewHandler(c Config) http.Handler {
 	mux.HandleFunc("POST /webhook", c.webhook)
 	mux.HandleFunc("/cron/{name}", c.cron)
 	mux.HandleFunc("GET /cron/status", c.cronStatus)
+	if c.App != nil {
+		mux.Handle("/app/", c.App)
+	}
 	return mux
 }
 

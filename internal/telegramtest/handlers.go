@@ -66,7 +66,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.sendPhoto(w, params, files)
 	case "editMessageMedia":
 		s.editMessageMedia(w, params, files)
-	case "answerCallbackQuery", "deleteMyCommands":
+	case "answerCallbackQuery", "deleteMyCommands", "setChatMenuButton":
 		writeOK(w, true)
 	case "setMyCommands":
 		s.setMyCommands(w, params)

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
@@ -60,6 +61,8 @@ type Bot struct {
 
 	healthMu sync.Mutex
 	checks   []func(context.Context) error
+	appToken string       // signs the Mini App's initData (see miniApp)
+	appURL   atomic.Value // string: the Mini App's URL (see AppURL)
 }
 
 // AddHealth adds a check to /healthz, after the core's own (the store):
@@ -174,7 +177,8 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 		st, err := b.Dispatcher.Statuses(ctx)
 		return cron.ChatText(store, cron.Redacted(st, cfg.Secrets()...)), err
 	})
-	now, coreOpts := time.Now, []core.Option{core.WithMetrics(b.Metrics), cronStatus, core.WithJobs(o.Runtime, jobs...)}
+	b.appURL.Store(cfg.AppURL)
+	now, coreOpts := time.Now, []core.Option{core.WithMetrics(b.Metrics), cronStatus, core.WithJobs(o.Runtime, jobs...), core.WithAppURL(b.AppURL)}
 	if o.Now != nil {
 		now, coreOpts = o.Now, append(coreOpts, core.WithClock(o.Now))
 	}
@@ -184,10 +188,11 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 		return nil, err
 	}
 	b.Dispatcher = cron.NewDispatcher(b.App.Registry(), cronStore, log, now, cron.WithMetrics(b.Metrics))
-	b.HTTP = httpapi.NewHandler(httpapi.Config{
+	b.HTTP = b.learnAppURL(httpapi.NewHandler(httpapi.Config{
 		Handle: b.App.HandleUpdate, Health: b.health, Dispatcher: b.Dispatcher, Store: store, Secrets: cfg.Secrets(),
 		WebhookSecret: cfg.WebhookSecret.Reveal(), CronSecret: cfg.CronSecret.Reveal(), Log: log, Now: now,
-	})
+		App: b.miniApp(o.Console != nil),
+	}))
 	return b, nil
 }
 

@@ -116,6 +116,7 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 		},
 		OnChatChange: m.desk.OnChatChange,
 		Crons:        []app.Cron{values.Cron(), alerts.Cron()},
+		Web:          []app.WebRoute{m.desk.WebRoute(), m.desk.BoardWebRoute(), m.desk.ChartWebRoute(charts, func(string) (string, bool) { return chartSymbol, true })},
 		Callbacks: []app.Callback{values.Callback(), m.desk.TopCallback(), alerts.Callback(), m.desk.Callback(func(_ string, q trading.Quote) string { return priceText(q) },
 			func(s string) (string, bool) { return s, s == symbol }), charts.Callback(isChartSymbol)},
 	}, nil

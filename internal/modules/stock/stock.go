@@ -100,6 +100,7 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 		},
 		OnChatChange: m.desk.OnChatChange,
 		Crons:        []app.Cron{values.Cron(), alerts.Cron()},
+		Web:          []app.WebRoute{m.desk.WebRoute(), m.desk.BoardWebRoute(), m.desk.ChartWebRoute(charts, tickerArg)},
 		Callbacks:    []app.Callback{values.Callback(), m.desk.TopCallback(), alerts.Callback(), m.desk.Callback(priceText, tickerArg), charts.Callback(tickerArg)},
 	}, nil
 }

@@ -1,0 +1,88 @@
+// Package portfolio opens the Mini App: /portfolio answers with a button
+// that opens the page of the user's coin, gold and stock portfolios. In a
+// private chat it is a web_app button; Telegram allows those nowhere else,
+// so in a group it is a link to the bot's Main Mini App with the group as
+// its start parameter, which the page uses to show the group's board.
+package portfolio
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+)
+
+// Name is the module's name in MODULES.
+const Name = "portfolio"
+
+// Factory is the module.
+var Factory = app.Factory{Name: Name, New: New}
+
+// The replies.
+const (
+	openText   = "Your coin, gold and stock portfolios, charts and trades:"
+	groupText  = "Your portfolios, and this group's board:"
+	buttonText = "Open portfolio"
+	noURLText  = "The portfolio app has no public address yet: the operator sets APP_URL (see the README)."
+)
+
+type module struct {
+	appURL func() string
+	bot    app.Messenger
+	mu     sync.Mutex
+	name   string // the bot's @username, once asked
+}
+
+// New builds the module.
+func New(d app.Deps) (*app.Module, error) {
+	m := &module{appURL: d.AppURL, bot: d.Bot}
+	return &app.Module{
+		Name: Name,
+		Commands: []app.Command{
+			{Name: "portfolio", Description: "Your portfolios, charts and trades in an app", Handler: m.open},
+		},
+	}, nil
+}
+
+func (m *module) open(ctx context.Context, r *app.Request) error {
+	if r.Private {
+		url := m.appURL()
+		if url == "" {
+			return r.Reply(ctx, noURLText)
+		}
+		return r.ReplyKeyboard(ctx, openText, keyboard(models.InlineKeyboardButton{Text: buttonText, WebApp: &models.WebAppInfo{URL: url}}))
+	}
+	name, err := m.username(ctx)
+	if err != nil {
+		return err
+	}
+	return r.ReplyKeyboard(ctx, groupText, keyboard(models.InlineKeyboardButton{Text: buttonText, URL: GroupLink(name, r.ChatID)}))
+}
+
+// GroupLink opens the bot's Main Mini App with chat as its start
+// parameter (Telegram passes it to the page as start_param).
+func GroupLink(bot string, chat int64) string {
+	return fmt.Sprintf("https://t.me/%s?startapp=%s", bot, strconv.FormatInt(chat, 10))
+}
+
+func keyboard(b models.InlineKeyboardButton) *models.InlineKeyboardMarkup {
+	return &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{{b}}}
+}
+
+func (m *module) username(ctx context.Context) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.name != "" {
+		return m.name, nil
+	}
+	me, err := m.bot.GetMe(ctx)
+	if err != nil {
+		return "", fmt.Errorf("portfolio: the bot's username: %w", err)
+	}
+	m.name = me.Username
+	return m.name, nil
+}

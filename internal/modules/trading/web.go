@@ -1,0 +1,200 @@
+package trading
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+)
+
+// WebTrades is how many of the latest trades the Mini App shows.
+const WebTrades = 50
+
+// Amount is money for the page: the exact decimal, and the text the chat
+// commands show for it, so the page says what /<market>_stats says.
+type Amount struct {
+	Value decimal.Decimal `json:"value"`
+	Text  string          `json:"text"`
+}
+
+// WebPortfolio is a user's portfolio in one market, as the Mini App shows it.
+type WebPortfolio struct {
+	Market   string        `json:"market"`
+	Found    bool          `json:"found"` // false: no portfolio yet (Start says how)
+	Start    string        `json:"start,omitempty"`
+	Cash     Amount        `json:"cash"`
+	Invested Amount        `json:"invested"`
+	Total    Amount        `json:"total"`
+	PL       Amount        `json:"pl"`
+	Holdings []WebHolding  `json:"holdings"`
+	Values   []WebDayValue `json:"values"`
+	Trades   []WebTrade    `json:"trades"` // newest first
+}
+
+// WebHolding is one holding valued at the desk's current price.
+type WebHolding struct {
+	Symbol     string `json:"symbol"`
+	Unit       string `json:"unit"`
+	Qty        string `json:"qty"`
+	Cost       Amount `json:"cost"`
+	Price      Amount `json:"price"`
+	Value      Amount `json:"value"`
+	PL         Amount `json:"pl"`
+	PriceKnown bool   `json:"price_known"`
+}
+
+// WebDayValue is one recorded day: cash plus holdings, and the deposits so far.
+type WebDayValue struct {
+	Day       string  `json:"day"`
+	Value     float64 `json:"value"` // for the chart only; the exact figures are in the store
+	Deposited float64 `json:"deposited"`
+}
+
+// WebTrade is one trade of the history.
+type WebTrade struct {
+	At     time.Time `json:"at"`
+	Kind   string    `json:"kind"`
+	Symbol string    `json:"symbol,omitempty"`
+	Qty    string    `json:"qty,omitempty"`
+	Price  *Amount   `json:"price,omitempty"`
+	Cash   Amount    `json:"cash"`
+}
+
+// WebRoute is the desk's part of the Mini App's /app/api/me: the user's
+// portfolio valued as /<market>_stats values it, its recorded days, and
+// its latest trades.
+func (d *Desk) WebRoute() app.WebRoute {
+	return app.WebRoute{Name: app.WebMe, Handler: func(ctx context.Context, r *app.WebRequest) (any, error) {
+		return d.Web(ctx, r.UserID)
+	}}
+}
+
+// Web is user's portfolio for the Mini App.
+func (d *Desk) Web(ctx context.Context, user int64) (WebPortfolio, error) {
+	out := WebPortfolio{Market: d.Name, Holdings: []WebHolding{}, Values: []WebDayValue{}, Trades: []WebTrade{}}
+	p, found, err := Load(ctx, d.Quotes.Store, user)
+	if err != nil {
+		return out, err
+	}
+	if !found {
+		out.Start = "/" + d.Name + "_topup " + d.Start
+		return out, nil
+	}
+	// The recorded days and each holding's price are asked at once: on a
+	// store a few milliseconds away the answer costs two round trips
+	// after the portfolio's, not one per holding and day.
+	type quoted struct {
+		price decimal.Decimal
+		ok    bool
+	}
+	var (
+		wg     sync.WaitGroup
+		pts    []DayPoint
+		ptsErr error
+		syms   = slices.Sorted(maps.Keys(p.Holdings))
+		prices = make([]quoted, len(syms))
+		known  = d.Quotes.Known(ctx)
+	)
+	if d.Values != nil {
+		wg.Go(func() { pts, ptsErr = d.Values.Points(ctx, user) })
+	}
+	for i, sym := range syms {
+		wg.Go(func() { prices[i].price, prices[i].ok = known(sym) })
+	}
+	wg.Wait()
+	if ptsErr != nil {
+		return out, ptsErr
+	}
+	v := p.Value(d.Market, func(sym string) (decimal.Decimal, bool) {
+		i, found := slices.BinarySearch(syms, sym)
+		return prices[i].price, found && prices[i].ok
+	})
+	out.Found = true
+	out.Cash, out.Invested, out.Total, out.PL = d.amount(v.Cash), d.amount(v.Invested), d.amount(v.Total), d.amount(v.PL)
+	for _, l := range v.Lines {
+		out.Holdings = append(out.Holdings, WebHolding{Symbol: l.Symbol, Unit: d.unit(l.Symbol), Qty: Qty(l.Qty),
+			Cost: d.amount(l.Cost), Price: d.amount(l.Price), Value: d.amount(l.Value), PL: d.amount(l.PL), PriceKnown: l.PriceKnown})
+	}
+	for _, pt := range pts {
+		out.Values = append(out.Values, WebDayValue{Day: pt.Day, Value: pt.Cash.Add(pt.Holdings).InexactFloat64(), Deposited: pt.Deposited.InexactFloat64()})
+	}
+	trades := p.History[max(0, len(p.History)-WebTrades):]
+	for _, t := range slices.Backward(trades) {
+		wt := WebTrade{At: t.At, Kind: t.Kind, Symbol: t.Symbol, Cash: d.amount(t.Cash)}
+		if t.Kind != "topup" {
+			price := d.amount(t.Price)
+			wt.Qty, wt.Price = Qty(t.Qty), &price
+		}
+		out.Trades = append(out.Trades, wt)
+	}
+	return out, nil
+}
+
+func (d *Desk) amount(v decimal.Decimal) Amount { return Amount{Value: v, Text: d.Money(v)} }
+
+// WebBoard is a group's board for the Mini App: the members who traded
+// in the group, best first.
+type WebBoard struct {
+	Chat int64         `json:"chat"`
+	Rows []WebBoardRow `json:"rows"`
+}
+
+// WebBoardRow is one member's line of a board.
+type WebBoardRow struct {
+	Rank  int    `json:"rank"`
+	Name  string `json:"name"`
+	Value Amount `json:"value"`
+	PL    Amount `json:"pl"`
+}
+
+// BoardRoute is a market's "board" route, the page asks it for the group
+// it was opened from (?chat=<id>, the link's start parameter): board
+// answers the group's board, and traded false when user never traded
+// there, which the user then may not see.
+func BoardRoute(board func(ctx context.Context, chat, user int64) (b WebBoard, traded bool, err error)) app.WebRoute {
+	return app.WebRoute{Name: "board", Handler: func(ctx context.Context, r *app.WebRequest) (any, error) {
+		chat, err := strconv.ParseInt(r.Query.Get("chat"), 10, 64)
+		if err != nil || chat >= 0 {
+			return nil, app.ErrWebNotFound // a group's id is negative
+		}
+		b, traded, err := board(ctx, chat, r.UserID)
+		switch {
+		case err != nil:
+			return nil, err
+		case !traded:
+			return nil, app.ErrWebForbidden
+		}
+		return b, nil
+	}}
+}
+
+// BoardWebRoute is the desk's "board" route for the Mini App: the board
+// of the group the page was opened from, as /<market>_top ranks it, to a
+// user who traded in that group (Board's own rule for who is on it).
+func (d *Desk) BoardWebRoute() app.WebRoute {
+	return BoardRoute(func(ctx context.Context, chat, user int64) (WebBoard, bool, error) {
+		p, found, err := Load(ctx, d.Quotes.Store, user)
+		if err != nil || !found || !p.inChat(chat) {
+			return WebBoard{}, false, err
+		}
+		rows, err := Board(ctx, d.Quotes.Store, d.Market, d.Quotes.Known(ctx), chat, d.Quotes.Now())
+		if err != nil {
+			return WebBoard{}, false, err
+		}
+		b := WebBoard{Chat: chat, Rows: make([]WebBoardRow, 0, len(rows))}
+		for i, r := range rows {
+			name := r.Name
+			if name == "" {
+				name = "(no name yet)"
+			}
+			b.Rows = append(b.Rows, WebBoardRow{Rank: i + 1, Name: name, Value: d.amount(r.Value), PL: d.amount(r.Change)})
+		}
+		return b, true, nil
+	})
+}

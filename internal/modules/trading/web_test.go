@@ -1,0 +1,107 @@
+package trading_test
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/modules/trading"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
+	"github.com/miti99bot/miti99bot/internal/storage/memory"
+)
+
+func TestBoardRouteShowsAGroupsBoardOnlyToWhoTradedThere(t *testing.T) {
+	route := trading.BoardRoute(func(_ context.Context, chat, user int64) (trading.WebBoard, bool, error) {
+		return trading.WebBoard{Chat: chat, Rows: []trading.WebBoardRow{{Rank: 1, Name: "A"}}}, chat == -100 && user == 7, nil
+	})
+	for _, tc := range []struct {
+		name string
+		chat string
+		user int64
+		want error
+	}{
+		{"a member who traded there", "-100", 7, nil},
+		{"someone who never traded there", "-100", 8, app.ErrWebForbidden},
+		{"a private chat's id is no group", "7", 7, app.ErrWebNotFound},
+		{"not a number", "-100x", 7, app.ErrWebNotFound},
+		{"no chat", "", 7, app.ErrWebNotFound},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := route.Handler(t.Context(), &app.WebRequest{UserID: tc.user, Query: url.Values{"chat": {tc.chat}}})
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("err %v, want %v", err, tc.want)
+			}
+			if err == nil && got.(trading.WebBoard).Chat != -100 {
+				t.Errorf("board %+v", got)
+			}
+		})
+	}
+	if route.Name != "board" {
+		t.Errorf("route %q", route.Name)
+	}
+}
+
+func TestChartRouteAnswersOnlyForWhatTheUserHoldsOrTraded(t *testing.T) {
+	store := memory.New().For("coin")
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	asked := 0
+	src := trading.HistorySource{Name: "fake", Bars: func(_ context.Context, sym string, p trading.Period, now time.Time) (trading.History, error) {
+		asked++
+		var bars []chart.Bar
+		for i := range 10 {
+			bars = append(bars, chart.Bar{T: now.Add(-time.Duration(10-i) * time.Hour), O: 1, H: 2, L: 0.5, C: 1.5})
+		}
+		return trading.History{Bars: bars, OHLC: true}, nil
+	}}
+	charts := &trading.Charts{Store: store, Log: slog.New(slog.DiscardHandler), Now: clock, Sources: []trading.HistorySource{src},
+		Periods: trading.AllPeriods, Default: trading.Day}
+	desk := &trading.Desk{Market: trading.Market{CashPlaces: 2, QtyPlaces: 8}, Quotes: &trading.Quotes{Store: store, Now: clock}}
+	if _, err := trading.Update(t.Context(), store, 7, func(p *trading.Portfolio) error {
+		if err := p.TopUp(desk.Market, decimal.NewFromInt(100), now); err != nil {
+			return err
+		}
+		return p.BuyQty(desk.Market, "BTC", decimal.NewFromInt(1), decimal.NewFromInt(10), now)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	route := desk.ChartWebRoute(charts, func(s string) (string, bool) { return s, true })
+	for _, tc := range []struct {
+		name   string
+		user   int64
+		query  url.Values
+		want   error
+		period string
+	}{
+		{"a holding, the default period", 7, url.Values{"symbol": {"btc"}}, nil, "1d"},
+		{"a holding over a week", 7, url.Values{"symbol": {"BTC"}, "period": {"7d"}}, nil, "7d"},
+		{"a symbol the user never traded", 7, url.Values{"symbol": {"ETH"}}, app.ErrWebNotFound, ""},
+		{"a user without a portfolio", 8, url.Values{"symbol": {"BTC"}}, app.ErrWebNotFound, ""},
+		{"a period the market has not", 7, url.Values{"symbol": {"BTC"}, "period": {"5y"}}, app.ErrWebNotFound, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := route.Handler(t.Context(), &app.WebRequest{UserID: tc.user, Query: tc.query})
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("err %v, want %v", err, tc.want)
+			}
+			if err == nil {
+				wc := got.(trading.WebChart)
+				if wc.Symbol != "BTC" || wc.Period != tc.period || len(wc.Bars) != 10 || !wc.OHLC {
+					t.Errorf("chart %+v", wc)
+				}
+			}
+		})
+	}
+	if asked != 2 {
+		t.Errorf("the source was asked %d times for two periods; a refused request must not ask it", asked)
+	}
+	if _, err := route.Handler(t.Context(), &app.WebRequest{UserID: 7, Query: url.Values{"symbol": {"BTC"}}}); err != nil || asked != 2 {
+		t.Errorf("a fresh chart is asked again: %v, %d asks", err, asked)
+	}
+}

@@ -1,0 +1,124 @@
+package trading
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+)
+
+// WebChart is a symbol's prices over a period for the Mini App's chart.
+type WebChart struct {
+	Symbol  string   `json:"symbol"`
+	Label   string   `json:"label"` // what the chart shows (gold: world spot)
+	Period  string   `json:"period"`
+	Periods []string `json:"periods"`
+	OHLC    bool     `json:"ohlc"` // the bars have real opens, highs and lows
+	Bars    []WebBar `json:"bars"`
+	Source  string   `json:"source"`
+	Note    string   `json:"note,omitempty"`
+}
+
+// WebBar is one bar: its time in Unix seconds, and its prices.
+type WebBar struct {
+	T int64   `json:"t"`
+	O float64 `json:"o"`
+	H float64 `json:"h"`
+	L float64 `json:"l"`
+	C float64 `json:"c"`
+}
+
+// webChartKeep bounds the charts one process keeps for the page.
+const webChartKeep = 64
+
+// ChartWebRoute is the desk's "chart" route: ?symbol=&period= answers the
+// prices c's sources give for a symbol the user holds or traded (so the
+// page can make the sources answer only for what portfolios hold), chart
+// naming the symbol c draws for it (gold: world spot for any holding).
+// An answer is kept in this process for the period's Fresh.
+func (d *Desk) ChartWebRoute(c *Charts, chart func(sym string) (string, bool)) app.WebRoute {
+	kept := &webCharts{at: map[string]time.Time{}, charts: map[string]WebChart{}}
+	return app.WebRoute{Name: "chart", Handler: func(ctx context.Context, r *app.WebRequest) (any, error) {
+		sym := strings.ToUpper(strings.TrimSpace(r.Query.Get("symbol")))
+		p, ok := ParsePeriod(r.Query.Get("period"), c.Periods, c.Default)
+		if !ok || sym == "" {
+			return nil, app.ErrWebNotFound
+		}
+		pf, found, err := Load(ctx, d.Quotes.Store, r.UserID)
+		if err != nil {
+			return nil, err
+		}
+		if !found || !pf.traded(sym) {
+			return nil, app.ErrWebNotFound
+		}
+		chartSym, ok := chart(sym)
+		if !ok {
+			return nil, app.ErrWebNotFound
+		}
+		now := c.Now()
+		if wc, ok := kept.get(chartSym+" "+p.Name, now, p.Fresh); ok {
+			wc.Symbol = sym
+			return wc, nil
+		}
+		h, src, err := history(ctx, c.Sources, chartSym, p, now, func(name string, err error) {
+			c.Log.Warn("history source failed", "source", name, "symbol", chartSym, "period", p.Name, "err", err)
+		})
+		switch {
+		case errors.Is(err, ErrUnknownSymbol), errors.Is(err, ErrTooFew), errors.Is(err, ErrNoHistory), errors.Is(err, ErrBadHistory):
+			return nil, app.ErrWebNotFound
+		case err != nil:
+			return nil, err
+		}
+		wc := WebChart{Symbol: sym, Label: c.label(chartSym), Period: p.Name, OHLC: h.OHLC, Source: src.Name, Note: src.Note}
+		for _, q := range c.Periods {
+			wc.Periods = append(wc.Periods, q.Name)
+		}
+		for _, b := range h.Bars {
+			wc.Bars = append(wc.Bars, WebBar{T: b.T.Unix(), O: b.O, H: b.H, L: b.L, C: b.C})
+		}
+		kept.put(chartSym+" "+p.Name, wc, now)
+		return wc, nil
+	}}
+}
+
+// traded reports whether the portfolio holds sym or traded it.
+func (p *Portfolio) traded(sym string) bool {
+	if _, ok := p.Holdings[sym]; ok {
+		return true
+	}
+	for _, t := range p.History {
+		if t.Symbol == sym {
+			return true
+		}
+	}
+	return false
+}
+
+// webCharts is a small cache of answered charts, emptied when full.
+type webCharts struct {
+	mu     sync.Mutex
+	at     map[string]time.Time
+	charts map[string]WebChart
+}
+
+func (w *webCharts) get(key string, now time.Time, fresh time.Duration) (WebChart, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	at, ok := w.at[key]
+	if !ok || now.Sub(at) >= fresh {
+		return WebChart{}, false
+	}
+	return w.charts[key], true
+}
+
+func (w *webCharts) put(key string, wc WebChart, now time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.at) >= webChartKeep {
+		w.at, w.charts = map[string]time.Time{}, map[string]WebChart{}
+	}
+	w.at[key], w.charts[key] = now, wc
+}

@@ -1,0 +1,170 @@
+// Package webapp serves the Mini App: the web page Telegram opens inside a
+// chat (GET /app/), and the JSON it reads (GET /app/api/...), answered
+// only to a request that carries Telegram's signed initData
+// ("Authorization: tma <initData>"), for the user it names:
+//
+//	GET /app/                        the page (embedded)
+//	GET /app/static/<file>           its script, style and chart library
+//	GET /app/api/me                  the user, and every module's WebMe answer
+//	GET /app/api/<module>/<route>    one module's route
+//
+// A missing, forged, altered or stale initData gets 401 with no body; a
+// user past their rate gets 429.
+package webapp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+	"golang.org/x/time/rate"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/core"
+	"github.com/miti99bot/miti99bot/internal/webapp/initdata"
+)
+
+// apiTimeout bounds one API answer.
+const apiTimeout = 10 * time.Second
+
+// Default per-user rate: a page load asks once or twice; a user tapping
+// refresh stays well inside it.
+const (
+	DefaultRate  = rate.Limit(2) // requests per second, sustained
+	DefaultBurst = 10
+)
+
+// Config wires the Mini App.
+type Config struct {
+	// Token is the bot's token, which signs initData. Empty: no Mini App
+	// (every /app/ path is 404).
+	Token  string
+	Routes []core.WebRoute
+	Log    *slog.Logger
+	// Now is the clock auth_date is held to (default time.Now).
+	Now func() time.Time
+	// Rate and Burst limit each user's API requests (zero: the defaults).
+	Rate  rate.Limit
+	Burst int
+}
+
+type server struct {
+	check  *initdata.Validator
+	routes map[string]map[string]app.WebRoute // module, name
+	me     []core.WebRoute
+	limits *limiter
+	log    *slog.Logger
+}
+
+// New returns the handler of every /app/ path.
+func New(c Config) http.Handler {
+	if c.Token == "" {
+		return http.NotFoundHandler()
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Rate == 0 {
+		c.Rate, c.Burst = DefaultRate, DefaultBurst
+	}
+	s := &server{check: initdata.New(c.Token, c.Now), routes: map[string]map[string]app.WebRoute{},
+		limits: newLimiter(c.Rate, c.Burst, c.Now), log: c.Log}
+	for _, r := range c.Routes {
+		if s.routes[r.Module] == nil {
+			s.routes[r.Module] = map[string]app.WebRoute{}
+		}
+		s.routes[r.Module][r.Name] = r.WebRoute
+		if r.Name == app.WebMe {
+			s.me = append(s.me, r)
+		}
+	}
+	if chartMissing() {
+		c.Log.Error("the Mini App was built without its chart library; /app/ answers 500 (make webapp-assets)", "file", ChartFile)
+	}
+	mux := http.NewServeMux()
+	// The page is read and compressed at its first request, not at start:
+	// a Lambda cold start that serves a webhook never pays for it.
+	mux.HandleFunc("GET /app/{$}", func(w http.ResponseWriter, r *http.Request) { loadPage().index(w, r) })
+	mux.HandleFunc("GET /app/static/{file}", func(w http.ResponseWriter, r *http.Request) { loadPage().static(w, r) })
+	mux.HandleFunc("GET /app/api/me", s.api(s.meAnswer))
+	mux.HandleFunc("GET /app/api/{module}/{route}", s.api(s.routeAnswer))
+	return mux
+}
+
+// Me is GET /app/api/me: who the user is, and each module's part.
+type Me struct {
+	User    initdata.User  `json:"user"`
+	Modules map[string]any `json:"modules"`
+}
+
+func (s *server) meAnswer(ctx context.Context, d initdata.Data, r *http.Request) (any, error) {
+	answers := make([]any, len(s.me))
+	g, ctx := errgroup.WithContext(ctx)
+	for i, route := range s.me {
+		g.Go(func() error {
+			var err error
+			answers[i], err = route.Handler(ctx, webRequest(d, r))
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	me := Me{User: d.User, Modules: map[string]any{}}
+	for i, route := range s.me {
+		me.Modules[route.Module] = answers[i]
+	}
+	return me, nil
+}
+
+func (s *server) routeAnswer(ctx context.Context, d initdata.Data, r *http.Request) (any, error) {
+	route, ok := s.routes[r.PathValue("module")][r.PathValue("route")]
+	if !ok {
+		return nil, app.ErrWebNotFound
+	}
+	return route.Handler(ctx, webRequest(d, r))
+}
+
+func webRequest(d initdata.Data, r *http.Request) *app.WebRequest {
+	return &app.WebRequest{UserID: d.User.ID, Query: r.URL.Query(), StartParam: d.StartParam}
+}
+
+// api checks who asks and how often, then answers JSON. Nothing of the
+// request (its initData above all) is logged: only the user's id and
+// the route's error.
+func (s *server) api(answer func(ctx context.Context, d initdata.Data, r *http.Request) (any, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		d, ok := s.identify(r)
+		if !ok {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		if !s.limits.allow(d.User.ID) {
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), apiTimeout)
+		defer cancel()
+		out, err := answer(ctx, d, r)
+		switch {
+		case errors.Is(err, app.ErrWebNotFound):
+			w.WriteHeader(http.StatusNotFound)
+			return
+		case errors.Is(err, app.ErrWebForbidden):
+			w.WriteHeader(http.StatusForbidden)
+			return
+		case err != nil:
+			s.log.Warn("mini app answer failed", "path", r.URL.Path, "user_id", d.User.ID, "err", err)
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(out)
+	}
+}
