@@ -62,20 +62,30 @@ func poll(ctx context.Context, b *wiring.Bot) {
 // claims name this process (core.RunAs), and while it holds the lease
 // every other poller process is known to have stopped.
 func pollerOf(b *wiring.Bot) (*poller.Poller, *lease.Lease) {
-	l := lease.New(b.Store.For(storage.CoreNamespace), "poller:lease", hostname(), pollLease)
-	runner := core.Runner{ID: l.ID(), Gone: func(ctx context.Context, owner string) bool {
-		holds, err := l.Holds(ctx)
-		if err != nil { // a store that blips: what the renewals last said
-			return l.Holding()
-		}
-		return holds
-	}}
+	l := lease.New(b.Store.For(storage.CoreNamespace), PollLeaseKey, hostname(), pollLease)
+	runner := PollRunner(l)
 	handle := func(ctx context.Context, u *models.Update) error {
 		return b.App.HandleUpdate(core.RunAs(ctx, runner), u)
 	}
 	p := poller.New(b.Client, b.Store.For(storage.CoreNamespace), handle, poller.WithLogger(b.Log),
 		poller.WithGrace(handlerGrace), poller.WithCutAtOnce(lease.ErrLost), poller.WithMetrics(b.Metrics))
 	return p, l
+}
+
+// PollLeaseKey is the polling lease's key in the core's namespace.
+const PollLeaseKey = "poller:lease"
+
+// PollRunner is the runner of a poller that polls under l: its claims name
+// this process, and another process's run is gone while this one holds l,
+// as the store says (a store that blips: what the renewals last said).
+func PollRunner(l *lease.Lease) core.Runner {
+	return core.Runner{ID: l.ID(), Gone: func(ctx context.Context, _ string) bool {
+		holds, err := l.Holds(ctx)
+		if err != nil {
+			return l.Holding()
+		}
+		return holds
+	}}
 }
 
 // drain works, in webhook mode, the updates a poller parked before the

@@ -55,6 +55,10 @@ func WithWait(f func(ctx context.Context, d time.Duration) error) Option {
 	return func(l *Lease) { l.wait = f }
 }
 
+// WithBoot names this process among its owner's in place of a random name
+// (a simulation, whose replay must write the same records).
+func WithBoot(boot string) Option { return func(l *Lease) { l.boot = boot } }
+
 // New is this process's lease on key in store, as owner: the replica's
 // name, stable across its restarts and unique among live processes (a
 // container's hostname). A holder that does not renew within ttl loses it;

@@ -199,3 +199,18 @@ func TestHoldingLastsWhileTheHolderRuns(t *testing.T) {
 		t.Fatal("still holding after Hold returned")
 	}
 }
+
+func TestABootGivenNamesTheProcessAndItsRecord(t *testing.T) {
+	ctx := context.Background()
+	store := memory.New().For("core")
+	l := New(store, "k", "host", time.Minute, WithBoot("poller-3"))
+	if got := l.ID(); got != "host#poller-3" {
+		t.Fatalf("ID = %q, want host#poller-3", got)
+	}
+	if won, err := l.try(ctx); !won || err != nil {
+		t.Fatalf("try = %t, %v; want the free lease", won, err)
+	}
+	if holds, err := l.Holds(ctx); !holds || err != nil {
+		t.Fatalf("Holds = %t, %v; want held by host#poller-3", holds, err)
+	}
+}

@@ -3,6 +3,8 @@ package sim
 import (
 	"slices"
 	"time"
+
+	"github.com/miti99bot/miti99bot/internal/core"
 )
 
 // cronTries is how often a failing slot is fired again (the in-process
@@ -21,13 +23,25 @@ func (l *life) fireCrons(until time.Time) {
 	}
 	slices.Sort(names)
 	for _, name := range names {
+		job, _ := l.app.Registry().CronByName(name)
 		for !l.next[name].After(until) {
 			slot := l.next[name]
-			l.fire(name, slot, "", l.dispatch)
-			job, _ := l.app.Registry().CronByName(name)
 			l.next[name] = job.Next(slot)
+			if frequent(job, slot) && l.next[name].Truncate(time.Hour).Equal(slot.Truncate(time.Hour)) {
+				continue // the hour's last slot stands for this one
+			}
+			l.fire(name, slot, "", l.dispatch)
 		}
 	}
+}
+
+// frequent reports whether job is due more often than hourly (the
+// markets' alert checks, every minute). Of such a job's slots the life
+// fires the last of each hour: the life sets no alert and the prices move
+// by the hour, so every check of an hour reads the same alerts and prices,
+// and one stands for them all.
+func frequent(job core.CronJob, slot time.Time) bool {
+	return job.Next(slot).Sub(slot) < time.Hour
 }
 
 // fire runs slot of name by run: the scheduler of the stretch's runtime,

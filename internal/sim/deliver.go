@@ -45,6 +45,11 @@ func (l *life) deliver(d *delivery) []Call {
 	l.current, l.killed = d.u, nil
 	handled := l.serve(d)
 	l.current = nil
+	if l.t.Failed() {
+		// A process's run failed the test (a t.Fatal ends that run, and
+		// its process): the life stops at the step it happened in.
+		l.t.FailNow()
+	}
 	calls := l.wire.since(mark)
 	l.hist.calls(calls, d.random)
 	calls = l.excuseRepeats(d, calls)

@@ -118,18 +118,12 @@ func (w *procNS) swap(ctx context.Context, key string, val []byte, op func() err
 	return true, errKilled
 }
 
-// Recounted was a bug the kills in the window found: a process killed
-// after its count landed and before its record did leaves the update
-// unrecorded, and its redelivery runs it again, hooks and all: the command
-// counted twice (seed 1, step 9). Fixed: the tally keeps the updates it
-// counted and counts an update once.
+// Recounted names a command counted twice: a process killed after its
+// count landed and before its record, whose redelivery ran it again.
 const Recounted = "recounted"
 
-// KilledCount was the other side of it: a process killed after its record
-// landed and before its count did lost the count for good (the
-// redelivery was a duplicate; seed 9, step 190). Fixed: the core counts
-// before it records, so a kill between them leaves the update unrecorded
-// and its run again counts it once.
+// KilledCount names a count lost for good: a process killed after its
+// record landed and before its count, whose redelivery is a duplicate.
 const KilledCount = "killed-count"
 
 // tallyOf is how often the store counted cmd for user.

@@ -1,32 +1,17 @@
 package sim
 
-// UncountedEnd was found by the faults inside updates: a move that ended a
-// game, whose write landed while its caller heard a timeout (or whose
-// process died before the record), was run again and the game never
-// counted (seed 1, step 167; since gold, stock and loldle joined the life,
-// seed 8, step 38, a give-up, and seed 31, step 417, a win). Fixed (a move keeps the game it ended,
-// games.EndedBy, and a record counts a game once); TestFixedBugsStayFixed
-// lives the seed.
+// UncountedEnd names a game its end never counted: a move that ended it
+// whose write landed unheard (a timeout, or its process killed before the
+// record), run again on redelivery.
 const UncountedEnd = "uncounted-end"
 
-// LostCount was found by the outages inside updates: a command answered
-// while the store went down under it (a read its module could do without)
-// was handled, but the stats hook after the reply failed and the command
-// was never counted; the hook's failure was only logged (seed 10, step
-// 508; every 100-day life of seeds 1 to 3; since gold, stock and loldle
-// joined the life, seed 7, step 319). Fixed (a failed hook is owed: the
-// update is not acknowledged and its redelivery runs the hook, which counts
-// an update once); TestFixedBugsStayFixed lives the seed, and the model
-// below names the bug should it come back.
+// LostCount names a command answered while the store went down under it
+// whose stats hook then failed: the update must stay unacknowledged, so
+// that its redelivery counts it once.
 const LostCount = "lost-count"
 
-// LostGameResult was the same for a game: a press that ended it (give
-// up), whose record write then failed (the store down, or a call timing
-// out), was answered with an apology and not run again, and the game was
-// never counted (seed 12, step 383; since gold, stock and loldle joined
-// the life, seed 1's tenth day, step 1859). Fixed (the press is
-// unfinished, app.Unfinished: answered once, its update runs again and
-// counts the game once); TestFixedBugsStayFixed lives the seed.
+// LostGameResult names a game a press ended (give up) whose record write
+// then failed: the press must run again and count the game once.
 const LostGameResult = "lost-game-result"
 
 // lateOutage notes a delivery whose store went down in the middle of its

@@ -40,19 +40,12 @@ type Config struct {
 	Operator *Operator
 }
 
-// ReplayedTrade is the known bug a life finds first: a top-up or trade
-// whose confirmation Telegram refused (a 5xx) is applied again when the
-// update is redelivered, so the user is charged twice (seed 2, step 276;
-// step 273 since gold, stock and loldle joined the life).
+// ReplayedTrade names a top-up or trade applied twice: its confirmation
+// refused by Telegram, the update redelivered and run again.
 const ReplayedTrade = "replayed-trade"
 
-// ReplayedGuess was the same replay in wordle: a guess that ended the
-// game, whose reply was refused, started a new game with itself when the
-// update was redelivered (seed 3, step 1038; seed 6, step 1578; since
-// gold, stock and loldle joined the life, seed 10, step 250, and in loldle
-// seed 14, step 198; seed 6 meets it from step 888 on). Fixed (a
-// game remembers the update of its last move, games.Move), its checker
-// stops a life again, and TestFixedBugsStayFixed lives those seeds.
+// ReplayedGuess names the same replay in a game: a guess that ended it,
+// its reply refused, starting a new game with itself on redelivery.
 const ReplayedGuess = "replayed-guess"
 
 // Result is what a life did and the digest of its history.

@@ -48,17 +48,33 @@ func operated(t *testing.T, kind string) (storage.KVProvider, *sim.Operator) {
 // of a life with the operator is the answer of the same seed's life
 // without one.
 func TestTheOperatorIsInvisible(t *testing.T) {
+	t.Parallel()
 	for _, s := range []uint64{1, 8} {
-		home, op := operated(t, "memory")
-		op.Instant = true
-		with := sim.Run(t, sim.Config{Seed: s, Days: 3, PerDay: 120, Store: home, Operator: op, Known: known})
-		without := sim.Run(t, sim.Config{Seed: s, Days: 3, PerDay: 120, Store: open(t, "memory"), Known: known})
-		if with.Users != without.Users {
-			t.Errorf("seed %d: the users saw %s with the operator, %s without", s, with.Users, without.Users)
-		}
-		if with.Digest == without.Digest {
-			t.Errorf("seed %d: the operator's events are not in the history %s", s, with.Digest)
-		}
+		t.Run(fmt.Sprintf("seed%d", s), func(t *testing.T) {
+			t.Parallel()
+			var with, without sim.Result
+			t.Cleanup(func() { // once both lives have ended
+				if t.Failed() {
+					return
+				}
+				if with.Users != without.Users {
+					t.Errorf("seed %d: the users saw %s with the operator, %s without", s, with.Users, without.Users)
+				}
+				if with.Digest == without.Digest {
+					t.Errorf("seed %d: the operator's events are not in the history %s", s, with.Digest)
+				}
+			})
+			t.Run("operated", func(t *testing.T) {
+				t.Parallel()
+				home, op := operated(t, "memory")
+				op.Instant = true
+				with = sim.Run(t, sim.Config{Seed: s, Days: 3, PerDay: 120, Store: home, Operator: op, Known: known})
+			})
+			t.Run("alone", func(t *testing.T) {
+				t.Parallel()
+				without = sim.Run(t, sim.Config{Seed: s, Days: 3, PerDay: 120, Store: open(t, "memory"), Known: known})
+			})
+		})
 	}
 }
 
@@ -81,6 +97,7 @@ func (s *stopped) Fatalf(format string, args ...any) {
 // unsubscribe and three games the mirror deletes), stops the life at the
 // rollback, naming the keys the bot deleted that are back.
 func TestACarelessRollbackIsCaught(t *testing.T) {
+	t.Parallel()
 	home, op := operated(t, "memory")
 	op.Careless = true
 	tb := &stopped{TB: t, why: make(chan string, 1)}
@@ -104,11 +121,13 @@ func TestACarelessRollbackIsCaught(t *testing.T) {
 // operator runs it by hand by its own time, the window having outlasted
 // the catch-up (seed 1, 8.5 hours; a Lambda catches nothing up).
 func TestASlotThePauseHeldRunsOnce(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		seed uint64
 		how  string
 	}{{13, "caught-up="}, {1, "run-by-hand="}} {
 		t.Run(fmt.Sprintf("seed%d", tt.seed), func(t *testing.T) {
+			t.Parallel()
 			home, op := operated(t, "memory")
 			res := sim.Run(t, sim.Config{Seed: tt.seed, Days: 3, PerDay: 120, Store: home, Operator: op, Known: known})
 			if !strings.Contains(res.Summary, tt.how) {

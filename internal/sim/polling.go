@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/miti99bot/miti99bot/internal/container"
 	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/poller"
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -53,20 +54,32 @@ func (l *life) inboxed(id int64, write bool) {
 	}
 }
 
-// startPoller runs p's poller until p stops or dies. Its claims name the
-// container (the polling lease's owner is the hostname, which a restarted
-// container keeps: it takes over its predecessor's runs at once).
+// startPoller runs p's poller until p stops or dies, while it holds the
+// polling lease, as the container does; its runner is the container's,
+// asking the lease whether another process's run is gone.
 func (l *life) startPoller(p *proc, client *telegram.Client, store storage.KVProvider, log *slog.Logger) {
-	runner := core.Runner{ID: "container", Gone: func(context.Context, string) bool { return true }}
-	handle := func(ctx context.Context, u *models.Update) error { return p.handle(core.RunAs(ctx, runner), u) }
+	ls := l.pollLease(p, store)
+	runner := container.PollRunner(ls)
+	handle := func(ctx context.Context, u *models.Update) (err error) {
+		p.run(func() { err = p.handle(core.RunAs(ctx, runner), u) })
+		return err
+	}
 	p.poller = poller.New(client, store.For(storage.CoreNamespace), handle, poller.WithLogger(log),
 		poller.WithWait(p.wait), poller.WithClock(l.clk.Now))
 	ctx, cancel := context.WithCancel(context.Background())
 	p.stop, p.ran = cancel, make(chan struct{})
+	holding := make(chan struct{})
 	l.running.Go(func() {
 		defer close(p.ran)
-		_ = p.poller.Run(ctx)
+		_ = ls.Hold(ctx, func(held context.Context) {
+			close(holding)
+			_ = p.poller.Run(held)
+		}, nil)
 	})
+	select { // its write lands now, not amid what the life does next
+	case <-holding:
+	case <-p.ran:
+	}
 }
 
 // wait is the poller's pause: none for a live process, whose pace the

@@ -9,18 +9,12 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
-
-	"golang.org/x/time/rate"
 
 	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/cron"
-	"github.com/miti99bot/miti99bot/internal/httpapi"
 	"github.com/miti99bot/miti99bot/internal/lambdaevent"
-	"github.com/miti99bot/miti99bot/internal/modules/builtin"
 	"github.com/miti99bot/miti99bot/internal/poller"
-	"github.com/miti99bot/miti99bot/internal/storage"
-	"github.com/miti99bot/miti99bot/internal/telegram"
+	"github.com/miti99bot/miti99bot/internal/wiring"
 )
 
 // runtime is what serves the bot in a stretch of the life.
@@ -76,36 +70,35 @@ func (p *proc) kill() {
 	})
 }
 
+// run is one run of p's (a delivery, a poller's handling of an update):
+// a run that never returns ends p. That is a run ended by runtime.Goexit,
+// as a t.Fatal inside it does (a second process that cannot start, built
+// while p waits in a store call): nothing answers for it, and whoever
+// waits for its answer sees p's death instead of waiting for ever.
+func (p *proc) run(f func()) {
+	returned := false
+	defer func() {
+		if !returned {
+			p.kill()
+		}
+	}()
+	f()
+	returned = true
+}
+
 // newProc starts a process of kind over the life's store.
 func (l *life) newProc(kind runtime) *proc {
 	l.procs++
 	p := &proc{l: l, kind: kind, name: fmt.Sprintf("%s-%d", kind, l.procs), died: make(chan struct{})}
 	l.front.add(p)
-	log := slog.New(&procLog{Handler: l.logs, p: p})
-	// No pacing: the fake's 429s are the flood control under test, and a
-	// wait moves nothing: a retry is the next call.
-	client, err := telegram.New(l.fake.Token, telegram.WithAPIURL(l.front.url+"/p/"+p.name), telegram.WithLogger(log),
-		telegram.WithRates(rate.Inf, rate.Inf), telegram.WithGroupLimit(0, 0),
-		telegram.WithWait(func(context.Context, time.Duration) error { return nil }))
+	b, err := wiring.Build(context.Background(), l.wiring(p))
 	if err != nil {
 		l.t.Fatal(err)
 	}
-	store := &procStore{p: p, KVProvider: l.store}
-	p.app, err = core.New(store, client,
-		core.WithModules(builtin.Catalogue(), modules...), core.WithRand(l.rnd),
-		core.WithOwner(l.world.owner), core.WithBotUsername("miti99bot"), core.WithLogger(log), core.WithClock(l.clk.Now),
-		core.WithSettings(l.settings))
-	if err != nil {
-		l.t.Fatal(err)
-	}
-	p.disp = cron.NewDispatcher(p.app.Registry(), store.For(storage.CoreNamespace), log, l.clk.Now)
-	p.http = httpapi.NewHandler(httpapi.Config{
-		Handle: p.app.HandleUpdate, Health: p.app.Health, Dispatcher: p.disp, Store: "sim",
-		WebhookSecret: webhookSecret, CronSecret: cronSecret, Log: log, Now: l.clk.Now,
-	})
+	p.app, p.disp, p.http = b.App, b.Dispatcher, b.HTTP
 	p.lambda = &lambdaevent.Handler{HTTP: p.http, Cron: p.disp.Dispatch}
 	if kind == rtPoller {
-		l.startPoller(p, client, store, log)
+		l.startPoller(p, b.Client, b.Store, b.Log)
 	}
 	l.hist.count("processes-"+kind.String(), 1)
 	return p

@@ -28,19 +28,21 @@ func (l *life) subscribe(c *chat, thread int, cmd command, on bool) command {
 	cmd.after = func(calls []Call) {
 		for _, call := range calls {
 			if call.OK && call.Method == "sendMessage" {
-				l.subs.heard(topic{call.SentChat, thread}, call.Text)
+				l.subs.heard(topic{call.SentChat, thread}, call)
 			}
 		}
 	}
 	return cmd
 }
 
-// heard updates the model from a message or edit the bot showed in t.
-func (m *subsModel) heard(t topic, text string) {
+// heard updates the model from a message, edit or toast the bot showed in
+// t: a subscription's confirmation carries its Unsubscribe button; the
+// module tells an unsubscription in words only.
+func (m *subsModel) heard(t topic, c Call) {
 	switch {
-	case strings.HasPrefix(text, "Subscribed:"), strings.HasPrefix(text, "Already subscribed:"):
+	case carries(c, schedPrefix, schedUnsub):
 		m.on[t] = true
-	case strings.HasPrefix(text, "Unsubscribed:"), text == "Not subscribed here.":
+	case strings.HasPrefix(c.Text, "Unsubscribed:"), c.Text == "Not subscribed here.":
 		delete(m.on, t)
 	}
 }
@@ -70,7 +72,7 @@ func (l *life) checkPush(day string, calls []Call) {
 	l.subs.pushed[day] = true
 	got := map[topic]int{}
 	for _, c := range calls {
-		if c.OK && c.Method == "sendMessage" && strings.Contains(c.Text, "LoL today") {
+		if c.OK && c.Method == "sendMessage" && carries(c, schedPrefix, schedPush) {
 			got[topic{c.SentChat, c.Thread}]++
 		}
 	}

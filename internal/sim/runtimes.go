@@ -149,12 +149,14 @@ func (p *proc) deliver(u *models.Update, f *fault) (ok, died bool) {
 	done := make(chan bool, 1)
 	p.tg.Store(f)
 	p.l.running.Go(func() {
-		ctx := withFault(context.Background(), f)
-		if p.kind == rtLambda {
-			done <- p.invoke(ctx, u)
-		} else {
-			done <- p.post(ctx, u)
-		}
+		p.run(func() {
+			ctx := withFault(context.Background(), f)
+			if p.kind == rtLambda {
+				done <- p.invoke(ctx, u)
+			} else {
+				done <- p.post(ctx, u)
+			}
+		})
 	})
 	select {
 	case ok = <-done:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,11 +28,7 @@ var (
 
 // known are the reported bugs a life counts and lives past (sim.Known),
 // each with a test that it still happens (TestKnownBugsStillHappen) until
-// it is fixed. The bugs fixed (sim.ReplayedTrade, seed 2; sim.ReplayedGuess,
-// seeds 10, 14 and 6; a game ended by a move run again, seeds 8 and 31; a
-// count lost in an outage, seed 7; a game result lost by a press, seed 1; a
-// count made again after a kill, seed 1; a count lost to a kill after the
-// record, seed 9) keep their seeds as regression lives.
+// it is fixed; the seeds of the fixed ones are TestFixedBugsStayFixed's.
 var known = map[string]bool{}
 
 func open(t *testing.T, name string) storage.KVProvider {
@@ -89,32 +86,54 @@ func stores() []string {
 // 1, then 2 items) on every store.
 var ciSeeds = []uint64{1, 7, 8, 9}
 
+// A life shares nothing with another (its store, fakes, clock and
+// processes are its own), so the tests live theirs side by side
+// (t.Parallel): go test runs as many at once as -parallel allows.
+
 // TestShortLives: a few seeded lives of two days keep every invariant,
 // and a seed is one history whatever the store.
 func TestShortLives(t *testing.T) {
+	t.Parallel()
 	for _, s := range ciSeeds {
-		digests := map[string]string{}
-		for _, name := range stores() {
-			t.Run(fmt.Sprintf("seed%d/%s", s, name), func(t *testing.T) {
-				home, op := operated(t, name)
-				res := sim.Run(t, sim.Config{Seed: s, Days: 2, PerDay: 120, Store: home, Operator: op, Known: known})
-				digests[name] = res.Digest
+		t.Run(fmt.Sprintf("seed%d", s), func(t *testing.T) {
+			t.Parallel()
+			var mu sync.Mutex
+			digests := map[string]string{}
+			t.Cleanup(func() { // once every store's life has ended
+				for name, d := range digests {
+					if d != digests["memory"] {
+						t.Errorf("seed %d: history %s on %s, %s on memory", s, d, name, digests["memory"])
+					}
+				}
 			})
-		}
-		for name, d := range digests {
-			if d != digests["memory"] {
-				t.Errorf("seed %d: history %s on %s, %s on memory", s, d, name, digests["memory"])
+			for _, name := range stores() {
+				t.Run(name, func(t *testing.T) {
+					t.Parallel()
+					home, op := operated(t, name)
+					res := sim.Run(t, sim.Config{Seed: s, Days: 2, PerDay: 120, Store: home, Operator: op, Known: known})
+					mu.Lock()
+					digests[name] = res.Digest
+					mu.Unlock()
+				})
 			}
-		}
+		})
 	}
 }
 
 // TestSameSeedSameHistory: a life replays exactly.
 func TestSameSeedSameHistory(t *testing.T) {
-	a := sim.Run(t, sim.Config{Seed: 4, Days: 2, PerDay: 150, Store: memory.New(), Known: known})
-	b := sim.Run(t, sim.Config{Seed: 4, Days: 2, PerDay: 150, Store: memory.New(), Known: known})
-	if a.Digest != b.Digest || a.Summary != b.Summary {
-		t.Fatalf("seed 4 lived twice: %s (%s), then %s (%s)", a.Digest, a.Summary, b.Digest, b.Summary)
+	t.Parallel()
+	var lives [2]sim.Result
+	t.Cleanup(func() {
+		if a, b := lives[0], lives[1]; !t.Failed() && (a.Digest != b.Digest || a.Summary != b.Summary) {
+			t.Errorf("seed 4 lived twice: %s (%s), then %s (%s)", a.Digest, a.Summary, b.Digest, b.Summary)
+		}
+	})
+	for i := range lives {
+		t.Run(fmt.Sprintf("life%d", i+1), func(t *testing.T) {
+			t.Parallel()
+			lives[i] = sim.Run(t, sim.Config{Seed: 4, Days: 2, PerDay: 150, Store: memory.New(), Known: known})
+		})
 	}
 }
 
@@ -130,13 +149,13 @@ type bugLife struct {
 // again, so every life here keeps every invariant. A life longer than a
 // few days runs only without -short.
 func TestFixedBugsStayFixed(t *testing.T) {
+	t.Parallel()
 	for _, life := range []bugLife{
-		// The steps where each seed meets the bug's moment since the markets,
-		// the bursts and the kills after a run joined the life (the seeds met
-		// before are in each bug's comment in the package).
+		// Each seed meets its bug's moment at the step named.
+		{sim.ReplayedTrade, 2, 2},   // a top-up's confirmation refused (5xx), run again
 		{sim.ReplayedGuess, 10, 2},  // step 254: a winning guess's reply refused (500), run again
 		{sim.ReplayedGuess, 14, 2},  // step 199: the same in loldle
-		{sim.ReplayedGuess, 6, 20},  // a long life of guesses: steps 888 and 1798 before the bursts
+		{sim.ReplayedGuess, 6, 20},  // a long life of guesses that end games
 		{sim.UncountedEnd, 8, 2},    // step 38: a give-up's write landed, its caller heard a timeout
 		{sim.UncountedEnd, 22, 2},   // step 121: a game's last write landed, its process killed
 		{sim.UncountedEnd, 69, 3},   // step 301: a confirmed give-up's game write landed unheard
@@ -146,6 +165,7 @@ func TestFixedBugsStayFixed(t *testing.T) {
 		{sim.KilledCount, 2, 1},     // step 3: killed at the count
 	} {
 		t.Run(fmt.Sprintf("%s/seed%d", life.bug, life.seed), func(t *testing.T) {
+			t.Parallel()
 			if known[life.bug] {
 				t.Fatalf("%s is fixed: it must not be known", life.bug)
 			}

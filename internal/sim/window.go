@@ -88,6 +88,9 @@ func (l *life) resume(until time.Time) {
 	for _, name := range names {
 		slots := held[name]
 		job, _ := l.app.Registry().CronByName(name)
+		if frequent(job, slots[0]) {
+			slots = slots[len(slots)-1:] // the last stands for them (crons.go)
+		}
 		caught, ok := cron.CatchUpSlot(job, until)
 		for _, slot := range slots {
 			if l.rt != rtLambda && ok && caught.Equal(slot) {

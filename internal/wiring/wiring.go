@@ -1,12 +1,12 @@
 // Package wiring builds the bot the same way for every runtime: the
 // configuration, the logger, the store, the Telegram client, the core, the
 // cron dispatcher and the HTTP handler. A cmd/* main calls Build and then
-// does only what is truly different about its runtime.
+// does only what is truly different about its runtime; the simulation
+// (internal/sim) builds each of its processes with it too.
 package wiring
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -40,35 +40,6 @@ const (
 	RuntimeLambda    = "lambda"
 	RuntimeContainer = "container"
 )
-
-// Options say what differs between the runtimes at construction.
-type Options struct {
-	Runtime string // RuntimeLambda or RuntimeContainer
-	Getenv  func(string) string
-	// Logs receives the JSON log lines.
-	Logs io.Writer
-	// Require lists variables this runtime cannot start without, on top of
-	// TELEGRAM_BOT_TOKEN (needed unless Console is set).
-	Require []string
-	// Console, when set, makes the bot talk to this terminal instead of
-	// Telegram: no token, no call to Telegram, and the person at the
-	// terminal owns the bot unless OWNER_ID says otherwise.
-	Console io.Writer
-	// AWS is where SSM and DynamoDB get their AWS configuration: the
-	// Lambda main passes awsenv.Lambda, the others defaultchain.Load (wiring
-	// imports neither chain, so the Lambda binary links only its own).
-	AWS awsenv.Source
-	// Metrics, when set, is where the metric set goes, given the loaded
-	// configuration (nil: no metrics): EMF lines on Lambda, Prometheus on
-	// the container when METRICS_ENABLED.
-	Metrics func(*config.Config) metrics.Sink
-	// Store adjusts how the store is opened (Lambda: backend.WithoutTableCheck).
-	Store []backend.Option
-	// Jobs, when set, are the runtime's own cron jobs beside the modules'
-	// (the container's snapshots), given the store as opened: not
-	// metered, as a snapshot's reads are no operation of the bot's.
-	Jobs func(cfg *config.Config, store storage.KVProvider, m *metrics.Metrics, log *slog.Logger) []app.Cron
-}
 
 // Bot is the built bot.
 type Bot struct {
@@ -158,7 +129,10 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 	if err != nil {
 		return nil, err
 	}
-	log := logging.New(o.Logs, cfg.LogLevel, cfg.Secrets())
+	log := o.Log
+	if log == nil {
+		log = logging.New(o.Logs, cfg.LogLevel, cfg.Secrets())
+	}
 	log.Info("starting", "runtime", o.Runtime, "console", o.Console != nil, "git_sha", buildinfo.Commit(), "config", cfg)
 
 	b := &Bot{Config: cfg, Log: log}
@@ -175,12 +149,12 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 			cfg.OwnerID = console.UserID
 		}
 	} else {
-		if b.Client, err = NewClient(cfg, log, telegram.WithMetrics(b.Metrics)); err != nil {
+		if b.Client, err = NewClient(cfg, log, append([]telegram.Option{telegram.WithMetrics(b.Metrics)}, o.Telegram...)...); err != nil {
 			return nil, err
 		}
 		bot = b.Client
 	}
-	if b.Store, err = backend.Open(ctx, cfg, log, o.Store...); err != nil {
+	if b.Store, err = openStore(ctx, cfg, log, o); err != nil {
 		return nil, err
 	}
 	if o.Runtime == RuntimeContainer {
@@ -204,14 +178,19 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 		return cron.ChatText(store, cron.Redacted(st, cfg.Secrets()...)), err
 	})
 	b.appURL.Store(cfg.AppURL)
-	if b.App, err = NewApp(cfg, b.Store, bot, log, core.WithMetrics(b.Metrics), cronStatus, core.WithJobs(o.Runtime, jobs...), core.WithAppURL(b.AppURL)); err != nil {
+	now, coreOpts := time.Now, []core.Option{core.WithMetrics(b.Metrics), cronStatus, core.WithJobs(o.Runtime, jobs...), core.WithAppURL(b.AppURL)}
+	if o.Now != nil {
+		now, coreOpts = o.Now, append(coreOpts, core.WithClock(o.Now))
+	}
+	coreOpts = append(coreOpts, o.Core...)
+	if b.App, err = NewApp(cfg, b.Store, bot, log, coreOpts...); err != nil {
 		b.Close()
 		return nil, err
 	}
-	b.Dispatcher = cron.NewDispatcher(b.App.Registry(), cronStore, log, time.Now, cron.WithMetrics(b.Metrics))
+	b.Dispatcher = cron.NewDispatcher(b.App.Registry(), cronStore, log, now, cron.WithMetrics(b.Metrics))
 	b.HTTP = b.learnAppURL(httpapi.NewHandler(httpapi.Config{
 		Handle: b.App.HandleUpdate, Health: b.health, Dispatcher: b.Dispatcher, Store: store, Secrets: cfg.Secrets(),
-		WebhookSecret: cfg.WebhookSecret.Reveal(), CronSecret: cfg.CronSecret.Reveal(), Log: log,
+		WebhookSecret: cfg.WebhookSecret.Reveal(), CronSecret: cfg.CronSecret.Reveal(), Log: log, Now: now,
 		App: b.miniApp(o.Console != nil),
 	}))
 	return b, nil
@@ -232,6 +211,15 @@ func refuseUnfinishedRestore(ctx context.Context, store storage.KVProvider, log 
 		return backup.Unfinished(m)
 	}
 	return nil
+}
+
+// openStore is the store Options.Provider hands over, or else the
+// configured backend, opened.
+func openStore(ctx context.Context, cfg *config.Config, log *slog.Logger, o Options) (storage.KVProvider, error) {
+	if o.Provider != nil {
+		return o.Provider, nil
+	}
+	return backend.Open(ctx, cfg, log, o.Store...)
 }
 
 // Close closes the store, within a short budget of its own: it runs at
