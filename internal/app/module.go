@@ -3,7 +3,7 @@
 // it is handed (Deps, with its own storage namespace), what a handler gets
 // (Request, CallbackRequest), how it talks to Telegram (Messenger, Message,
 // Edit, Keyboard, the error classes to act on), how it does a piece of
-// work once (ApplyOnce, TakeClaim) and the text rules (Fit, Quote). The
+// work once (ApplyOnce, TakeClaim, Timers) and the text rules (Fit, Quote). The
 // engine that runs modules is internal/core; the adapters
 // (internal/telegram, the console) implement Messenger. This package imports
 // neither, so `go doc ./internal/app` is a module author's manual.
@@ -107,6 +107,15 @@ type Module struct {
 	// group upgraded to a supergroup keeps its subscriptions and games
 	// only through it. An error is retried with the update.
 	OnChatChange func(ctx context.Context, ch ChatChange) error
+	// OnTimer, when set, is called when one of the module's timers is due
+	// (Deps.Timers). It may run again for the same timer (Timer.Attempt):
+	// an error is tried again at the next minute's tick, and a runner that
+	// died before recording the end is taken over after TimerStale. Work
+	// that must not repeat is applied once by Timer.ID (ApplyOnce); a
+	// send may repeat only in that crash window. Return nil for a timer
+	// whose work can never be done (the chat is gone): an error for it is
+	// retried for a day, then dropped and logged at ERROR.
+	OnTimer func(ctx context.Context, t Timer) error
 }
 
 // Setting is a configuration value a module needs. The config package reads
@@ -175,6 +184,8 @@ type Deps struct {
 	CronStatus func(ctx context.Context) (string, error)
 	// Rand is the engine's random source, when it gives one (Random).
 	Rand *rand.Rand
+	// Timers are the module's timers, fired through Module.OnTimer.
+	Timers Timers
 }
 
 // Factory builds a module. The registry calls New once, at start-up.

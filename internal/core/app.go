@@ -24,6 +24,7 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/metrics"
 	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/timer"
 )
 
 // App is the bot: the registry over one storage provider and one Telegram
@@ -44,6 +45,8 @@ type App struct {
 	slotsFull atomic.Bool // the dedup slots hold earlier updates: see slotGuess
 
 	metrics *metrics.Metrics // nil: none
+
+	timers *timer.Engine // every module's timers (Deps.Timers)
 
 	userMu   sync.Mutex
 	username string // the bot's @username, for /cmd@Bot; resolved lazily
@@ -144,6 +147,7 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 		metrics:  o.metrics,
 	}
 	a.bot = chatWatch{Messenger: bot, a: a} // a moved or gone chat tells the modules
+	a.timers = newTimers(a, o.logger)
 	factories, err := selectFactories(o.factories, o.enabled)
 	if err != nil {
 		return nil, err
@@ -171,6 +175,7 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 			OwnerID:    o.ownerID,
 			CronStatus: o.cronStat,
 			Rand:       o.rand,
+			Timers:     a.timers.For(f.Name),
 		})
 		if err != nil {
 			return nil, fmt.Errorf("module %q: %w", f.Name, err)
@@ -182,6 +187,11 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 		mods = append(mods, m)
 	}
 	mods = append(mods, o.jobs...)
+	if slices.ContainsFunc(mods, func(m *app.Module) bool { return m.OnTimer != nil }) {
+		mods = append(mods, a.timersModule())
+	} else {
+		a.reg.disabledJobs[TimersJob] = TimersJob // its schedule fires for nothing
+	}
 	if err := errors.Join(append(undeclared, a.reg.register(mods))...); err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/modules/loldle"
 	"github.com/miti99bot/miti99bot/internal/modules/lolschedule"
 	"github.com/miti99bot/miti99bot/internal/modules/misc"
+	"github.com/miti99bot/miti99bot/internal/modules/remind"
 	"github.com/miti99bot/miti99bot/internal/modules/stats"
 	"github.com/miti99bot/miti99bot/internal/modules/stock"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart/draw"
@@ -21,6 +22,6 @@ import (
 // their charts in process (package draw) in both runtimes.
 func Catalogue() []app.Factory {
 	charts := draw.New()
-	return append([]app.Factory{util.Factory, misc.Factory, lolschedule.Factory, wordle.Factory, loldle.Factory, twentyq.Factory,
+	return append([]app.Factory{util.Factory, misc.Factory, remind.Factory, lolschedule.Factory, wordle.Factory, loldle.Factory, twentyq.Factory,
 		coin.Factory(charts), gold.Factory(charts), stock.Factory(charts), stats.Factory}, extra...)
 }

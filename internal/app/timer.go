@@ -1,0 +1,96 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Timer is a moment a module asked to be called back at (Module.OnTimer),
+// kept in the store so that it survives restarts, replicas, the migrator
+// and backups like the rest of the bot's state.
+type Timer struct {
+	// Key is the module's own name for the timer, unique among its pending
+	// timers (storage key rules, at most MaxTimerKey bytes). List finds
+	// timers by a prefix of it, so a module puts what it lists by first
+	// (a user, a chat).
+	Key string
+	// ChatID and ThreadID are where the timer belongs: a chat that becomes
+	// a supergroup takes its timers along (the engine moves them).
+	ChatID   int64
+	ThreadID int
+	// At is when the timer is due, kept to the second (rounded up). The callback runs
+	// at or after At, within a minute of it while the store answers.
+	At time.Time
+	// Payload is the module's own data, at most MaxTimerPayload bytes.
+	Payload []byte
+	// ID is set by Timers.Set, unique to this timer (random, positive):
+	// the id to apply the callback's work once by (ApplyOnce), since a
+	// callback may run again (Attempt).
+	ID int64
+	// Attempt is 1 on the first call of OnTimer; more when an earlier call
+	// returned an error or its runner died before recording the end.
+	Attempt int
+}
+
+// Limits of a timer.
+const (
+	MaxTimerKey     = 256
+	MaxTimerPayload = 4 << 10
+	// MaxTimerAhead is how far ahead a timer may be set.
+	MaxTimerAhead = 400 * 24 * time.Hour
+)
+
+// CancelOutcome is what Timers.Cancel decided, once and for good.
+type CancelOutcome int
+
+const (
+	// Cancelled: the timer will never fire.
+	Cancelled CancelOutcome = iota
+	// TooLate: the timer is firing or fired: its callback runs or ran.
+	TooLate
+	// NoTimer: the module has no timer under the key (never set, or fired
+	// and forgotten).
+	NoTimer
+)
+
+func (o CancelOutcome) String() string {
+	return [...]string{"cancelled", "too late", "no timer"}[o]
+}
+
+// Errors of Timers.Set.
+var (
+	// ErrTimerExists: a timer is pending under the key.
+	ErrTimerExists = errors.New("timer: a timer is pending under this key")
+	// ErrTimerInvalid: a key, payload or time Set cannot take.
+	ErrTimerInvalid = errors.New("timer: invalid")
+)
+
+// Timers is a module's timers (Deps.Timers). Each is fired once: of the
+// callback's run and a Cancel, exactly one wins, decided in the store.
+type Timers interface {
+	// Set schedules t (its Key, ChatID, ThreadID, At and Payload; At in the
+	// past is due at once) and returns it with its ID. A pending timer
+	// under the same key is ErrTimerExists; one firing or fired is not.
+	Set(ctx context.Context, t Timer) (Timer, error)
+	// SetAfter is Set with At = now + d.
+	SetAfter(ctx context.Context, d time.Duration, t Timer) (Timer, error)
+	// List returns the pending timers whose Key starts with prefix, by Key.
+	// One whose callback is running may still be listed.
+	List(ctx context.Context, prefix string) ([]Timer, error)
+	// Keys returns the keys of the pending timers whose Key starts with
+	// prefix, sorted, in one read (a per-user limit counts them). A key a
+	// failed Set left, or one firing, may be among them.
+	Keys(ctx context.Context, prefix string) ([]string, error)
+	// Cancel decides the timer under key: Cancelled means it never fires;
+	// TooLate means its callback runs or ran; NoTimer means none is there.
+	Cancel(ctx context.Context, key string) (CancelOutcome, error)
+}
+
+// Bounds of a callback's run: OnTimer gets TimerRunTimeout; a run that
+// recorded no end after TimerStale belongs to a runner that died, and the
+// timer is fired again.
+const (
+	TimerRunTimeout = 20 * time.Second
+	TimerStale      = 2 * time.Minute
+)

@@ -1,0 +1,103 @@
+package remind
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+)
+
+const callbackPrefix = "remind:"
+
+// cancelData is a Cancel button's data: the reminder's user and id, what
+// its timer key is made of (well under Telegram's 64 bytes).
+func cancelData(user int64, id string) app.CallbackData {
+	return app.Data(callbackPrefix, strconv.FormatInt(user, 10), id)
+}
+
+// listShown bounds a reminder's text in the list, so that 50 lines fit a
+// message; perRow is how many Cancel buttons share a row.
+const (
+	listShown = 40
+	perRow    = 4
+)
+
+func (m *module) list(ctx context.Context, r *app.Request) error {
+	timers, err := m.timers.List(ctx, timerKey(r.UserID, ""))
+	if err != nil {
+		return err
+	}
+	timers = slices.DeleteFunc(timers, func(t app.Timer) bool { return t.ChatID != r.ChatID })
+	if len(timers) == 0 {
+		return r.Reply(ctx, "You have no pending reminders in this chat. Set one: /remind 10m stretch.")
+	}
+	slices.SortFunc(timers, func(a, b app.Timer) int { return a.At.Compare(b.At) })
+	now := m.now()
+	var b strings.Builder
+	b.WriteString("Your pending reminders here (Vietnam time):\n")
+	var rows [][]app.Button
+	for i, t := range timers {
+		var p payload
+		_ = json.Unmarshal(t.Payload, &p) // an unreadable one lists as empty: it can still be cancelled
+		fmt.Fprintf(&b, "%d. %s: %s\n", i+1, listWhen(t.At, now), shorten(p.Text))
+		id := strings.TrimPrefix(t.Key, timerKey(r.UserID, ""))
+		if i%perRow == 0 {
+			rows = append(rows, nil)
+		}
+		rows[len(rows)-1] = append(rows[len(rows)-1], app.Button{Text: fmt.Sprintf("Cancel %d", i+1), Data: cancelData(r.UserID, id)})
+	}
+	kb, err := app.Keyboard(rows...)
+	if err != nil {
+		return err
+	}
+	return r.ReplyKeyboard(ctx, b.String(), kb)
+}
+
+// listWhen is a time in Vietnam, short: its date only when not today.
+func listWhen(at, now time.Time) string {
+	l := at.In(ict)
+	if l.Format(time.DateOnly) == now.In(ict).Format(time.DateOnly) {
+		return l.Format("15:04")
+	}
+	return l.Format("2 Jan 2006 15:04")
+}
+
+func shorten(s string) string {
+	if utf8.RuneCountInString(s) <= listShown {
+		return s
+	}
+	return string([]rune(s)[:listShown-1]) + "…"
+}
+
+// cancel is a Cancel press: the author or an admin cancels, and is told
+// the truth the store decided (cancelled for good, or too late).
+func (m *module) cancel(ctx context.Context, c *app.CallbackRequest) error {
+	d, err := app.ParseCallback(callbackPrefix, c.Data, 2, 2)
+	if err != nil {
+		return c.Answer(ctx, app.StaleButtonToast)
+	}
+	user, err := d.Int(0)
+	if err != nil {
+		return c.Answer(ctx, app.StaleButtonToast)
+	}
+	if user != c.UserID && c.Role < app.RoleAdmin {
+		return c.Answer(ctx, "Only whoever set this reminder (or an admin) can cancel it.")
+	}
+	outcome, err := m.timers.Cancel(ctx, timerKey(user, d.Fields[1]))
+	if err != nil {
+		return err
+	}
+	switch outcome {
+	case app.Cancelled:
+		return c.Reply(ctx, "Reminder cancelled: it will not be sent.")
+	case app.TooLate:
+		return c.Answer(ctx, "Too late: this reminder is being sent now.")
+	}
+	return c.Answer(ctx, "This reminder is no longer pending: it was sent or cancelled already.")
+}

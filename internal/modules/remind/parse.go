@@ -1,0 +1,117 @@
+package remind
+
+import (
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// ict is the bot's zone for its users (Vietnam, UTC+7, no daylight time).
+var ict = time.FixedZone("ICT", 7*3600)
+
+// Bounds of a reminder.
+const (
+	maxText  = 1000
+	maxAhead = 366 * 24 * time.Hour
+)
+
+// refusal is a /remind the module refuses, worded for the user.
+type refusal string
+
+func (r refusal) Error() string { return string(r) }
+
+// The refusals of /remind.
+const (
+	errNoWhen   refusal = "Say when and what: /remind 10m stretch, /remind at 08:00 stand-up, /remind at 2027-01-31 09:00 pay rent."
+	errBadWhen  refusal = "I cannot read that time. Use 10m, 2h, 1d (or 1h30m), at 08:00, or at 2027-01-31 09:00 (Vietnam time)."
+	errNoText   refusal = "What should I remind you of? Add the text after the time: /remind 10m stretch."
+	errTooLong  refusal = "That reminder is too long: keep it to 1000 characters."
+	errPast     refusal = "That time has already passed."
+	errTooFar   refusal = "That is more than a year away: I keep reminders for a year at most."
+	errTooEarly refusal = "Give me at least a minute: 1m or later."
+)
+
+// parse reads "<when> <text>" as now sees it: a delay (10m, 2h, 1d,
+// 1h30m), "at HH:MM" (the next such time in Vietnam) or "at YYYY-MM-DD
+// HH:MM" (Vietnam time).
+func parse(args string, now time.Time) (at time.Time, text string, err error) {
+	f := strings.Fields(args)
+	if len(f) == 0 {
+		return at, "", errNoWhen
+	}
+	rest := strings.TrimSpace(args)
+	cut := func(n int) string { // rest after the first n fields
+		for range n {
+			rest = strings.TrimSpace(rest[len(strings.Fields(rest)[0]):])
+		}
+		return rest
+	}
+	if strings.EqualFold(f[0], "at") {
+		at, text, err = parseAt(f[1:], now, cut)
+	} else {
+		var d time.Duration
+		if d, err = parseDelay(f[0]); err == nil {
+			at, text = now.Add(d), cut(1)
+		}
+	}
+	switch {
+	case err != nil:
+		return at, "", err
+	case text == "":
+		return at, "", errNoText
+	case utf8.RuneCountInString(text) > maxText:
+		return at, "", errTooLong
+	case !at.After(now):
+		return at, "", errPast
+	case at.Sub(now) < time.Minute:
+		return at, "", errTooEarly
+	case at.Sub(now) > maxAhead:
+		return at, "", errTooFar
+	}
+	return at, text, nil
+}
+
+func parseAt(f []string, now time.Time, cut func(int) string) (time.Time, string, error) {
+	if len(f) == 0 {
+		return time.Time{}, "", errBadWhen
+	}
+	if len(f) >= 2 {
+		if t, err := time.ParseInLocation("2006-01-02 15:04", f[0]+" "+f[1], ict); err == nil {
+			return t, cut(3), nil
+		}
+	}
+	clock, err := time.ParseInLocation("15:04", f[0], ict)
+	if err != nil {
+		return time.Time{}, "", errBadWhen
+	}
+	local := now.In(ict)
+	t := time.Date(local.Year(), local.Month(), local.Day(), clock.Hour(), clock.Minute(), 0, 0, ict)
+	if !t.After(now) {
+		t = t.AddDate(0, 0, 1)
+	}
+	return t, cut(2), nil
+}
+
+// parseDelay reads digits-and-unit groups: m minutes, h hours, d days.
+func parseDelay(s string) (time.Duration, error) {
+	var total time.Duration
+	s = strings.ToLower(s)
+	for s != "" {
+		i := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == 0 || i == len(s) || i > 6 {
+			return 0, errBadWhen
+		}
+		n, _ := strconv.Atoi(s[:i])
+		unit := map[byte]time.Duration{'m': time.Minute, 'h': time.Hour, 'd': 24 * time.Hour}[s[i]]
+		if unit == 0 {
+			return 0, errBadWhen
+		}
+		total += time.Duration(n) * unit
+		s = s[i+1:]
+	}
+	return total, nil
+}

@@ -1,0 +1,133 @@
+// Package remind sends a user's reminder back to the chat and topic it
+// was asked in, at the time asked: /remind, /remind_list and a Cancel
+// button each. A reminder is an app timer: fired once across replicas,
+// restarts and both runtimes, and a confirmed Cancel means it never comes.
+package remind
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+)
+
+// Name is the module's name in MODULES.
+const Name = "remind"
+
+// maxPending bounds a user's pending reminders, all chats together.
+const maxPending = 50
+
+// Factory registers the module.
+var Factory = app.Factory{Name: Name, New: New}
+
+// payload is what a reminder's timer carries.
+type payload struct {
+	User int64  `json:"user"`
+	Name string `json:"name,omitempty"` // how the reminder addresses the user
+	Text string `json:"text"`
+}
+
+type module struct {
+	timers app.Timers
+	bot    app.Messenger
+	now    func() time.Time
+	log    *slog.Logger
+}
+
+// New builds the module.
+func New(d app.Deps) (*app.Module, error) {
+	m := &module{timers: d.Timers, bot: d.Bot, now: d.Now, log: d.Log}
+	return &app.Module{
+		Name: Name,
+		Commands: []app.Command{
+			{Name: "remind", Description: "Remind me: /remind 10m text, 2h, 1d, at 08:00, at 2027-01-31 09:00 (Vietnam time)", Handler: m.remind},
+			{Name: "remind_list", Description: "List your pending reminders in this chat, with a Cancel button each", Handler: m.list},
+		},
+		Callbacks: []app.Callback{{Prefix: callbackPrefix, Handler: m.cancel}},
+		OnTimer:   m.fire,
+	}, nil
+}
+
+// timerKey names a reminder: its user first (List and the limit count by
+// user), then the update that asked for it, so a redelivery sets nothing new.
+func timerKey(user int64, id string) string { return strconv.FormatInt(user, 10) + ":" + id }
+
+func (m *module) remind(ctx context.Context, r *app.Request) error {
+	now := m.now()
+	at, text, err := parse(r.Args, now)
+	if ref := refusal(""); errors.As(err, &ref) {
+		return r.Reply(ctx, ref.Error())
+	} else if err != nil {
+		return err
+	}
+	id := strconv.FormatInt(r.UpdateID(), 10)
+	if r.UpdateID() == 0 {
+		id = strconv.FormatInt(now.UnixNano(), 36)
+	}
+	key := timerKey(r.UserID, id)
+	keys, err := m.timers.Keys(ctx, timerKey(r.UserID, ""))
+	if err != nil {
+		return err
+	}
+	if len(keys) >= maxPending {
+		return r.Reply(ctx, fmt.Sprintf("You have %d reminders pending, the most I keep: cancel one with /remind_list first.", len(keys)))
+	}
+	body, _ := json.Marshal(payload{User: r.UserID, Name: nameOf(r), Text: text}) // plain fields
+	_, err = m.timers.Set(ctx, app.Timer{Key: key, ChatID: r.ChatID, ThreadID: r.ThreadID, At: at, Payload: body})
+	if err != nil && !errors.Is(err, app.ErrTimerExists) { // exists: this update set it already
+		return err
+	}
+	kb, err := app.Keyboard([]app.Button{{Text: "Cancel", Data: cancelData(r.UserID, id)}})
+	if err != nil {
+		return err
+	}
+	return r.ReplyKeyboard(ctx, "⏰ I will remind you "+when(at, now)+".", kb)
+}
+
+func nameOf(r *app.Request) string {
+	if r.Message == nil || r.Message.From == nil {
+		return ""
+	}
+	if u := r.Message.From.Username; u != "" {
+		return "@" + u
+	}
+	return r.Message.From.FirstName
+}
+
+// when says a time in Vietnam, with its date unless it is today there.
+func when(at, now time.Time) string {
+	l, n := at.In(ict), now.In(ict)
+	if l.Format("2006-01-02") == n.Format("2006-01-02") {
+		return "at " + l.Format("15:04") + " (Vietnam time)"
+	}
+	return "on " + l.Format("Mon 2 Jan 2006 at 15:04") + " (Vietnam time)"
+}
+
+// fire sends a due reminder to its chat and topic. A topic gone takes it
+// to the chat itself; a chat gone for good drops it (nil: not retried).
+func (m *module) fire(ctx context.Context, t app.Timer) error {
+	var p payload
+	if err := json.Unmarshal(t.Payload, &p); err != nil {
+		m.log.Error("reminder unreadable: dropped", "key", t.Key, "err", err)
+		return nil
+	}
+	text := "⏰ Reminder"
+	if p.Name != "" {
+		text += " for " + p.Name
+	}
+	text += ": " + p.Text
+	_, err := m.bot.Send(ctx, app.Message{ChatID: t.ChatID, ThreadID: t.ThreadID, Text: text})
+	if t.ThreadID != 0 && (errors.Is(err, app.ErrThreadNotFound) || errors.Is(err, app.ErrSendRefused)) {
+		_, err = m.bot.Send(ctx, app.Message{ChatID: t.ChatID, Text: text})
+	}
+	if err != nil && app.Permanent(err) {
+		m.log.Warn("reminder dropped: the chat refuses it", "chat_id", t.ChatID, "key", t.Key, "err", err)
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,115 @@
+package timer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/claim"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// Cancel deletes the due record only as it read it pending, with the
+// store's conditional delete: a tick that took it first (swapped it to
+// running) makes the delete fail, so of Cancel and the fire one wins.
+func (m moduleTimers) Cancel(ctx context.Context, key string) (app.CancelOutcome, error) {
+	bk := byKey(m.module, key)
+	ptr, err := m.e.store.Get(ctx, bk)
+	if errors.Is(err, storage.ErrNotFound) {
+		return app.NoTimer, nil
+	} else if err != nil {
+		return 0, err
+	}
+	dk := string(ptr)
+	for range 4 {
+		v, err := m.e.store.Get(ctx, dk)
+		if errors.Is(err, storage.ErrNotFound) {
+			return app.NoTimer, nil // an index a Set left unfinished
+		} else if err != nil {
+			return 0, err
+		}
+		r, err := decode(v)
+		if err != nil {
+			return 0, fmt.Errorf("%w: %s: %w", storage.ErrUnreadable, dk, err)
+		}
+		if r.state() == claim.Running {
+			return app.TooLate, nil
+		}
+		err = m.e.store.CompareAndDelete(ctx, dk, v)
+		if errors.Is(err, storage.ErrConflict) {
+			continue // taken, failed or moved meanwhile: read again
+		} else if err != nil {
+			return 0, err
+		}
+		// Decided: the indexes go with it; one left behind points to nothing.
+		_ = m.e.store.Delete(ctx, chatKey(r.Chat, r.ID))
+		_ = m.e.store.CompareAndDelete(ctx, bk, ptr)
+		return app.Cancelled, nil
+	}
+	return 0, fmt.Errorf("timer %s/%s: %w", m.module, key, storage.ErrBusy)
+}
+
+func (m moduleTimers) Keys(ctx context.Context, prefix string) ([]string, error) {
+	keys, err := m.e.store.List(ctx, byKey(m.module, prefix))
+	if err != nil {
+		return nil, err
+	}
+	for i, k := range keys {
+		keys[i] = k[len(byKey(m.module, "")):]
+	}
+	return keys, nil
+}
+
+// List reads the module index, then each timer (a read each, at once).
+func (m moduleTimers) List(ctx context.Context, prefix string) ([]app.Timer, error) {
+	keys, err := m.e.store.List(ctx, byKey(m.module, prefix))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]app.Timer, len(keys))
+	found := make([]bool, len(keys))
+	errs := make([]error, len(keys))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, m.e.workers)
+	for i, k := range keys {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			out[i], found[i], errs[i] = m.read(ctx, k)
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	timers := make([]app.Timer, 0, len(keys))
+	for i, t := range out {
+		if found[i] {
+			timers = append(timers, t)
+		}
+	}
+	return timers, nil
+}
+
+func (m moduleTimers) read(ctx context.Context, bk string) (app.Timer, bool, error) {
+	ptr, err := m.e.store.Get(ctx, bk)
+	if errors.Is(err, storage.ErrNotFound) {
+		return app.Timer{}, false, nil
+	} else if err != nil {
+		return app.Timer{}, false, err
+	}
+	v, err := m.e.store.Get(ctx, string(ptr))
+	if errors.Is(err, storage.ErrNotFound) {
+		return app.Timer{}, false, nil
+	} else if err != nil {
+		return app.Timer{}, false, err
+	}
+	r, err := decode(v)
+	if err != nil || r.Module != m.module || !strings.HasPrefix(bk, byPrefix) {
+		return app.Timer{}, false, nil
+	}
+	return r.timer(), true, nil
+}

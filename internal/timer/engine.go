@@ -1,0 +1,66 @@
+package timer
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// Handler finds a module's OnTimer; ok false when the module is not
+// enabled or has none (its timers then wait).
+type Handler func(module string) (f func(context.Context, app.Timer) error, ok bool)
+
+// Engine keeps every module's timers in one store (the core namespace)
+// and fires them (Tick).
+type Engine struct {
+	store   storage.KVStore
+	now     func() time.Time
+	log     *slog.Logger
+	handler Handler
+	// workers bound the callbacks a tick runs at once; perTick the timers
+	// it takes (the rest wait for the next tick).
+	workers, perTick int
+	// hoursPerTick bounds the hours one tick lists after an outage.
+	hoursPerTick int
+}
+
+// Option configures New.
+type Option func(*Engine)
+
+// WithLogger sets the logger (default: discard).
+func WithLogger(l *slog.Logger) Option { return func(e *Engine) { e.log = l } }
+
+// WithHandler sets how a tick finds a module's OnTimer.
+func WithHandler(h Handler) Option { return func(e *Engine) { e.handler = h } }
+
+// WithBounds sets how many callbacks run at once and how many timers one
+// tick takes at most.
+func WithBounds(workers, perTick int) Option {
+	return func(e *Engine) { e.workers, e.perTick = max(1, workers), max(1, perTick) }
+}
+
+// New keeps timers in store (storage.CoreNamespace) by the clock now.
+func New(store storage.KVStore, now func() time.Time, opts ...Option) *Engine {
+	e := &Engine{store: store, now: now, log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		workers: 16, perTick: 5000, hoursPerTick: 48}
+	for _, o := range opts {
+		o(e)
+	}
+	return e
+}
+
+// SetHandler sets how a tick finds a module's OnTimer, once the modules
+// exist (they are built with their Timers first).
+func (e *Engine) SetHandler(h Handler) { e.handler = h }
+
+// For is module's view of its timers.
+func (e *Engine) For(module string) app.Timers { return moduleTimers{e: e, module: module} }
+
+// newID is a timer's id: random, positive, so a module applies its work
+// once by it (app.ApplyOnce takes a non-zero int64).
+func newID() int64 { return rand.Int64N(1<<62) + 1 }

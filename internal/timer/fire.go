@@ -1,0 +1,131 @@
+package timer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/claim"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// giveUpAfter: a callback that keeps failing is dropped, logged at ERROR,
+// once its timer is this late.
+const giveUpAfter = 24 * time.Hour
+
+// fired is what fire did with one due key.
+type fired int
+
+const (
+	firedOK   fired = iota // the callback ran to success (or was given up)
+	firedNone              // nothing to do: gone, or taken by another tick
+	firedLeft              // still waits: busy elsewhere, failed, no handler
+)
+
+// fire takes the timer at dk with the claim rule and runs its callback:
+// pending or failed, or running past TimerStale (its runner died), it is
+// swapped to running with compare-and-swap, so of racing ticks and a
+// Cancel one wins.
+func (e *Engine) fire(ctx context.Context, dk string) (fired, error) {
+	v, err := e.store.Get(ctx, dk)
+	if errors.Is(err, storage.ErrNotFound) {
+		return firedNone, nil
+	} else if err != nil {
+		return firedLeft, err
+	}
+	r, err := decode(v)
+	if err != nil {
+		// No retry can read it: it is left in the store, and the ticks
+		// move on past its hour.
+		e.log.Error("timer unreadable: restore it from a backup or delete it", "key", dk, "err", err)
+		return firedNone, nil
+	}
+	now := e.now()
+	if claim.Judge(r.state(), r.At, now, app.TimerStale) != claim.Take {
+		return firedLeft, nil
+	}
+	f, ok := e.handler(r.Module)
+	if !ok {
+		return e.orphan(ctx, dk, v, r, now)
+	}
+	taken := r
+	taken.State, taken.At, taken.Attempts = "running", now.UnixNano(), r.Attempts+1
+	held := taken.encode()
+	if err := e.store.CompareAndSwap(ctx, dk, v, held); errors.Is(err, storage.ErrConflict) {
+		return firedNone, nil // cancelled, moved or taken meanwhile
+	} else if err != nil {
+		return firedLeft, err
+	}
+	log := e.log.With("module", r.Module, "key", r.Key, "timer", r.ID, "attempt", taken.Attempts)
+	if cbErr := e.call(ctx, f, taken.timer()); cbErr != nil {
+		late := now.Sub(time.Unix(r.Due, 0))
+		if late < giveUpAfter {
+			log.Warn("timer callback failed: tried again at the next tick", "err", cbErr)
+			failed := taken
+			failed.State, failed.At = "failed", e.now().UnixNano()
+			if err := e.store.CompareAndSwap(context.WithoutCancel(ctx), dk, held, failed.encode()); err != nil {
+				return firedLeft, fmt.Errorf("timer %s: release: %w", dk, err)
+			}
+			return firedLeft, nil
+		}
+		log.Error("timer dropped: its callback failed for a day", "late", late, "err", cbErr)
+	}
+	return firedOK, e.finish(context.WithoutCancel(ctx), dk, held, taken)
+}
+
+// orphan is a due timer whose module is not enabled (MODULES) or has no
+// OnTimer: it waits a day for the module to come back, then is dropped,
+// logged at ERROR, so that it does not hold the ticks back forever.
+func (e *Engine) orphan(ctx context.Context, dk string, v []byte, r record, now time.Time) (fired, error) {
+	late := now.Sub(time.Unix(r.Due, 0))
+	if late < giveUpAfter {
+		e.log.Warn("timer waits: its module is not enabled or has no OnTimer", "module", r.Module, "key", r.Key)
+		return firedLeft, nil
+	}
+	if err := e.store.CompareAndDelete(ctx, dk, v); errors.Is(err, storage.ErrConflict) {
+		return firedNone, nil
+	} else if err != nil {
+		return firedLeft, err
+	}
+	e.log.Error("timer dropped: its module was not enabled for a day", "module", r.Module, "key", r.Key, "late", late)
+	return firedNone, e.unindex(ctx, dk, r)
+}
+
+// finish forgets a fired timer: its indexes, then its record (a crash
+// before that leaves it running, taken over after TimerStale).
+func (e *Engine) finish(ctx context.Context, dk string, held []byte, r record) error {
+	if err := e.unindex(ctx, dk, r); err != nil {
+		return err
+	}
+	if err := e.store.CompareAndDelete(ctx, dk, held); err != nil && !errors.Is(err, storage.ErrConflict) {
+		return fmt.Errorf("timer %s: %w", dk, err) // conflict: moved or retaken meanwhile
+	}
+	return nil
+}
+
+// call runs a callback with its own timeout, a panic turned into an error.
+func (e *Engine) call(ctx context.Context, f func(context.Context, app.Timer) error, t app.Timer) (err error) {
+	ctx, cancel := context.WithTimeout(ctx, app.TimerRunTimeout)
+	defer cancel()
+	defer func() {
+		if p := recover(); p != nil {
+			e.log.Error("timer callback panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return f(ctx, t)
+}
+
+// unindex deletes a timer's two indexes.
+func (e *Engine) unindex(ctx context.Context, dk string, r record) error {
+	if err := e.store.CompareAndDelete(ctx, byKey(r.Module, r.Key), []byte(dk)); err != nil && !errors.Is(err, storage.ErrConflict) {
+		return fmt.Errorf("timer %s: %w", dk, err) // conflict: a newer Set holds the key
+	}
+	if err := e.store.Delete(ctx, chatKey(r.Chat, r.ID)); err != nil {
+		return fmt.Errorf("timer %s: %w", dk, err)
+	}
+	return nil
+}

@@ -1,0 +1,114 @@
+// Package timer is the engine behind app.Timers: modules' one-off timers
+// kept in the core namespace, found each minute by a tick and fired once
+// with the claim rule (internal/claim) and the store's conditional delete.
+//
+// Three records per pending timer:
+//
+//	timer:at:<YYYYMMDDHH>:<MMSS>:<module>:<id>  the timer (record), by due hour
+//	timer:by:<module>:<key>                    its due key (List, Cancel)
+//	timer:chat:<chat>:<id>                     its due key (a chat's move)
+//
+// The due record is the truth; the two indexes point to it. A tick lists
+// the hours from its cursor (timer:swept) to the current one, one List
+// each, so finding what is due costs a few round trips however many
+// timers wait in later hours.
+package timer
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/claim"
+)
+
+// Key prefixes in storage.CoreNamespace.
+const (
+	duePrefix  = "timer:at:"
+	byPrefix   = "timer:by:"
+	chatPrefix = "timer:chat:"
+	cursorKey  = "timer:swept"
+)
+
+const hourLayout = "2006010215"
+
+// record is a timer as stored at its due key. State, At and Attempts are
+// its claim (internal/claim's states): "" while pending, running while a
+// callback runs, failed after one returned an error.
+type record struct {
+	Module   string `json:"module"`
+	Key      string `json:"key"`
+	ID       int64  `json:"id"`
+	Chat     int64  `json:"chat"`
+	Thread   int    `json:"thread,omitempty"`
+	Due      int64  `json:"due"` // unix seconds
+	Payload  []byte `json:"payload,omitempty"`
+	State    string `json:"state,omitempty"`
+	At       int64  `json:"at,omitempty"` // unix nanos of the last claim change
+	Attempts int    `json:"attempts,omitempty"`
+}
+
+func (r record) encode() []byte {
+	b, _ := json.Marshal(r) // plain fields: cannot fail
+	return b
+}
+
+func decode(v []byte) (record, error) {
+	var r record
+	if err := json.Unmarshal(v, &r); err != nil || r.Module == "" || r.ID == 0 {
+		return r, fmt.Errorf("timer record: %q does not decode", v)
+	}
+	return r, nil
+}
+
+func (r record) state() claim.State { return claim.Parse(r.State) }
+
+func (r record) timer() app.Timer {
+	return app.Timer{Key: r.Key, ChatID: r.Chat, ThreadID: r.Thread, At: time.Unix(r.Due, 0).UTC(),
+		Payload: r.Payload, ID: r.ID, Attempt: r.Attempts}
+}
+
+func hourOf(t time.Time) time.Time { return t.UTC().Truncate(time.Hour) }
+
+func hourPrefix(h time.Time) string { return duePrefix + h.UTC().Format(hourLayout) + ":" }
+
+// dueKey files a timer under the second it is due in.
+func dueKey(at time.Time, module string, id int64) string {
+	at = at.UTC()
+	return hourPrefix(at) + at.Format("0405") + ":" + module + ":" + strconv.FormatInt(id, 36)
+}
+
+// dueOf reads the second a due key files its timer under.
+func dueOf(key string) (time.Time, bool) {
+	rest, ok := strings.CutPrefix(key, duePrefix)
+	if !ok || len(rest) < len(hourLayout)+1+4 {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(hourLayout+":0405", rest[:len(hourLayout)+5])
+	return t, err == nil
+}
+
+func byKey(module, key string) string { return byPrefix + module + ":" + key }
+
+func chatKey(chat, id int64) string {
+	return chatPrefix + strconv.FormatInt(chat, 10) + ":" + strconv.FormatInt(id, 36)
+}
+
+func chatKeys(chat int64) string { return chatPrefix + strconv.FormatInt(chat, 10) + ":" }
+
+func earlier(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}

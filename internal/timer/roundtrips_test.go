@@ -1,0 +1,42 @@
+package timer_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/storage/memory"
+	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
+)
+
+// Finding what is due costs a read of the cursor and a List per hour
+// from it, whatever waits in later hours; each due timer then costs five
+// (read, take, the two indexes, the record's conditional delete).
+func TestATickCostsAFewTripsToFindWhatIsDueAndFivePerTimer(t *testing.T) {
+	clk := apptest.NewClock(t0)
+	counting := storagetest.NewCounting(memory.New(), 0)
+	var c calls
+	e := engine(counting.For(storage.CoreNamespace), clk, c.on)
+	for i := range 9000 { // later the same day
+		set(t, e, fmt.Sprintf("later:%d", i), t0.Add(2*time.Hour+time.Duration(i)*8*time.Second))
+	}
+	for i := range 1000 { // all in the minute after t0
+		set(t, e, fmt.Sprintf("now:%d", i), t0.Add(time.Duration(i%60)*time.Second))
+	}
+	first := tick(t, e) // at t0: the first tick of a store finds its cursor
+	counting.Reset()
+	clk.Add(time.Minute)
+	st := tick(t, e)
+	want := int64(1 + 2 + 5*st.Fired) // cursor, two hours listed, per timer
+	if first.Fired+st.Fired != 1000 || counting.Trips() != want {
+		// Those due at t0 itself fired at the first tick.
+		t.Fatalf("fired %d+%d with %d trips, want 1000 with %d", first.Fired, st.Fired, counting.Trips(), want)
+	}
+	counting.Reset()
+	clk.Add(time.Minute)
+	if tick(t, e); counting.Trips() != 3 {
+		t.Errorf("a tick with nothing due took %d trips, want 3: %v", counting.Trips(), counting.Calls())
+	}
+}

@@ -1,0 +1,108 @@
+package timer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/claim"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// moduleTimers is app.Timers for one module.
+type moduleTimers struct {
+	e      *Engine
+	module string
+}
+
+var _ app.Timers = moduleTimers{}
+
+func (m moduleTimers) SetAfter(ctx context.Context, d time.Duration, t app.Timer) (app.Timer, error) {
+	t.At = m.e.now().Add(d)
+	return m.Set(ctx, t)
+}
+
+func (m moduleTimers) check(t app.Timer, now time.Time) error {
+	switch {
+	case storage.ValidateKey(t.Key) != nil || len(t.Key) > app.MaxTimerKey:
+		return fmt.Errorf("%w: key %q (storage key rules, at most %d bytes)", app.ErrTimerInvalid, t.Key, app.MaxTimerKey)
+	case len(t.Payload) > app.MaxTimerPayload:
+		return fmt.Errorf("%w: payload of %d bytes, the limit is %d", app.ErrTimerInvalid, len(t.Payload), app.MaxTimerPayload)
+	case t.At.IsZero() || t.At.After(now.Add(app.MaxTimerAhead)):
+		return fmt.Errorf("%w: due %v, not within %v from now", app.ErrTimerInvalid, t.At, app.MaxTimerAhead)
+	}
+	return nil
+}
+
+// Set writes the module index, the chat index, then the due record: a
+// crash before the last leaves indexes to nothing, which List and Cancel
+// read as no timer and a later Set replaces.
+func (m moduleTimers) Set(ctx context.Context, t app.Timer) (app.Timer, error) {
+	now := m.e.now()
+	if err := m.check(t, now); err != nil {
+		return app.Timer{}, err
+	}
+	// Kept to the second, rounded up: a timer never fires before its time.
+	due := t.At.UTC().Truncate(time.Second)
+	if due.Before(t.At) {
+		due = due.Add(time.Second)
+	}
+	// A due time in the past is filed under now: the tick's cursor has
+	// passed older hours.
+	id := newID()
+	dk := dueKey(later(due, now.UTC().Truncate(time.Second)), m.module, id)
+	rec := record{Module: m.module, Key: t.Key, ID: id, Chat: t.ChatID, Thread: t.ThreadID,
+		Due: due.Unix(), Payload: t.Payload}
+	if err := m.claimKey(ctx, t.Key, dk); err != nil {
+		return app.Timer{}, err
+	}
+	write := func() error {
+		if err := m.e.store.Put(ctx, chatKey(rec.Chat, rec.ID), []byte(dk)); err != nil {
+			return err
+		}
+		return m.e.store.CompareAndSwap(ctx, dk, nil, rec.encode())
+	}
+	if err := write(); err != nil {
+		// Best effort: what is left points to nothing and reads as no timer.
+		_ = m.e.store.CompareAndDelete(context.WithoutCancel(ctx), byKey(m.module, t.Key), []byte(dk))
+		return app.Timer{}, fmt.Errorf("timer %s/%s: %w", m.module, t.Key, err)
+	}
+	return rec.timer(), nil
+}
+
+// claimKey points the module's key at dk, unless a pending timer holds it.
+func (m moduleTimers) claimKey(ctx context.Context, key, dk string) error {
+	bk := byKey(m.module, key)
+	var cur []byte
+	for range 4 {
+		err := m.e.store.CompareAndSwap(ctx, bk, cur, []byte(dk))
+		if !errors.Is(err, storage.ErrConflict) {
+			return err
+		}
+		if cur, err = m.e.store.Get(ctx, bk); errors.Is(err, storage.ErrNotFound) {
+			cur = nil
+			continue
+		} else if err != nil {
+			return err
+		}
+		if live, err := m.pending(ctx, string(cur)); err != nil || live {
+			return errors.Join(err, fmt.Errorf("%w: %s/%s", app.ErrTimerExists, m.module, key))
+		}
+	}
+	return fmt.Errorf("timer %s/%s: %w", m.module, key, storage.ErrBusy)
+}
+
+// pending reports whether the timer at dk waits to fire (not running,
+// not gone).
+func (m moduleTimers) pending(ctx context.Context, dk string) (bool, error) {
+	v, err := m.e.store.Get(ctx, dk)
+	if errors.Is(err, storage.ErrNotFound) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	r, err := decode(v)
+	return err == nil && r.state() != claim.Running, nil
+}
