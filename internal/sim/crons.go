@@ -23,7 +23,7 @@ func (l *life) fireCrons(until time.Time) {
 	for _, name := range names {
 		for !l.next[name].After(until) {
 			slot := l.next[name]
-			l.fire(name, slot, "", l.dispatch)
+			l.fire(name, slot, "", l.timersRun(name, slot))
 			job, _ := l.app.Registry().CronByName(name)
 			l.next[name] = job.Next(slot)
 		}
@@ -63,6 +63,7 @@ func (l *life) fire(name string, slot time.Time, how string, run func(string, ti
 	calls := l.wire.since(mark)
 	l.hist.calls(calls, false)
 	l.seen(calls)
+	l.timersHeard(nil, calls)
 	if name == pushJob {
 		l.checkPush(ictDay(slot), calls)
 	}
