@@ -2,7 +2,10 @@ package sim
 
 import (
 	"slices"
+	"strings"
 	"time"
+
+	"github.com/miti99bot/miti99bot/internal/core"
 )
 
 // cronTries is how often a failing slot is fired again (the in-process
@@ -24,6 +27,7 @@ func (l *life) fireCrons(until time.Time) {
 		for !l.next[name].After(until) {
 			slot := l.next[name]
 			l.fire(name, slot, "", l.timersRun(name, slot))
+			l.raceHeard()
 			job, _ := l.app.Registry().CronByName(name)
 			l.next[name] = job.Next(slot)
 		}
@@ -61,6 +65,11 @@ func (l *life) fire(name string, slot time.Time, how string, run func(string, ti
 	}
 	l.hist.count("cron-fires", 1)
 	calls := l.wire.since(mark)
+	if name == core.TimersJob {
+		// A tick's workers send side by side: the history takes their
+		// calls in an order of their own.
+		slices.SortStableFunc(calls, func(a, b Call) int { return strings.Compare(a.Text, b.Text) })
+	}
 	l.hist.calls(calls, false)
 	l.seen(calls)
 	l.timersHeard(nil, calls)

@@ -195,7 +195,11 @@ func (l *life) press(c *chat, thread int, user int64, message int, data, label s
 // at a minute a reminder falls due, now and then with the store down for
 // its first try, so the reminder comes late (at the retry), and once.
 func (l *life) timersRun(name string, slot time.Time) func(string, time.Time) (string, error) {
-	if name != core.TimersJob || !l.reminderDue(slot) || l.tm.IntN(4) != 0 {
+	if name != core.TimersJob || !l.reminderDue(slot) {
+		return l.dispatch
+	}
+	l.armRace(slot)
+	if l.tm.IntN(4) != 0 {
 		return l.dispatch
 	}
 	l.hist.count("timers-store-down", 1)
