@@ -16,21 +16,30 @@ const (
 )
 
 // fireCrons runs every job whose next fire is before until, at its
-// scheduled time, again while it fails; the push is then checked.
+// scheduled time, again while it fails; the push is then checked. The
+// slots run in time order (a minute's jobs in name order), so each job's
+// run sees the clock at its own slot, not a later job's.
 func (l *life) fireCrons(until time.Time) {
 	names := make([]string, 0, len(l.next))
 	for name := range l.next {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	for _, name := range names {
-		for !l.next[name].After(until) {
-			slot := l.next[name]
-			l.fire(name, slot, "", l.timersRun(name, slot))
-			l.raceHeard()
-			job, _ := l.app.Registry().CronByName(name)
-			l.next[name] = job.Next(slot)
+	for {
+		name := ""
+		for _, n := range names {
+			if !l.next[n].After(until) && (name == "" || l.next[n].Before(l.next[name])) {
+				name = n
+			}
 		}
+		if name == "" {
+			return
+		}
+		slot := l.next[name]
+		l.fire(name, slot, "", l.timersRun(name, slot))
+		l.raceHeard()
+		job, _ := l.app.Registry().CronByName(name)
+		l.next[name] = job.Next(slot)
 	}
 }
 
