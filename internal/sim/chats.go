@@ -62,6 +62,7 @@ func (l *life) chatEvent() {
 // gone: the chat is out of reach; the bot forgets its state as it learns.
 func (l *life) gone(c *chat) {
 	c.gone = true
+	l.timersChatGone(c)
 	l.subs.forget(c.id)
 	for _, g := range l.gameModels() {
 		delete(g.played, c.id)

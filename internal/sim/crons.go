@@ -2,6 +2,7 @@ package sim
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/core"
@@ -15,31 +16,43 @@ const (
 )
 
 // fireCrons runs every job whose next fire is before until, at its
-// scheduled time, again while it fails; the push is then checked.
+// scheduled time, again while it fails; the push is then checked. The
+// slots run in time order (a minute's jobs in name order), so each job's
+// run sees the clock at its own slot, not a later job's.
 func (l *life) fireCrons(until time.Time) {
 	names := make([]string, 0, len(l.next))
 	for name := range l.next {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	for _, name := range names {
-		job, _ := l.app.Registry().CronByName(name)
-		for !l.next[name].After(until) {
-			slot := l.next[name]
-			l.next[name] = job.Next(slot)
-			if frequent(job, slot) && l.next[name].Truncate(time.Hour).Equal(slot.Truncate(time.Hour)) {
-				continue // the hour's last slot stands for this one
+	for {
+		name := ""
+		for _, n := range names {
+			if !l.next[n].After(until) && (name == "" || l.next[n].Before(l.next[name])) {
+				name = n
 			}
-			l.fire(name, slot, "", l.dispatch)
 		}
+		if name == "" {
+			return
+		}
+		slot := l.next[name]
+		job, _ := l.app.Registry().CronByName(name)
+		l.next[name] = job.Next(slot)
+		if frequent(job, slot) && l.next[name].Truncate(time.Hour).Equal(slot.Truncate(time.Hour)) {
+			continue // the hour's last slot stands for this one
+		}
+		l.fire(name, slot, "", l.timersRun(name, slot))
+		l.raceHeard()
 	}
 }
 
 // frequent reports whether job is due more often than hourly (the
-// markets' alert checks, every minute). Of such a job's slots the life
-// fires the last of each hour: the life sets no alert and the prices move
-// by the hour, so every check of an hour reads the same alerts and prices,
-// and one stands for them all.
+// timers' tick and the markets' alert checks, every minute). Of such a
+// job's slots the life fires the last of each hour, which keeps a life of
+// days affordable: the fake prices move by the hour, so an hour's alert
+// checks read the same prices, and a timer due within the hour fires at
+// its last slot, late but once, which the checkers allow (at or after its
+// time).
 func frequent(job core.CronJob, slot time.Time) bool {
 	return job.Next(slot).Sub(slot) < time.Hour
 }
@@ -75,8 +88,14 @@ func (l *life) fire(name string, slot time.Time, how string, run func(string, ti
 	}
 	l.hist.count("cron-fires", 1)
 	calls := l.wire.since(mark)
+	if name == core.TimersJob {
+		// A tick's workers send side by side: the history takes their
+		// calls in an order of their own.
+		slices.SortStableFunc(calls, func(a, b Call) int { return strings.Compare(a.Text, b.Text) })
+	}
 	l.hist.calls(calls, false)
 	l.seen(calls)
+	l.timersHeard(nil, calls)
 	if name == pushJob {
 		l.checkPush(ictDay(slot), calls)
 	}

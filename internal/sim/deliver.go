@@ -58,6 +58,7 @@ func (l *life) deliver(d *delivery) []Call {
 	}
 	d.handled = handled
 	l.seen(calls)
+	l.timersHeard(d, calls)
 	l.checkAnswers(d, calls, handled)
 	if handled && d.cmd != "" && !d.again && !l.logs.said(d.u.ID, dropped) {
 		l.stats.add(d.user, d.cmd)

@@ -63,7 +63,7 @@ type Result struct {
 }
 
 // modules the life runs: everything that needs no paid API.
-var modules = []string{"util", "misc", "lolschedule", "wordle", "loldle", "coin", "gold", "stock", "stats"}
+var modules = []string{"util", "misc", "lolschedule", "wordle", "loldle", "coin", "gold", "stock", "stats", "remind"}
 
 // Start is the first simulated day, 00:00 UTC.
 var Start = time.Date(2027, 1, 4, 0, 0, 0, 0, time.UTC)
@@ -91,6 +91,7 @@ type life struct {
 	op    *operator            // nil: no operator
 	rnd   *rand.Rand           // the modules' (wordle's words): a replay draws the same
 	mk    *rand.Rand           // the users' gold, stock and loldle: their own stream, so the older seeds' lives keep their shape
+	tm    *rand.Rand           // the users' reminders and alerts (timers.go): their own stream likewise
 	next  map[string]time.Time // each cron job's next fire
 
 	processes // the runtimes serving the life, and their failures
@@ -105,6 +106,7 @@ type life struct {
 	games     *gamesModel // wordle's
 	lol       *gamesModel // loldle's
 	stats     *statsModel
+	timers    *timersModel
 	recent    []*delivery                // updates Telegram may deliver again
 	keyboards map[int64]map[int]keyboard // chat -> message -> its buttons
 }
@@ -121,6 +123,7 @@ func Run(t testing.TB, cfg Config) Result {
 	l.operate(Start.AddDate(0, 0, cfg.Days))
 	l.checkKeyspace("life")
 	l.checkEveryDayPushed()
+	l.checkTimersAtEnd(Start.AddDate(0, 0, cfg.Days))
 	return Result{Updates: int(l.ids.update), Known: l.known, Summary: l.hist.summary(), Digest: l.hist.digest(), Users: l.hist.usersDigest(), Store: l.cfg.Store}
 }
 
@@ -134,6 +137,7 @@ func newLife(t testing.TB, cfg Config) *life {
 	l.mkt = newMarkets(cfg.Seed, l.clk.Now, Start, cfg.Days)
 	l.words, l.champions = wordleWords(t), loldleChampions(t)
 	l.mk = rand.New(rand.NewPCG(cfg.Seed, 0x6d6b7473))
+	l.tm, l.timers = rand.New(rand.NewPCG(cfg.Seed, 0x74696d657273)), newTimersModel()
 	l.fake = telegramtest.New(t, telegramtest.WithClock(l.clk.Now))
 	l.wire = &wire{fake: l.fake}
 	apis := httptest.NewServer(l.mkt)
@@ -198,6 +202,7 @@ func (l *life) liveDay() {
 		l.maybeSwitch()
 		l.maybeBurst()
 		l.act()
+		l.maybeTimers()
 	}
 	l.fireCrons(day.AddDate(0, 0, 1))
 }

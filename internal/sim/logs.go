@@ -13,20 +13,24 @@ type logSink struct {
 	mu      sync.Mutex
 	reasons map[int64][]string // update_id -> its Info-and-above messages
 	counts  map[string]int     // Warn-and-above message -> how often
+	retakes map[string]int     // a timer's key -> how often the engine took it over (timerRetaken)
 }
 
 func newLogSink() *logSink {
-	return &logSink{reasons: map[int64][]string{}, counts: map[string]int{}}
+	return &logSink{reasons: map[int64][]string{}, counts: map[string]int{}, retakes: map[string]int{}}
 }
 
 func (s *logSink) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelInfo }
 
 func (s *logSink) Handle(_ context.Context, r slog.Record) error {
 	var id int64
+	var timerKey string
 	r.Attrs(func(a slog.Attr) bool {
-		if a.Key == "update_id" {
+		switch a.Key {
+		case "update_id":
 			id = a.Value.Int64()
-			return false
+		case "key":
+			timerKey = a.Value.String()
 		}
 		return true
 	})
@@ -34,6 +38,9 @@ func (s *logSink) Handle(_ context.Context, r slog.Record) error {
 	defer s.mu.Unlock()
 	if id != 0 {
 		s.reasons[id] = append(s.reasons[id], r.Message)
+	}
+	if r.Message == timerRetaken {
+		s.retakes[timerKey]++
 	}
 	if r.Level >= slog.LevelWarn {
 		s.counts[r.Message]++
@@ -58,3 +65,11 @@ func (s *logSink) said(id int64, msg string) bool {
 
 // count is how often msg was logged as a warning or error.
 func (s *logSink) count(msg string) int { s.mu.Lock(); defer s.mu.Unlock(); return s.counts[msg] }
+
+// timerRetakes is how often the engine took over the timer of key from a
+// run that recorded no end.
+func (s *logSink) timerRetakes(key string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.retakes[key]
+}

@@ -160,6 +160,7 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.hold(w)
 		return
 	}
+	f.l.raceAtSend(r, method)
 	f.l.wire.serve(w, r, p.name)
 }
 

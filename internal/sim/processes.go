@@ -30,6 +30,7 @@ type processes struct {
 	late      *lateOutage
 	watch     atomic.Pointer[pollWatch]
 	burstOn   atomic.Pointer[burst] // the burst under way, if any
+	racing    atomic.Pointer[racer] // a Cancel armed to race its reminder's send (timerrace.go)
 
 	// end is closed when the life ends: a dead process's calls, held until
 	// then, fail, and running (every process goroutine) drains.

@@ -16,6 +16,10 @@ import (
 // once its timer is this late.
 const giveUpAfter = 24 * time.Hour
 
+// Retaken is the engine's line for a timer taken over from a run that
+// recorded no end: the one case its callback may run twice.
+const Retaken = "timer taken over: its last run recorded no end"
+
 // fired is what fire did with one due key.
 type fired int
 
@@ -60,6 +64,11 @@ func (e *Engine) fire(ctx context.Context, dk string) (fired, error) {
 		return firedLeft, err
 	}
 	log := e.log.With("module", r.Module, "key", r.Key, "timer", r.ID, "attempt", taken.Attempts)
+	if r.State == "running" {
+		// Its runner died (or its end never landed) after the callback may
+		// have run: this run may repeat what that one did.
+		e.log.Warn(Retaken, "module", r.Module, "key", r.Key, "timer", r.ID, "attempt", taken.Attempts)
+	}
 	if cbErr := e.call(ctx, f, taken.timer()); cbErr != nil {
 		late := now.Sub(time.Unix(r.Due, 0))
 		if late < giveUpAfter {

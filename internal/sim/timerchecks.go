@@ -1,0 +1,169 @@
+package sim
+
+import (
+	"strings"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/timer"
+)
+
+// The engine's line for a timer fired again because the run that took it
+// recorded no end (its runner died between the send and the end): the
+// one case where a reminder may come twice (docs/delivery.md).
+const timerRetaken = timer.Retaken
+
+// timersHeard reads a step's calls (d nil: a cron's) for what the users
+// saw of their timers: a reminder or an alert arriving, the answer to a
+// Cancel. Each arrival is checked as it comes.
+func (l *life) timersHeard(d *delivery, calls []Call) {
+	if d != nil && d.u.CallbackQuery != nil && !d.again {
+		l.cancelHeard(d.u.CallbackQuery.Data, calls)
+	}
+	for _, c := range calls {
+		if !c.OK || c.Method != "sendMessage" {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(c.Text, "⏰ Reminder"):
+			l.reminderArrived(c)
+		case strings.HasPrefix(c.Text, "🔔 ") && !strings.HasPrefix(c.Text, "🔔 Alert set"):
+			l.alertArrived(c)
+		}
+	}
+}
+
+func (l *life) reminderArrived(c Call) {
+	_, text, _ := strings.Cut(c.Text, ": ")
+	token, _, _ := strings.Cut(text, " ")
+	r := l.timers.byToken[token]
+	now := l.clk.Now()
+	switch {
+	case r == nil:
+		l.fail("reminders", "a reminder no one asked for: %q", c.Text)
+		return
+	case now.Before(r.due):
+		l.fail("reminders", "%s came at %s, before its time %s", token, now.Format(time.RFC3339), r.due.Format(time.RFC3339))
+	case c.SentChat != r.chat.id && c.SentChat != r.from:
+		l.fail("reminders", "%s came to chat %d, asked in %d", token, c.SentChat, r.chat.id)
+	case c.Thread != r.thread && c.Thread != 0:
+		l.fail("reminders", "%s came to topic %d, asked in %d", token, c.Thread, r.thread)
+	case !r.cancelled.IsZero():
+		l.fail("reminders", "%s came at %s, after its Cancel was confirmed at %s", token, now.Format(time.RFC3339), r.cancelled.Format(time.RFC3339))
+	}
+	r.sent = append(r.sent, now)
+	l.hist.count("reminders-sent", 1)
+	if len(r.sent) > 1 {
+		if l.logs.timerRetakes(r.key) >= len(r.sent)-1 {
+			l.hist.line("  excused a repeated reminder %s: its run recorded no end (%s)", token, timerRetaken)
+			l.hist.count("excused-reminders", 1)
+			return
+		}
+		l.fail("reminders", "%s came %d times", token, len(r.sent))
+	}
+}
+
+func (l *life) alertArrived(c Call) {
+	a := l.alertSent(c)
+	now := l.clk.Now()
+	switch {
+	case a == nil:
+		l.fail("alerts", "an alert no one set (or in another chat): %q to %d", c.Text, c.SentChat)
+		return
+	case !a.cancelled.IsZero():
+		l.fail("alerts", "%s came at %s, after its Cancel was confirmed at %s", a.key, now.Format(time.RFC3339), a.cancelled.Format(time.RFC3339))
+	case len(a.sent) > 0:
+		l.fail("alerts", "%s came twice: %q", a.key, c.Text)
+	case !l.crossedBy(a):
+		l.fail("alerts", "%s came though the price never crossed %s: %q", a.key, a.level, c.Text)
+	}
+	a.sent = append(a.sent, now)
+	l.hist.count("alerts-sent", 1)
+}
+
+// cancelHeard reads the answer to a press of a reminder's or an alert's
+// Cancel (the life's own, or an old message's pressed by pressOld).
+func (l *life) cancelHeard(data string, calls []Call) {
+	said := func(prefix string) bool {
+		for _, c := range calls {
+			if c.OK && (c.Method == "sendMessage" || c.Method == "answerCallbackQuery") && strings.HasPrefix(c.Text, prefix) {
+				return true
+			}
+		}
+		return false
+	}
+	if key, ok := strings.CutPrefix(data, "remind:"); ok {
+		r := l.timers.reminders[key]
+		if r == nil {
+			return
+		}
+		switch {
+		case said("Reminder cancelled"):
+			r.cancelled = l.clk.Now()
+			l.hist.count("reminders-cancelled", 1)
+			if len(r.sent) > 0 {
+				l.fail("reminders", "%s: Cancel confirmed after it came", r.token)
+			}
+		case said("Too late"):
+			r.tooLate = true
+			l.hist.count("reminders-too-late", 1)
+		case said("This reminder is no longer pending"):
+		case said("Only whoever"):
+		default:
+			r.gone = true // the press went unanswered: cancelled, or not
+		}
+		return
+	}
+	if key, ok := alertKey(data); ok {
+		a := l.timers.alerts[key]
+		if a == nil {
+			return
+		}
+		switch {
+		case said("Cancelled: "):
+			a.cancelled = l.clk.Now()
+			l.hist.count("alerts-cancelled", 1)
+			if len(a.sent) > 0 {
+				l.fail("alerts", "%s: Cancel confirmed after it came", a.key)
+			}
+		case said("Too late: "):
+			a.tooLate = true
+			l.hist.count("alerts-too-late", 1)
+		}
+	}
+}
+
+// timersChatGone: a chat out of reach excuses its pending timers from
+// coming (the bot drops what the chat refuses).
+func (l *life) timersChatGone(c *chat) {
+	for _, r := range l.timers.order {
+		if r.chat == c && len(r.sent) == 0 {
+			r.lost = true
+		}
+	}
+	for _, a := range l.timers.alertList {
+		if a.chat == c && len(a.sent) == 0 {
+			a.lost = true
+		}
+	}
+}
+
+// checkTimersAtEnd: every reminder confirmed and not cancelled, due a
+// while before the end, came exactly once (late after an outage or a
+// pause, but once, on one side of a cutover); one whose Cancel said "too
+// late" came once; an alert whose Cancel said "too late" came once.
+func (l *life) checkTimersAtEnd(end time.Time) {
+	for _, r := range l.timers.order {
+		if r.lost || r.chat.gone || !r.due.Before(end.Add(-time.Hour)) {
+			continue
+		}
+		want := r.tooLate || r.confirmed && r.cancelled.IsZero() && !r.gone
+		if want && len(r.sent) == 0 {
+			l.fail("reminders", "%s (due %s in %d/%d) never came", r.token, r.due.Format(time.RFC3339), r.chat.id, r.thread)
+		}
+	}
+	for _, a := range l.timers.alertList {
+		if a.tooLate && !a.lost && !a.chat.gone && len(a.sent) == 0 {
+			l.fail("alerts", "%s answered too late to its Cancel, and never came", a.key)
+		}
+	}
+}
