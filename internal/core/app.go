@@ -153,7 +153,7 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 		metrics:  o.metrics,
 	}
 	a.bot = chatWatch{Messenger: bot, a: a} // a moved or gone chat tells the modules
-	a.timers = newTimers(a, o.logger)
+	a.timers = newTimers(a, o.logger, o.rand)
 	factories, err := selectFactories(o.factories, o.enabled)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"log/slog"
+	"math/rand/v2"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
@@ -45,8 +46,12 @@ func (a *App) timerHandler(module string) (func(context.Context, app.Timer) erro
 	return nil, false
 }
 
-func newTimers(a *App, log *slog.Logger) *timer.Engine {
-	return timer.New(a.core, a.now, timer.WithLogger(log.With("part", "timers")), timer.WithHandler(a.timerHandler))
+func newTimers(a *App, log *slog.Logger, r *rand.Rand) *timer.Engine {
+	opts := []timer.Option{timer.WithLogger(log.With("part", "timers")), timer.WithHandler(a.timerHandler)}
+	if r != nil {
+		opts = append(opts, timer.WithRand(r))
+	}
+	return timer.New(a.core, a.now, opts...)
 }
 
 // Timers is the engine behind every module's Deps.Timers (tests tick it).

@@ -27,6 +27,9 @@ type Engine struct {
 	workers, perTick int
 	// hoursPerTick bounds the hours one tick lists after an outage.
 	hoursPerTick int
+	// rand draws the timers' ids (nil: the global source); a simulation
+	// gives a seeded one so that its replay writes the same keys.
+	rand *rand.Rand
 }
 
 // Option configures New.
@@ -37,6 +40,9 @@ func WithLogger(l *slog.Logger) Option { return func(e *Engine) { e.log = l } }
 
 // WithHandler sets how a tick finds a module's OnTimer.
 func WithHandler(h Handler) Option { return func(e *Engine) { e.handler = h } }
+
+// WithRand draws the timers' ids from r (safe for concurrent use).
+func WithRand(r *rand.Rand) Option { return func(e *Engine) { e.rand = r } }
 
 // WithBounds sets how many callbacks run at once and how many timers one
 // tick takes at most.
@@ -63,4 +69,9 @@ func (e *Engine) For(module string) app.Timers { return moduleTimers{e: e, modul
 
 // newID is a timer's id: random, positive, so a module applies its work
 // once by it (app.ApplyOnce takes a non-zero int64).
-func newID() int64 { return rand.Int64N(1<<62) + 1 }
+func (e *Engine) newID() int64 {
+	if e.rand != nil {
+		return e.rand.Int64N(1<<62) + 1
+	}
+	return rand.Int64N(1<<62) + 1
+}

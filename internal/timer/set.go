@@ -51,7 +51,7 @@ func (m moduleTimers) Set(ctx context.Context, t app.Timer) (app.Timer, error) {
 	}
 	// A due time in the past is filed under now: the tick's cursor has
 	// passed older hours.
-	id := newID()
+	id := m.e.newID()
 	dk := dueKey(later(due, now.UTC().Truncate(time.Second)), m.module, id)
 	rec := record{Module: m.module, Key: t.Key, ID: id, Chat: t.ChatID, Thread: t.ThreadID,
 		Due: due.Unix(), Payload: t.Payload}
