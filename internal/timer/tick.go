@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
@@ -60,21 +61,16 @@ func (e *Engine) Tick(ctx context.Context) (TickStats, error) {
 	}
 	outcomes := make([]fired, len(todo))
 	errs := make([]error, len(todo))
-	// Workers take the timers in key order, the longest due first.
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(e.workers, len(todo)) {
-		wg.Go(func() {
-			for i := range next {
-				outcomes[i], errs[i] = e.fire(ctx, todo[i].key)
-			}
+	// Started in key order, the longest due first, at most workers at once.
+	var g errgroup.Group
+	g.SetLimit(e.workers)
+	for i := range todo {
+		g.Go(func() error {
+			outcomes[i], errs[i] = e.fire(ctx, todo[i].key)
+			return nil
 		})
 	}
-	for i := range todo {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	_ = g.Wait() // each timer's error is kept in errs
 	for i, o := range outcomes {
 		switch {
 		case errs[i] != nil:
