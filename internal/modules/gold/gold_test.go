@@ -175,3 +175,15 @@ func TestNoSourceIsAClearReply(t *testing.T) {
 	f.sjcDown, f.ratesDown = true, true
 	b.Expect(apptest.Group, apptest.User, "/gold_buy 1", "No gold price right now; every source failed. Try again later.")
 }
+
+// A cached key the store cannot decode is fetched again, not an outage.
+func TestADamagedCachedKeyIsFetchedAgain(t *testing.T) {
+	b, f, _ := setup(t)
+	if err := b.Store.For("gold").Put(t.Context(), keyStoreKey, []byte("{not json")); err != nil {
+		t.Fatal(err)
+	}
+	b.Expect(apptest.Group, apptest.User, "/gold_price", "Gold per luong: buy 84,500,000 VND, sell 86,500,000 VND (SJC via VNAppMob)")
+	if f.keys != 1 {
+		t.Fatalf("%d keys fetched, want one in place of the damaged", f.keys)
+	}
+}

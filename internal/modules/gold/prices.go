@@ -43,8 +43,11 @@ const refreshBefore = 24 * time.Hour
 func (m *module) bearer(ctx context.Context, force bool) (string, error) {
 	var k apiKey
 	err := m.store.GetJSON(ctx, keyStoreKey, &k)
+	if errors.Is(err, storage.ErrUnreadable) {
+		err = storage.ErrNotFound // a damaged cached key is fetched again
+	}
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
-		return "", err
+		return "", fmt.Errorf("vnappmob key: %w: %w", trading.ErrStore, err)
 	}
 	if err == nil && !force && m.now().Add(refreshBefore).Before(k.Expires) {
 		return k.Key, nil

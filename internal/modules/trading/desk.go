@@ -39,11 +39,7 @@ func (d *Desk) unit(sym string) string {
 // Buy prices sym and applies buy (Portfolio.BuyFor or BuyQty) at that
 // price; buy returns the quantity bought.
 func (d *Desk) Buy(ctx context.Context, r *app.Request, sym string, buy func(p *Portfolio, price decimal.Decimal, now time.Time) (decimal.Decimal, error)) error {
-	q, ok, err := d.Quotes.PriceOrReply(ctx, r, sym)
-	if !ok {
-		return err
-	}
-	return Apply(ctx, d.Quotes.Store, r, func(p *Portfolio) (string, error) {
+	return d.trade(ctx, r, sym, func(*Portfolio) error { return nil }, func(p *Portfolio, q Quote) (string, error) {
 		qty, err := buy(p, q.Price, d.Quotes.Now())
 		if err != nil {
 			return "", err
@@ -54,16 +50,10 @@ func (d *Desk) Buy(ctx context.Context, r *app.Request, sym string, buy func(p *
 }
 
 // Sell prices sym and sells qty of it (all of it when all is true) at what
-// a seller gets.
+// a seller gets; a sale the portfolio cannot make is refused without
+// asking a price source.
 func (d *Desk) Sell(ctx context.Context, r *app.Request, sym string, qty decimal.Decimal, all bool) error {
-	if done, err := d.sellRefused(ctx, r, sym, qty, all); done || err != nil {
-		return err
-	}
-	q, ok, err := d.Quotes.PriceOrReply(ctx, r, sym)
-	if !ok {
-		return err
-	}
-	return Apply(ctx, d.Quotes.Store, r, func(p *Portfolio) (string, error) {
+	return d.trade(ctx, r, sym, func(p *Portfolio) error { return p.CanSell(d.Market, sym, qty, all) }, func(p *Portfolio, q Quote) (string, error) {
 		sold, proceeds, err := p.Sell(d.Market, sym, qty, all, q.SellPrice(), d.Quotes.Now())
 		if err != nil {
 			return "", err
@@ -72,22 +62,28 @@ func (d *Desk) Sell(ctx context.Context, r *app.Request, sym string, qty decimal
 	})
 }
 
-// sellRefused answers, without asking a price source, a sale the
-// portfolio cannot make (done true). An update delivered again whose sale
-// already landed is not refused for the holding it sold: it gets the reply
-// its sale earned. What passes here is checked again under CAS at the price.
-func (d *Desk) sellRefused(ctx context.Context, r *app.Request, sym string, qty decimal.Decimal, all bool) (done bool, err error) {
+// trade is a buy or a sell. An update delivered again whose change already
+// landed gets the reply that change earned before anything else is asked:
+// a price source down on the redelivery must not tell a user whose buy
+// went through to try again, nor a sale be refused for the holding it
+// sold. Then check refuses what the portfolio cannot do, sym is priced,
+// and change runs at that quote under CAS (where the checks run again).
+func (d *Desk) trade(ctx context.Context, r *app.Request, sym string, check func(p *Portfolio) error, change func(p *Portfolio, q Quote) (string, error)) error {
 	p, _, err := Load(ctx, d.Quotes.Store, r.UserID)
 	if err != nil {
-		return false, err
+		return err
 	}
 	if reply, ok := p.Replay(r.UpdateID()); ok {
-		return true, r.Reply(ctx, reply)
+		return r.Reply(ctx, reply)
 	}
-	if err := p.CanSell(d.Market, sym, qty, all); err != nil {
-		return true, Refuse(ctx, r, err)
+	if err := check(p); err != nil {
+		return Refuse(ctx, r, err)
 	}
-	return false, nil
+	q, ok, err := d.Quotes.PriceOrReply(ctx, r, sym)
+	if !ok {
+		return err
+	}
+	return Apply(ctx, d.Quotes.Store, r, func(p *Portfolio) (string, error) { return change(p, q) })
 }
 
 // ShowStats is the stats command: the caller's own portfolio at current

@@ -57,6 +57,11 @@ func (q Quote) SellPrice() decimal.Decimal {
 var (
 	ErrUnknownSymbol = errors.New("every source says the symbol is unknown")
 	ErrNoPrice       = errors.New("no price source answered")
+	// ErrStore marks a source's failure that was the bot's own store's (a
+	// cached credential unreadable), not the provider's: when no source
+	// answers, the caller gets the error to retry, and a user is never
+	// told the sources failed when they were not asked.
+	ErrStore = errors.New("the store failed")
 )
 
 // Quotes asks its sources in order, falling through on any failure, and
@@ -106,7 +111,7 @@ func (qs *Quotes) Price(ctx context.Context, sym string) (Quote, error) {
 	if qs.knownUnknown(ctx, sym) {
 		return q, ErrUnknownSymbol
 	}
-	unknown := 0
+	unknown, storeErr := 0, error(nil)
 	for _, s := range qs.Sources {
 		got, err := s.quote(ctx, sym, qs.Now())
 		if err == nil {
@@ -117,13 +122,19 @@ func (qs *Quotes) Price(ctx context.Context, sym string) (Quote, error) {
 			}
 			return q, nil
 		}
-		if errors.Is(err, ErrUnknown) {
+		switch {
+		case errors.Is(err, ErrUnknown):
 			unknown++
-		} else {
+		case errors.Is(err, ErrStore):
+			storeErr = err
+		default:
 			qs.Log.Warn("price source failed", "source", s.Name, "symbol", sym, "err", err)
 		}
 	}
-	if unknown == len(qs.Sources) {
+	switch {
+	case storeErr != nil:
+		return q, fmt.Errorf("price of %s: %w", sym, storeErr)
+	case unknown == len(qs.Sources):
 		qs.markUnknown(ctx, sym)
 		return q, ErrUnknownSymbol
 	}

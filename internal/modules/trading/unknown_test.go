@@ -14,10 +14,12 @@ import (
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 )
 
-// fakeSource knows BTC; down, it fails every call; calls counts them.
+// fakeSource knows BTC; down (or its store down), it fails every call;
+// calls counts them.
 type fakeSource struct {
-	down  bool
-	calls int
+	down      bool
+	storeDown bool // fails reading a credential it keeps in the store
+	calls     int
 }
 
 func (f *fakeSource) source(name string) Source {
@@ -26,6 +28,8 @@ func (f *fakeSource) source(name string) Source {
 		switch {
 		case f.down:
 			return decimal.Zero, errors.New("503")
+		case f.storeDown:
+			return decimal.Zero, fmt.Errorf("its key: %w: connection refused", ErrStore)
 		case sym == "BTC":
 			return d("60000"), nil
 		}
