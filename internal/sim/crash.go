@@ -97,9 +97,12 @@ func (l *life) excuseRepeats(d *delivery, calls []Call) []Call {
 	if d.again {
 		first = 0
 	}
-	seen, out, excused := map[string]int{}, calls[:0:0], 0
-	for _, c := range calls {
-		if k := replyKey(c); k != "" && c.OK {
+	// The last reply stands: the runs that ended unrecorded replied before
+	// the one that recorded its end, and when their replies differ (a
+	// price source down then up) the last is what the state holds.
+	seen, drop, excused := map[string]int{}, make([]bool, len(calls)), 0
+	for i := len(calls) - 1; i >= 0; i-- {
+		if k := replyKey(calls[i]); k != "" && calls[i].OK {
 			seen[k]++
 			if seen[k] > first && budget[k]+records > 0 {
 				if budget[k] > 0 {
@@ -107,11 +110,16 @@ func (l *life) excuseRepeats(d *delivery, calls []Call) []Call {
 				} else {
 					records--
 				}
+				drop[i] = true
 				excused++
-				continue
 			}
 		}
-		out = append(out, c)
+	}
+	out := calls[:0:0]
+	for i, c := range calls {
+		if !drop[i] {
+			out = append(out, c)
+		}
 	}
 	if excused > 0 {
 		l.hist.line("  excused %d repeated replies: the run that sent them ended unrecorded (killed after its reply, or its record failed)", excused)
