@@ -107,6 +107,7 @@ type life struct {
 	lol       *gamesModel // loldle's
 	stats     *statsModel
 	timers    *timersModel
+	miniApp   miniApp                    // the users opening the Mini App (miniapp.go)
 	recent    []*delivery                // updates Telegram may deliver again
 	keyboards map[int64]map[int]keyboard // chat -> message -> its buttons
 }
@@ -203,6 +204,7 @@ func (l *life) liveDay() {
 		l.maybeBurst()
 		l.act()
 		l.maybeTimers()
+		l.maybeMiniApp()
 	}
 	l.fireCrons(day.AddDate(0, 0, 1))
 }

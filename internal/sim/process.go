@@ -50,6 +50,8 @@ type proc struct {
 	disp   *cron.Dispatcher
 	http   http.Handler
 	lambda *lambdaevent.Handler
+	// appLink is the console's signed test link to the Mini App (miniapp.go).
+	appLink func(base string, user int64, name string) string
 
 	dead     atomic.Bool
 	died     chan struct{}
@@ -95,7 +97,7 @@ func (l *life) newProc(kind runtime) *proc {
 	if err != nil {
 		l.t.Fatal(err)
 	}
-	p.app, p.disp, p.http = b.App, b.Dispatcher, b.HTTP
+	p.app, p.disp, p.http, p.appLink = b.App, b.Dispatcher, b.HTTP, b.MiniAppTestLink
 	p.lambda = &lambdaevent.Handler{HTTP: p.http, Cron: p.disp.Dispatch}
 	if kind == rtPoller {
 		l.startPoller(p, b.Client, b.Store, b.Log)

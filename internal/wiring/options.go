@@ -51,8 +51,8 @@ type Options struct {
 	Provider storage.KVProvider
 	// Log, when set, is the logger in place of JSON lines to Logs.
 	Log *slog.Logger
-	// Now is the clock of the core, the cron dispatcher and the cron route
-	// (nil: time.Now).
+	// Now is the clock of the core, the cron dispatcher, the cron route
+	// and the Mini App's initData (nil: time.Now).
 	Now func() time.Time
 	// Core and Telegram are further options of the core (a seeded rand)
 	// and of the Telegram client (its pacing).

@@ -17,23 +17,25 @@ import (
 
 // miniApp is the Mini App's handler, its initData checked against the
 // bot's token; in console mode, where there is none, against a token made
-// for this run, so the console's test link is the only way in.
-func (b *Bot) miniApp(console bool) http.Handler {
-	b.appToken = b.Config.TelegramToken.Reveal()
+// for this run, so the console's test link is the only way in. now is the
+// bot's clock: auth_date and each user's rate are held to it.
+func (b *Bot) miniApp(console bool, now func() time.Time) http.Handler {
+	b.appToken, b.now = b.Config.TelegramToken.Reveal(), now
 	if b.appToken == "" && console {
 		key := make([]byte, 24)
 		_, _ = rand.Read(key) // crypto/rand.Read never fails
 		b.appToken = "console:" + hex.EncodeToString(key)
 	}
-	return webapp.New(webapp.Config{Token: b.appToken, Routes: b.App.Registry().WebRoutes(), Log: b.Log})
+	return webapp.New(webapp.Config{Token: b.appToken, Routes: b.App.Registry().WebRoutes(), Log: b.Log, Now: now})
 }
 
 // MiniAppTestLink is a link to the Mini App at base (http://localhost:8080)
-// signed for user as Telegram would sign it, valid for a day: the page
-// reads initData from the link's fragment as Telegram's clients pass it.
+// signed for user as Telegram would sign it at the bot's clock's now,
+// valid for a day: the page reads initData from the link's fragment as
+// Telegram's clients pass it.
 func (b *Bot) MiniAppTestLink(base string, user int64, name string) string {
 	u, _ := json.Marshal(initdata.User{ID: user, FirstName: name}) // plain fields: cannot fail
-	vals := url.Values{"auth_date": {strconv.FormatInt(time.Now().Unix(), 10)}, "user": {string(u)}}
+	vals := url.Values{"auth_date": {strconv.FormatInt(b.now().Unix(), 10)}, "user": {string(u)}}
 	return base + "/app/#tgWebAppData=" + url.QueryEscape(initdata.Sign(b.appToken, vals))
 }
 

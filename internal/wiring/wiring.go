@@ -61,8 +61,9 @@ type Bot struct {
 
 	healthMu sync.Mutex
 	checks   []func(context.Context) error
-	appToken string       // signs the Mini App's initData (see miniApp)
-	appURL   atomic.Value // string: the Mini App's URL (see AppURL)
+	appToken string           // signs the Mini App's initData (see miniApp)
+	now      func() time.Time // the clock initData's auth_date is signed and held to
+	appURL   atomic.Value     // string: the Mini App's URL (see AppURL)
 }
 
 // AddHealth adds a check to /healthz, after the core's own (the store):
@@ -191,7 +192,7 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 	b.HTTP = b.learnAppURL(httpapi.NewHandler(httpapi.Config{
 		Handle: b.App.HandleUpdate, Health: b.health, Dispatcher: b.Dispatcher, Store: store, Secrets: cfg.Secrets(),
 		WebhookSecret: cfg.WebhookSecret.Reveal(), CronSecret: cfg.CronSecret.Reveal(), Log: log, Now: now,
-		App: b.miniApp(o.Console != nil),
+		App: b.miniApp(o.Console != nil, now),
 	}))
 	return b, nil
 }
