@@ -34,7 +34,7 @@ type command struct {
 	exp    expect
 	cmd    string // the counted command ("" when the bot ignores it)
 	random bool
-	after  func(calls []Call) // the models' observation of its answer
+	after  func(id int64, calls []Call) // the models' observation of its answer
 }
 
 // talk is a member of a chat sending a command.
@@ -50,7 +50,7 @@ func (l *life) talk() {
 		chat: c, thread: thread, user: user, cmd: cmd.cmd, random: cmd.random}
 	calls := l.deliver(d)
 	if cmd.after != nil {
-		cmd.after(calls)
+		cmd.after(u.ID, calls)
 	}
 	l.remember(d)
 }

@@ -91,7 +91,7 @@ func (l *life) played(m *gamesModel, c *chat, before *storedGame, cmd command) c
 		cmd.what = cmd.text
 	}
 	guess := strings.HasPrefix(cmd.what, "/"+m.ns+" <")
-	cmd.after = func(calls []Call) {
+	cmd.after = func(_ int64, calls []Call) {
 		if guess && l.replayedGuess(m, c.id, before, calls) {
 			return
 		}

@@ -2,10 +2,13 @@ package sim
 
 import (
 	"fmt"
-	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/modules/trading"
 )
 
 // account is one portfolio as the bot's confirmations tell it: every
@@ -37,34 +40,9 @@ func (m *moneyModel) of(b book) *account {
 	return a
 }
 
-// desk is how a trading module confirms: its cash places, and its money
-// and units as its replies write them.
-type desk struct {
-	places                                   int32
-	toppedUp, traded, cashDividend, stockDiv *regexp.Regexp
-	symbol                                   map[string]string // a reply's unit -> the held symbol ("luong" -> SJC)
-}
-
-func newDesk(places int32, money string, symbol map[string]string) *desk {
-	at := strings.Replace(money, "(", "(?:", 1)
-	return &desk{places: places, symbol: symbol,
-		toppedUp:     regexp.MustCompile(`^Topped up ` + money + `\. Cash: ` + money + `\.$`),
-		traded:       regexp.MustCompile(`^(Bought|Sold) ([\d.]+) (\w+) at ` + at + ` for ` + money + `\. Cash: ` + money + `\.$`),
-		cashDividend: regexp.MustCompile(`^Recorded a cash dividend of ` + money + ` on (\w+)\. Cash: ` + money + `\.$`),
-		stockDiv:     regexp.MustCompile(`^Recorded a stock dividend of (\d+) (\w+)\. You hold (\d+) \w+\.$`),
-	}
-}
-
-// desks are the trading modules the life trades on.
-var desks = map[string]*desk{
-	"coin":  newDesk(2, `\$([\d,.]+)`, nil),
-	"gold":  newDesk(0, `([\d,]+) VND`, map[string]string{"luong": "SJC"}),
-	"stock": newDesk(0, `([\d,]+) VND`, nil),
-}
-
-func dollars(s string) decimal.Decimal {
-	return decimal.RequireFromString(strings.ReplaceAll(s, ",", ""))
-}
+// cashPlaces are the decimals of each trading module's cash, the places a
+// sale's cost basis is rounded to.
+var cashPlaces = map[string]int32{"coin": 2, "gold": 0, "stock": 0}
 
 // trade is a coin command from user; its confirmation moves the model.
 func (l *life) trade(user int64, plain func(string) command) command {
@@ -87,34 +65,93 @@ func (l *life) trade(user int64, plain func(string) command) command {
 	return c
 }
 
-// traded reads the answer of a trading command on b: each confirmation
-// moves the model.
-func (l *life) traded(b book) func([]Call) {
-	return func(calls []Call) {
-		lost := false // a confirmation Telegram refused, then the update ran again
+// traded reads what a trading command on b changed, from the store: the
+// trade its update made (fact) moves the model once a reply to it reached
+// the user. Then the stored portfolio must be the model, and the user must
+// have been told the reply the change earned, even when Telegram refused
+// a first reply and the update ran again (ReplayedTrade).
+func (l *life) traded(b book) func(id int64, calls []Call) {
+	return func(id int64, calls []Call) {
+		reached, lost := []string{}, false
 		for _, call := range calls {
 			switch {
 			case call.OK && call.Method == "sendMessage":
-				l.hist.count(b.ns+"-"+answerKind(call.Text), 1)
-				l.confirmed(b, call.Text, lost)
+				reached = append(reached, call.Text)
 			case call.Method == "sendMessage":
 				lost = true
 			}
 		}
+		if len(reached) == 0 && !lost {
+			return
+		}
+		p := l.load(b)
+		t, kept, changed := fact(p, id)
+		for _, text := range reached {
+			l.hist.count(b.ns+"-"+answerKind(text, changed), 1)
+		}
+		checker := "money"
 		if lost {
-			l.checkReplay(b)
+			checker = ReplayedTrade
+		}
+		if changed && len(reached) > 0 {
+			l.money.of(b).move(t, cashPlaces[b.ns])
+			if i := slices.IndexFunc(reached, func(s string) bool { return s != kept }); i >= 0 {
+				l.fail(checker, "%s user %d: update %d's change earned %q, the user was told %q", b.ns, b.user, id, kept, reached[i])
+			}
+		}
+		if diff := differences(p, l.money.of(b)); len(diff) > 0 {
+			l.fail(checker, "%s user %d after update %d: %s", b.ns, b.user, id, strings.Join(diff, "; "))
+			l.resyncMoney(b)
 		}
 	}
 }
 
-// answerKind names what a trading reply tells, for the summary: a
-// change confirmed, a refusal, or where the price came from (or that none
-// did).
-func answerKind(text string) string {
-	for _, k := range [][2]string{
-		{"Topped up ", "confirmed"}, {"Bought ", "confirmed"}, {"Sold ", "confirmed"}, {"Recorded ", "confirmed"},
-		{"Not done: ", "refused"}, {"Unknown ", "unknown"},
-	} {
+// fact is the change update id made to p, if p remembers it, and the reply
+// it earned. Every change trading.Apply makes logs one trade in the same
+// write as its app.Once entry, so the k-th change from the end is the k-th
+// trade from the end.
+func fact(p *trading.Portfolio, id int64) (t trading.Trade, reply string, ok bool) {
+	i := slices.IndexFunc(p.Applied, func(a app.Applied[string]) bool { return a.ID == id })
+	j := len(p.History) - (len(p.Applied) - i)
+	if i < 0 || j < 0 {
+		return t, "", false
+	}
+	return p.History[j], p.Applied[i].Reply, true
+}
+
+// move applies one trade to the account with the engine's rounding: cash
+// moves by the trade's, a sale takes its cost basis out pro rata (to
+// places) and realises the rest.
+func (a *account) move(t trading.Trade, places int32) {
+	sym := t.Symbol
+	switch t.Kind {
+	case "topup":
+		a.invested = a.invested.Add(t.Cash)
+	case "buy":
+		a.qty[sym], a.cost[sym] = a.qty[sym].Add(t.Qty), a.cost[sym].Sub(t.Cash)
+	case "sell":
+		out := a.cost[sym]
+		if !t.Qty.Equal(a.qty[sym]) {
+			out = out.Mul(t.Qty).Div(a.qty[sym]).Round(places)
+		}
+		a.qty[sym], a.cost[sym] = a.qty[sym].Sub(t.Qty), a.cost[sym].Sub(out)
+		a.realized = a.realized.Add(t.Cash.Sub(out))
+	case "dividend": // in cash (realised) or in shares (at no cost)
+		a.realized = a.realized.Add(t.Cash)
+		if !t.Qty.IsZero() {
+			a.qty[sym] = a.qty[sym].Add(t.Qty)
+		}
+	}
+	a.cash = a.cash.Add(t.Cash)
+}
+
+// answerKind names what a trading reply tells, for the summary: a change
+// confirmed, a refusal, or where the price came from (or that none did).
+func answerKind(text string, changed bool) string {
+	if changed {
+		return "confirmed"
+	}
+	for _, k := range [][2]string{{"Not done: ", "refused"}, {"Unknown ", "unknown"}} {
 		if strings.HasPrefix(text, k[0]) {
 			return k[1]
 		}
@@ -125,62 +162,4 @@ func answerKind(text string) string {
 		}
 	}
 	return "other"
-}
-
-// confirmed applies one confirmation on b and checks what it reports.
-func (l *life) confirmed(b book, text string, lost bool) {
-	a, d := l.money.of(b), desks[b.ns]
-	if m := d.toppedUp.FindStringSubmatch(text); m != nil {
-		amount := dollars(m[1])
-		a.cash, a.invested = a.cash.Add(amount), a.invested.Add(amount)
-		l.checkSaid(b, "cash", a.cash, dollars(m[2]), text, lost)
-		return
-	}
-	if m := d.cashDividend.FindStringSubmatch(text); m != nil {
-		amount := dollars(m[1])
-		a.cash, a.realized = a.cash.Add(amount), a.realized.Add(amount)
-		l.checkSaid(b, "cash", a.cash, dollars(m[3]), text, lost)
-		return
-	}
-	if m := d.stockDiv.FindStringSubmatch(text); m != nil {
-		sym := m[2]
-		a.qty[sym] = a.qty[sym].Add(decimal.RequireFromString(m[1]))
-		l.checkSaid(b, sym, a.qty[sym], decimal.RequireFromString(m[3]), text, lost)
-		return
-	}
-	m := d.traded.FindStringSubmatch(text)
-	if m == nil {
-		return
-	}
-	qty, sym, cash := decimal.RequireFromString(m[2]), m[3], dollars(m[4])
-	if s, ok := d.symbol[sym]; ok {
-		sym = s
-	}
-	if m[1] == "Bought" {
-		a.qty[sym], a.cost[sym], a.cash = a.qty[sym].Add(qty), a.cost[sym].Add(cash), a.cash.Sub(cash)
-	} else {
-		out := a.cost[sym]
-		if !qty.Equal(a.qty[sym]) {
-			out = a.cost[sym].Mul(qty).Div(a.qty[sym]).Round(d.places)
-		}
-		a.qty[sym], a.cost[sym], a.cash = a.qty[sym].Sub(qty), a.cost[sym].Sub(out), a.cash.Add(cash)
-		a.realized = a.realized.Add(cash.Sub(out))
-	}
-	l.checkSaid(b, "cash", a.cash, dollars(m[5]), text, lost)
-}
-
-// checkSaid compares what a confirmation reports (the cash, or a holding
-// of what) with the model. A difference after a lost confirmation is the
-// replay (ReplayedTrade).
-func (l *life) checkSaid(b book, what string, want, said decimal.Decimal, text string, lost bool) {
-	if want.Equal(said) {
-		return
-	}
-	checker := "money"
-	if lost {
-		checker = ReplayedTrade
-	}
-	if l.fail(checker, "%s user %d: %q, but the confirmations so far add up to %s %s", b.ns, b.user, text, what, want) {
-		l.resyncMoney(b)
-	}
 }

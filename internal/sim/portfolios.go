@@ -17,17 +17,6 @@ func (l *life) load(b book) *trading.Portfolio {
 	return p
 }
 
-// checkReplay compares a stored portfolio with the model after a step
-// whose confirmation Telegram refused: the run that applied the trade may
-// have lost its reply, and the redelivery's answer (a refusal, or another
-// confirmation) does not tell the model of it.
-func (l *life) checkReplay(b book) {
-	if diff := differences(l.load(b), l.money.of(b)); len(diff) > 0 {
-		l.fail(ReplayedTrade, "%s user %d after a lost confirmation: %s", b.ns, b.user, strings.Join(diff, "; "))
-		l.resyncMoney(b)
-	}
-}
-
 // resyncMoney takes the stored portfolio as the truth from here on, after
 // a known bug was counted.
 func (l *life) resyncMoney(b book) {

@@ -1,11 +1,17 @@
 package sim
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/miti99bot/miti99bot/internal/modules/trading"
+	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
 // setAlert is /coin_alert on BTC or ETH a little above or below the
@@ -29,24 +35,41 @@ func (l *life) setAlert() {
 	lv := decimal.NewFromFloat(level).Round(2)
 	calls := l.sendTimerCommand(c, thread, user, fmt.Sprintf("/coin_alert %s %s %s", sym, dir, lv.StringFixed(2)), "coin_alert")
 	l.hist.count("alerts-asked", 1)
+	// Confirmed: a reply to its update reached the user with its Cancel
+	// button; the coin module must then hold that alert pending, as asked.
 	for _, call := range calls {
-		if !call.OK || call.Method != "sendMessage" || !strings.HasPrefix(call.Text, "🔔 Alert set: ") {
+		key, ok := alertKey(cancelOf(call.Markup, "coina:x:"))
+		if !call.OK || call.Method != "sendMessage" || !ok || l.timers.alerts[key] != nil {
 			continue
 		}
-		data := cancelOf(call.Markup, "coina:x:")
-		if data == "" {
-			continue
+		if got := l.alertPending(key); got == nil || got.Symbol != sym || got.Above != above || !got.Level.Equal(lv) {
+			l.fail("alerts", "%s: confirmed as %s %s %s, but the coin module holds %+v", key, sym, dir, lv, got)
 		}
-		described := strings.TrimPrefix(call.Text, "🔔 Alert set: ")
-		described, _, _ = strings.Cut(described, " (now ")
-		a := &alert{key: strings.TrimPrefix(data, "coina:x:"), chat: c, from: c.id, thread: thread, user: user, sym: sym, above: above,
-			level: lv, shown: strings.TrimPrefix(described, sym+" "+dir+" "), set: l.clk.Now(), message: call.Message}
-		if l.timers.alerts[a.key] == nil {
-			l.timers.alerts[a.key] = a
-			l.timers.alertList = append(l.timers.alertList, a)
-			l.hist.count("alerts-set", 1)
-		}
+		// The level as the bot writes it: how its fired message names it.
+		a := &alert{key: key, chat: c, from: c.id, thread: thread, user: user, sym: sym, above: above,
+			level: lv, shown: trading.USD(lv, 2), set: l.clk.Now(), message: call.Message}
+		l.timers.alerts[a.key] = a
+		l.timers.alertList = append(l.timers.alertList, a)
+		l.hist.count("alerts-set", 1)
 	}
+}
+
+// alertPending is the alert under key ("<user>:<id>") as the coin module
+// holds it pending in the user's record (nil: it holds none).
+func (l *life) alertPending(key string) *trading.Alert {
+	user, id, _ := strings.Cut(key, ":")
+	var book struct {
+		Alerts []trading.Alert `json:"alerts"`
+	}
+	err := l.cfg.Store.For("coin").GetJSON(context.Background(), "alerts:"+user, &book)
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		l.t.Fatal(err)
+	}
+	i := slices.IndexFunc(book.Alerts, func(a trading.Alert) bool { return strconv.FormatInt(a.ID, 10) == id })
+	if i < 0 {
+		return nil
+	}
+	return &book.Alerts[i]
 }
 
 // cancelOf is the data of the first button of markup whose data starts

@@ -25,7 +25,7 @@ func newSubsModel() *subsModel { return &subsModel{on: map[topic]bool{}, pushed:
 // subscribe is /lolschedule_subscribe (on) or _unsubscribe in c: the
 // answer, if one landed, says what the chat now believes.
 func (l *life) subscribe(c *chat, thread int, cmd command, on bool) command {
-	cmd.after = func(calls []Call) {
+	cmd.after = func(_ int64, calls []Call) {
 		for _, call := range calls {
 			if call.OK && call.Method == "sendMessage" {
 				l.subs.heard(topic{call.SentChat, thread}, call)

@@ -1,14 +1,20 @@
 package sim
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/core"
+	"github.com/miti99bot/miti99bot/internal/modules/remind"
+	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/timer"
 )
 
 // A user's timers in the life: reminders (the remind module) and coin
@@ -137,15 +143,32 @@ func (l *life) setReminder() {
 	l.timers.reminders[r.key], l.timers.byToken[token] = r, r
 	l.timers.order = append(l.timers.order, r)
 	l.hist.count("reminders-asked", 1)
-	for _, call := range l.sendTimerCommand(c, thread, user, "/remind "+when+" "+token+" stretch", "remind") {
-		switch {
-		case call.OK && call.Method == "sendMessage" && strings.HasPrefix(call.Text, "⏰ I will remind you"):
+	calls := l.sendTimerCommand(c, thread, user, "/remind "+when+" "+token+" stretch", "remind")
+	// Confirmed: a reply to its update reached the user with its Cancel
+	// button; the module must then hold it pending.
+	for _, call := range calls {
+		if call.OK && call.Method == "sendMessage" && cancelOf(call.Markup, "remind:") == "remind:"+r.key {
 			r.confirmed, r.message = true, call.Message
-			l.hist.count("reminders-set", 1)
+		}
+	}
+	if r.confirmed {
+		l.hist.count("reminders-set", 1)
+		if !l.reminderPending(r.key) {
+			l.fail("reminders", "%s: confirmed, but no timer is pending under %s", token, r.key)
 		}
 	}
 	// Set or not, with its answer lost or refused: it may come (once) or not.
 	r.gone = !r.confirmed
+}
+
+// reminderPending reports whether the remind module's timer under key is
+// pending in the store, read through the timer engine the core uses.
+func (l *life) reminderPending(key string) bool {
+	pending, err := timer.New(l.cfg.Store.For(storage.CoreNamespace), l.clk.Now).For(remind.Name).List(context.Background(), key)
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	return slices.ContainsFunc(pending, func(t app.Timer) bool { return t.Key == key })
 }
 
 // cancelReminder is a user pressing Cancel on a reminder's confirmation:
