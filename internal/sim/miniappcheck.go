@@ -31,7 +31,7 @@ func readMe(body string, user int64, m *moneyModel) (found map[string]bool, prob
 		problems = append(problems, fmt.Sprintf("the answer is user %d's", me.User.ID))
 	}
 	found = map[string]bool{}
-	for _, ns := range slices.Sorted(maps.Keys(desks)) {
+	for _, ns := range slices.Sorted(maps.Keys(cashPlaces)) {
 		raw, ok := me.Modules[ns]
 		if !ok {
 			problems = append(problems, ns+": no portfolio in the answer")
