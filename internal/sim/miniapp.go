@@ -1,18 +1,12 @@
 package sim
 
 import (
-	"context"
-	"encoding/base64"
-	"encoding/json"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/aws/aws-lambda-go/events"
 )
 
 // appOdds is how often, in a hundred steps, a user opens the Mini App.
@@ -178,34 +172,7 @@ func (l *life) initData(p *proc, user int64) string {
 	return data
 }
 
-// appGet is the page's GET of path with its initData, as p's runtime is
-// reached: the Function URL's event on Lambda, the container's port
-// otherwise.
+// appGet is the page's GET of path with its initData.
 func (p *proc) appGet(path, initData string) (int, string) {
-	auth := "tma " + initData
-	if p.kind != rtLambda {
-		req := httptest.NewRequest(http.MethodGet, path, nil)
-		req.Header.Set("Authorization", auth)
-		rec := httptest.NewRecorder()
-		p.http.ServeHTTP(rec, req)
-		return rec.Code, rec.Body.String()
-	}
-	rawPath, query, _ := strings.Cut(path, "?")
-	ev := events.LambdaFunctionURLRequest{
-		Version: "2.0", RawPath: rawPath, RawQueryString: query,
-		Headers: map[string]string{"authorization": auth},
-		RequestContext: events.LambdaFunctionURLRequestContext{DomainName: "sim.lambda-url.ap-southeast-1.on.aws",
-			HTTP: events.LambdaFunctionURLRequestContextHTTPDescription{Method: http.MethodGet, Path: rawPath, SourceIP: "203.0.113.7"}},
-	}
-	raw, _ := json.Marshal(ev)
-	out, err := p.lambda.Invoke(context.Background(), raw)
-	res, ok := out.(events.LambdaFunctionURLResponse)
-	if err != nil || !ok {
-		return http.StatusBadGateway, ""
-	}
-	if res.IsBase64Encoded {
-		b, _ := base64.StdEncoding.DecodeString(res.Body)
-		return res.StatusCode, string(b)
-	}
-	return res.StatusCode, res.Body
+	return p.serve(http.MethodGet, path, map[string]string{"Authorization": "tma " + initData})
 }

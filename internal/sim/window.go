@@ -1,17 +1,12 @@
 package sim
 
 import (
-	"context"
-	"encoding/json"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/miti99bot/miti99bot/internal/cron"
 )
@@ -110,29 +105,7 @@ func (l *life) byHand(name string, slot time.Time) (string, error) {
 	p := l.serving(l.rt)
 	path := "/cron/" + url.PathEscape(name)
 	query := "scheduled=" + url.QueryEscape(slot.Format(time.RFC3339))
-	var code int
-	var body string
-	if p.kind == rtLambda {
-		ev := events.LambdaFunctionURLRequest{
-			Version: "2.0", RawPath: path, RawQueryString: query,
-			Headers: map[string]string{"x-cron-token": cronSecret},
-			RequestContext: events.LambdaFunctionURLRequestContext{DomainName: "sim.lambda-url.ap-southeast-1.on.aws",
-				HTTP: events.LambdaFunctionURLRequestContextHTTPDescription{Method: http.MethodPost, Path: path, SourceIP: "203.0.113.7"}},
-		}
-		raw, _ := json.Marshal(ev)
-		out, err := p.lambda.Invoke(context.Background(), raw)
-		if err != nil {
-			return "", err
-		}
-		res, _ := out.(events.LambdaFunctionURLResponse)
-		code, body = res.StatusCode, res.Body
-	} else {
-		req := httptest.NewRequest(http.MethodPost, path+"?"+query, nil)
-		req.Header.Set("X-Cron-Token", cronSecret)
-		rec := httptest.NewRecorder()
-		p.http.ServeHTTP(rec, req)
-		code, body = rec.Code, rec.Body.String()
-	}
+	code, body := p.serve(http.MethodPost, path+"?"+query, map[string]string{"X-Cron-Token": cronSecret})
 	if code != http.StatusOK {
 		return "", &manualRunError{code: code, body: strings.TrimSpace(body)}
 	}
