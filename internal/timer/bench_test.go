@@ -26,25 +26,27 @@ import (
 //	go test -run '^$' -bench TickOf1000 -benchtime 1x ./internal/timer/
 func BenchmarkTickOf1000DueAmong10000(b *testing.B) {
 	for _, bk := range []struct {
-		name string
-		open func(testing.TB) storage.KVProvider
+		name    string
+		open    func(testing.TB) storage.KVProvider
+		latency time.Duration // added to each store call: a store as far as production's
 	}{
-		{"bolt", func(t testing.TB) storage.KVProvider { return backendtest.Bolt(t) }},
-		{"dynamodb", func(t testing.TB) storage.KVProvider { return backendtest.Dynamo(t) }},
+		{"bolt", func(t testing.TB) storage.KVProvider { return backendtest.Bolt(t) }, 0},
+		{"dynamodb", func(t testing.TB) storage.KVProvider { return backendtest.Dynamo(t) }, 0},
+		{"dynamodb-5ms", func(t testing.TB) storage.KVProvider { return backendtest.Dynamo(t) }, 5 * time.Millisecond},
 	} {
 		b.Run(bk.name, func(b *testing.B) {
 			for range b.N {
-				benchTick(b, bk.open(b))
+				benchTick(b, bk.open(b), bk.latency)
 			}
 		})
 	}
 }
 
-func benchTick(b *testing.B, p storage.KVProvider) {
+func benchTick(b *testing.B, p storage.KVProvider, latency time.Duration) {
 	b.StopTimer()
 	ctx := context.Background()
 	clk := apptest.NewClock(t0.Add(-time.Hour))
-	counting := storagetest.NewCounting(p, 0)
+	counting := storagetest.NewCounting(p, latency)
 	var mu sync.Mutex
 	var start time.Time
 	var late []time.Duration
