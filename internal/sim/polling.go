@@ -97,6 +97,13 @@ func (p *proc) wait(ctx context.Context, _ time.Duration) error {
 // handle runs one update for the poller; a run of the watched update is
 // reported to the life, which decides what the next run meets.
 func (p *proc) handle(ctx context.Context, u *models.Update) error {
+	if p.dead.Load() {
+		// A dead process runs nothing: no run of a burst's update is
+		// counted, and a watched update's fault and outage stay the live
+		// poller's.
+		<-p.l.end
+		return errKilled
+	}
 	if b := p.l.burstOn.Load(); b != nil && b.byID[u.ID] != nil {
 		return b.run(ctx, p, u)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -163,7 +164,20 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.l.raceAtSend(r, method)
-	f.l.wire.serve(w, r, p.name)
+	// A call under way when its process dies lands, but its answer never
+	// comes back: a dead poller's getUpdates, still waiting at Telegram,
+	// would otherwise be handed a later step's update and run it, taking
+	// that step's fault, when the goroutines' timing lets it reach
+	// Telegram after its successor's first getUpdates.
+	ans := httptest.NewRecorder()
+	f.l.wire.serve(ans, r, p.name)
+	if p.dead.Load() {
+		f.hold(w)
+		return
+	}
+	maps.Copy(w.Header(), ans.Header())
+	w.WriteHeader(ans.Code)
+	_, _ = w.Write(ans.Body.Bytes())
 }
 
 // hold keeps a dead process's call until the life ends: no answer ever

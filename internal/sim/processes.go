@@ -35,6 +35,7 @@ type processes struct {
 	// end is closed when the life ends: a dead process's calls, held until
 	// then, fail, and running (every process goroutine) drains.
 	end     chan struct{}
+	stopped sync.Once
 	running sync.WaitGroup
 }
 
@@ -57,18 +58,21 @@ func (l *life) startProcesses(t testing.TB, seed uint64) {
 
 // stopProcesses ends the life's processes: the live pollers stop, and
 // the dead processes' held calls fail, so that every goroutine returns.
+// A test may end a life before its cleanup does: the second call waits.
 func (l *life) stopProcesses() {
-	for _, p := range l.live {
-		if p != nil && p.stop != nil {
-			p.stop()
+	l.stopped.Do(func() {
+		for _, p := range l.live {
+			if p != nil && p.stop != nil {
+				p.stop()
+			}
 		}
-	}
-	for _, p := range l.front.all() {
-		if p.stop != nil {
-			p.stop()
+		for _, p := range l.front.all() {
+			if p.stop != nil {
+				p.stop()
+			}
 		}
-	}
-	close(l.end)
+		close(l.end)
+	})
 	l.running.Wait()
 }
 

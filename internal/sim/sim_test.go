@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
@@ -18,12 +19,13 @@ import (
 // make simulate passes these; without them a life is one of the short
 // ones below.
 var (
-	seed   = flag.Uint64("sim.seed", 0, "simulate one life with this seed (make simulate SEED=)")
-	days   = flag.Int("sim.days", 3, "days of the life")
-	store  = flag.String("sim.store", "memory", "memory, bolt, mongodb or dynamodb")
-	perDay = flag.Int("sim.perday", 200, "updates a day, about")
-	trace  = flag.Bool("sim.trace", false, "print the history line by line")
-	again  = flag.String("sim.replay", "", "live the seed again on this store and verify the two final stores (make simulate REPLAY=)")
+	seed    = flag.Uint64("sim.seed", 0, "simulate one life with this seed (make simulate SEED=)")
+	days    = flag.Int("sim.days", 3, "days of the life")
+	store   = flag.String("sim.store", "memory", "memory, bolt, mongodb or dynamodb")
+	perDay  = flag.Int("sim.perday", 200, "updates a day, about")
+	trace   = flag.Bool("sim.trace", false, "print the history line by line")
+	traceTo = flag.String("sim.tracefile", "", "write the history line by line to this file at the end (buffered: the life's timing stays as untraced)")
+	again   = flag.String("sim.replay", "", "live the seed again on this store and verify the two final stores (make simulate REPLAY=)")
 )
 
 // known are the reported bugs a life counts and lives past (sim.Known),
@@ -56,6 +58,15 @@ func TestSimulate(t *testing.T) {
 	cfg := sim.Config{Seed: *seed, Days: *days, PerDay: *perDay, Store: home, Operator: op, Known: known}
 	if *trace {
 		cfg.Trace = os.Stdout
+	}
+	var buf bytes.Buffer
+	if *traceTo != "" {
+		cfg.Trace = &buf
+		t.Cleanup(func() {
+			if err := os.WriteFile(*traceTo, buf.Bytes(), 0o644); err != nil {
+				t.Error(err)
+			}
+		})
 	}
 	res := sim.Run(t, cfg)
 	t.Logf("seed %d, %d days on %s, %s wall: %d updates\n%s\nknown bugs met: %v\nhistory: %s",
