@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"time"
 
@@ -74,19 +75,45 @@ func (m *module) remind(ctx context.Context, r *app.Request) error {
 	if err != nil {
 		return err
 	}
-	if len(keys) >= maxPending {
-		return r.Reply(ctx, fmt.Sprintf("You have %d reminders pending, the most I keep: cancel one with /remind_list first.", len(keys)))
-	}
-	body, _ := json.Marshal(payload{User: r.UserID, Name: nameOf(r), Text: text}) // plain fields
-	_, err = m.timers.Set(ctx, app.Timer{Key: key, ChatID: r.ChatID, ThreadID: r.ThreadID, At: at, Payload: body})
-	if err != nil && !errors.Is(err, app.ErrTimerExists) { // exists: this update set it already
-		return err
+	due := at
+	if slices.Contains(keys, key) {
+		// This update set it already (delivered again): confirm the time
+		// the timer holds, not one counted from this delivery's now.
+		if due, err = m.dueOf(ctx, key, at); err != nil {
+			return err
+		}
+	} else {
+		if len(keys) >= maxPending {
+			return r.Reply(ctx, fmt.Sprintf("You have %d reminders pending, the most I keep: cancel one with /remind_list first.", len(keys)))
+		}
+		body, _ := json.Marshal(payload{User: r.UserID, Name: nameOf(r), Text: text}) // plain fields
+		set, err := m.timers.Set(ctx, app.Timer{Key: key, ChatID: r.ChatID, ThreadID: r.ThreadID, At: at, Payload: body})
+		switch {
+		case errors.Is(err, app.ErrTimerExists): // set by a delivery of this update running beside this one
+		case err != nil:
+			return err
+		default:
+			due = set.At // the engine keeps whole seconds, rounded up
+		}
 	}
 	kb, err := app.Keyboard([]app.Button{{Text: "Cancel", Data: cancelData(r.UserID, id)}})
 	if err != nil {
 		return err
 	}
-	return r.ReplyKeyboard(ctx, "⏰ I will remind you "+when(at, now)+".", kb)
+	return r.ReplyKeyboard(ctx, "⏰ I will remind you "+when(due, now)+".", kb)
+}
+
+// dueOf is when the pending timer key is due; fallback when it is no
+// longer pending (sent or cancelled since).
+func (m *module) dueOf(ctx context.Context, key string, fallback time.Time) (time.Time, error) {
+	timers, err := m.timers.List(ctx, key)
+	if err != nil {
+		return fallback, err
+	}
+	if i := slices.IndexFunc(timers, func(t app.Timer) bool { return t.Key == key }); i >= 0 {
+		return timers[i].At, nil
+	}
+	return fallback, nil
 }
 
 func nameOf(r *app.Request) string {

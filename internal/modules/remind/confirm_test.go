@@ -1,0 +1,59 @@
+package remind_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/modules/remind"
+	"github.com/miti99bot/miti99bot/internal/telegramtest"
+)
+
+// The confirmation names the minute the reminder is kept to: the time
+// the timer holds (whole seconds, rounded up), and on a redelivery of
+// the command the time its first delivery set, not one counted from the
+// redelivery's now. A redelivery sets nothing more, and is confirmed even
+// when it is the fiftieth.
+func TestTheConfirmationNamesTheTimeTheReminderHolds(t *testing.T) {
+	tests := []struct {
+		name    string
+		start   time.Duration // after apptest.T0 (19:00 in Vietnam)
+		pending int           // reminders set before
+		later   time.Duration // from the first delivery to the redelivery
+		want    string
+	}{
+		{"a second's rounding up crosses the minute", 59*time.Second + 600*time.Millisecond, 0, 0, "⏰ I will remind you at 19:11 (Vietnam time)."},
+		{"delivered again three minutes later", 0, 0, 3 * time.Minute, "⏰ I will remind you at 19:10 (Vietnam time)."},
+		{"the fiftieth, delivered again", 0, 49, time.Minute, "⏰ I will remind you at 19:10 (Vietnam time)."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, clk := apptest.NewModule(t, remind.Factory, nil)
+			for i := range tt.pending {
+				b.MustSay(apptest.Group, apptest.User, fmt.Sprintf("/remind %dd r%d", i+1, i))
+			}
+			clk.Add(tt.start)
+			u := telegramtest.Text(apptest.Group, apptest.User, "/remind 10m stretch")
+			u.ID = 900_001
+			if tt.later > 0 {
+				b.Srv.FailNext("sendMessage", telegramtest.Failure{Code: 502, Description: "Bad Gateway"})
+				if err := b.Handle(u); err == nil {
+					t.Fatal("the confirmation failed: the update must fail, so Telegram delivers it again")
+				}
+				clk.Add(tt.later)
+			}
+			if err := b.Handle(u); err != nil {
+				t.Fatal(err)
+			}
+			if got := b.Last(); got != tt.want {
+				t.Fatalf("confirmed %q, want %q", got, tt.want)
+			}
+			b.MustSay(apptest.Group, apptest.User, "/remind_list")
+			if got := strings.Count(b.Last(), "stretch"); got != 1 {
+				t.Fatalf("the list holds %d reminders 'stretch', want 1:\n%s", got, b.Last())
+			}
+		})
+	}
+}
