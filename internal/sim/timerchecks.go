@@ -92,44 +92,37 @@ func (l *life) cancelHeard(data string, calls []Call) {
 		return false
 	}
 	if key, ok := strings.CutPrefix(data, "remind:"); ok {
-		r := l.timers.reminders[key]
-		if r == nil {
-			return
-		}
-		switch {
-		case said("Reminder cancelled"):
-			r.cancelled = l.clk.Now()
-			l.hist.count("reminders-cancelled", 1)
-			if len(r.sent) > 0 {
-				l.fail("reminders", "%s: Cancel confirmed after it came", r.token)
-			}
-		case said("Too late"):
-			r.tooLate = true
-			l.hist.count("reminders-too-late", 1)
-		case said("This reminder is no longer pending"):
-		case said("Only whoever"):
-		default:
+		if r := l.timers.reminders[key]; r != nil && !l.cancelAnswered(&r.fate, "reminders", r.token, said, "Reminder cancelled", "Too late") &&
+			!said("This reminder is no longer pending") && !said("Only whoever") {
 			r.gone = true // the press went unanswered: cancelled, or not
 		}
 		return
 	}
 	if key, ok := alertKey(data); ok {
-		a := l.timers.alerts[key]
-		if a == nil {
-			return
-		}
-		switch {
-		case said("Cancelled: "):
-			a.cancelled = l.clk.Now()
-			l.hist.count("alerts-cancelled", 1)
-			if len(a.sent) > 0 {
-				l.fail("alerts", "%s: Cancel confirmed after it came", a.key)
-			}
-		case said("Too late: "):
-			a.tooLate = true
-			l.hist.count("alerts-too-late", 1)
+		if a := l.timers.alerts[key]; a != nil {
+			l.cancelAnswered(&a.fate, "alerts", a.key, said, "Cancelled: ", "Too late: ")
 		}
 	}
+}
+
+// cancelAnswered moves f by a Cancel's answer, if it is the confirmation
+// (never after a delivery) or "too late" (then it comes once); false for
+// any other answer.
+func (l *life) cancelAnswered(f *fate, kind, name string, said func(string) bool, confirmed, late string) bool {
+	switch {
+	case said(confirmed):
+		f.cancelled = l.clk.Now()
+		l.hist.count(kind+"-cancelled", 1)
+		if len(f.sent) > 0 {
+			l.fail(kind, "%s: Cancel confirmed after it came", name)
+		}
+	case said(late):
+		f.tooLate = true
+		l.hist.count(kind+"-too-late", 1)
+	default:
+		return false
+	}
+	return true
 }
 
 // timersChatGone: a chat out of reach excuses its pending timers from

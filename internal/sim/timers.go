@@ -34,30 +34,33 @@ type reminder struct {
 	due       time.Time // the earliest due time any run of it could set
 	confirmed bool      // the user saw "I will remind you"
 	message   int       // that reply's id: where its Cancel button is
+	gone      bool      // a Cancel answered "no longer pending", or a run's answer was lost
+	fate
+}
+
+// fate is what became of a reminder or an alert the user was told of: a
+// Cancel confirmed or answered too late, its chat lost, its deliveries.
+type fate struct {
 	cancelled time.Time // when a Cancel was confirmed (zero: never)
 	tooLate   bool      // a Cancel answered "too late"
-	gone      bool      // a Cancel answered "no longer pending", or a run's answer was lost
 	lost      bool      // its chat went out of reach while it was pending
 	sent      []time.Time
 }
 
 // alert is one /coin_alert the life sent.
 type alert struct {
-	key       string // "<user>:<alert id>"
-	chat      *chat
-	from      int64
-	thread    int
-	user      int64
-	sym       string
-	above     bool
-	level     decimal.Decimal
-	shown     string // the level as the bot writes it ("$91,234.56")
-	set       time.Time
-	message   int
-	cancelled time.Time
-	tooLate   bool
-	lost      bool // its chat went out of reach while it was pending
-	sent      []time.Time
+	key     string // "<user>:<alert id>"
+	chat    *chat
+	from    int64
+	thread  int
+	user    int64
+	sym     string
+	above   bool
+	level   decimal.Decimal
+	shown   string // the level as the bot writes it ("$91,234.56")
+	set     time.Time
+	message int
+	fate
 }
 
 // timersModel is what the users were told of their timers.
