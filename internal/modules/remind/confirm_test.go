@@ -57,3 +57,42 @@ func TestTheConfirmationNamesTheTimeTheReminderHolds(t *testing.T) {
 		})
 	}
 }
+
+// A /remind whose confirmation was lost is delivered again, maybe after
+// its reminder came or was cancelled: it is told the time it set and sets
+// nothing more, so the reminder comes at most once.
+func TestARedeliveryAfterTheReminderCameOrWasCancelledSetsNothing(t *testing.T) {
+	for _, cancelled := range []bool{false, true} {
+		t.Run(fmt.Sprintf("cancelled %t", cancelled), func(t *testing.T) {
+			b, clk := apptest.NewModule(t, remind.Factory, nil)
+			u := telegramtest.Text(apptest.Group, apptest.User, "/remind 1m tea")
+			u.ID = 900_002
+			b.Srv.FailNext("sendMessage", telegramtest.Failure{Code: 502, Description: "Bad Gateway"})
+			if err := b.Handle(u); err == nil {
+				t.Fatal("the confirmation failed: the update must fail, so Telegram delivers it again")
+			}
+			want := 1
+			if cancelled {
+				b.MustSay(apptest.Group, apptest.User, "/remind_list")
+				if _, err := b.Press(apptest.Group, apptest.User, "Cancel 1"); err != nil {
+					t.Fatal(err)
+				}
+				want = 0
+			}
+			minute(t, b, clk)
+			minute(t, b, clk)
+			if err := b.Handle(u); err != nil {
+				t.Fatal(err)
+			}
+			if got := b.Last(); got != "⏰ I will remind you at 19:01 (Vietnam time)." {
+				t.Fatalf("the redelivery was told %q, want the time it set", got)
+			}
+			for range 3 {
+				minute(t, b, clk)
+			}
+			if got := reminders(b); len(got) != want {
+				t.Fatalf("reminders %v, want %d", got, want)
+			}
+		})
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
 // Name is the module's name in MODULES.
@@ -33,7 +34,18 @@ type payload struct {
 	Text string `json:"text"`
 }
 
+// asked remembers the reminders a user's last updates set, with their
+// due times, written after the timer: a /remind delivered again is told
+// the time it set and sets nothing more, even once that reminder came or
+// was cancelled.
+type asked struct {
+	app.Once[time.Time]
+}
+
+func askedKey(user int64) string { return "asked:" + strconv.FormatInt(user, 10) }
+
 type module struct {
+	store  storage.KVStore
 	timers app.Timers
 	bot    app.Messenger
 	now    func() time.Time
@@ -42,7 +54,7 @@ type module struct {
 
 // New builds the module.
 func New(d app.Deps) (*app.Module, error) {
-	m := &module{timers: d.Timers, bot: d.Bot, now: d.Now, log: d.Log}
+	m := &module{store: d.Store, timers: d.Timers, bot: d.Bot, now: d.Now, log: d.Log}
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{
@@ -71,36 +83,53 @@ func (m *module) remind(ctx context.Context, r *app.Request) error {
 		id = strconv.FormatInt(now.UnixNano(), 36)
 	}
 	key := timerKey(r.UserID, id)
-	keys, err := m.timers.Keys(ctx, timerKey(r.UserID, ""))
-	if err != nil {
-		return err
-	}
-	due := at
-	if slices.Contains(keys, key) {
-		// This update set it already (delivered again): confirm the time
-		// the timer holds, not one counted from this delivery's now.
-		if due, err = m.dueOf(ctx, key, at); err != nil {
-			return err
-		}
-	} else {
-		if len(keys) >= maxPending {
-			return r.Reply(ctx, fmt.Sprintf("You have %d reminders pending, the most I keep: cancel one with /remind_list first.", len(keys)))
-		}
-		body, _ := json.Marshal(payload{User: r.UserID, Name: nameOf(r), Text: text}) // plain fields
-		set, err := m.timers.Set(ctx, app.Timer{Key: key, ChatID: r.ChatID, ThreadID: r.ThreadID, At: at, Payload: body})
-		switch {
-		case errors.Is(err, app.ErrTimerExists): // set by a delivery of this update running beside this one
-		case err != nil:
-			return err
-		default:
-			due = set.At // the engine keeps whole seconds, rounded up
-		}
+	due, err := m.set(ctx, r, key, at, text)
+	if err != nil || due.IsZero() {
+		return err // or refused: the reply is sent
 	}
 	kb, err := app.Keyboard([]app.Button{{Text: "Cancel", Data: cancelData(r.UserID, id)}})
 	if err != nil {
 		return err
 	}
 	return r.ReplyKeyboard(ctx, "⏰ I will remind you "+when(due, now)+".", kb)
+}
+
+// set sets the reminder once per update and returns when it is due (zero:
+// refused, with its reply sent). An update told again gets the time its
+// first delivery set: from the user's record, or (the record not yet
+// written) from the timer still pending under its key.
+func (m *module) set(ctx context.Context, r *app.Request, key string, at time.Time, text string) (time.Time, error) {
+	var a asked
+	if err := m.store.GetJSON(ctx, askedKey(r.UserID), &a); err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return time.Time{}, err
+	}
+	if due, ok := a.Replay(r.UpdateID()); ok {
+		return due, nil
+	}
+	keys, err := m.timers.Keys(ctx, timerKey(r.UserID, ""))
+	if err != nil {
+		return time.Time{}, err
+	}
+	due := at
+	if slices.Contains(keys, key) {
+		if due, err = m.dueOf(ctx, key, at); err != nil {
+			return time.Time{}, err
+		}
+	} else {
+		if len(keys) >= maxPending {
+			return time.Time{}, r.Reply(ctx, fmt.Sprintf("You have %d reminders pending, the most I keep: cancel one with /remind_list first.", len(keys)))
+		}
+		body, _ := json.Marshal(payload{User: r.UserID, Name: nameOf(r), Text: text}) // plain fields
+		set, err := m.timers.Set(ctx, app.Timer{Key: key, ChatID: r.ChatID, ThreadID: r.ThreadID, At: at, Payload: body})
+		switch {
+		case errors.Is(err, app.ErrTimerExists): // set by a delivery of this update running beside this one
+		case err != nil:
+			return time.Time{}, err
+		default:
+			due = set.At // the engine keeps whole seconds, rounded up
+		}
+	}
+	return app.ApplyOnce(ctx, m.store, askedKey(r.UserID), r.UpdateID(), func(*asked, bool) (time.Time, error) { return due, nil })
 }
 
 // dueOf is when the pending timer key is due; fallback when it is no
