@@ -64,11 +64,12 @@ func drill(t *testing.T, s drillStore) {
 		return err
 	}
 
-	// Users play, trade and subscribe: one reply each.
+	// Users play, trade and subscribe: one reply each. ABAFT is a word
+	// Wordle accepts as a guess but never picks, so no game ends at once.
 	var traffic []*models.Update
 	for u := int64(1); u <= 12; u++ {
 		traffic = append(traffic, telegramtest.Text(u, u, fmt.Sprintf("/coin_topup %d", 100*u)), telegramtest.Text(u, u, "/gold_topup 5000000"),
-			telegramtest.Text(u, u, "/wordle_new"), telegramtest.Text(u, u, "/wordle crane"), telegramtest.Text(u, u, "/loldle_new"),
+			telegramtest.Text(u, u, "/wordle_new"), telegramtest.Text(u, u, "/wordle abaft"), telegramtest.Text(u, u, "/loldle_new"),
 			telegramtest.Text(-100-u, u, "/lolschedule_subscribe"))
 	}
 	if err := say(traffic...); err != nil {
