@@ -120,6 +120,7 @@ var logTexts = []struct{ doc, text string }{
 	{"deploy-coolify.md", "polling: Telegram rejects the bot token (401); set a valid TELEGRAM_BOT_TOKEN"},
 	{"deploy-coolify.md", "clock skew: this host's clock is behind the Bot API's"},
 	{"deploy-coolify.md", "in use by another process"},
+	{"deploy-aws.md", "update failed"},
 	{"README.md", "damaged: restore from a backup"},
 }
 

@@ -47,6 +47,8 @@ type Source interface {
 var _ Source = (*telegram.Client)(nil)
 
 // Handler handles one update; an error means "not handled, deliver again".
+// It logs its failure itself (core.App.HandleUpdate does, once, with the
+// cause): the poller only says that it tries again.
 type Handler func(ctx context.Context, u *models.Update) error
 
 // Poller is the long-polling loop.
