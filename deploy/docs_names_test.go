@@ -121,6 +121,8 @@ var logTexts = []struct{ doc, text string }{
 	{"deploy-coolify.md", "clock skew: this host's clock is behind the Bot API's"},
 	{"deploy-coolify.md", "in use by another process"},
 	{"deploy-aws.md", "update failed"},
+	{"deploy-coolify.md", "another live process with this hostname took the lease: this one stands down; give each replica its own hostname"},
+	{"deploy-coolify.md", "the lease is given up: the store failed every renewal"},
 	{"README.md", "damaged: restore from a backup"},
 }
 
