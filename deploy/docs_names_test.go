@@ -123,6 +123,8 @@ var logTexts = []struct{ doc, text string }{
 	{"deploy-aws.md", "update failed"},
 	{"deploy-coolify.md", "another live process with this hostname took the lease: this one stands down; give each replica its own hostname"},
 	{"deploy-coolify.md", "the lease is given up: the store failed every renewal"},
+	{"deploy-coolify.md", "polling stopped; updates are left for the next poller"},
+	{"deploy-coolify.md", "update cut before it was done; the next poller handles it"},
 	{"README.md", "damaged: restore from a backup"},
 }
 

@@ -95,7 +95,9 @@ func (s *session) drop(e *entry) {
 // ends (shutdown).
 func (s *session) retry(k laneKey, e *entry, err error) bool {
 	if errors.Is(err, context.Canceled) && s.handlers.Err() != nil {
-		s.p.log.Warn("update cut by the shutdown; it will be handled after the restart", "update_id", e.id)
+		// Cut by a stop's end of grace or by the role's loss: the cause
+		// says which (a store that failed every renewal is not a shutdown).
+		s.p.log.Warn("update cut before it was done; the next poller handles it", "update_id", e.id, "cause", context.Cause(s.handlers))
 		s.q.unrun(e)
 		return false
 	}
