@@ -8,18 +8,25 @@ import (
 	"testing"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
 	"github.com/miti99bot/miti99bot/internal/testenv"
 )
 
-// Two live processes under one name (two containers given one hostname):
+// Two live processes under one name (two containers given one hostname),
+// on every backend:
 // the newer takes the lease at once, as a restart does; the older, at its
 // next renewal, finds another incarnation of its name holding it, logs one
 // ERROR naming the clash and stands down, and never takes it back while
 // the newer one renews it.
 func TestTheOlderOfTwoLiveProcessesWithOneNameStandsDownWithAnError(t *testing.T) {
-	store := memory.New().For("core")
+	backendtest.Each(t, olderStandsDown)
+}
+
+func olderStandsDown(t *testing.T, p storage.KVProvider) {
+	store := p.For("core")
 	clk := &clock{t: t0}
 	logs := &testenv.Buffer{}
 	renew, renewing := make(chan struct{}), make(chan struct{}, 1)
