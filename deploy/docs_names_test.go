@@ -120,6 +120,11 @@ var logTexts = []struct{ doc, text string }{
 	{"deploy-coolify.md", "polling: Telegram rejects the bot token (401); set a valid TELEGRAM_BOT_TOKEN"},
 	{"deploy-coolify.md", "clock skew: this host's clock is behind the Bot API's"},
 	{"deploy-coolify.md", "in use by another process"},
+	{"deploy-aws.md", "update failed"},
+	{"deploy-coolify.md", "another live process with this hostname took the lease: this one stands down; give each replica its own hostname"},
+	{"deploy-coolify.md", "the lease is given up: the store failed every renewal"},
+	{"deploy-coolify.md", "polling stopped; updates are left for the next poller"},
+	{"deploy-coolify.md", "update cut before it was done; the next poller handles it"},
 	{"README.md", "damaged: restore from a backup"},
 }
 

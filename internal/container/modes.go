@@ -37,7 +37,10 @@ const pollLease = 30 * time.Second
 // name this process (core.RunAs), and while it holds the lease every other
 // process's run in flight is known to have stopped (a holder that loses the
 // lease, or cannot renew it, cuts its handlers at once), so it is taken
-// over at once too.
+// over at once too. Save one case: a second live process with the same
+// hostname takes the lease as a restart would; the older one stands down
+// at its next renewal (lease.ErrClash), and until then both run what it
+// had in flight.
 func poll(ctx context.Context, b *wiring.Bot) {
 	p, l := pollerOf(b)
 	var polling atomic.Bool
@@ -52,8 +55,8 @@ func poll(ctx context.Context, b *wiring.Bot) {
 		defer polling.Store(false)
 		b.Log.Info("this replica polls", "owner", l.ID())
 		_ = p.Run(held)
-		if cause := context.Cause(held); errors.Is(cause, lease.ErrLost) {
-			b.Log.Warn("this replica stopped polling: the lease is lost; standing by", "reason", cause.Error())
+		if errors.Is(context.Cause(held), lease.ErrLost) { // the lease logged why
+			b.Log.Info("this replica stopped polling; standing by")
 		}
 	}, func() { b.Log.Info("another replica polls; standing by") })
 }
@@ -62,7 +65,7 @@ func poll(ctx context.Context, b *wiring.Bot) {
 // claims name this process (core.RunAs), and while it holds the lease
 // every other poller process is known to have stopped.
 func pollerOf(b *wiring.Bot) (*poller.Poller, *lease.Lease) {
-	l := lease.New(b.Store.For(storage.CoreNamespace), PollLeaseKey, hostname(), pollLease)
+	l := lease.New(b.Store.For(storage.CoreNamespace), PollLeaseKey, hostname(), pollLease, lease.WithLogger(b.Log))
 	runner := PollRunner(l)
 	handle := func(ctx context.Context, u *models.Update) error {
 		return b.App.HandleUpdate(core.RunAs(ctx, runner), u)

@@ -19,6 +19,7 @@ import (
 // It returns an error when the update was not handled (storage down, a
 // handler failed, app.ErrInFlight: another process has it), so the runtime
 // delivers it again: the poller keeps its offset, the webhook answers 500.
+// It logs each failure itself, once, with the update's id and cause.
 func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	if u == nil {
 		return nil
@@ -28,6 +29,9 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	act, err := a.plan(ctx, u)
 	switch {
 	case err != nil:
+		// Every failure is logged here, once, whichever runtime delivered
+		// the update: the webhook's 500 and the poller's retry say no more.
+		a.log.Error("update failed", "update_id", u.ID, "step", "plan", "err", err)
 		return err
 	case act == nil:
 		outcome = metrics.Ignored
@@ -38,6 +42,7 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	defer cancel()
 	res, claimed, err := a.claim(ctx, u.ID)
 	if err != nil {
+		log.at(ctx, slog.LevelError, "update failed", "step", "claim", "err", err)
 		return fmt.Errorf("update %d: %w", u.ID, err)
 	}
 	switch res {

@@ -5,7 +5,10 @@
 //
 // A lease names its owner (the replica, stable across its restarts) and the
 // process (its boot). A replica that restarts takes the lease its previous
-// process held at once instead of waiting it out. A holder that cannot
+// process held at once instead of waiting it out; were that process alive
+// (two processes under one name), it learns so at its next renewal
+// (ErrClash) and stands down, and until then both act on what it had in
+// flight. A holder that cannot
 // renew stops holding (its context ends) well before its lease lapses, so
 // whoever takes a lapsed lease knows the old holder has stopped.
 package lease
@@ -17,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync/atomic"
 	"time"
 
@@ -41,6 +45,7 @@ type Lease struct {
 	now   func() time.Time
 	wait  func(ctx context.Context, d time.Duration) error
 	fresh bool // nothing read of the lease yet: a record of this owner is a predecessor's
+	log   *slog.Logger
 	held  atomic.Bool
 }
 
@@ -55,6 +60,9 @@ func WithWait(f func(ctx context.Context, d time.Duration) error) Option {
 	return func(l *Lease) { l.wait = f }
 }
 
+// WithLogger sets where the lease says what happens to it (default: nowhere).
+func WithLogger(log *slog.Logger) Option { return func(l *Lease) { l.log = log } }
+
 // WithBoot names this process among its owner's in place of a random name
 // (a simulation, whose replay must write the same records).
 func WithBoot(boot string) Option { return func(l *Lease) { l.boot = boot } }
@@ -64,7 +72,8 @@ func WithBoot(boot string) Option { return func(l *Lease) { l.boot = boot } }
 // container's hostname). A holder that does not renew within ttl loses it;
 // it renews every ttl/3.
 func New(store storage.KVStore, key, owner string, ttl time.Duration, opts ...Option) *Lease {
-	l := &Lease{store: store, key: key, owner: owner, boot: newBoot(), ttl: ttl, now: time.Now, wait: pause.For, fresh: true}
+	l := &Lease{store: store, key: key, owner: owner, boot: newBoot(), ttl: ttl, now: time.Now, wait: pause.For, fresh: true,
+		log: slog.New(slog.DiscardHandler)}
 	for _, o := range opts {
 		o(l)
 	}
@@ -81,18 +90,39 @@ func newBoot() string {
 // ID names this process: its owner and boot.
 func (l *Lease) ID() string { return l.owner + "#" + l.boot }
 
-// ErrLost: another process holds the lease now, or this one could not
-// renew it and stopped holding it before it lapses.
-var ErrLost = errors.New("lease: held by another process")
+// ErrLost: this process no longer holds the lease; the cause, one of
+// the errors below, says why.
+var ErrLost = errors.New("lease lost")
 
-// try takes or renews the lease; false when another process holds it. A
-// record of this owner's older process is a predecessor's (a restart):
-// taken at once, on the first read only, so that a process that lost the
-// lease to another of its owner's never takes it back.
+var (
+	// ErrTaken: another replica holds the lease now.
+	ErrTaken = fmt.Errorf("%w: another process holds it", ErrLost)
+	// ErrClash: another live process of this owner took the lease, as its
+	// restart would: two processes run under one name.
+	ErrClash = fmt.Errorf("%w: another live process of this owner took it", ErrLost)
+	// ErrUnrenewed: the store failed every renewal for two thirds of the
+	// ttl, and this process stopped holding before the lease lapses.
+	ErrUnrenewed = fmt.Errorf("%w: the store failed every renewal", ErrLost)
+)
+
+// id names the process a record is of.
+func (r record) id() string { return r.Owner + "#" + r.Boot }
+
+// try takes or renews the lease; false when another process holds it.
 func (l *Lease) try(ctx context.Context) (bool, error) {
+	won, _, err := l.take(ctx)
+	return won, err
+}
+
+// take is try, with the holder's record when another process holds it. A record of this owner's older process is a
+// predecessor's (a restart): taken at once, on the first read only, so
+// that a process that lost the lease to another of its owner's never
+// takes it back.
+func (l *Lease) take(ctx context.Context) (bool, record, error) {
 	won := false
+	var holder record
 	err := storage.UpdateJSON(ctx, l.store, l.key, func(r *record, found bool) (bool, error) {
-		won = false
+		won, holder = false, *r
 		now := l.now()
 		mine := r.Owner == l.owner && r.Boot == l.boot
 		predecessor := l.fresh && r.Owner == l.owner
@@ -106,7 +136,7 @@ func (l *Lease) try(ctx context.Context) (bool, error) {
 	if err == nil {
 		l.fresh = false
 	}
-	return won, err
+	return won, holder, err
 }
 
 // Holding reports whether f of Hold runs and the lease is not known lost:
@@ -121,81 +151,6 @@ func (l *Lease) Holds(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("lease: %w", err)
 	}
 	return r.Owner == l.owner && r.Boot == l.boot && r.Expires > l.now().UnixNano(), nil
-}
-
-// Hold runs f while this process holds the lease: it waits until the lease
-// is free, then calls f with a context that ends when the lease is lost (or
-// ctx ends), renewing it meanwhile. After f returns it releases the lease
-// and, unless ctx ended, waits to hold it again. waiting is called (once per
-// wait) while another process holds it.
-func (l *Lease) Hold(ctx context.Context, f func(ctx context.Context), waiting func()) error {
-	for ctx.Err() == nil {
-		start := l.now()
-		won, err := l.try(ctx)
-		if err == nil && !won && waiting != nil {
-			waiting()
-		}
-		if err != nil || !won {
-			if l.wait(ctx, l.ttl/3) != nil {
-				return nil
-			}
-			continue
-		}
-		held, lost := context.WithCancelCause(ctx)
-		l.held.Store(true)
-		context.AfterFunc(held, func() { l.held.Store(false) })
-		renewed := make(chan struct{})
-		go func() {
-			defer close(renewed)
-			l.renew(held, lost, start)
-		}()
-		f(held)
-		l.held.Store(false)
-		lost(nil)
-		<-renewed
-		l.release(context.WithoutCancel(ctx))
-	}
-	return nil
-}
-
-// renew renews the lease every ttl/3 while held lasts. When another
-// process holds it, or when no renewal has landed for two thirds of the
-// ttl (the store unreachable), held ends with ErrLost: this process stops
-// holding a third of the ttl before the lease lapses and another process
-// may take it, so the two never act at once. last is when the try that
-// won started (the lease runs ttl from a moment after it).
-func (l *Lease) renew(held context.Context, lost context.CancelCauseFunc, last time.Time) {
-	for held.Err() == nil {
-		if l.wait(held, l.ttl/3) != nil {
-			return
-		}
-		at := l.now()
-		tctx, cancel := context.WithTimeout(held, l.ttl/3)
-		won, err := l.try(tctx)
-		cancel()
-		switch {
-		case err == nil && !won:
-			lost(ErrLost)
-			return
-		case err == nil:
-			last = at
-		case at.Sub(last) >= l.ttl-l.ttl/3:
-			lost(fmt.Errorf("%w: not renewed for %s (%v)", ErrLost, at.Sub(last).Round(time.Second), err))
-			return
-		}
-	}
-}
-
-// release gives the lease up if this process still holds it, so another
-// replica takes over at once instead of after ttl.
-func (l *Lease) release(ctx context.Context) {
-	_ = storage.UpdateJSON(ctx, l.store, l.key, func(r *record, found bool) (bool, error) {
-		if !found || r.Owner != l.owner || r.Boot != l.boot {
-			return false, nil
-		}
-		r.Expires = 0
-		return true, nil
-	})
 }
 
 // holder reads the current holder, for tests and logs.

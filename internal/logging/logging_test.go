@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/miti99bot/miti99bot/internal/logging"
 )
@@ -36,3 +37,18 @@ func TestSecretsAreMaskedWhereverTheyAppear(t *testing.T) {
 type stringer string
 
 func (s stringer) String() string { return "value " + string(s) }
+
+// A duration reads as a person writes it ("1m30s"), wherever it is logged:
+// the logger renders it, not each call site.
+func TestDurationsAreLoggedAsAPersonReadsThem(t *testing.T) {
+	var buf bytes.Buffer
+	log := logging.New(&buf, slog.LevelDebug, nil)
+	log.Warn("waiting", "retry_in", 90*time.Second, slog.Group("lease", "ttl", 30*time.Second))
+	log.With("grace", 1500*time.Millisecond).Info("stopping")
+	out := buf.String()
+	for _, want := range []string{`"retry_in":"1m30s"`, `"ttl":"30s"`, `"grace":"1.5s"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("want %s in:\n%s", want, out)
+		}
+	}
+}

@@ -20,6 +20,6 @@ func (p *Poller) Drain(ctx context.Context) error {
 	defer end()
 	s.start(s.q.recover(items, math.MaxInt64)) // Telegram has none of them: all are the inbox's
 	s.wg.Wait()
-	p.log.Info("the parked updates are worked")
+	s.stopped("the parked updates are worked", "the drain stopped; updates are left for the next poller or drain")
 	return nil
 }

@@ -23,7 +23,6 @@ package poller
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"math"
 	"sync/atomic"
@@ -47,6 +46,8 @@ type Source interface {
 var _ Source = (*telegram.Client)(nil)
 
 // Handler handles one update; an error means "not handled, deliver again".
+// It logs its failure itself (core.App.HandleUpdate does, once, with the
+// cause): the poller only says that it tries again.
 type Handler func(ctx context.Context, u *models.Update) error
 
 // Poller is the long-polling loop.
@@ -131,7 +132,7 @@ func (p *Poller) Run(ctx context.Context) error {
 		parkFailures = 0
 	}
 	s.wg.Wait()
-	p.log.Info("polling stopped")
+	s.stopped("polling stopped", "polling stopped; updates are left for the next poller")
 	return nil
 }
 
@@ -194,23 +195,6 @@ func firstID(updates []*models.Update) int64 {
 		first = min(first, u.ID)
 	}
 	return first
-}
-
-// handlerContext is the handlers' context: it survives ctx's end, so an
-// update in flight is finished rather than cut off, for the grace period;
-// at once when ctx ends with the cutOn cause.
-func (p *Poller) handlerContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	hctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	stop := context.AfterFunc(ctx, func() {
-		switch {
-		case p.cutOn != nil && errors.Is(context.Cause(ctx), p.cutOn):
-			cancel()
-		case p.grace > 0:
-			t := time.AfterFunc(p.grace, cancel)
-			context.AfterFunc(hctx, func() { t.Stop() })
-		}
-	})
-	return hctx, func() { stop(); cancel() }
 }
 
 // report sets the backlog gauge of one state.

@@ -64,6 +64,8 @@ func (s *session) run(k laneKey, e *entry, u *models.Update) error {
 			return nil // handled and dropped by the run before, which stopped between the two
 		}
 		if err != nil {
+			// The handler logs its own failures; this one is the poller's.
+			s.p.log.Warn("a parked update cannot be read from the inbox", "update_id", e.id, "err", err)
 			return err
 		}
 		s.q.setBody(e, u)
@@ -93,7 +95,9 @@ func (s *session) drop(e *entry) {
 // ends (shutdown).
 func (s *session) retry(k laneKey, e *entry, err error) bool {
 	if errors.Is(err, context.Canceled) && s.handlers.Err() != nil {
-		s.p.log.Warn("update cut by the shutdown; it will be handled after the restart", "update_id", e.id)
+		// Cut by a stop's end of grace or by the role's loss: the cause
+		// says which (a store that failed every renewal is not a shutdown).
+		s.p.log.Warn("update cut before it was done; the next poller handles it", "update_id", e.id, "cause", context.Cause(s.handlers))
 		s.q.unrun(e)
 		return false
 	}
@@ -108,7 +112,8 @@ func (s *session) retry(k laneKey, e *entry, err error) bool {
 	case errors.Is(err, app.ErrInFlight):
 		s.p.log.Info("update being handled elsewhere; it will be tried again", "update_id", e.id, "retry_in", d)
 	default:
-		s.p.log.Warn("update not handled; it will be tried again", "update_id", e.id, "err", err, "retry_in", d)
+		// The cause is logged once, where it happened (see Handler).
+		s.p.log.Info("update not handled; it will be tried again", "update_id", e.id, "retry_in", d)
 	}
 	stopped := s.p.wait(s.ctx, d) != nil
 	s.q.unrun(e)
