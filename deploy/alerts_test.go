@@ -31,10 +31,13 @@ import (
 // TestTheAlertRulesFireWhenTheyMustAndOnlyThen evaluates every rule of
 // deploy/prometheus/alerts.yml with Prometheus' engine over histories
 // made of real scrapes of the container: one just after start, one after
-// the daily push ran, one after a burst of failed updates; and, of a bot
-// with BACKUP_DIR, one before its first snapshot, one after it, one after
-// a failed snapshot and one after the snapshot that made it good. Each
-// history is what Prometheus would have stored scraping once a minute.
+// the daily push ran, one after a burst of failed updates, one of a bot
+// whose token Telegram refuses; and, of a bot with BACKUP_DIR, one before
+// its first snapshot, one after it, one after a failed snapshot and one
+// after the snapshot that made it good. Each history is what Prometheus
+// would have stored scraping once a minute, with the counters a working
+// bot adds every minute (its long poll's answers, its timers' runs)
+// ticking where the case says, on one replica or several.
 func TestTheAlertRulesFireWhenTheyMustAndOnlyThen(t *testing.T) {
 	rules := alertRules(t)
 	fresh, pushed, failing := scrapes(t)
