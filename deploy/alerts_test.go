@@ -31,18 +31,28 @@ import (
 // TestTheAlertRulesFireWhenTheyMustAndOnlyThen evaluates every rule of
 // deploy/prometheus/alerts.yml with Prometheus' engine over histories
 // made of real scrapes of the container: one just after start, one after
-// the daily push ran, one after a burst of failed updates; and, of a bot
-// with BACKUP_DIR, one before its first snapshot, one after it, one after
-// a failed snapshot and one after the snapshot that made it good. Each
-// history is what Prometheus would have stored scraping once a minute.
+// the daily push ran, one after a burst of failed updates, one of a bot
+// whose token Telegram refuses; and, of a bot with BACKUP_DIR, one before
+// its first snapshot, one after it, one after a failed snapshot and one
+// after the snapshot that made it good. Each history is what Prometheus
+// would have stored scraping once a minute, with the counters a working
+// bot adds every minute (its long poll's answers, its timers' runs)
+// ticking where the case says, on one replica or several.
 func TestTheAlertRulesFireWhenTheyMustAndOnlyThen(t *testing.T) {
 	rules := alertRules(t)
 	fresh, pushed, failing := scrapes(t)
+	refused := refusedScrape(t)
 	b := backupScrapes(t)
 
 	const push, failures = "Miti99botDailyPushNotRun", "Miti99botUpdatesFailing"
 	const old, failed = "Miti99botSnapshotTooOld", "Miti99botSnapshotFailed"
-	h := time.Hour
+	const deaf, timers, timersFailing = "Miti99botHearsNothing", "Miti99botTimersNotRunning", "Miti99botTimersFailing"
+	h, m := time.Hour, time.Minute
+	// What a working bot's counters do between scrapes: its long poll
+	// answers, and its timers run, at least once a minute.
+	polls := func(from, until time.Duration) tick { return tick{getUpdatesOK, from, until} }
+	ticks := func(from, until time.Duration) tick { return tick{timersRan, from, until} }
+	fails := func(from, until time.Duration) tick { return tick{timersFailed, from, until} }
 	at := time.Date(2026, 3, 10, 1, 2, 0, 0, time.UTC) // a minute after today's push was due
 	cases := []struct {
 		name  string
@@ -52,36 +62,73 @@ func TestTheAlertRulesFireWhenTheyMustAndOnlyThen(t *testing.T) {
 		fires bool
 	}{
 		{"a new deployment whose first push is not due yet stays quiet", push,
-			[]life{{-10 * h, fresh}}, at, false},
+			[]life{{from: -10 * h, snapshot: fresh}}, at, false},
 		{"a push in the last day keeps it quiet", push,
-			[]life{{-30 * h, fresh}, {-20 * h, pushed}}, at, false},
+			[]life{{from: -30 * h, snapshot: fresh}, {from: -20 * h, snapshot: pushed}}, at, false},
 		{"yesterday's push that finished a minute later than today's has yet to keeps it quiet", push,
-			[]life{{-30 * h, fresh}, {-24*h + time.Minute, pushed}}, at, false},
+			[]life{{from: -30 * h, snapshot: fresh}, {from: -24*h + time.Minute, snapshot: pushed}}, at, false},
 		{"a day without the push on a long-running bot fires", push,
-			[]life{{-60 * h, fresh}, {-50 * h, pushed}}, at, true},
+			[]life{{from: -60 * h, snapshot: fresh}, {from: -50 * h, snapshot: pushed}}, at, true},
 		{"a redeploy after which the push never runs fires", push,
-			[]life{{-60 * h, fresh}, {-50 * h, pushed}, {-26 * h, fresh}}, at, true},
+			[]life{{from: -60 * h, snapshot: fresh}, {from: -50 * h, snapshot: pushed}, {from: -26 * h, snapshot: fresh}}, at, true},
 		{"a healthy bot stays quiet", failures,
-			[]life{{-2 * h, fresh}}, at, false},
+			[]life{{from: -2 * h, snapshot: fresh}}, at, false},
 		{"a burst of failures just after a restart fires", failures,
-			[]life{{-h, pushed}, {-10 * time.Minute, fresh}, {-5 * time.Minute, failing}}, at, true},
+			[]life{{from: -h, snapshot: pushed}, {from: -10 * time.Minute, snapshot: fresh}, {from: -5 * time.Minute, snapshot: failing}}, at, true},
 
 		// The snapshots' gauge holds the real time the bot took each: these
 		// evaluate at that time plus what the case says.
 		{"a bot without BACKUP_DIR stays quiet about snapshots", old,
-			[]life{{-60 * h, fresh}}, at, false},
+			[]life{{from: -60 * h, snapshot: fresh}}, at, false},
 		{"no snapshot yet fires, so that the first is taken by hand", old,
-			[]life{{-2 * h, b.none}}, b.taken.Add(h), true},
+			[]life{{from: -2 * h, snapshot: b.none}}, b.taken.Add(h), true},
 		{"a snapshot of an hour ago keeps it quiet", old,
-			[]life{{-2 * h, b.none}, {-h, b.taken1}}, b.taken.Add(h), false},
+			[]life{{from: -2 * h, snapshot: b.none}, {from: -h, snapshot: b.taken1}}, b.taken.Add(h), false},
 		{"no snapshot for 27 hours fires", old,
-			[]life{{-28 * h, b.taken1}}, b.taken.Add(27 * h), true},
+			[]life{{from: -28 * h, snapshot: b.taken1}}, b.taken.Add(27 * h), true},
 		{"a day of good snapshots keeps the failure rule quiet", failed,
-			[]life{{-25 * h, b.taken1}}, b.taken.Add(24 * h), false},
+			[]life{{from: -25 * h, snapshot: b.taken1}}, b.taken.Add(24 * h), false},
 		{"a failed run with no snapshot since fires", failed,
-			[]life{{-24 * h, b.taken1}, {-10 * time.Minute, b.failed}}, b.taken.Add(24*h + 10*time.Minute), true},
+			[]life{{from: -24 * h, snapshot: b.taken1}, {from: -10 * time.Minute, snapshot: b.failed}}, b.taken.Add(24*h + 10*time.Minute), true},
 		{"a failed run that a retry made good stays quiet", failed,
-			[]life{{-24 * h, b.taken1}, {-20 * time.Minute, b.failed}, {-10 * time.Minute, b.retaken}}, b.retakenAt.Add(10 * time.Minute), false},
+			[]life{{from: -24 * h, snapshot: b.taken1}, {from: -20 * time.Minute, snapshot: b.failed}, {from: -10 * time.Minute, snapshot: b.retaken}}, b.retakenAt.Add(10 * time.Minute), false},
+
+		// A bot that hears nothing: Telegram refuses its token, or its
+		// long poll stalled. Replicas share the polling: the rule sums them.
+		{"a bot whose long poll answers stays quiet", deaf,
+			[]life{{from: -5 * h, snapshot: fresh, ticks: []tick{polls(-5*h, 0)}}}, at, false},
+		{"a poll that stopped answering 20 minutes ago fires", deaf,
+			[]life{{from: -5 * h, snapshot: fresh, ticks: []tick{polls(-5*h, -20*m)}}}, at, true},
+		{"a restart after which Telegram refuses the token fires", deaf,
+			[]life{{from: -5 * h, snapshot: fresh, ticks: []tick{polls(-5*h, 0)}}, {from: -15 * m, snapshot: refused}}, at, true},
+		{"a new deployment whose token is refused fires within 20 minutes", deaf,
+			[]life{{from: -20 * m, snapshot: refused}}, at, true},
+		{"a deployment younger than the window stays quiet until it can tell", deaf,
+			[]life{{from: -3 * m, snapshot: refused}}, at, false},
+		{"a replica standing by while another polls stays quiet", deaf,
+			[]life{{from: -5 * h, snapshot: fresh, ticks: []tick{polls(-5*h, 0)}, instance: "a"}, {from: -5 * h, snapshot: fresh, instance: "b"}}, at, false},
+		{"two replicas, neither polling, fire", deaf,
+			[]life{{from: -5 * h, snapshot: fresh, ticks: []tick{polls(-5*h, -30*m)}, instance: "a"}, {from: -5 * h, snapshot: fresh, instance: "b"}}, at, true},
+
+		// Timers run every minute; a store outage stops them.
+		{"timers that run every minute keep it quiet", timers,
+			[]life{{from: -5 * h, snapshot: fresh, ticks: []tick{ticks(-5*h, 0)}}}, at, false},
+		{"a store outage of 20 minutes fires", timers,
+			[]life{{from: -5 * h, snapshot: fresh, ticks: []tick{ticks(-5*h, -20*m), fails(-20*m, 0)}}}, at, true},
+		{"a store outage of 3 minutes stays quiet", timers,
+			[]life{{from: -5 * h, snapshot: fresh, ticks: []tick{ticks(-5*h, -3*m), fails(-3*m, 0)}}}, at, false},
+		{"a redeploy after which timers never run fires", timers,
+			[]life{{from: -5 * h, snapshot: fresh, ticks: []tick{ticks(-5*h, 0)}}, {from: -20 * m, snapshot: fresh}}, at, true},
+		{"a deployment younger than the window stays quiet", timers,
+			[]life{{from: -3 * m, snapshot: fresh}}, at, false},
+		{"a replica whose every slot another runs stays quiet", timers,
+			[]life{{from: -5 * h, snapshot: fresh, ticks: []tick{ticks(-5*h, 0)}, instance: "a"}, {from: -5 * h, snapshot: fresh, instance: "b"}}, at, false},
+		{"timers that run keep the failure rule quiet", timersFailing,
+			[]life{{from: -5 * h, snapshot: fresh, ticks: []tick{ticks(-5*h, 0)}}}, at, false},
+		{"timers failing for 20 minutes fire", timersFailing,
+			[]life{{from: -5 * h, snapshot: fresh, ticks: []tick{ticks(-5*h, -20*m), fails(-20*m, 0)}}}, at, true},
+		{"3 failed minutes stay quiet", timersFailing,
+			[]life{{from: -5 * h, snapshot: fresh, ticks: []tick{ticks(-5*h, -3*m), fails(-3*m, 0)}}}, at, false},
 	}
 	engine := promql.NewEngine(promql.EngineOpts{MaxSamples: 1e7, Timeout: time.Minute, LookbackDelta: 5 * time.Minute})
 	for _, c := range cases {
@@ -166,7 +213,29 @@ func scrapes(t *testing.T) (fresh, pushed, failing []sample) {
 		srv.Push(telegramtest.Text(10+chat, 10+chat, "/ping"))
 	}
 	failing = until(failed, 5)
+	for _, s := range []labels.Labels{getUpdatesOK, timersRan, timersFailed} {
+		if valueOf(fresh, s) < 0 {
+			t.Errorf("just started, the bot does not show %s; an alert on its increase then misses a restart after which it never counts", s)
+		}
+	}
 	return fresh, pushed, failing
+}
+
+// refusedScrape scrapes a bot whose token Telegram refuses (401), once it
+// has been refused.
+func refusedScrape(t *testing.T) []sample {
+	t.Helper()
+	srv := telegramtest.New(t)
+	metricsAddr := testenv.FreePort(t)
+	runtimetest.StartContainer(t, map[string]string{
+		"TELEGRAM_BOT_TOKEN": srv.Token + "revoked", "TELEGRAM_API_URL": srv.URL, "TELEGRAM_BOT_USERNAME": "miti99bot",
+		"METRICS_ENABLED": "true", "METRICS_PORT": strings.TrimPrefix(metricsAddr, "127.0.0.1:"), "LOG_LEVEL": "error",
+	})
+	_, until := scraper(t, metricsAddr)
+	// Polling starts with deleteWebhook, which Telegram refuses: getUpdates
+	// is never called.
+	refused := labels.FromStrings("__name__", "miti99bot_botapi_calls_total", "method", "deleteWebhook", "result", "error")
+	return until(refused, 1)
 }
 
 // scraper reads the bot's /metrics at addr: get scrapes once; until
@@ -233,10 +302,40 @@ func repeat[T any](v T, n int) []T {
 }
 
 // life is one process of the bot, from its start (relative to the
-// evaluation) on, scraped as snapshot shows.
+// evaluation) on, scraped as snapshot shows, but for the counters that
+// tick. A life lasts until the next one of its instance (a replica; ""
+// when there is one).
 type life struct {
 	from     time.Duration
 	snapshot []sample
+	ticks    []tick
+	instance string
+}
+
+// tick is a counter of the snapshot that counts one a minute from from to
+// until (relative to the evaluation, as life.from), within its life: what
+// a scrape a minute shows of a long poll that answers, or a job that runs,
+// every minute. A series the snapshot lacks does not tick: the bot does
+// not serve it.
+type tick struct {
+	series      labels.Labels
+	from, until time.Duration
+}
+
+// The series the ticks count.
+var (
+	getUpdatesOK = labels.FromStrings("__name__", "miti99bot_botapi_calls_total", "method", "getUpdates", "result", "ok")
+	timersRan    = labels.FromStrings("__name__", "miti99bot_cron_runs_total", "job", "timers", "outcome", "ran")
+	timersFailed = labels.FromStrings("__name__", "miti99bot_cron_runs_total", "job", "timers", "outcome", "failed")
+)
+
+// ticked is how much t added to its series by d, in a life from from.
+func (t tick) ticked(from, d time.Duration) float64 {
+	start, end := max(t.from, from), min(d, t.until)
+	if end <= start {
+		return 0
+	}
+	return float64((end - start) / time.Minute)
 }
 
 // history is what Prometheus stores scraping the lives once a minute up to
@@ -248,23 +347,41 @@ func history(at time.Time, lives []life) storage.Queryable {
 	points := map[key][]chunks.Sample{}
 	lsets := map[key]labels.Labels{}
 	for i, l := range lives {
-		end := time.Duration(0)
-		if i+1 < len(lives) {
-			end = lives[i+1].from
+		end, last := time.Duration(0), true
+		for _, n := range lives[i+1:] {
+			if n.instance == l.instance {
+				end, last = n.from, false
+				break
+			}
 		}
 		var own []sample
 		var keys []key
+		var counts [][]tick
 		for _, s := range l.snapshot {
 			if strings.HasPrefix(s.lset.Get(labels.MetricName), "miti99bot_") {
-				k := s.lset.String()
-				own, keys = append(own, s), append(keys, k)
-				lsets[k] = s.lset
+				var c []tick
+				for _, t := range l.ticks {
+					if labels.Equal(t.series, s.lset) {
+						c = append(c, t)
+					}
+				}
+				lset := s.lset
+				if l.instance != "" {
+					lset = labels.NewBuilder(lset).Set("instance", l.instance).Labels()
+				}
+				k := lset.String()
+				own, keys, counts = append(own, s), append(keys, k), append(counts, c)
+				lsets[k] = lset
 			}
 		}
-		for d := l.from; d < end || (i == len(lives)-1 && d <= end); d += time.Minute {
+		for d := l.from; d < end || (last && d <= end); d += time.Minute {
 			ts := at.Add(d).UnixMilli()
 			for j, s := range own {
-				points[keys[j]] = append(points[keys[j]], point{t: ts, v: s.v})
+				v := s.v
+				for _, t := range counts[j] {
+					v += t.ticked(l.from, d)
+				}
+				points[keys[j]] = append(points[keys[j]], point{t: ts, v: v})
 			}
 		}
 	}

@@ -122,8 +122,8 @@ func TestComposeRunsTheBotBehindCoolifyInEitherMode(t *testing.T) {
 
 var envLine = regexp.MustCompile(`^#?\s*([A-Z][A-Z0-9_]*)=`)
 
-// TestEveryVariableIsDocumented keeps .env.example and the README in step
-// with what the config actually reads.
+// TestEveryVariableIsDocumented keeps .env.example and the variables table
+// (docs/configuration.md) in step with what the config actually reads.
 func TestEveryVariableIsDocumented(t *testing.T) {
 	listed := map[string]string{}
 	sc := bufio.NewScanner(strings.NewReader(read(t, "../.env.example")))
@@ -132,13 +132,13 @@ func TestEveryVariableIsDocumented(t *testing.T) {
 			listed[m[1]] = sc.Text()
 		}
 	}
-	readme := read(t, "../README.md")
+	table := read(t, "../docs/configuration.md")
 	for _, v := range config.Variables(wiring.Settings()) {
 		if _, ok := listed[v.Name]; !ok {
 			t.Errorf(".env.example lacks %s", v.Name)
 		}
-		if !strings.Contains(readme, "`"+v.Name+"`") {
-			t.Errorf("README.md does not document %s", v.Name)
+		if !strings.Contains(table, "`"+v.Name+"`") {
+			t.Errorf("docs/configuration.md does not document %s", v.Name)
 		}
 		if v.Secret {
 			line, ok := listed[v.Name+"_PARAMETER_NAME"]

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/miti99bot/miti99bot/internal/config"
 	"github.com/miti99bot/miti99bot/internal/wiring"
@@ -148,4 +149,78 @@ func TestEveryPathTheDocsNameExists(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestTheREADMEOpensWithTheTwoCommands: a newcomer reads what the bot is
+// and how to run and test it on the first screen; the reference is in
+// docs/, one link away.
+func TestTheREADMEOpensWithTheTwoCommands(t *testing.T) {
+	readme := read(t, "../README.md")
+	lines := strings.Split(readme, "\n")
+	first := strings.Join(lines[:min(len(lines), 25)], "\n")
+	for _, cmd := range []string{"make run", "make test"} {
+		if !strings.Contains(first, cmd) {
+			t.Errorf("the README's first screen (25 lines) lacks `%s`", cmd)
+		}
+	}
+	if words := len(strings.Fields(readme)); words > 1000 {
+		t.Errorf("the README is %d words; keep it to what the bot is, how to try it and where to read on (reference goes in docs/)", words)
+	}
+}
+
+var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)|src="([^"]+)"`)
+
+// TestEveryLinkOfTheDocsLeadsSomewhere: each relative link of the README
+// and docs/*.md names a file of the repository and, with #anchor, a
+// heading of that file, as GitHub makes its anchors.
+func TestEveryLinkOfTheDocsLeadsSomewhere(t *testing.T) {
+	anchors := map[string]map[string]bool{}
+	anchorsOf := func(path string) map[string]bool {
+		if a, ok := anchors[path]; ok {
+			return a
+		}
+		a := map[string]bool{}
+		for _, line := range strings.Split(fence.ReplaceAllString(read(t, path), ""), "\n") {
+			if h, ok := strings.CutPrefix(strings.TrimLeft(line, "#"), " "); ok && strings.HasPrefix(line, "#") {
+				a[slug(h)] = true
+			}
+		}
+		anchors[path] = a
+		return a
+	}
+	for _, f := range docFiles(t) {
+		for _, m := range mdLink.FindAllStringSubmatch(fence.ReplaceAllString(read(t, f), ""), -1) {
+			target := m[1] + m[2]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			file, anchor, _ := strings.Cut(target, "#")
+			path := f
+			if file != "" {
+				path = filepath.Join(filepath.Dir(f), file)
+			}
+			if _, err := os.Stat(path); err != nil {
+				t.Errorf("%s links to %s, which is not there", filepath.Base(f), target)
+				continue
+			}
+			if anchor != "" && !anchorsOf(path)[anchor] {
+				t.Errorf("%s links to %s, whose file has no heading #%s", filepath.Base(f), target, anchor)
+			}
+		}
+	}
+}
+
+// slug is GitHub's anchor of a heading: lower case, spaces to hyphens,
+// punctuation but hyphens and underscores dropped.
+func slug(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(heading)) {
+		switch {
+		case r == ' ':
+			b.WriteRune('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

@@ -24,7 +24,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	if *healthcheck {
-		return container.CheckHealth(ctx, getenv("PORT"))
+		return container.CheckHealth(ctx, getenv("BIND_ADDR"), getenv("PORT"))
 	}
 
 	var m container.Prometheus

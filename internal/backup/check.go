@@ -2,6 +2,7 @@ package backup
 
 import (
 	"archive/tar"
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -33,7 +34,12 @@ type checked struct {
 // boltOut, told its size first, as it is read (the caller then opens it).
 // No entry is read past a size known to be true (bounded).
 func check(r io.Reader, size int64, boltOut func(size int64) (io.Writer, error)) (*checked, error) {
-	tr := tar.NewReader(r)
+	first, err := firstBlock(r)
+	if err != nil {
+		return nil, err
+	}
+	read := &countReader{r: io.MultiReader(bytes.NewReader(first), r)}
+	tr := tar.NewReader(read)
 	h := crc32.NewIEEE()
 	var c checked
 	data, err := next(tr, h, manifestName)
@@ -55,11 +61,16 @@ func check(r io.Reader, size int64, boltOut func(size int64) (io.Writer, error))
 		if hdr.Name != boltName {
 			return nil, damaged("%s where %s should be", hdr.Name, boltName)
 		}
-		if err := bounded(hdr, size); err != nil {
-			return nil, err
-		}
 		if p := c.Manifest.Payload; p != 0 && hdr.Size != p {
 			return nil, damaged("%s holds %d bytes, its manifest says %d", boltName, hdr.Size, p)
+		}
+		if left := size - read.n; hdr.Size > left && hdr.Typeflag == tar.TypeReg {
+			// Our manifest, and a payload longer than what is left of the
+			// file: a copy that stopped in it.
+			return nil, damaged("%s declares %d bytes and the file holds %d more: truncated (a copy cut short, a full disk?)", boltName, hdr.Size, max(left, 0))
+		}
+		if err := bounded(hdr, size); err != nil {
+			return nil, err
 		}
 		out, err := boltOut(hdr.Size)
 		if err != nil {
@@ -96,6 +107,7 @@ func check(r io.Reader, size int64, boltOut func(size int64) (io.Writer, error))
 	if data, err = readEntry(tr, summaryName); err != nil {
 		return nil, err
 	}
+	summaryEnd := (read.n + blockSize - 1) / blockSize * blockSize
 	if err := json.Unmarshal(data, &c.Summary); err != nil {
 		return nil, damaged("%s: %v", summaryName, err)
 	}
@@ -106,6 +118,10 @@ func check(r io.Reader, size int64, boltOut func(size int64) (io.Writer, error))
 		return nil, damaged("something follows %s", summaryName)
 	case err != io.EOF:
 		return nil, damaged("after %s: %v", summaryName, err)
+	case read.n < summaryEnd+2*blockSize:
+		// The reader ends quietly where a block ends, so a copy that
+		// stopped in the two closing zero blocks is seen only here.
+		return nil, truncated(io.ErrUnexpectedEOF)
 	}
 	switch {
 	case c.Summary.Bytes != bytes:
@@ -135,6 +151,30 @@ func bounded(hdr *tar.Header, max int64) error {
 	return nil
 }
 
+// blockSize is tar's block: headers, and each entry's padded contents.
+const blockSize = 512
+
+// firstBlock reads the archive's first header block. A file shorter than
+// one is ours cut short when what it holds starts as our first header does
+// (manifest.json's name), and another file otherwise.
+func firstBlock(r io.Reader) ([]byte, error) {
+	b := make([]byte, blockSize)
+	n, err := io.ReadFull(r, b)
+	switch {
+	case err == io.EOF:
+		return nil, damaged("it is empty")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		ours := []byte(manifestName + "\x00")
+		if bytes.HasPrefix(ours, b[:n]) || bytes.HasPrefix(b[:n], ours) {
+			return nil, damaged("it ends in its first header, after %d bytes: truncated (a copy cut short, a full disk?)", n)
+		}
+		return nil, damaged("%d bytes, too short for a tar archive: not one of ours", n)
+	case err != nil:
+		return nil, readFailed(manifestName, err)
+	}
+	return b, nil
+}
+
 func total(counts map[string]int64) (n int64) {
 	for _, c := range counts {
 		n += c
@@ -149,9 +189,9 @@ func next(tr *tar.Reader, h hash.Hash, name string) ([]byte, error) {
 	case err == io.EOF:
 		return nil, damaged("it is empty")
 	case err != nil:
-		return nil, damaged("not a tar archive: %v", err)
+		return nil, damaged("not a tar archive (%v): not one of ours", err)
 	case hdr.Name != name:
-		return nil, damaged("it starts with %s, not %s: not a snapshot of this bot", hdr.Name, name)
+		return nil, damaged("it starts with %s, not %s: not one of ours", hdr.Name, name)
 	}
 	data, err := readEntry(tr, name)
 	h.Write(data)

@@ -100,7 +100,7 @@ func damaged(format string, a ...any) error {
 func (m Manifest) check() error {
 	switch {
 	case m.Format != Format:
-		return damaged("%s is not a %s manifest", manifestName, Format)
+		return damaged("%s is not a %s manifest: not one of ours", manifestName, Format)
 	case m.Version != Version:
 		return fmt.Errorf("backup: archive version %d; this build reads version %d", m.Version, Version)
 	case m.Kind != KindBolt && m.Kind != KindItems:

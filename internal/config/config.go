@@ -61,7 +61,9 @@ type Config struct {
 	BackupKeep     int
 
 	LogLevel slog.Level
+	// Port is the container's HTTP port, on BindAddr ("": every interface).
 	Port     int
+	BindAddr string
 	// MetricsPort serves GET /metrics when MetricsEnabled (container), on
 	// MetricsHost ("": every interface).
 	MetricsEnabled bool

@@ -32,7 +32,7 @@ func TestDefaultsRunOnTheMemoryStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Backend != config.BackendMemory || c.BackendReason != "no backend configured" || c.Port != 8080 ||
-		c.LogLevel != slog.LevelInfo || c.TelegramAPIURL != "https://api.telegram.org" || len(c.Modules) != 0 {
+		c.LogLevel != slog.LevelInfo || c.TelegramAPIURL != "https://api.telegram.org" || len(c.Modules) != 0 || c.BindAddr != "" {
 		t.Fatalf("defaults = %+v", c)
 	}
 }
@@ -41,7 +41,7 @@ func TestValuesAreParsed(t *testing.T) {
 	c, err := load(t, map[string]string{
 		"OWNER_ID": "42", "ADMIN_IDS": " 7, 8 ,", "MODULES": "util, misc", "LOG_LEVEL": "debug", "PORT": "9000",
 		"TELEGRAM_BOT_USERNAME": "@miti99bot", "GEMINI_API_KEY": "g-key", "LOL_API_URL": "http://lol", "BOLT_CREATE": "true",
-		"METRICS_HOST": "127.0.0.1", "MONGO_ALLOW_FERRETDB": "true",
+		"METRICS_HOST": "127.0.0.1", "MONGO_ALLOW_FERRETDB": "true", "BIND_ADDR": "127.0.0.1",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +49,7 @@ func TestValuesAreParsed(t *testing.T) {
 	if c.OwnerID != 42 || fmt.Sprint(c.AdminIDs) != "[7 8]" || strings.Join(c.Modules, ",") != "util,misc" ||
 		c.LogLevel != slog.LevelDebug || c.Port != 9000 || c.BotUsername != "miti99bot" ||
 		c.ModuleSettings()["GEMINI_API_KEY"] != "g-key" || c.ModuleSettings()["LOL_API_URL"] != "http://lol" || !c.BoltCreate ||
-		c.MetricsHost != "127.0.0.1" || !c.MongoAllowFerretDB {
+		c.MetricsHost != "127.0.0.1" || !c.MongoAllowFerretDB || c.BindAddr != "127.0.0.1" {
 		t.Fatalf("config = %+v", c)
 	}
 }
@@ -82,12 +82,12 @@ func TestEveryProblemIsReportedAtOnce(t *testing.T) {
 	_, err := load(t, map[string]string{
 		"OWNER_ID": "me", "ADMIN_IDS": "1,x", "LOG_LEVEL": "loud", "PORT": "99999",
 		"KV_PROVIDER": "redis", "TELEGRAM_API_URL": "ftp://x", "BOLT_CREATE": "maybe", "METRICS_HOST": "metrics.example",
-		"MONGO_ALLOW_FERRETDB": "yes",
+		"MONGO_ALLOW_FERRETDB": "yes", "BIND_ADDR": "localhost",
 	}, "TELEGRAM_BOT_TOKEN")
 	if err == nil {
 		t.Fatal("Load accepted a bad configuration")
 	}
-	for _, want := range []string{"OWNER_ID", `ADMIN_IDS: "x"`, "LOG_LEVEL", "PORT", `KV_PROVIDER: "redis"`, "TELEGRAM_API_URL", "TELEGRAM_BOT_TOKEN is required", `BOLT_CREATE: "maybe"`, `METRICS_HOST: "metrics.example"`, `MONGO_ALLOW_FERRETDB: "yes"`} {
+	for _, want := range []string{"OWNER_ID", `ADMIN_IDS: "x"`, "LOG_LEVEL", "PORT", `KV_PROVIDER: "redis"`, "TELEGRAM_API_URL", "TELEGRAM_BOT_TOKEN is required", `BOLT_CREATE: "maybe"`, `METRICS_HOST: "metrics.example"`, `MONGO_ALLOW_FERRETDB: "yes"`, `BIND_ADDR: "localhost"`} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %s:\n%v", want, err)
 		}

@@ -92,6 +92,9 @@ func (c *Config) parse(env func(string) string, lambda bool) []error {
 			bad("METRICS_PORT: %q is not a TCP port", v)
 		}
 	}
+	if c.BindAddr = env("BIND_ADDR"); c.BindAddr != "" && net.ParseIP(c.BindAddr) == nil {
+		bad("BIND_ADDR: %q is not an IP address (e.g. 127.0.0.1 for this host only; unset: every interface)", c.BindAddr)
+	}
 	if c.MetricsHost = env("METRICS_HOST"); c.MetricsHost != "" && net.ParseIP(c.MetricsHost) == nil {
 		bad("METRICS_HOST: %q is not an IP address (e.g. 127.0.0.1 for this host only; unset: every interface)", c.MetricsHost)
 	}

@@ -41,6 +41,7 @@ var core = []Variable{
 	{Name: "BACKUP_KEEP", Where: Container, Default: "7", Help: "how many snapshots BACKUP_DIR keeps, the newest"},
 	{Name: "LOG_LEVEL", Where: Both, Default: "info", Help: "debug, info, warn or error"},
 	{Name: "PORT", Where: Container, Default: "8080", Help: "HTTP port of the container"},
+	{Name: "BIND_ADDR", Where: Container, Help: "the IP address PORT listens on; unset: every interface (a proxy in another container); 127.0.0.1: this host only"},
 	{Name: "METRICS_ENABLED", Where: Container, Default: "false", Help: "true: serve Prometheus metrics at GET /metrics on METRICS_PORT (Lambda always writes CloudWatch EMF lines)"},
 	{Name: "METRICS_PORT", Where: Container, Default: "9091", Help: "port of /metrics, apart from PORT so that the public domain never serves it; publish it to your Prometheus only"},
 	{Name: "METRICS_HOST", Where: Container, Help: "the IP address /metrics listens on; unset: every interface (Prometheus in another container); 127.0.0.1: this host only"},

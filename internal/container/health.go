@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -12,16 +13,21 @@ import (
 // maxReason bounds the part of /healthz's body a failed check prints.
 const maxReason = 300
 
-// CheckHealth is the container's HEALTHCHECK: distroless has no curl. A
-// failure quotes the reason /healthz gives, since its output is what Docker
-// and Coolify show of an unhealthy container.
-func CheckHealth(ctx context.Context, port string) error {
+// CheckHealth is the container's HEALTHCHECK: distroless has no curl. It
+// dials the bot where BIND_ADDR (host) and PORT put it; every interface
+// (host unset or unspecified) includes loopback. A failure quotes the
+// reason /healthz gives, since its output is what Docker and Coolify show
+// of an unhealthy container.
+func CheckHealth(ctx context.Context, host, port string) error {
 	if port == "" {
 		port = "8080"
 	}
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://127.0.0.1:"+port+"/healthz", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+net.JoinHostPort(host, port)+"/healthz", nil)
 	if err != nil {
 		return err
 	}

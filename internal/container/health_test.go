@@ -37,7 +37,7 @@ func TestHealthcheckPrintsTheReasonHealthzGives(t *testing.T) {
 				Health: func(context.Context) error { return tt.health }, Log: slog.New(slog.DiscardHandler),
 			}))
 			defer srv.Close()
-			err := CheckHealth(t.Context(), portOf(srv))
+			err := CheckHealth(t.Context(), "", portOf(srv))
 			if tt.want == "" && err != nil || tt.want != "" && (err == nil || err.Error() != tt.want) {
 				t.Fatalf("CheckHealth = %v; want %q", err, tt.want)
 			}
@@ -59,7 +59,7 @@ func TestHealthcheckBoundsWhatItQuotes(t *testing.T) {
 				_, _ = io.WriteString(w, tt.body)
 			}))
 			defer srv.Close()
-			if err := CheckHealth(t.Context(), portOf(srv)); err == nil || err.Error() != tt.want {
+			if err := CheckHealth(t.Context(), "", portOf(srv)); err == nil || err.Error() != tt.want {
 				t.Fatalf("CheckHealth = %v; want %q", err, tt.want)
 			}
 		})

@@ -49,6 +49,11 @@ func serveMetrics(b *wiring.Bot, p *Prometheus) (stop func(context.Context), err
 	}
 	b.Metrics.DeclareCron(jobs...)
 	b.Metrics.DeclareUpdates(telegram.AllowedUpdates...)
+	if b.Config.WebhookURL == "" {
+		// Every replica may come to poll; summed over them, the answers
+		// show whether any does (deploy/prometheus/alerts.yml).
+		b.Metrics.DeclareBotAPI(telegram.MethodGetUpdates)
+	}
 	return listenMetrics(b.Log, b.Config.MetricsHost, b.Config.MetricsPort, p.sink.Handler())
 }
 

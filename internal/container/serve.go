@@ -36,9 +36,9 @@ const handlerGrace = 10 * time.Second
 // m serves /metrics when it made a sink (nil: no metrics).
 func Serve(ctx context.Context, b *wiring.Bot, m *Prometheus) error {
 	log := b.Log
-	ln, err := net.Listen("tcp", ":"+strconv.Itoa(b.Config.Port))
+	ln, err := listenHTTP(b.Config.BindAddr, b.Config.Port)
 	if err != nil {
-		return fmt.Errorf("listen on PORT %d: %w", b.Config.Port, err)
+		return err
 	}
 	srv := httpapi.NewServer(b.HTTP)
 	log.Info("http listening", "addr", ln.Addr().String())
@@ -93,4 +93,14 @@ func Serve(ctx context.Context, b *wiring.Bot, m *Prometheus) error {
 	stopMetrics(deadline)
 	log.Info("stopped")
 	return runErr
+}
+
+// listenHTTP listens on host:port, the bot's HTTP (host "": every interface).
+func listenHTTP(host string, port int) (net.Listener, error) {
+	addr := net.JoinHostPort(host, strconv.Itoa(port))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen on BIND_ADDR:PORT %s: %w", addr, err)
+	}
+	return ln, nil
 }

@@ -117,6 +117,9 @@ const (
 // UpdateOutcomes are the outcomes an update is counted under.
 var UpdateOutcomes = []string{Handled, Duplicate, InFlight, Failed, Dropped, Ignored}
 
+// BotAPIResults are the results a Bot API call is counted under.
+var BotAPIResults = []string{OK, Flood, Blocked, Error}
+
 // CronOutcomes are the outcomes a cron run is counted under.
 var CronOutcomes = []string{Ran, Skipped, Failed, Retried, CaughtUp}
 
@@ -192,6 +195,18 @@ func (m *Metrics) DeclareUpdates(kinds ...string) {
 	for _, kind := range kinds {
 		for _, outcome := range UpdateOutcomes {
 			m.add(series(Updates, Label{"kind", kind}, Label{"outcome", outcome}), 0)
+		}
+	}
+}
+
+// DeclareBotAPI shows every result of each Bot API method at zero before
+// any call, as DeclareCron does for jobs: a poller that never gets an
+// answer (a token refused from its start) then shows a getUpdates "ok"
+// that does not grow, which an alert can see.
+func (m *Metrics) DeclareBotAPI(methods ...string) {
+	for _, method := range methods {
+		for _, result := range BotAPIResults {
+			m.add(series(BotAPICalls, Label{"method", method}, Label{"result", result}), 0)
 		}
 	}
 }

@@ -15,6 +15,10 @@ import (
 	"github.com/miti99bot/miti99bot/internal/metrics"
 )
 
+// MethodGetUpdates is the Bot API method the poller calls, as its metrics
+// name it.
+const MethodGetUpdates = "getUpdates"
+
 // AllowedUpdates are the update kinds the bot handles.
 var AllowedUpdates = []string{models.AllowedUpdateMessage, models.AllowedUpdateCallbackQuery, models.AllowedUpdateMyChatMember}
 
@@ -60,11 +64,11 @@ func (c *Client) GetUpdates(ctx context.Context, offset int64, timeout time.Dura
 	var ue *UpdatesError
 	switch {
 	case err == nil:
-		c.metrics.BotAPI("getUpdates", metrics.OK, 0)
+		c.metrics.BotAPI(MethodGetUpdates, metrics.OK, 0)
 	case errors.As(err, &ue) && ue.RetryAfter > 0:
-		c.metrics.BotAPI("getUpdates", metrics.Flood, ue.RetryAfter)
+		c.metrics.BotAPI(MethodGetUpdates, metrics.Flood, ue.RetryAfter)
 	case ctx.Err() == nil: // not the poller stopping
-		c.metrics.BotAPI("getUpdates", metrics.Error, 0)
+		c.metrics.BotAPI(MethodGetUpdates, metrics.Error, 0)
 	}
 	return updates, err
 }

@@ -27,7 +27,7 @@ const (
 	openText   = "Your coin, gold and stock portfolios, charts and trades:"
 	groupText  = "Your portfolios, and this group's board:"
 	buttonText = "Open portfolio"
-	noURLText  = "The portfolio app has no public address yet: the operator sets APP_URL (see the README)."
+	noURLText  = "The portfolio app has no public address yet: the operator sets APP_URL (see docs/configuration.md)."
 )
 
 type module struct {
