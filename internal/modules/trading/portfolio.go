@@ -115,27 +115,39 @@ func (p *Portfolio) TopUp(m Market, amount decimal.Decimal, now time.Time) error
 	return nil
 }
 
-// BuyFor spends cash on sym at price; the quantity is rounded down to the
-// market's precision and the cash spent is that quantity times the price,
-// rounded to the cash precision (Cost), never more than cash.
+// BuyFor spends at most cash on sym at price: the most the market's
+// quantity precision allows whose cost (BuyQty) is within cash.
 func (p *Portfolio) BuyFor(m Market, sym string, cash, price decimal.Decimal, now time.Time) (qty decimal.Decimal, err error) {
 	if !price.IsPositive() {
 		return decimal.Zero, ErrPriceInvalid
 	}
-	qty = cash.Div(price).Truncate(m.QtyPlaces)
+	// The holding after the buy is worth at most what it is worth now
+	// plus cash, and a worth is rounded half up to whole cash units, so
+	// the quantity held after it times the price stays within that sum.
+	held := p.Holdings[sym].Qty
+	qty = cash.Add(Cost(m, held, price)).Div(price).Sub(held).Truncate(m.QtyPlaces)
 	return qty, p.BuyQty(m, sym, qty, price, now)
 }
 
-// Cost is what qty at price costs, and what it is worth: rounded to the
-// nearest cash unit (half up), the one rounding of a buy and a valuation,
-// so a holding valued at the price it was bought at is worth exactly what
-// it cost and shows no loss from rounding. A sale rounds down (Sell), so a
-// round trip never gains from rounding.
+// Cost is what qty at price is worth: rounded to the nearest cash unit
+// (half up), the one rounding of a valuation and of every trade's cash.
 func Cost(m Market, qty, price decimal.Decimal) decimal.Decimal {
 	return qty.Mul(price).Round(m.CashPlaces)
 }
 
-// BuyQty buys qty of sym at price.
+// tradeCash is the cash a trade of sym at price moves: the change it makes
+// to the worth (Cost) of the holding at that price, from held to held plus
+// delta (delta negative for a sale). Rounding the holding's worth rather
+// than each trade, trades at one price, however split, move exactly the
+// worth of what they add or take: a buy and a sale of it at one price
+// give back what it cost to the last unit, and no sequence of trades at
+// one price gains or loses a unit from rounding.
+func tradeCash(m Market, held, delta, price decimal.Decimal) decimal.Decimal {
+	return Cost(m, held.Add(delta), price).Sub(Cost(m, held, price))
+}
+
+// BuyQty buys qty of sym at price, for the rise it makes in the
+// holding's worth there (tradeCash).
 func (p *Portfolio) BuyQty(m Market, sym string, qty, price decimal.Decimal, now time.Time) error {
 	p.init(now)
 	if !price.IsPositive() {
@@ -147,11 +159,11 @@ func (p *Portfolio) BuyQty(m Market, sym string, qty, price decimal.Decimal, now
 	if m.LotSize.IsPositive() && !qty.Mod(m.LotSize).IsZero() {
 		return fmt.Errorf("%w of %s", ErrLot, m.LotSize.String())
 	}
-	cost := Cost(m, qty, price)
+	h := p.Holdings[sym]
+	cost := tradeCash(m, h.Qty, qty, price)
 	if cost.GreaterThan(p.Cash) {
 		return fmt.Errorf("%w: %s needed, %s available", ErrNoCash, cost.StringFixed(m.CashPlaces), p.Cash.StringFixed(m.CashPlaces))
 	}
-	h := p.Holdings[sym]
 	h.Qty, h.Cost = h.Qty.Add(qty), h.Cost.Add(cost)
 	p.Holdings[sym] = h
 	p.Cash = p.Cash.Sub(cost)
@@ -159,8 +171,9 @@ func (p *Portfolio) BuyQty(m Market, sym string, qty, price decimal.Decimal, now
 	return nil
 }
 
-// Sell sells qty of sym (all of it when all is true) at price; proceeds are
-// rounded down to the cash precision. The cost basis leaves pro rata.
+// Sell sells qty of sym (all of it when all is true) at price, for the
+// fall it makes in the holding's worth there (tradeCash): all of it for
+// its whole worth. The cost basis leaves pro rata.
 func (p *Portfolio) Sell(m Market, sym string, qty decimal.Decimal, all bool, price decimal.Decimal, now time.Time) (decimal.Decimal, decimal.Decimal, error) {
 	p.init(now)
 	if !price.IsPositive() {
@@ -173,7 +186,7 @@ func (p *Portfolio) Sell(m Market, sym string, qty decimal.Decimal, all bool, pr
 	if all {
 		qty = h.Qty
 	}
-	proceeds := qty.Mul(price).RoundFloor(m.CashPlaces)
+	proceeds := tradeCash(m, h.Qty, qty.Neg(), price).Neg()
 	costOut := h.Cost
 	if !qty.Equal(h.Qty) {
 		costOut = h.Cost.Mul(qty).Div(h.Qty).Round(m.CashPlaces)
