@@ -93,9 +93,13 @@ func TestThePrivateBoardIsOptIn(t *testing.T) {
 		t.Fatalf("join: %q", got)
 	}
 	say(t, b, 8, 8, "Bob", "/coin_topup 9000") // never joins
+	b.Expect(9, 9, "/coin_top", "🏆 The opted-in coin board, by value: 1 member\n1. Alice: $5,000.00 (7d: new)\n"+
+		"No coin portfolio yet. Start with /coin_topup 1000.")
 	b.MustSay(apptest.PrivateChat, apptest.User, "/coin_topup 1000")
-	b.Expect(apptest.PrivateChat, apptest.User, "/coin_top", "🏆 The opted-in coin board, by value: 2 members\n"+
-		"1. Alice: $5,000.00 (7d: new)\n👉 2. User: $1,000.00 (7d: new)\n"+
+	// Not on the board, the asker is not counted nor ranked among its
+	// members: their line, where they would be, is theirs alone.
+	b.Expect(apptest.PrivateChat, apptest.User, "/coin_top", "🏆 The opted-in coin board, by value: 1 member\n"+
+		"1. Alice: $5,000.00 (7d: new)\n👉 You would be 2nd: $1,000.00 (7d: new)\n"+
 		"You are not on this board (only you see your line): /coin_top join puts you on it.")
 	if _, err := b.Press(apptest.PrivateChat, apptest.User, "✅ Join the board"); err != nil {
 		t.Fatal(err)
@@ -103,10 +107,14 @@ func TestThePrivateBoardIsOptIn(t *testing.T) {
 	if got := lastEdit(b); got != "🏆 The opted-in coin board, by value: 2 members\n1. Alice: $5,000.00 (7d: new)\n👉 2. User: $1,000.00 (7d: new)" {
 		t.Fatalf("after joining:\n%s", got)
 	}
-	b.Expect(8, 8, "/coin_top", "🏆 The opted-in coin board, by value: 3 members\n"+
-		"👉 1. Bob: $9,000.00 (7d: new)\n2. Alice: $5,000.00 (7d: new)\n3. User: $1,000.00 (7d: new)\n"+
+	b.Expect(8, 8, "/coin_top", "🏆 The opted-in coin board, by value: 2 members\n"+
+		"1. Alice: $5,000.00 (7d: new)\n2. User: $1,000.00 (7d: new)\n👉 You would be 1st: $9,000.00 (7d: new)\n"+
 		"You are not on this board (only you see your line): /coin_top join puts you on it.")
 	b.Expect(7, 7, "/coin_top leave", "You are off the coin board private chats show (a group's board still shows who traded there).")
+	b.Expect(apptest.PrivateChat, apptest.User, "/coin_top leave", "You are off the coin board private chats show (a group's board still shows who traded there).")
+	b.Expect(8, 8, "/coin_top", "🏆 The opted-in coin board, by value: no one yet\n"+
+		"👉 You would be 1st: $9,000.00 (7d: new)\n"+
+		"You are not on this board (only you see your line): /coin_top join puts you on it.")
 	b.Expect(apptest.Group, apptest.User, "/coin_top", "No one has traded coin in this group yet: a /coin_buy here puts you on its board.")
 	b.Expect(apptest.Group, apptest.User, "/coin_top everyone", "Usage: /coin_top, or /coin_top join to be on the board private chats show (/coin_top leave to leave it).")
 }
