@@ -1,13 +1,17 @@
 package coin
 
 import (
+	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
@@ -133,4 +137,57 @@ func TestTheBoardMovesWithTheChat(t *testing.T) {
 		}
 	}
 	b.Expect(moved, apptest.User, "/coin_top", "🏆 This group's coin board, by value: 1 member\n👉 1. Carol: $700.00 (7d: new)")
+}
+
+// A member who leaves a group, or is removed from it, leaves its board, and
+// the Mini App no longer shows them that board; the other groups they
+// traded in keep them. Telegram says so with a service message any bot in
+// the group gets (the recorded updates, delivered twice: handled once).
+func TestAMemberWhoLeftTheGroupLeavesItsBoard(t *testing.T) {
+	tests := []struct {
+		update     string
+		chat, user int64
+	}{
+		{"update_left_chat_member_removed_supergroup.json", -1001283156137, 256676752},
+		{"update_left_chat_member_left_supergroup.json", -1001043020159, 216024544},
+		{"update_left_chat_member_left_group.json", -4030233224, 5815704115},
+	}
+	for _, tt := range tests {
+		t.Run(strings.TrimSuffix(tt.update, ".json"), func(t *testing.T) {
+			b, _, _ := setup(t)
+			say(t, b, tt.chat, tt.user, "Leaver", "/coin_topup 500")
+			say(t, b, tt.chat, 77, "Stayer", "/coin_topup 300")
+			say(t, b, apptest.Group, tt.user, "Leaver", "/coin_buy BTC 10") // another group of theirs
+			board := webRoute(t, b, "board")
+			if _, err := board.Handler(t.Context(), &app.WebRequest{UserID: tt.user, Query: url.Values{"chat": {fmt.Sprint(tt.chat)}}}); err != nil {
+				t.Fatalf("a member's Mini App board: %v", err)
+			}
+			u, _, err := telegram.DecodeUpdate(telegramtest.Recorded(t, tt.update))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 2 {
+				if err := b.Handle(u); err != nil {
+					t.Fatal(err)
+				}
+			}
+			b.Expect(tt.chat, 77, "/coin_top", "🏆 This group's coin board, by value: 1 member\n👉 1. Stayer: $300.00 (7d: new)")
+			if _, err := board.Handler(t.Context(), &app.WebRequest{UserID: tt.user, Query: url.Values{"chat": {fmt.Sprint(tt.chat)}}}); !errors.Is(err, app.ErrWebForbidden) {
+				t.Fatalf("the Mini App board of a group they left: %v, want %v", err, app.ErrWebForbidden)
+			}
+			b.Expect(apptest.Group, tt.user, "/coin_top", "🏆 This group's coin board, by value: 1 member\n👉 1. Leaver: $500.00 (7d: new)")
+		})
+	}
+}
+
+// webRoute is the coin module's Mini App route name.
+func webRoute(t *testing.T, b *apptest.Bot, name string) app.WebRoute {
+	t.Helper()
+	for _, r := range b.App.Registry().WebRoutes() {
+		if r.Module == "coin" && r.Name == name {
+			return r.WebRoute
+		}
+	}
+	t.Fatalf("no coin route %q", name)
+	return app.WebRoute{}
 }

@@ -129,3 +129,21 @@ func (d *Desk) OnChatChange(ctx context.Context, ch app.ChatChange) error {
 	}
 	return err
 }
+
+// OnMemberLeft is the desk's Module.OnMemberLeft: a user who left a group,
+// or was removed from it, is off its board, and so no longer sees it in
+// the Mini App (BoardWebRoute shows a board to its members only). Their
+// portfolio and the other groups it names stay. Idempotent.
+func (d *Desk) OnMemberLeft(ctx context.Context, m app.MemberLeft) error {
+	err := storage.UpdateJSON(ctx, d.Quotes.Store, Key(m.UserID), func(p *Portfolio, found bool) (bool, error) {
+		if !found || !p.inChat(m.ChatID) {
+			return false, nil
+		}
+		p.Chats = slices.DeleteFunc(p.Chats, func(c int64) bool { return c == m.ChatID })
+		return true, nil
+	})
+	if err != nil {
+		return fmt.Errorf("user %d left chat %d: %w", m.UserID, m.ChatID, err)
+	}
+	return nil
+}
