@@ -191,3 +191,28 @@ func webRoute(t *testing.T, b *apptest.Bot, name string) app.WebRoute {
 	t.Fatalf("no coin route %q", name)
 	return app.WebRoute{}
 }
+
+// Where Telegram sent no service message (a large supergroup), the Mini
+// App asks Telegram whether a member of a board is still in the group
+// when they open it: one who left is refused it and leaves the board.
+func TestAMemberWhoLeftUnheardLosesTheBoardAtTheirNextLook(t *testing.T) {
+	b, _, _ := setup(t)
+	say(t, b, apptest.Group, 501, "Leaver", "/coin_topup 500")
+	say(t, b, apptest.Group, 77, "Stayer", "/coin_topup 300")
+	board := webRoute(t, b, "board")
+	look := func(user int64) error {
+		_, err := board.Handler(t.Context(), &app.WebRequest{UserID: user, Query: url.Values{"chat": {fmt.Sprint(apptest.Group)}}})
+		return err
+	}
+	if err := look(501); err != nil {
+		t.Fatalf("a member's Mini App board: %v", err)
+	}
+	b.Srv.Leave(apptest.Group, 501)
+	if err := look(501); !errors.Is(err, app.ErrWebForbidden) {
+		t.Fatalf("the Mini App board of a group they left: %v, want %v", err, app.ErrWebForbidden)
+	}
+	if err := look(77); err != nil {
+		t.Fatalf("a member who stayed: %v", err)
+	}
+	b.Expect(apptest.Group, 77, "/coin_top", "🏆 This group's coin board, by value: 1 member\n👉 1. Stayer: $300.00 (7d: new)")
+}

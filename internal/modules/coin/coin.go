@@ -67,7 +67,7 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &module{desk: &trading.Desk{Market: market, Quotes: quotes, Money: usd, Name: Name, Start: "1000"}}
+	m := &module{desk: &trading.Desk{Market: market, Quotes: quotes, Money: usd, Bot: d.Bot, Name: Name, Start: "1000"}}
 	values := m.desk.Track(d, dr, chartUSD)
 	alerts := (&trading.Alerts{Desk: m.desk, Bot: d.Bot, Log: d.Log, Symbol: symbolArg, Price: priceUSD, Example: "BTC above 120000"}).Track()
 	return &app.Module{

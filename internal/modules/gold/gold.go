@@ -96,7 +96,7 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 		return nil, err
 	}
 	charts.Label = func(string) string { return chartLabel }
-	m.desk = &trading.Desk{Market: market, Quotes: quotes, Money: trading.VND, Name: Name, Start: "100000000", Unit: "luong"}
+	m.desk = &trading.Desk{Market: market, Quotes: quotes, Money: trading.VND, Bot: d.Bot, Name: Name, Start: "100000000", Unit: "luong"}
 	values := m.desk.Track(d, dr, chartVND)
 	// An alert watches what a buyer pays (the shop's sell price).
 	alerts := (&trading.Alerts{Desk: m.desk, Bot: d.Bot, Log: d.Log, Fixed: symbol, Price: trading.VND, Example: "above 90000000",

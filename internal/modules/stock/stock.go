@@ -80,7 +80,7 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	}
 	charts.Periods, charts.Default = periods, trading.Month
 	m := &module{store: d.Store, now: d.Now,
-		desk: &trading.Desk{Market: market, Quotes: quotes, Money: trading.VND, Name: Name, Start: "100000000"}}
+		desk: &trading.Desk{Market: market, Quotes: quotes, Money: trading.VND, Bot: d.Bot, Name: Name, Start: "100000000"}}
 	values := m.desk.Track(d, dr, chartVND)
 	alerts := (&trading.Alerts{Desk: m.desk, Bot: d.Bot, Log: d.Log, Symbol: tickerArg, Price: trading.VND, Example: "FPT below 100000"}).Track()
 	return &app.Module{
