@@ -64,3 +64,12 @@ type ChatChange struct {
 	// (it was blocked, kicked, or the chat deleted): forget it.
 	MovedTo int64
 }
+
+// MemberLeft is a user who left a group or was removed from it, as the
+// group's service message tells it: every bot in a group gets those, with
+// no admin right (in some large supergroups Telegram sends none). The
+// core tells every module's OnMemberLeft at least once, maybe from both
+// runtimes at once, so a hook must be idempotent.
+type MemberLeft struct {
+	ChatID, UserID int64
+}

@@ -107,6 +107,11 @@ type Module struct {
 	// group upgraded to a supergroup keeps its subscriptions and games
 	// only through it. An error is retried with the update.
 	OnChatChange func(ctx context.Context, ch ChatChange) error
+	// OnMemberLeft, when set, forgets what the module keeps of a user as
+	// a member of a group (see MemberLeft): what a group shows of its
+	// members must not show one who left. An error is retried with the
+	// update.
+	OnMemberLeft func(ctx context.Context, m MemberLeft) error
 	// OnTimer, when set, is called when one of the module's timers is due
 	// (Deps.Timers). It may run again for the same timer (Timer.Attempt):
 	// an error is tried again at the next minute's tick, and a runner that

@@ -120,6 +120,9 @@ func (m *Messenger) GetMe(context.Context) (*models.User, error) {
 	return &models.User{ID: 0, IsBot: true, FirstName: "miti99bot", Username: "miti99bot"}, nil
 }
 
+// InChat: the console's one user is in every chat it types in.
+func (m *Messenger) InChat(context.Context, int64, int64) (bool, error) { return true, nil }
+
 // Run reads lines from in until EOF or ctx ends, handing each to handle as a
 // message update from the local user, or, when it is a number, as the press
 // of that button of the latest keyboard (a number no button has is

@@ -95,7 +95,8 @@ func (w chatWatch) changed(ctx context.Context, ch app.ChatChange) {
 }
 
 // planChatService turns the service messages and member updates that
-// change a chat's life into their action; nil when u is none of them.
+// change a chat's life, or a member's place in it, into their action; nil
+// when u is none of them.
 func (a *App) planChatService(u *models.Update) *action {
 	switch {
 	case u.Message != nil && u.Message.MigrateToChatID != 0:
@@ -104,8 +105,29 @@ func (a *App) planChatService(u *models.Update) *action {
 		return a.chatAction("chat moved", app.ChatChange{ChatID: u.Message.MigrateFromChatID, MovedTo: u.Message.Chat.ID})
 	case u.MyChatMember != nil:
 		return a.planMembership(u.MyChatMember)
+	case u.Message != nil && u.Message.LeftChatMember != nil:
+		m := app.MemberLeft{ChatID: u.Message.Chat.ID, UserID: u.Message.LeftChatMember.ID}
+		return &action{module: storage.CoreNamespace, name: "member left", run: func(ctx context.Context) error {
+			return a.MemberLeft(ctx, m)
+		}}
 	}
 	return nil
+}
+
+// MemberLeft tells every module's OnMemberLeft that a user left a group
+// (the bot itself leaving is a ChatChange, from my_chat_member). Every
+// hook runs; their errors come back joined.
+func (a *App) MemberLeft(ctx context.Context, m app.MemberLeft) error {
+	var errs []error
+	for _, mod := range a.reg.modules {
+		if mod.OnMemberLeft == nil {
+			continue
+		}
+		if err := mod.OnMemberLeft(ctx, m); err != nil {
+			errs = append(errs, fmt.Errorf("module %q: %w", mod.Name, err))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 func (a *App) chatAction(name string, ch app.ChatChange) *action {

@@ -33,6 +33,7 @@ func recorded(t *testing.T, name string) *models.Update {
 type chatLog struct {
 	mu      sync.Mutex
 	changes []app.ChatChange
+	left    []app.MemberLeft
 }
 
 func (l *chatLog) factory() app.Factory {
@@ -42,6 +43,12 @@ func (l *chatLog) factory() app.Factory {
 				l.mu.Lock()
 				defer l.mu.Unlock()
 				l.changes = append(l.changes, ch)
+				return nil
+			},
+			OnMemberLeft: func(_ context.Context, m app.MemberLeft) error {
+				l.mu.Lock()
+				defer l.mu.Unlock()
+				l.left = append(l.left, m)
 				return nil
 			},
 			Callbacks: []app.Callback{{Prefix: "p:", Handler: press}},
@@ -175,6 +182,40 @@ func TestAChatsLifeReachesEveryModuleOnce(t *testing.T) {
 			}
 			if got := len(b.Srv.Messages()); got != tt.greets {
 				t.Fatalf("%d messages sent, want %d", got, tt.greets)
+			}
+		})
+	}
+}
+
+// A member who left a group, or was removed, reaches every module's
+// OnMemberLeft once, as the user who left (not the one who removed them),
+// and is no change of the chat's life.
+func TestAMemberWhoLeftReachesEveryModuleOnce(t *testing.T) {
+	tests := []struct {
+		update string
+		want   app.MemberLeft
+	}{
+		{"update_left_chat_member_removed_supergroup.json", app.MemberLeft{ChatID: -1001283156137, UserID: 256676752}},
+		{"update_left_chat_member_left_supergroup.json", app.MemberLeft{ChatID: -1001043020159, UserID: 216024544}},
+		{"update_left_chat_member_left_group.json", app.MemberLeft{ChatID: -4030233224, UserID: 5815704115}},
+	}
+	for _, tt := range tests {
+		t.Run(strings.TrimSuffix(tt.update, ".json"), func(t *testing.T) {
+			var l chatLog
+			b := apptest.New(t, []app.Factory{l.factory()})
+			u := recorded(t, tt.update)
+			for range 2 { // delivered, then redelivered: handled once
+				if err := b.Handle(u); err != nil {
+					t.Fatal(err)
+				}
+			}
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			if !slices.Equal(l.left, []app.MemberLeft{tt.want}) || len(l.changes) != 0 {
+				t.Fatalf("the module heard members leave %+v and chat changes %+v, want %+v and none", l.left, l.changes, tt.want)
+			}
+			if n := len(b.Srv.Messages()); n != 0 {
+				t.Fatalf("%d messages sent for a member leaving", n)
 			}
 		})
 	}

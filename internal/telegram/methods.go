@@ -99,6 +99,24 @@ func (c *Client) GetMe(ctx context.Context) (*models.User, error) {
 	return call(ctx, c, "getMe", 0, false, c.bot.GetMe)
 }
 
+// InChat asks Telegram whether user is in chat now: its owner, an
+// administrator, a member, or restricted yet still a member.
+func (c *Client) InChat(ctx context.Context, chat, user int64) (bool, error) {
+	m, err := call(ctx, c, "getChatMember", 0, false, func(ctx context.Context) (*models.ChatMember, error) {
+		return c.bot.GetChatMember(ctx, &bot.GetChatMemberParams{ChatID: chat, UserID: user})
+	})
+	if err != nil {
+		return false, err
+	}
+	switch m.Type {
+	case models.ChatMemberTypeOwner, models.ChatMemberTypeAdministrator, models.ChatMemberTypeMember:
+		return true, nil
+	case models.ChatMemberTypeRestricted:
+		return m.Restricted != nil && m.Restricted.IsMember, nil
+	}
+	return false, nil
+}
+
 // DeleteWebhook removes any webhook so getUpdates can be used; with
 // dropPending false, updates Telegram already holds are kept.
 func (c *Client) DeleteWebhook(ctx context.Context, dropPending bool) error {

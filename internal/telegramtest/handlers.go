@@ -58,6 +58,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	switch method {
 	case "getMe":
 		writeOK(w, s.Bot)
+	case "getChatMember":
+		s.getChatMember(w, params)
 	case "sendMessage":
 		s.sendMessage(w, params)
 	case "editMessageText":

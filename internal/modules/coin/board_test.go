@@ -1,13 +1,17 @@
 package coin
 
 import (
+	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
@@ -93,9 +97,13 @@ func TestThePrivateBoardIsOptIn(t *testing.T) {
 		t.Fatalf("join: %q", got)
 	}
 	say(t, b, 8, 8, "Bob", "/coin_topup 9000") // never joins
+	b.Expect(9, 9, "/coin_top", "🏆 The opted-in coin board, by value: 1 member\n1. Alice: $5,000.00 (7d: new)\n"+
+		"No coin portfolio yet. Start with /coin_topup 1000.")
 	b.MustSay(apptest.PrivateChat, apptest.User, "/coin_topup 1000")
-	b.Expect(apptest.PrivateChat, apptest.User, "/coin_top", "🏆 The opted-in coin board, by value: 2 members\n"+
-		"1. Alice: $5,000.00 (7d: new)\n👉 2. User: $1,000.00 (7d: new)\n"+
+	// Not on the board, the asker is not counted nor ranked among its
+	// members: their line, where they would be, is theirs alone.
+	b.Expect(apptest.PrivateChat, apptest.User, "/coin_top", "🏆 The opted-in coin board, by value: 1 member\n"+
+		"1. Alice: $5,000.00 (7d: new)\n👉 You would be 2nd: $1,000.00 (7d: new)\n"+
 		"You are not on this board (only you see your line): /coin_top join puts you on it.")
 	if _, err := b.Press(apptest.PrivateChat, apptest.User, "✅ Join the board"); err != nil {
 		t.Fatal(err)
@@ -103,10 +111,14 @@ func TestThePrivateBoardIsOptIn(t *testing.T) {
 	if got := lastEdit(b); got != "🏆 The opted-in coin board, by value: 2 members\n1. Alice: $5,000.00 (7d: new)\n👉 2. User: $1,000.00 (7d: new)" {
 		t.Fatalf("after joining:\n%s", got)
 	}
-	b.Expect(8, 8, "/coin_top", "🏆 The opted-in coin board, by value: 3 members\n"+
-		"👉 1. Bob: $9,000.00 (7d: new)\n2. Alice: $5,000.00 (7d: new)\n3. User: $1,000.00 (7d: new)\n"+
+	b.Expect(8, 8, "/coin_top", "🏆 The opted-in coin board, by value: 2 members\n"+
+		"1. Alice: $5,000.00 (7d: new)\n2. User: $1,000.00 (7d: new)\n👉 You would be 1st: $9,000.00 (7d: new)\n"+
 		"You are not on this board (only you see your line): /coin_top join puts you on it.")
 	b.Expect(7, 7, "/coin_top leave", "You are off the coin board private chats show (a group's board still shows who traded there).")
+	b.Expect(apptest.PrivateChat, apptest.User, "/coin_top leave", "You are off the coin board private chats show (a group's board still shows who traded there).")
+	b.Expect(8, 8, "/coin_top", "🏆 The opted-in coin board, by value: no one yet\n"+
+		"👉 You would be 1st: $9,000.00 (7d: new)\n"+
+		"You are not on this board (only you see your line): /coin_top join puts you on it.")
 	b.Expect(apptest.Group, apptest.User, "/coin_top", "No one has traded coin in this group yet: a /coin_buy here puts you on its board.")
 	b.Expect(apptest.Group, apptest.User, "/coin_top everyone", "Usage: /coin_top, or /coin_top join to be on the board private chats show (/coin_top leave to leave it).")
 }
@@ -125,4 +137,82 @@ func TestTheBoardMovesWithTheChat(t *testing.T) {
 		}
 	}
 	b.Expect(moved, apptest.User, "/coin_top", "🏆 This group's coin board, by value: 1 member\n👉 1. Carol: $700.00 (7d: new)")
+}
+
+// A member who leaves a group, or is removed from it, leaves its board, and
+// the Mini App no longer shows them that board; the other groups they
+// traded in keep them. Telegram says so with a service message any bot in
+// the group gets (the recorded updates, delivered twice: handled once).
+func TestAMemberWhoLeftTheGroupLeavesItsBoard(t *testing.T) {
+	tests := []struct {
+		update     string
+		chat, user int64
+	}{
+		{"update_left_chat_member_removed_supergroup.json", -1001283156137, 256676752},
+		{"update_left_chat_member_left_supergroup.json", -1001043020159, 216024544},
+		{"update_left_chat_member_left_group.json", -4030233224, 5815704115},
+	}
+	for _, tt := range tests {
+		t.Run(strings.TrimSuffix(tt.update, ".json"), func(t *testing.T) {
+			b, _, _ := setup(t)
+			say(t, b, tt.chat, tt.user, "Leaver", "/coin_topup 500")
+			say(t, b, tt.chat, 77, "Stayer", "/coin_topup 300")
+			say(t, b, apptest.Group, tt.user, "Leaver", "/coin_buy BTC 10") // another group of theirs
+			board := webRoute(t, b, "board")
+			if _, err := board.Handler(t.Context(), &app.WebRequest{UserID: tt.user, Query: url.Values{"chat": {fmt.Sprint(tt.chat)}}}); err != nil {
+				t.Fatalf("a member's Mini App board: %v", err)
+			}
+			u, _, err := telegram.DecodeUpdate(telegramtest.Recorded(t, tt.update))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 2 {
+				if err := b.Handle(u); err != nil {
+					t.Fatal(err)
+				}
+			}
+			b.Expect(tt.chat, 77, "/coin_top", "🏆 This group's coin board, by value: 1 member\n👉 1. Stayer: $300.00 (7d: new)")
+			if _, err := board.Handler(t.Context(), &app.WebRequest{UserID: tt.user, Query: url.Values{"chat": {fmt.Sprint(tt.chat)}}}); !errors.Is(err, app.ErrWebForbidden) {
+				t.Fatalf("the Mini App board of a group they left: %v, want %v", err, app.ErrWebForbidden)
+			}
+			b.Expect(apptest.Group, tt.user, "/coin_top", "🏆 This group's coin board, by value: 1 member\n👉 1. Leaver: $500.00 (7d: new)")
+		})
+	}
+}
+
+// webRoute is the coin module's Mini App route name.
+func webRoute(t *testing.T, b *apptest.Bot, name string) app.WebRoute {
+	t.Helper()
+	for _, r := range b.App.Registry().WebRoutes() {
+		if r.Module == "coin" && r.Name == name {
+			return r.WebRoute
+		}
+	}
+	t.Fatalf("no coin route %q", name)
+	return app.WebRoute{}
+}
+
+// Where Telegram sent no service message (a large supergroup), the Mini
+// App asks Telegram whether a member of a board is still in the group
+// when they open it: one who left is refused it and leaves the board.
+func TestAMemberWhoLeftUnheardLosesTheBoardAtTheirNextLook(t *testing.T) {
+	b, _, _ := setup(t)
+	say(t, b, apptest.Group, 501, "Leaver", "/coin_topup 500")
+	say(t, b, apptest.Group, 77, "Stayer", "/coin_topup 300")
+	board := webRoute(t, b, "board")
+	look := func(user int64) error {
+		_, err := board.Handler(t.Context(), &app.WebRequest{UserID: user, Query: url.Values{"chat": {fmt.Sprint(apptest.Group)}}})
+		return err
+	}
+	if err := look(501); err != nil {
+		t.Fatalf("a member's Mini App board: %v", err)
+	}
+	b.Srv.Leave(apptest.Group, 501)
+	if err := look(501); !errors.Is(err, app.ErrWebForbidden) {
+		t.Fatalf("the Mini App board of a group they left: %v, want %v", err, app.ErrWebForbidden)
+	}
+	if err := look(77); err != nil {
+		t.Fatalf("a member who stayed: %v", err)
+	}
+	b.Expect(apptest.Group, 77, "/coin_top", "🏆 This group's coin board, by value: 1 member\n👉 1. Stayer: $300.00 (7d: new)")
 }

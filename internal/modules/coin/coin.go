@@ -67,7 +67,7 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &module{desk: &trading.Desk{Market: market, Quotes: quotes, Money: usd, Name: Name, Start: "1000"}}
+	m := &module{desk: &trading.Desk{Market: market, Quotes: quotes, Money: usd, Bot: d.Bot, Name: Name, Start: "1000"}}
 	values := m.desk.Track(d, dr, chartUSD)
 	alerts := (&trading.Alerts{Desk: m.desk, Bot: d.Bot, Log: d.Log, Symbol: symbolArg, Price: priceUSD, Example: "BTC above 120000"}).Track()
 	return &app.Module{
@@ -84,6 +84,7 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 			{Name: "coin_chart", Description: "A coin's price chart: /coin_chart BTC 30d (1d, 7d, 30d, 1y)", Handler: charts.Command(symbolArg, "")},
 		},
 		OnChatChange: m.desk.OnChatChange,
+		OnMemberLeft: m.desk.OnMemberLeft,
 		Crons:        []app.Cron{values.Cron(), alerts.Cron()},
 		Web:          []app.WebRoute{m.desk.WebRoute(), m.desk.BoardWebRoute(), m.desk.ChartWebRoute(charts, symbolArg)},
 		Callbacks:    []app.Callback{values.Callback(), m.desk.TopCallback(), alerts.Callback(), m.desk.Callback(priceText, symbolArg), charts.Callback(symbolArg)},

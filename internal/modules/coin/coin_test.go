@@ -122,7 +122,7 @@ func TestATradingSession(t *testing.T) {
 		{"/coin_sell ETH 0.0335", "Sold 0.0335 ETH at $3,000.00 for $100.50. Cash: $750.00."},
 		// At the prices they were bought at, holdings show no loss from rounding.
 		{"/coin_stats", "0.00166665 BTC: $100.00 (cost $100.00, P/L $0.00)\n0.05 ETH: $150.00 (cost $150.00, P/L $0.00)\nCash: $750.00\nTotal: $1,000.00 (invested $1,000.00, P/L $0.00)"},
-		{"/coin_sell BTC all", "Sold 0.00166665 BTC at $60,000.50 for $99.99. Cash: $849.99."},
+		{"/coin_sell BTC all", "Sold 0.00166665 BTC at $60,000.50 for $100.00. Cash: $850.00."},
 	}
 	b.Converse(apptest.Group, apptest.User, steps)
 }

@@ -22,8 +22,8 @@ func TestARedeliveredTradeIsConfirmedAndAppliedOnce(t *testing.T) {
 		{"/coin_topup 1000", "Topped up $1,000.00. Cash: $2,000.00.", false},
 		{"/coin_buy BTC 0.01", "Bought 0.00000016 BTC at $60,000.50 for $0.01. Cash: $999.99.", false},
 		{"/coin_buy BTC 0.01", "Bought 0.00000016 BTC at $60,000.50 for $0.01. Cash: $999.99.", true},
-		{"/coin_sell BTC all", "Sold 0.00000016 BTC at $60,000.50 for $0.00. Cash: $2,999.99.", false},
-		{"/coin_sell BTC all", "Sold 0.00000016 BTC at $60,000.50 for $0.00. Cash: $2,999.99.", true},
+		{"/coin_sell BTC all", "Sold 0.00000016 BTC at $60,000.50 for $0.01. Cash: $3,000.00.", false},
+		{"/coin_sell BTC all", "Sold 0.00000016 BTC at $60,000.50 for $0.01. Cash: $3,000.00.", true},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s sources down %t", tt.command, tt.sourcesDown), func(t *testing.T) {

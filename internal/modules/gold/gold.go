@@ -96,7 +96,7 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 		return nil, err
 	}
 	charts.Label = func(string) string { return chartLabel }
-	m.desk = &trading.Desk{Market: market, Quotes: quotes, Money: trading.VND, Name: Name, Start: "100000000", Unit: "luong"}
+	m.desk = &trading.Desk{Market: market, Quotes: quotes, Money: trading.VND, Bot: d.Bot, Name: Name, Start: "100000000", Unit: "luong"}
 	values := m.desk.Track(d, dr, chartVND)
 	// An alert watches what a buyer pays (the shop's sell price).
 	alerts := (&trading.Alerts{Desk: m.desk, Bot: d.Bot, Log: d.Log, Fixed: symbol, Price: trading.VND, Example: "above 90000000",
@@ -115,6 +115,7 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 			{Name: "gold_chart", Description: "World gold's chart in VND per luong: /gold_chart 30d (1d, 7d, 30d, 1y)", Handler: charts.Command(isChartSymbol, chartSymbol)},
 		},
 		OnChatChange: m.desk.OnChatChange,
+		OnMemberLeft: m.desk.OnMemberLeft,
 		Crons:        []app.Cron{values.Cron(), alerts.Cron()},
 		Web:          []app.WebRoute{m.desk.WebRoute(), m.desk.BoardWebRoute(), m.desk.ChartWebRoute(charts, func(string) (string, bool) { return chartSymbol, true })},
 		Callbacks: []app.Callback{values.Callback(), m.desk.TopCallback(), alerts.Callback(), m.desk.Callback(func(_ string, q trading.Quote) string { return priceText(q) },

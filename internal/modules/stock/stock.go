@@ -80,7 +80,7 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	}
 	charts.Periods, charts.Default = periods, trading.Month
 	m := &module{store: d.Store, now: d.Now,
-		desk: &trading.Desk{Market: market, Quotes: quotes, Money: trading.VND, Name: Name, Start: "100000000"}}
+		desk: &trading.Desk{Market: market, Quotes: quotes, Money: trading.VND, Bot: d.Bot, Name: Name, Start: "100000000"}}
 	values := m.desk.Track(d, dr, chartVND)
 	alerts := (&trading.Alerts{Desk: m.desk, Bot: d.Bot, Log: d.Log, Symbol: tickerArg, Price: trading.VND, Example: "FPT below 100000"}).Track()
 	return &app.Module{
@@ -99,6 +99,7 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 			{Name: "stock_income_vnd", Description: "Record a cash dividend: /stock_income_vnd FPT 200000", Handler: m.cmdIncomeVND},
 		},
 		OnChatChange: m.desk.OnChatChange,
+		OnMemberLeft: m.desk.OnMemberLeft,
 		Crons:        []app.Cron{values.Cron(), alerts.Cron()},
 		Web:          []app.WebRoute{m.desk.WebRoute(), m.desk.BoardWebRoute(), m.desk.ChartWebRoute(charts, tickerArg)},
 		Callbacks:    []app.Callback{values.Callback(), m.desk.TopCallback(), alerts.Callback(), m.desk.Callback(priceText, tickerArg), charts.Callback(tickerArg)},

@@ -2,6 +2,7 @@ package trading
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 )
@@ -168,5 +170,58 @@ func TestTheBoardsButtonsFit(t *testing.T) {
 				t.Fatal("no buttons")
 			}
 		}
+	}
+}
+
+// inChatBot answers InChat as told.
+type inChatBot struct {
+	app.Messenger // nil: only InChat is used
+	in            bool
+	err           error
+}
+
+func (b inChatBot) InChat(context.Context, int64, int64) (bool, error) { return b.in, b.err }
+
+// A group's board is its members' in the Mini App: who traded there and,
+// asked at their look, is still in the group. One Telegram says left is
+// off the board from then on; when Telegram cannot say, the record stands;
+// a group gone for the bot is no one's board.
+func TestTheMiniAppBoardIsForMembersStillInTheGroup(t *testing.T) {
+	const group, user int64 = -100, 7
+	tests := []struct {
+		name       string
+		bot        app.Messenger
+		traded     bool
+		member     bool
+		staysOnTop bool
+	}{
+		{"no Bot: the record", nil, true, true, true},
+		{"still in the group", inChatBot{in: true}, true, true, true},
+		{"never traded there", inChatBot{in: true}, false, false, false},
+		{"left, unheard", inChatBot{in: false}, true, false, false},
+		{"Telegram cannot say", inChatBot{err: errors.New("telegram: getChatMember: 502 Bad Gateway")}, true, true, true},
+		{"the group is gone for the bot", inChatBot{err: fmt.Errorf("telegram: getChatMember: %w", app.ErrChatGone)}, true, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := memory.New().For("coin")
+			var chats []int64
+			if tt.traded {
+				chats = []int64{-200, group}
+			}
+			seed(t, s, user, "100", "100", nil, chats, false)
+			d := &Desk{Market: usd, Quotes: &Quotes{Store: s}, Bot: tt.bot}
+			member, err := d.BoardMember(context.Background(), group, user)
+			if err != nil || member != tt.member {
+				t.Fatalf("BoardMember = %t, %v; want %t", member, err, tt.member)
+			}
+			p, _, err := Load(context.Background(), s, user)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.inChat(group) != (tt.traded && tt.staysOnTop) || (tt.traded && !p.inChat(-200)) {
+				t.Fatalf("the portfolio's groups are %v", p.Chats)
+			}
+		})
 	}
 }

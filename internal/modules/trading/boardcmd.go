@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/go-telegram/bot/models"
-	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -134,27 +133,27 @@ func (d *Desk) board(ctx context.Context, chat int64, private bool, asker int64,
 		return "", nil, err
 	}
 	listed := slices.ContainsFunc(rows, func(r Row) bool { return r.User == asker })
+	var outsider *Row // the asker of a private board they are not on
 	if private && !listed {
-		// The asker's rank among those who opted in, shown to them alone.
 		me, found, err := RowOf(ctx, d.Quotes.Store, d.Market, prices, asker, now)
 		if err != nil {
 			return "", nil, err
 		}
 		if found {
-			rows = append(rows, me)
+			outsider = &me
 		}
 	}
-	if len(rows) == 0 {
+	if len(rows) == 0 && outsider == nil {
 		if private {
 			return fmt.Sprintf("No %s portfolio yet. Start with /%s_topup %s.", d.Name, d.Name, d.Start), nil, nil
 		}
 		return fmt.Sprintf("No one has traded %s in this group yet: a /%s_buy here puts you on its board.", d.Name, d.Name), nil, nil
 	}
+	sortRows := SortByValue
 	if order == byChange {
-		SortByChange(rows)
-	} else {
-		SortByValue(rows)
+		sortRows = SortByChange
 	}
+	sortRows(rows)
 	var b strings.Builder
 	what, how := "this group's", "by value"
 	if private {
@@ -163,7 +162,11 @@ func (d *Desk) board(ctx context.Context, chat int64, private bool, asker int64,
 	if order == byChange {
 		how = fmt.Sprintf("by %d-day change", ChangeDays)
 	}
-	fmt.Fprintf(&b, "🏆 %s %s board, %s: %d %s\n", capital(what), d.Name, how, len(rows), plural(len(rows), "member", "members"))
+	count := "no one yet"
+	if len(rows) > 0 {
+		count = fmt.Sprintf("%d %s", len(rows), plural(len(rows), "member", "members"))
+	}
+	fmt.Fprintf(&b, "🏆 %s %s board, %s: %s\n", capital(what), d.Name, how, count)
 	first, last, pages := 0, len(rows), 1
 	if len(rows) > boardWhole {
 		pages = (len(rows) + boardPage - 1) / boardPage
@@ -179,27 +182,18 @@ func (d *Desk) board(ctx context.Context, chat int64, private bool, asker int64,
 	if mine >= 0 && (mine < first || mine >= last) {
 		b.WriteString("…\n" + d.boardLine(mine+1, rows[mine], true))
 	}
-	if private && !listed {
+	if outsider != nil {
+		// Where the asker would rank, among the members and not one of
+		// them: the board's count and ranks are its members' alone.
+		b.WriteString(d.outsiderLine(wouldRank(rows, *outsider, sortRows), *outsider))
+	}
+	switch {
+	case outsider != nil:
 		fmt.Fprintf(&b, "You are not on this board (only you see your line): /%s_top join puts you on it.\n", d.Name)
+	case private && !listed:
+		fmt.Fprintf(&b, "No %s portfolio yet. Start with /%s_topup %s.\n", d.Name, d.Name, d.Start)
 	}
 	return strings.TrimSuffix(b.String(), "\n"), d.boardKeyboard(order, page, pages, private, listed), nil
-}
-
-// boardLine is one ranked line: the desk's money, the change signed.
-func (d *Desk) boardLine(rank int, r Row, mine bool) string {
-	name := r.Name
-	if name == "" {
-		name = "user " + strconv.FormatInt(r.User, 10)
-	}
-	mark := ""
-	if mine {
-		mark = "👉 "
-	}
-	change := fmt.Sprintf("%dd: new", ChangeDays)
-	if r.HasChange {
-		change = fmt.Sprintf("%dd %s, %s%%", ChangeDays, signed(r.Change, d.Money), signed(r.Pct.Round(1), func(v decimal.Decimal) string { return v.StringFixed(1) }))
-	}
-	return fmt.Sprintf("%s%d. %s: %s (%s)\n", mark, rank, name, d.Money(r.Value), change)
 }
 
 func (d *Desk) boardKeyboard(order string, page, pages int, private, listed bool) *models.InlineKeyboardMarkup {
@@ -228,26 +222,4 @@ func (d *Desk) boardKeyboard(order string, page, pages int, private, listed bool
 	// The data is a short prefix, a letter and a page number: a test
 	// covers the longest.
 	return app.MustKeyboard(rows...)
-}
-
-// signed is v formatted by f, with "+" before a positive amount.
-func signed(v decimal.Decimal, f func(decimal.Decimal) string) string {
-	if v.IsPositive() {
-		return "+" + f(v)
-	}
-	return f(v)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-func capital(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -25,6 +25,9 @@ type Desk struct {
 	// Values, when set, records portfolios daily and puts a chart button
 	// on the stats reply.
 	Values *Values
+	// Bot, when set, is asked whether a group board's member is still in
+	// the group when they look at it (BoardMember).
+	Bot    app.Messenger
 	alerts *Alerts // set by Alerts.Track
 }
 

@@ -129,3 +129,49 @@ func (d *Desk) OnChatChange(ctx context.Context, ch app.ChatChange) error {
 	}
 	return err
 }
+
+// BoardMember reports whether user is on chat's board, as the Mini App
+// shows it to its members only: their portfolio names the group (they
+// traded there) and, when the desk has a Bot, Telegram says they are
+// still in it. Telegram sends no service message for a member leaving
+// some large supergroups, so a member who left unheard is found at their
+// next look, and leaves the board then (OnMemberLeft). When Telegram
+// cannot say (a network failure, a rate limit), the record stands: the
+// board stays theirs until Telegram answers that they left.
+func (d *Desk) BoardMember(ctx context.Context, chat, user int64) (bool, error) {
+	p, found, err := Load(ctx, d.Quotes.Store, user)
+	switch {
+	case err != nil || !found || !p.inChat(chat):
+		return false, err
+	case d.Bot == nil:
+		return true, nil
+	}
+	in, err := d.Bot.InChat(ctx, chat, user)
+	switch {
+	case errors.Is(err, app.ErrChatGone):
+		return false, nil // the group is gone for the bot: no one's board
+	case err != nil:
+		return true, nil
+	case !in:
+		return false, d.OnMemberLeft(ctx, app.MemberLeft{ChatID: chat, UserID: user})
+	}
+	return true, nil
+}
+
+// OnMemberLeft is the desk's Module.OnMemberLeft: a user who left a group,
+// or was removed from it, is off its board, and so no longer sees it in
+// the Mini App (BoardWebRoute shows a board to its members only). Their
+// portfolio and the other groups it names stay. Idempotent.
+func (d *Desk) OnMemberLeft(ctx context.Context, m app.MemberLeft) error {
+	err := storage.UpdateJSON(ctx, d.Quotes.Store, Key(m.UserID), func(p *Portfolio, found bool) (bool, error) {
+		if !found || !p.inChat(m.ChatID) {
+			return false, nil
+		}
+		p.Chats = slices.DeleteFunc(p.Chats, func(c int64) bool { return c == m.ChatID })
+		return true, nil
+	})
+	if err != nil {
+		return fmt.Errorf("user %d left chat %d: %w", m.UserID, m.ChatID, err)
+	}
+	return nil
+}

@@ -8,7 +8,6 @@ package trading
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -115,27 +114,39 @@ func (p *Portfolio) TopUp(m Market, amount decimal.Decimal, now time.Time) error
 	return nil
 }
 
-// BuyFor spends cash on sym at price; the quantity is rounded down to the
-// market's precision and the cash spent is that quantity times the price,
-// rounded to the cash precision (Cost), never more than cash.
+// BuyFor spends at most cash on sym at price: the most the market's
+// quantity precision allows whose cost (BuyQty) is within cash.
 func (p *Portfolio) BuyFor(m Market, sym string, cash, price decimal.Decimal, now time.Time) (qty decimal.Decimal, err error) {
 	if !price.IsPositive() {
 		return decimal.Zero, ErrPriceInvalid
 	}
-	qty = cash.Div(price).Truncate(m.QtyPlaces)
+	// The holding after the buy is worth at most what it is worth now
+	// plus cash, and a worth is rounded half up to whole cash units, so
+	// the quantity held after it times the price stays within that sum.
+	held := p.Holdings[sym].Qty
+	qty = cash.Add(Cost(m, held, price)).Div(price).Sub(held).Truncate(m.QtyPlaces)
 	return qty, p.BuyQty(m, sym, qty, price, now)
 }
 
-// Cost is what qty at price costs, and what it is worth: rounded to the
-// nearest cash unit (half up), the one rounding of a buy and a valuation,
-// so a holding valued at the price it was bought at is worth exactly what
-// it cost and shows no loss from rounding. A sale rounds down (Sell), so a
-// round trip never gains from rounding.
+// Cost is what qty at price is worth: rounded to the nearest cash unit
+// (half up), the one rounding of a valuation and of every trade's cash.
 func Cost(m Market, qty, price decimal.Decimal) decimal.Decimal {
 	return qty.Mul(price).Round(m.CashPlaces)
 }
 
-// BuyQty buys qty of sym at price.
+// tradeCash is the cash a trade of sym at price moves: the change it makes
+// to the worth (Cost) of the holding at that price, from held to held plus
+// delta (delta negative for a sale). Rounding the holding's worth rather
+// than each trade, trades at one price, however split, move exactly the
+// worth of what they add or take: a buy and a sale of it at one price
+// give back what it cost to the last unit, and no sequence of trades at
+// one price gains or loses a unit from rounding.
+func tradeCash(m Market, held, delta, price decimal.Decimal) decimal.Decimal {
+	return Cost(m, held.Add(delta), price).Sub(Cost(m, held, price))
+}
+
+// BuyQty buys qty of sym at price, for the rise it makes in the
+// holding's worth there (tradeCash).
 func (p *Portfolio) BuyQty(m Market, sym string, qty, price decimal.Decimal, now time.Time) error {
 	p.init(now)
 	if !price.IsPositive() {
@@ -147,11 +158,11 @@ func (p *Portfolio) BuyQty(m Market, sym string, qty, price decimal.Decimal, now
 	if m.LotSize.IsPositive() && !qty.Mod(m.LotSize).IsZero() {
 		return fmt.Errorf("%w of %s", ErrLot, m.LotSize.String())
 	}
-	cost := Cost(m, qty, price)
+	h := p.Holdings[sym]
+	cost := tradeCash(m, h.Qty, qty, price)
 	if cost.GreaterThan(p.Cash) {
 		return fmt.Errorf("%w: %s needed, %s available", ErrNoCash, cost.StringFixed(m.CashPlaces), p.Cash.StringFixed(m.CashPlaces))
 	}
-	h := p.Holdings[sym]
 	h.Qty, h.Cost = h.Qty.Add(qty), h.Cost.Add(cost)
 	p.Holdings[sym] = h
 	p.Cash = p.Cash.Sub(cost)
@@ -159,8 +170,9 @@ func (p *Portfolio) BuyQty(m Market, sym string, qty, price decimal.Decimal, now
 	return nil
 }
 
-// Sell sells qty of sym (all of it when all is true) at price; proceeds are
-// rounded down to the cash precision. The cost basis leaves pro rata.
+// Sell sells qty of sym (all of it when all is true) at price, for the
+// fall it makes in the holding's worth there (tradeCash): all of it for
+// its whole worth. The cost basis leaves pro rata.
 func (p *Portfolio) Sell(m Market, sym string, qty decimal.Decimal, all bool, price decimal.Decimal, now time.Time) (decimal.Decimal, decimal.Decimal, error) {
 	p.init(now)
 	if !price.IsPositive() {
@@ -173,7 +185,7 @@ func (p *Portfolio) Sell(m Market, sym string, qty decimal.Decimal, all bool, pr
 	if all {
 		qty = h.Qty
 	}
-	proceeds := qty.Mul(price).RoundFloor(m.CashPlaces)
+	proceeds := tradeCash(m, h.Qty, qty.Neg(), price).Neg()
 	costOut := h.Cost
 	if !qty.Equal(h.Qty) {
 		costOut = h.Cost.Mul(qty).Div(h.Qty).Round(m.CashPlaces)
@@ -205,55 +217,4 @@ func (p *Portfolio) CanSell(m Market, sym string, qty decimal.Decimal, all bool)
 		return fmt.Errorf("%w of %s", ErrLot, m.LotSize.String())
 	}
 	return nil
-}
-
-// Valuation is the portfolio at current prices.
-type Valuation struct {
-	Cash, Holdings, Total, Invested, PL decimal.Decimal
-	Lines                               []Line
-}
-
-// Line values one holding.
-type Line struct {
-	Symbol       string
-	Qty, Cost    decimal.Decimal
-	Price, Value decimal.Decimal
-	PL           decimal.Decimal
-	PriceKnown   bool
-}
-
-// Value prices every holding (price returns false when it has none: the
-// holding then counts at cost), each rounded as a buy's cost is (Cost), and
-// computes profit and loss.
-func (p *Portfolio) Value(m Market, price func(sym string) (decimal.Decimal, bool)) Valuation {
-	v := Valuation{Cash: p.Cash, Invested: p.Invested}
-	syms := make([]string, 0, len(p.Holdings))
-	for s := range p.Holdings {
-		syms = append(syms, s)
-	}
-	sort.Strings(syms)
-	for _, s := range syms {
-		h := p.Holdings[s]
-		l := Line{Symbol: s, Qty: h.Qty, Cost: h.Cost, Value: h.Cost}
-		if pr, ok := price(s); ok {
-			l.Price, l.PriceKnown = pr, true
-			l.Value = Cost(m, h.Qty, pr)
-		}
-		l.PL = l.Value.Sub(h.Cost)
-		v.Holdings = v.Holdings.Add(l.Value)
-		v.Lines = append(v.Lines, l)
-	}
-	v.Total = v.Cash.Add(v.Holdings)
-	v.PL = v.Total.Sub(v.Invested)
-	return v
-}
-
-// Drift is cash plus holdings at cost, less what was topped up and the
-// realised profit: zero for every sequence of operations, to the last unit.
-func (p *Portfolio) Drift() decimal.Decimal {
-	total := p.Cash
-	for _, h := range p.Holdings {
-		total = total.Add(h.Cost)
-	}
-	return total.Sub(p.Invested).Sub(p.Realized)
 }

@@ -51,7 +51,9 @@ func TestParseAmount(t *testing.T) {
 	}
 }
 
-func TestRoundingNeverFavoursTheAccount(t *testing.T) {
+// A cash buy takes the most the quantity's precision allows within the
+// cash; its cost and the sale's proceeds at that price are its worth, alike.
+func TestACashBuyTakesTheMostWithinItsCashAndASaleGivesItBack(t *testing.T) {
 	var p Portfolio
 	if err := p.TopUp(usd, d("100"), t0); err != nil {
 		t.Fatal(err)
@@ -61,13 +63,13 @@ func TestRoundingNeverFavoursTheAccount(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !qty.Equal(d("3.33333333")) || !p.Cash.Equal(d("90")) {
-		t.Fatalf("bought %s for cash left %s; want 3.33333333 (rounded down) paid 10.00 (rounded up)", qty, p.Cash)
+		t.Fatalf("bought %s for cash left %s; want 3.33333333 (rounded down) paid 10.00 (its worth, rounded)", qty, p.Cash)
 	}
 	sold, proceeds, err := p.Sell(usd, "BTC", decimal.Zero, true, d("3"), t0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !sold.Equal(qty) || !proceeds.Equal(d("9.99")) || !p.Realized.Equal(d("-0.01")) || len(p.Holdings) != 0 {
+	if !sold.Equal(qty) || !proceeds.Equal(d("10")) || !p.Realized.IsZero() || len(p.Holdings) != 0 {
 		t.Fatalf("sold %s for %s, realised %s", sold, proceeds, p.Realized)
 	}
 	if !p.Drift().IsZero() {

@@ -176,11 +176,10 @@ func BoardRoute(board func(ctx context.Context, chat, user int64) (b WebBoard, t
 
 // BoardWebRoute is the desk's "board" route for the Mini App: the board
 // of the group the page was opened from, as /<market>_top ranks it, to a
-// user who traded in that group (Board's own rule for who is on it).
+// member of that board (BoardMember).
 func (d *Desk) BoardWebRoute() app.WebRoute {
 	return BoardRoute(func(ctx context.Context, chat, user int64) (WebBoard, bool, error) {
-		p, found, err := Load(ctx, d.Quotes.Store, user)
-		if err != nil || !found || !p.inChat(chat) {
+		if member, err := d.BoardMember(ctx, chat, user); err != nil || !member {
 			return WebBoard{}, false, err
 		}
 		rows, err := Board(ctx, d.Quotes.Store, d.Market, d.Quotes.Known(ctx), chat, d.Quotes.Now())
