@@ -53,7 +53,7 @@ type Callback struct {
 type Cron struct {
 	Name     string // ^[a-z0-9_]{1,32}$, unique across modules
 	Schedule string // 5-field cron expression, UTC
-	Handler  func(ctx context.Context) error
+	Handler  func(ctx context.Context, run CronRun) error
 	// CatchUp is how late a slot missed while no scheduler ran (a restart
 	// across the fire time) may still run, once, when one starts. Zero: a
 	// quarter of the time between fires, at most 6 hours (a daily job: 6 h;
@@ -63,6 +63,18 @@ type Cron struct {
 	// longer (a push to thousands of chats at Telegram's bulk rate) says so,
 	// up to MaxCronTimeout, which the Lambda's timeout covers.
 	Timeout time.Duration
+}
+
+// CronRun is one run of a cron job, as its handler sees it.
+type CronRun struct {
+	// Slot is the scheduled time the run is for, a whole minute in UTC:
+	// the fire's own time on time, the missed one when caught up or
+	// retried, the one the operator named when run by hand. It is the
+	// job's "now" for what its work covers (a daily job does the slot's
+	// day), so a run late or by hand does what the slot would have done.
+	// Deps.Now is only when the run happens: what is due by then (timers),
+	// a price read now, how old a record is.
+	Slot time.Time
 }
 
 // Bounds of a cron run.

@@ -45,7 +45,8 @@ func Job(p storage.KVProvider, d Dir, schedule string, o Options, m *metrics.Met
 		Name:     JobName,
 		Schedule: schedule,
 		Timeout:  app.MaxCronTimeout, // a server's store is walked: minutes, for a big one
-		Handler: func(ctx context.Context) error {
+		// A snapshot is of the store as it is now, whichever slot it runs for.
+		Handler: func(ctx context.Context, _ app.CronRun) error {
 			start := time.Now()
 			path, s, err := d.Take(ctx, p, o)
 			if s == nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/backup"
 	"github.com/miti99bot/miti99bot/internal/metrics"
 	"github.com/miti99bot/miti99bot/internal/metrics/metricstest"
@@ -46,7 +47,7 @@ func TestTheNewestSnapshotIsAMetricFromTheStart(t *testing.T) {
 		t.Fatalf("at start: time %v, size %v, items %v; want the archive's time %d, size %d, 40 items", at, size, items, taken.Unix(), fi.Size())
 	}
 	before := time.Now()
-	if err := job.Handler(context.Background()); err != nil {
+	if err := job.Handler(context.Background(), app.CronRun{Slot: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := g.Get(metrics.BackupTime); got < float64(before.Unix()) {

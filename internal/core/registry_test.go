@@ -24,7 +24,7 @@ func cmd(name string) app.Command {
 }
 
 func cron(name, schedule string) app.Cron {
-	return app.Cron{Name: name, Schedule: schedule, Handler: func(context.Context) error { return nil }}
+	return app.Cron{Name: name, Schedule: schedule, Handler: func(context.Context, app.CronRun) error { return nil }}
 }
 
 func TestRegistryRejectsBadModuleSetsAtStartUp(t *testing.T) {

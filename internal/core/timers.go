@@ -26,7 +26,8 @@ func (a *App) timersModule() *app.Module {
 		Name:     TimersJob,
 		Schedule: "* * * * *",
 		Timeout:  timersTimeout,
-		Handler: func(ctx context.Context) error {
+		// A tick fires every timer due by now, whichever slot it runs for.
+		Handler: func(ctx context.Context, _ app.CronRun) error {
 			st, err := a.timers.Tick(ctx)
 			if st.Due > 0 || err != nil {
 				a.log.Info("timers ticked", "hours", st.Hours, "due", st.Due, "fired", st.Fired, "waiting", st.Waits, "errors", st.Errors)

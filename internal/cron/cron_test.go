@@ -3,6 +3,7 @@ package cron
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -31,9 +32,33 @@ func (c *clock) add(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.t = c
 
 // jobModule registers one job whose behaviour the test controls.
 func jobModule(schedule string, run func(ctx context.Context) error) app.Factory {
+	return slotJob(schedule, func(ctx context.Context, _ app.CronRun) error { return run(ctx) })
+}
+
+// slotJob is jobModule's job seeing its run.
+func slotJob(schedule string, run func(ctx context.Context, r app.CronRun) error) app.Factory {
 	return app.Factory{Name: "jobs", Jobs: []string{"job"}, New: func(app.Deps) (*app.Module, error) {
 		return &app.Module{Name: "jobs", Crons: []app.Cron{{Name: "job", Schedule: schedule, Handler: run}}}, nil
 	}}
+}
+
+// A job is handed the slot it runs for, a whole minute, whenever it runs:
+// on time, late, or by hand for an earlier slot. The clock is only when.
+func TestAJobIsHandedTheSlotItRunsFor(t *testing.T) {
+	clk := &clock{t: slot.Add(22*time.Hour + 51*time.Minute)}
+	var got []time.Time
+	d := newDispatcher(t, memory.New(), clk, slotJob("0 1 * * *", func(_ context.Context, r app.CronRun) error {
+		got = append(got, r.Slot)
+		return nil
+	}))
+	for _, at := range []time.Time{slot.Add(37 * time.Second), slot.Add(24 * time.Hour)} {
+		if out, err := d.Dispatch(t.Context(), "job", at); out != Ran || err != nil {
+			t.Fatalf("Dispatch(%s) = %s, %v", at, out, err)
+		}
+	}
+	if want := []time.Time{slot, slot.Add(24 * time.Hour)}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("the job saw slots %v, want %v", got, want)
+	}
 }
 
 // newDispatcher runs f's jobs over store, as one runtime would; every log
@@ -240,7 +265,7 @@ func TestATimeoutAboveTheMaximumIsRefusedAtStart(t *testing.T) {
 // timedJob is jobModule's daily job with its own timeout.
 func timedJob(timeout time.Duration, run func(ctx context.Context) error) app.Factory {
 	return app.Factory{Name: "jobs", Jobs: []string{"job"}, New: func(app.Deps) (*app.Module, error) {
-		return &app.Module{Name: "jobs", Crons: []app.Cron{{Name: "job", Schedule: "0 1 * * *", Handler: run, Timeout: timeout}}}, nil
+		return &app.Module{Name: "jobs", Crons: []app.Cron{{Name: "job", Schedule: "0 1 * * *", Handler: func(ctx context.Context, _ app.CronRun) error { return run(ctx) }, Timeout: timeout}}}, nil
 	}}
 }
 

@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/claim"
 	"github.com/miti99bot/miti99bot/internal/core"
 
@@ -147,7 +148,7 @@ func (d *Dispatcher) dispatch(ctx context.Context, name string, scheduled time.T
 
 	log.Info("cron triggered", "attempt", attempts)
 	start := d.now()
-	runErr := d.run(ctx, job)
+	runErr := d.run(ctx, job, scheduled)
 	dur := d.now().Sub(start)
 	state := "done"
 	if runErr != nil {
@@ -172,8 +173,9 @@ func (d *Dispatcher) dispatch(ctx context.Context, name string, scheduled time.T
 	return Ran, nil
 }
 
-// run gives the job its own timeout and turns a panic into an error.
-func (d *Dispatcher) run(ctx context.Context, job core.CronJob) (err error) {
+// run hands the job its slot, gives it its own timeout and turns a panic
+// into an error.
+func (d *Dispatcher) run(ctx context.Context, job core.CronJob, slot time.Time) (err error) {
 	ctx, cancel := context.WithTimeout(ctx, job.RunTimeout())
 	defer cancel()
 	defer func() {
@@ -182,7 +184,7 @@ func (d *Dispatcher) run(ctx context.Context, job core.CronJob) (err error) {
 			err = fmt.Errorf("panic: %v", r)
 		}
 	}()
-	return job.Handler(ctx)
+	return job.Handler(ctx, app.CronRun{Slot: slot})
 }
 
 // claim wins the slot when it is free: never claimed, claimed for an older

@@ -71,7 +71,7 @@ func TestPostingToCronStatusRunsNoJob(t *testing.T) {
 func TestCronStatusMasksSecretsInAJobsError(t *testing.T) {
 	const key = "sk-live-0123456789"
 	leaky := app.Factory{Name: "jobs", Jobs: []string{"leaky"}, New: func(app.Deps) (*app.Module, error) {
-		return &app.Module{Name: "jobs", Crons: []app.Cron{{Name: "leaky", Schedule: "0 1 * * *", Handler: func(context.Context) error {
+		return &app.Module{Name: "jobs", Crons: []app.Cron{{Name: "leaky", Schedule: "0 1 * * *", Handler: func(context.Context, app.CronRun) error {
 			return errors.New("GET https://api.example.com/v1?key=" + key + ": 503")
 		}}}}, nil
 	}}

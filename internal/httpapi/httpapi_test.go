@@ -36,7 +36,7 @@ type fixture struct {
 func newFixture(t *testing.T, webhook, cronTok string) *fixture {
 	f := &fixture{}
 	jobs := app.Factory{Name: "jobs", Jobs: []string{"testjob"}, New: func(app.Deps) (*app.Module, error) {
-		return &app.Module{Name: "jobs", Crons: []app.Cron{{Name: "testjob", Schedule: "0 1 * * *", Handler: func(context.Context) error {
+		return &app.Module{Name: "jobs", Crons: []app.Cron{{Name: "testjob", Schedule: "0 1 * * *", Handler: func(context.Context, app.CronRun) error {
 			f.jobRuns.Add(1)
 			if f.jobFail.Load() {
 				return errors.New("job failed")

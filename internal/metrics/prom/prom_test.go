@@ -30,7 +30,7 @@ import (
 // A module with one cron job, for the cron run of the conversation.
 var nightly = app.Factory{Name: "nightly", Jobs: []string{"nightly"}, New: func(app.Deps) (*app.Module, error) {
 	return &app.Module{Name: "nightly", Crons: []app.Cron{{Name: "nightly", Schedule: "0 3 * * *",
-		Handler: func(context.Context) error { return nil }}}}, nil
+		Handler: func(context.Context, app.CronRun) error { return nil }}}}, nil
 }}
 
 // TestTheMetricsAfterAScriptedConversation plays a command, its duplicate

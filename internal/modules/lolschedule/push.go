@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/go-telegram/bot/models"
@@ -19,8 +18,9 @@ import (
 // so a retry can send. A claim left running by a push that crashed is
 // retaken once claimStale old. The trade-off, chosen over skipping the chat
 // for the day: if the crash fell between Telegram taking the message and
-// the claim finishing, that chat gets the message twice. Claims of
-// earlier days are removed as each push starts.
+// the claim finishing, that chat gets the message twice. The day is the
+// run's slot's (app.CronRun), never the clock's. Claims of earlier days
+// are removed as each push starts.
 const sentPrefix = "sent:"
 
 // claimStale: a running claim this old belongs to a push that died (a
@@ -36,17 +36,18 @@ type pushResult struct {
 	Sent, Skipped, Pruned, Refused, Failed int
 }
 
-func (m *module) dailyPush(ctx context.Context) error {
-	res, err := m.push(ctx)
+// dailyPush sends the day of its slot, however late or by whom it runs.
+func (m *module) dailyPush(ctx context.Context, run app.CronRun) error {
+	res, err := m.push(ctx, run.Slot)
 	m.log.Info("lolschedule daily push", "sent", res.Sent, "already_sent", res.Skipped, "pruned", res.Pruned, "refused", res.Refused, "failed", res.Failed)
 	return err
 }
 
-func (m *module) push(ctx context.Context) (pushResult, error) {
+func (m *module) push(ctx context.Context, slot time.Time) (pushResult, error) {
 	var res pushResult
-	from, to := dayOf(m.now())
+	from, to := dayOf(slot)
 	day := from.Format("2006-01-02")
-	m.forgetOtherDays(ctx, day)
+	m.forgetDaysBefore(ctx, day)
 
 	ms, err := m.matches(ctx, from, to)
 	if err != nil {
@@ -134,14 +135,16 @@ func (m *module) tellOwnerOnce(ctx context.Context, chat int64) {
 	}
 }
 
-// forgetOtherDays removes sent-markers not of day; failures only cost space.
-func (m *module) forgetOtherDays(ctx context.Context, day string) {
+// forgetDaysBefore removes the sent-markers of days before day; failures
+// only cost space. A later day's stay: a slot run by hand for an earlier
+// day must not let that day's retry send again.
+func (m *module) forgetDaysBefore(ctx context.Context, day string) {
 	keys, err := m.store.List(ctx, sentPrefix)
 	if err != nil {
 		return
 	}
 	for _, k := range keys {
-		if !strings.HasPrefix(k, sentPrefix+day+":") {
+		if k < sentPrefix+day+":" {
 			_ = m.store.Delete(ctx, k)
 		}
 	}

@@ -103,7 +103,7 @@ func TestRacingPushesSendEachChatOneDigestOnEveryBackend(t *testing.T) {
 			if !ok {
 				t.Fatalf("no job %s", pushJob)
 			}
-			return job.Handler(t.Context())
+			return job.Handler(t.Context(), app.CronRun{Slot: slot})
 		}
 		e.Srv.FailNext("sendMessage", telegramtest.Failure{Code: 500, Description: "Internal Server Error"})
 		if err := push(e.App); err == nil {

@@ -89,9 +89,13 @@ func (m *module) cancel(ctx context.Context, c *app.CallbackRequest) error {
 	if user != c.UserID && c.Role < app.RoleAdmin {
 		return c.Answer(ctx, "Only whoever set this reminder (or an admin) can cancel it.")
 	}
-	outcome, err := m.timers.Cancel(ctx, timerKey(user, d.Fields[1]))
+	key := timerKey(user, d.Fields[1])
+	outcome, err := m.timers.Cancel(ctx, key)
 	if err != nil {
 		return err
+	}
+	if outcome != app.TooLate {
+		m.release(ctx, user, key) // never coming: it no longer counts
 	}
 	switch outcome {
 	case app.Cancelled:

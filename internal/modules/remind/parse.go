@@ -28,7 +28,7 @@ const (
 	errNoText   refusal = "What should I remind you of? Add the text after the time: /remind 10m stretch."
 	errTooLong  refusal = "That reminder is too long: keep it to 1000 characters."
 	errPast     refusal = "That time has already passed."
-	errTooFar   refusal = "That is more than a year away: I keep reminders for a year at most."
+	errTooFar   refusal = "That is too far ahead: I keep reminders for 366 days at most (366d, or a date within that)."
 	errTooEarly refusal = "Give me at least a minute: 1m or later."
 )
 
@@ -94,6 +94,8 @@ func parseAt(f []string, now time.Time, cut func(int) string) (time.Time, string
 }
 
 // parseDelay reads digits-and-unit groups: m minutes, h hours, d days.
+// A group or a sum past maxAhead is refused before it is multiplied or
+// added, so no delay wraps around into a near one.
 func parseDelay(s string) (time.Duration, error) {
 	var total time.Duration
 	s = strings.ToLower(s)
@@ -109,6 +111,9 @@ func parseDelay(s string) (time.Duration, error) {
 		unit := map[byte]time.Duration{'m': time.Minute, 'h': time.Hour, 'd': 24 * time.Hour}[s[i]]
 		if unit == 0 {
 			return 0, errBadWhen
+		}
+		if time.Duration(n) > (maxAhead-total)/unit {
+			return 0, errTooFar
 		}
 		total += time.Duration(n) * unit
 		s = s[i+1:]

@@ -21,9 +21,6 @@ import (
 // Name is the module's name in MODULES.
 const Name = "remind"
 
-// maxPending bounds a user's pending reminders, all chats together.
-const maxPending = 50
-
 // Factory registers the module.
 var Factory = app.Factory{Name: Name, New: New}
 
@@ -34,12 +31,17 @@ type payload struct {
 	Text string `json:"text"`
 }
 
-// asked remembers the reminders a user's last updates set, with their
-// due times, written after the timer: a /remind delivered again is told
-// the time it set and sets nothing more, even once that reminder came or
-// was cancelled.
+// asked is a user's record. It remembers the reminders the user's last
+// updates set, with their due times, written after the timer: a /remind
+// delivered again is told the time it set and sets nothing more, even
+// once that reminder came or was cancelled. And it holds the user's
+// pending reminders, in every chat, that the bound counts (reserve).
 type asked struct {
 	app.Once[time.Time]
+	Holds map[string]hold `json:"holds,omitempty"` // by timer key
+	// Counted: Holds started from the user's timers (a record written
+	// before it kept them counts them once).
+	Counted bool `json:"counted,omitempty"`
 }
 
 func askedKey(user int64) string { return "asked:" + strconv.FormatInt(user, 10) }
@@ -106,18 +108,21 @@ func (m *module) set(ctx context.Context, r *app.Request, key string, at time.Ti
 	if due, ok := a.Replay(r.UpdateID()); ok {
 		return due, nil
 	}
-	keys, err := m.timers.Keys(ctx, timerKey(r.UserID, ""))
+	pending, err := m.timers.Keys(ctx, timerKey(r.UserID, ""))
 	if err != nil {
 		return time.Time{}, err
 	}
 	due := at
-	if slices.Contains(keys, key) {
+	if slices.Contains(pending, key) {
 		if due, err = m.dueOf(ctx, key, at); err != nil {
 			return time.Time{}, err
 		}
 	} else {
-		if len(keys) >= maxPending {
-			return time.Time{}, r.Reply(ctx, fmt.Sprintf("You have %d reminders pending, the most I keep: cancel one with /remind_list first.", len(keys)))
+		switch err := m.reserve(ctx, r.UserID, key, at, pending); {
+		case errors.Is(err, errFull):
+			return time.Time{}, r.Reply(ctx, fmt.Sprintf("You have %d reminders pending, the most I keep: cancel one with /remind_list first.", maxPending))
+		case err != nil:
+			return time.Time{}, err
 		}
 		body, _ := json.Marshal(payload{User: r.UserID, Name: nameOf(r), Text: text}) // plain fields
 		set, err := m.timers.Set(ctx, app.Timer{Key: key, ChatID: r.ChatID, ThreadID: r.ThreadID, At: at, Payload: body})

@@ -70,7 +70,7 @@ func TestBadInputGetsAClearMessage(t *testing.T) {
 		{Text: "/remind 10m", Want: "What should I remind you of? Add the text after the time: /remind 10m stretch."},
 		{Text: "/remind soon hi", Want: "I cannot read that time. Use 10m, 2h, 1d (or 1h30m), at 08:00, or at 2027-01-31 09:00 (Vietnam time)."},
 		{Text: "/remind at 2020-01-01 09:00 hi", Want: "That time has already passed."},
-		{Text: "/remind 400d hi", Want: "That is more than a year away: I keep reminders for a year at most."},
+		{Text: "/remind 400d hi", Want: "That is too far ahead: I keep reminders for 366 days at most (366d, or a date within that)."},
 		{Text: "/remind 1h " + strings.Repeat("x", 1001), Want: "That reminder is too long: keep it to 1000 characters."},
 	})
 }

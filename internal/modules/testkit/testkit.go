@@ -69,7 +69,7 @@ func New(d app.Deps) (*app.Module, error) {
 		}},
 		Crons: []app.Cron{{
 			Name: "testkit_slow", Schedule: "0 0 1 1 *",
-			Handler: func(ctx context.Context) error {
+			Handler: func(ctx context.Context, _ app.CronRun) error {
 				if err := report(ctx, "testkit_slow started"); err != nil {
 					return err
 				}

@@ -13,9 +13,10 @@ import (
 // AlertsEvery is when the check runs: every minute.
 const AlertsEvery = "* * * * *"
 
-// Cron is the check, job "<name>_alerts".
+// Cron is the check, job "<name>_alerts". A check reads the prices now,
+// whichever slot it runs for: a late one checks what is true by then.
 func (a *Alerts) Cron() app.Cron {
-	return app.Cron{Name: a.Desk.Name + "_alerts", Schedule: AlertsEvery, Handler: a.Check}
+	return app.Cron{Name: a.Desk.Name + "_alerts", Schedule: AlertsEvery, Handler: func(ctx context.Context, _ app.CronRun) error { return a.Check(ctx) }}
 }
 
 // held is an alert and whose it is.

@@ -52,11 +52,12 @@ type DayPoint struct {
 
 func valueKey(user int64) string { return "value:" + strconv.FormatInt(user, 10) }
 
-// closedDay is the ICT day the latest fire at or before now closes: a run
-// caught up after a restart records the day it missed, not the next one.
-func closedDay(now time.Time) string {
-	fire := time.Date(now.Year(), now.Month(), now.Day(), 17, 0, 0, 0, time.UTC)
-	if now.UTC().Before(fire) {
+// closedDay is the ICT day the latest fire at or before slot closes: the
+// run's slot, so a run caught up, retried or run by hand records its own
+// day, not the clock's.
+func closedDay(slot time.Time) string {
+	fire := time.Date(slot.Year(), slot.Month(), slot.Day(), 17, 0, 0, 0, time.UTC)
+	if slot.UTC().Before(fire) {
 		fire = fire.AddDate(0, 0, -1)
 	}
 	return fire.Add(-time.Minute).In(ICT).Format(time.DateOnly)
@@ -71,12 +72,12 @@ func (v *Values) Cron() app.Cron {
 	return app.Cron{Name: v.Name + "_values", Schedule: ValuesAt, Handler: v.record, CatchUp: 20 * time.Hour, Timeout: 5 * time.Minute}
 }
 
-func (v *Values) record(ctx context.Context) error {
+func (v *Values) record(ctx context.Context, run app.CronRun) error {
 	keys, err := v.Store.List(ctx, "user:")
 	if err != nil {
 		return fmt.Errorf("%s values: %w", v.Name, err)
 	}
-	day := closedDay(v.Now())
+	day := closedDay(run.Slot)
 	var errs []error
 	for _, k := range keys {
 		user, err := strconv.ParseInt(strings.TrimPrefix(k, "user:"), 10, 64)

@@ -11,9 +11,11 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
+	"github.com/miti99bot/miti99bot/internal/storage/memory"
 )
 
 // valuesOn is a market's Values over s, BTC priced at price, its clock at
@@ -62,7 +64,7 @@ func TestTheDailyValuesOnEveryBackend(t *testing.T) {
 		v := valuesOn(s, &now, "60000")
 		run := func() {
 			t.Helper()
-			if err := v.record(ctx); err != nil {
+			if err := v.record(ctx, app.CronRun{Slot: now}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -86,7 +88,7 @@ func TestTheDailyValuesOnEveryBackend(t *testing.T) {
 			var wg sync.WaitGroup
 			for range 2 {
 				wg.Go(func() {
-					if err := v2.record(ctx); err != nil {
+					if err := v2.record(ctx, app.CronRun{Slot: now}); err != nil {
 						t.Error(err)
 					}
 				})
@@ -116,6 +118,27 @@ func TestTheDailyValuesOnEveryBackend(t *testing.T) {
 			t.Fatalf("%d days from %s to %s; want %d, the first dropped, Dec 2 last", len(got), got[0], got[len(got)-1], MaxValueDays)
 		}
 	})
+}
+
+// A slot run late (by hand, as late as the next fire) records its own
+// day, not the clock's; the next slot then records the next day.
+func TestASlotRunLateRecordsItsOwnDay(t *testing.T) {
+	ctx := context.Background()
+	s := memory.New().For("coin")
+	slot := time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
+	if _, err := Update(ctx, s, 1, func(p *Portfolio) error { return p.TopUp(usd, d("10"), slot) }); err != nil {
+		t.Fatal(err)
+	}
+	now := slot.AddDate(0, 0, 1).Add(30 * time.Second) // the next fire's minute
+	v := valuesOn(s, &now, "60000")
+	for _, at := range []time.Time{slot, slot.AddDate(0, 0, 1)} {
+		if err := v.record(ctx, app.CronRun{Slot: at}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := days(t, v, 1); fmt.Sprint(got) != "[2026-11-29=10 2026-11-30=10]" {
+		t.Fatalf("days %v; want the 29th from its late slot, then the 30th", got)
+	}
 }
 
 // closedDay is the day the latest midnight-in-Vietnam fire closed.
