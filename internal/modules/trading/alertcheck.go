@@ -139,8 +139,9 @@ func (a *Alerts) decide(ctx context.Context, h held, q Quote) (*Alert, error) {
 // deliver sends a fired alert at most once: the claim picks one sender
 // among every check and replica; the sender reads the alert again after
 // taking it (a sender before it may have sent it and removed it), sends,
-// finishes the claim, then removes the alert. A send refused for good (the
-// chat gone, the topic closed) removes it unsent; any other failure gives
+// finishes the claim, then removes the alert. A topic closed or gone takes
+// it to the chat itself, as a reminder; a send refused for good there (the
+// chat gone, no right to send) removes it unsent; any other failure gives
 // the claim back for the next check.
 func (a *Alerts) deliver(ctx context.Context, h held) error {
 	key := fireKey(h.user, h.alert.ID)
@@ -167,7 +168,7 @@ func (a *Alerts) deliver(ctx context.Context, h held) error {
 		return a.store().Delete(ctx, key)
 	}
 	al := b.Alerts[i]
-	_, err = a.Bot.Send(ctx, app.Message{ChatID: al.Chat, ThreadID: al.Thread, Text: a.firedText(al)})
+	_, err = app.SendInTopicOrChat(ctx, a.Bot, app.Message{ChatID: al.Chat, ThreadID: al.Thread, Text: a.firedText(al)})
 	how := "fired"
 	switch {
 	case err != nil && app.Permanent(err):
