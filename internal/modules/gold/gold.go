@@ -82,7 +82,7 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 			return trading.Source{Name: "SJC via VNAppMob", Quote: m.sjc}
 		}},
 		trading.SourceAt{Setting: settingERAPI, Build: func(c *http.Client, base string) trading.Source {
-			return trading.Source{Name: "world spot", Quote: spot(c, binance, base)}
+			return trading.Source{Name: "world spot", StandIn: true, Quote: spot(c, binance, base)}
 		}})
 	if err != nil {
 		return nil, err

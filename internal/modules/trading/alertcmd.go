@@ -109,13 +109,23 @@ func (a *Alerts) SetCommand(ctx context.Context, r *app.Request) error {
 		return r.Reply(ctx, a.fullText())
 	}
 	// The price checks the symbol as the desk does (an unknown one is
-	// refused), and a level already passed is no crossing to wait for.
+	// refused), and a level its own market's price already passed is no
+	// crossing to wait for; a stand-in's price (another market's) is no
+	// measure of that, and the alert waits for its own.
 	q, ok, err := a.Desk.Quotes.PriceOrReply(ctx, r, o.Symbol)
 	if !ok {
 		return err
 	}
+	if !q.Own() {
+		if own, err := a.Desk.Quotes.OwnPrice(ctx, o.Symbol); err == nil {
+			q = own
+		}
+	}
 	al := Alert{Symbol: o.Symbol, Above: o.Above, Level: o.Level, Chat: r.ChatID, Thread: r.ThreadID, Set: a.now(), Name: displayName(r)}
-	if crossed(al, q) {
+	now := fmt.Sprintf("now %s, %s", a.Price(q.Price), q.Source)
+	if !q.Own() {
+		now = fmt.Sprintf("no price from %s now; %s, another market's, says %s: it waits for its own", a.Desk.Quotes.OwnSources(), q.Source, a.Price(q.Price))
+	} else if crossed(al, q) {
 		return r.Reply(ctx, fmt.Sprintf("%s is already %s: %s now (%s). An alert waits for the price to cross its level.",
 			a.label(al.Symbol), strings.TrimPrefix(a.describe(al), a.label(al.Symbol)+" "), a.Price(q.Price), q.Source))
 	}
@@ -126,8 +136,8 @@ func (a *Alerts) SetCommand(ctx context.Context, r *app.Request) error {
 		b.Seq++
 		al.ID = b.Seq
 		b.Alerts = append(b.Alerts, al)
-		return alertReply{ID: al.ID, Text: fmt.Sprintf("🔔 Alert set: %s (now %s, %s). It fires once, here, when the price crosses it. /%s_alerts lists yours.",
-			a.describe(al), a.Price(q.Price), q.Source, a.Desk.Name)}, nil
+		return alertReply{ID: al.ID, Text: fmt.Sprintf("🔔 Alert set: %s (%s). It fires once, here, when the price crosses it. /%s_alerts lists yours.",
+			a.describe(al), now, a.Desk.Name)}, nil
 	})
 	if err != nil {
 		return err
@@ -168,6 +178,7 @@ func (a *Alerts) list(ctx context.Context, user, chat int64, private bool) (stri
 	}
 	var lines []string
 	var rows [][]app.Button
+	waits := a.waits(ctx)
 	for _, al := range b.Alerts {
 		if !private && al.Chat != chat {
 			continue
@@ -177,6 +188,7 @@ func (a *Alerts) list(ctx context.Context, user, chat int64, private bool) (stri
 			line += " (firing)"
 		} else {
 			rows = append(rows, []app.Button{a.cancelButton(user, al.ID, "❌ Cancel "+line)})
+			line += waitNote(waits, al.Symbol)
 		}
 		if private && al.Chat != user {
 			line += " (in a group)"
