@@ -25,8 +25,8 @@ type Source struct {
 	// one's stead (world spot for SJC gold): quoted, labelled by its Name,
 	// but no alert fires on it (Quote.Own).
 	StandIn bool
-	Price func(ctx context.Context, sym string, now time.Time) (decimal.Decimal, error)
-	Quote func(ctx context.Context, sym string, now time.Time) (Quote, error)
+	Price   func(ctx context.Context, sym string, now time.Time) (decimal.Decimal, error)
+	Quote   func(ctx context.Context, sym string, now time.Time) (Quote, error)
 }
 
 // quote asks the source, whichever way it answers.
