@@ -76,7 +76,7 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	quotes, err := trading.NewQuotes(d, priceFresh, "gold",
+	quotes, err := trading.NewQuotes(d, priceFresh, "gold", priceRange,
 		trading.SourceAt{Setting: settingVNAppMob, Build: func(c *http.Client, base string) trading.Source {
 			m.http, m.vnappmob = c, base
 			return trading.Source{Name: "SJC via VNAppMob", Quote: m.sjc}

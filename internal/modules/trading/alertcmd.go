@@ -30,7 +30,8 @@ var errAlertUsage = errors.New("alert usage")
 
 // ParseAlert reads the arguments of "/<name>_alert": "[SYM] above|below
 // LEVEL", the symbol checked as the desk checks it, the level a positive
-// finite number. Its error's text is the reply to a bad command.
+// finite number within the market's PriceRange. Its error's text is the
+// reply to a bad command.
 func (a *Alerts) ParseAlert(args string) (AlertOrder, error) {
 	usage := fmt.Sprintf("Usage: /%s_alert %sabove|below <price>, e.g. /%s_alert %s", a.Desk.Name, a.symbolHint(), a.Desk.Name, a.Example)
 	refuse := func(msg string) (AlertOrder, error) { return AlertOrder{}, fmt.Errorf("%w: %s", errAlertUsage, msg) }
@@ -62,13 +63,19 @@ func (a *Alerts) ParseAlert(args string) (AlertOrder, error) {
 		return refuse("Missing the price level. " + usage)
 	}
 	level, err := decimal.NewFromString(f[1])
+	rng := a.Desk.Quotes.Range // a level no price of the market can reach is refused
+	if rng.Max.IsZero() {
+		rng.Max = maxLevel
+	}
 	switch {
 	// The exponent first: a number like 1e-999999999 is cheap to read but
 	// not to compare.
 	case err != nil, level.Exponent() < -2*levelPlaces, !level.IsPositive():
 		return refuse("The level must be a positive number, e.g. " + strings.Fields(a.Example)[len(strings.Fields(a.Example))-1] + "; not " + app.Quote(f[1]) + ".")
-	case level.Exponent() > 2*levelPlaces, level.GreaterThan(maxLevel):
-		return refuse("That level is too large: at most " + maxLevel.String() + ".")
+	case level.Exponent() > 2*levelPlaces, level.GreaterThan(rng.Max):
+		return refuse("That level is too large: at most " + a.Price(rng.Max) + ".")
+	case level.LessThan(rng.Min):
+		return refuse("That level is too small: at least " + a.Price(rng.Min) + ".")
 	case level.Exponent() < -levelPlaces && !level.Equal(level.Truncate(levelPlaces)):
 		return refuse(fmt.Sprintf("Too many decimal places in the level: at most %d.", levelPlaces))
 	}

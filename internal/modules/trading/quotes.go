@@ -88,6 +88,9 @@ type Quotes struct {
 	UnknownFor time.Duration
 	Sources    []Source
 	Noun       string // "coin", "ticker": how replies name a symbol
+	// Range bounds every price a source answers (NewQuotes requires one;
+	// zero bounds nothing).
+	Range PriceRange
 	// NoPrice is the reply when every source failed; default "No price for
 	// <SYM> right now; ...".
 	NoPrice string
@@ -100,9 +103,13 @@ type SourceAt struct {
 }
 
 // NewQuotes builds a module's chain of sources, in order, from its
-// settings; every base URL must pass CheckURL.
-func NewQuotes(d app.Deps, fresh time.Duration, noun string, sources ...SourceAt) (*Quotes, error) {
-	qs := &Quotes{Store: d.Store, Log: d.Log, Now: d.Now, Fresh: fresh, UnknownFor: UnknownFor, Noun: noun}
+// settings, every price they answer bounded by rng; every base URL must
+// pass CheckURL, and rng must bound something.
+func NewQuotes(d app.Deps, fresh time.Duration, noun string, rng PriceRange, sources ...SourceAt) (*Quotes, error) {
+	if !rng.valid() {
+		return nil, fmt.Errorf("%s prices: the range [%s, %s] bounds nothing", noun, rng.Min, rng.Max)
+	}
+	qs := &Quotes{Store: d.Store, Log: d.Log, Now: d.Now, Fresh: fresh, UnknownFor: UnknownFor, Noun: noun, Range: rng}
 	for _, s := range sources {
 		base, err := CheckURL(s.Setting, d.Settings[s.Setting])
 		if err != nil {
@@ -144,7 +151,9 @@ func (qs *Quotes) OwnSources() string {
 func (qs *Quotes) price(ctx context.Context, sym string, own bool) (Quote, error) {
 	var q Quote
 	key := "price:" + sym
-	if err := qs.Store.GetJSON(ctx, key, &q); err == nil && qs.Now().Sub(q.At) < qs.Fresh && (q.Own() || !own) {
+	if err := qs.Store.GetJSON(ctx, key, &q); err == nil && qs.bounded(q) != nil {
+		q = Quote{} // cached before the range held: asked again
+	} else if err == nil && qs.Now().Sub(q.At) < qs.Fresh && (q.Own() || !own) {
 		return q, nil
 	}
 	if qs.knownUnknown(ctx, sym) {
@@ -157,6 +166,9 @@ func (qs *Quotes) price(ctx context.Context, sym string, own bool) (Quote, error
 		}
 		asked++
 		got, err := s.quote(ctx, sym, qs.Now())
+		if err == nil {
+			err = qs.bounded(got)
+		}
 		if err == nil {
 			q = got
 			q.Source, q.At, q.StandIn = s.Name, qs.Now(), s.StandIn
@@ -184,6 +196,14 @@ func (qs *Quotes) price(ctx context.Context, sym string, own bool) (Quote, error
 		return q, ErrUnknownSymbol // to the own sources; a stand-in was not asked
 	}
 	return q, ErrNoPrice
+}
+
+// bounded checks q against the market's range, if it has one.
+func (qs *Quotes) bounded(q Quote) error {
+	if qs.Range.Min.IsZero() && qs.Range.Max.IsZero() {
+		return nil
+	}
+	return qs.Range.CheckQuote(q)
 }
 
 // PriceOrReply prices sym, or answers the user why it cannot (ok false).
