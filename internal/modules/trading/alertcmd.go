@@ -116,16 +116,12 @@ func (a *Alerts) SetCommand(ctx context.Context, r *app.Request) error {
 	}
 	// The price checks the symbol as the desk does (an unknown one is
 	// refused), and a level its own market's price already passed is no
-	// crossing to wait for; a stand-in's price (another market's) is no
-	// measure of that, and the alert waits for its own.
+	// crossing to wait for. A stand-in's price (another market's, given
+	// only when the own sources just failed) is no measure of that: the
+	// alert is set, and waits for its own.
 	q, ok, err := a.Desk.Quotes.PriceOrReply(ctx, r, o.Symbol)
 	if !ok {
 		return err
-	}
-	if !q.Own() {
-		if own, err := a.Desk.Quotes.OwnPrice(ctx, o.Symbol); err == nil {
-			q = own
-		}
 	}
 	al := Alert{Symbol: o.Symbol, Above: o.Above, Level: o.Level, Chat: r.ChatID, Thread: r.ThreadID, Set: a.now(), Name: displayName(r)}
 	now := fmt.Sprintf("now %s, %s", a.Price(q.Price), q.Source)
