@@ -32,8 +32,8 @@ func (a *Alerts) usable(ctx context.Context, sym string) (Quote, string) {
 		switch {
 		case errors.Is(err, ErrUnknownSymbol):
 			return q, "its own sources (" + qs.OwnSources() + ") call " + sym + " unknown"
-		case errors.Is(err, ErrNoPrice) && qs.HasStandIn():
-			return q, "no price from its own market's source (" + qs.OwnSources() + "); " + a.standIns() + " is another market's price and fires no alert"
+		case errors.Is(err, ErrNoPrice) && qs.StandIns() != "":
+			return q, "no price from its own market's source (" + qs.OwnSources() + "); " + qs.StandIns() + " is another market's price and fires no alert"
 		case errors.Is(err, ErrNoPrice):
 			return q, "no price from its sources (" + qs.OwnSources() + ")"
 		}
@@ -45,20 +45,6 @@ func (a *Alerts) usable(ctx context.Context, sym string) (Quote, string) {
 		return q, "its latest price (" + q.At.In(ICT).Format("15:04 MST") + ") is too old to act on"
 	}
 	return q, ""
-}
-
-// standIns names the stand-in sources: "world spot".
-func (a *Alerts) standIns() string {
-	var names string
-	for _, s := range a.Desk.Quotes.Sources {
-		if s.StandIn {
-			if names != "" {
-				names += ", "
-			}
-			names += s.Name
-		}
-	}
-	return names
 }
 
 // noteWaits records why the symbols a check priced wait (none: an empty

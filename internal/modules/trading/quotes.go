@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -132,16 +131,17 @@ func (qs *Quotes) OwnPrice(ctx context.Context, sym string) (Quote, error) {
 	return qs.price(ctx, sym, true)
 }
 
-// HasStandIn reports whether some source answers another market's price.
-func (qs *Quotes) HasStandIn() bool {
-	return slices.ContainsFunc(qs.Sources, func(s Source) bool { return s.StandIn })
-}
-
 // OwnSources names the market's own sources: "Binance, Coinbase".
-func (qs *Quotes) OwnSources() string {
+func (qs *Quotes) OwnSources() string { return qs.sourceNames(false) }
+
+// StandIns names the sources that answer another market's price in this
+// one's stead: "world spot" ("": none).
+func (qs *Quotes) StandIns() string { return qs.sourceNames(true) }
+
+func (qs *Quotes) sourceNames(standIn bool) string {
 	var names []string
 	for _, s := range qs.Sources {
-		if !s.StandIn {
+		if s.StandIn == standIn {
 			names = append(names, s.Name)
 		}
 	}
