@@ -2,6 +2,7 @@ package coin
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -124,6 +125,33 @@ func TestAnAlertFiresIntoItsTopic(t *testing.T) {
 	if toast, _, err := b.PressData(apptest.Group, apptest.User, id, data); err != nil || toast != "This alert is gone: fired on 29 Nov 2026 19:02 ICT." {
 		t.Fatalf("the Cancel pressed the next day: %q, %v", toast, err)
 	}
+}
+
+// An alert set in a forum topic closed since fires into the group itself,
+// as a reminder does: Telegram's TOPIC_CLOSED answer is no reason to drop it.
+func TestAnAlertInATopicClosedSinceFiresIntoTheGroup(t *testing.T) {
+	b, f, clk := setup(t)
+	u := telegramtest.Text(apptest.Group, apptest.User, "/coin_alert BTC above 61000")
+	u.Message.MessageThreadID, u.Message.IsTopicMessage = 9, true
+	if err := b.Handle(u); err != nil {
+		t.Fatal(err)
+	}
+	b.Srv.CloseTopic(apptest.Group, 9)
+	f.mu.Lock()
+	f.prices["BTC"] = "61000"
+	f.mu.Unlock()
+	clk.Add(time.Minute)
+	sends := len(b.Srv.Calls("sendMessage"))
+	out, err := b.Dispatcher(clk.Now).Dispatch(t.Context(), "coin_alerts", clk.Now().Truncate(time.Minute))
+	if err != nil || out != cron.Ran {
+		t.Fatalf("the check: %v, %v", out, err)
+	}
+	calls := b.Srv.Calls("sendMessage")[sends:]
+	last := calls[len(calls)-1]
+	if !strings.HasPrefix(last.Params["text"], "🔔 BTC rose to or above $61,000.00") || last.Params["message_thread_id"] != "" || last.Params["chat_id"] != strconv.FormatInt(apptest.Group, 10) {
+		t.Fatalf("the alert went %+v; want it in the group itself", last.Params)
+	}
+	b.Expect(apptest.Group, apptest.User, "/coin_alerts", "You have no coin alerts set in this group. Set one: /coin_alert BTC above 120000")
 }
 
 // The commands are in /help.
