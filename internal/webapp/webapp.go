@@ -164,7 +164,15 @@ func (s *server) api(answer func(ctx context.Context, d initdata.Data, r *http.R
 			w.WriteHeader(http.StatusInternalServerError)
 			return
 		}
+		// Encoded before the status is written: a value JSON cannot hold
+		// is a 500 that is logged, never a 200 with an empty body.
+		body, err := json.Marshal(out)
+		if err != nil {
+			s.log.Error("mini app answer cannot be encoded", "path", r.URL.Path, "user_id", d.User.ID, "err", err)
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(out)
+		_, _ = w.Write(append(body, '\n'))
 	}
 }

@@ -2,6 +2,7 @@ package coin
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -29,9 +30,11 @@ func TestSettingAnAlert(t *testing.T) {
 		{"a negative level", "/coin_alert BTC below -5", `The level must be a positive number, e.g. 120000; not "-5".`},
 		{"NaN", "/coin_alert BTC above NaN", `The level must be a positive number, e.g. 120000; not "NaN".`},
 		{"Infinity", "/coin_alert BTC above Infinity", `The level must be a positive number, e.g. 120000; not "Infinity".`},
-		{"a huge level", "/coin_alert BTC above 1e400", "That level is too large: at most 1000000000000000."},
+		{"a huge level", "/coin_alert BTC above 1e400", "That level is too large: at most $100,000,000.00."},
+		{"a level no coin reaches", "/coin_alert BTC above 1e15", "That level is too large: at most $100,000,000.00."},
+		{"a level too small for any coin", "/coin_alert PEPE below 0.0000000000001", "That level is too small: at least $0.000000000001."},
 		{"a tiny exponent", "/coin_alert BTC above 1e-999999999", `The level must be a positive number, e.g. 120000; not "1e-999999999".`},
-		{"too many decimals", "/coin_alert PEPE above 0.0000000000001", "Too many decimal places in the level: at most 12."},
+		{"too many decimals", "/coin_alert PEPE above 0.0000000000015", "Too many decimal places in the level: at most 12."},
 		{"a level already passed", "/coin_alert BTC above 50000", "BTC is already above $50,000.00: $60,000.50 now (Binance). An alert waits for the price to cross its level."},
 		{"above", "/coin_alert btc above 120000", "🔔 Alert set: BTC above $120,000.00 (now $60,000.50, Binance). It fires once, here, when the price crosses it. /coin_alerts lists yours."},
 		{"below, a small coin", "/coin_alert PEPE below 0.000001", "🔔 Alert set: PEPE below $0.000001 (now $0.00001234, Binance). It fires once, here, when the price crosses it. /coin_alerts lists yours."},
@@ -122,6 +125,33 @@ func TestAnAlertFiresIntoItsTopic(t *testing.T) {
 	if toast, _, err := b.PressData(apptest.Group, apptest.User, id, data); err != nil || toast != "This alert is gone: fired on 29 Nov 2026 19:02 ICT." {
 		t.Fatalf("the Cancel pressed the next day: %q, %v", toast, err)
 	}
+}
+
+// An alert set in a forum topic closed since fires into the group itself,
+// as a reminder does: Telegram's TOPIC_CLOSED answer is no reason to drop it.
+func TestAnAlertInATopicClosedSinceFiresIntoTheGroup(t *testing.T) {
+	b, f, clk := setup(t)
+	u := telegramtest.Text(apptest.Group, apptest.User, "/coin_alert BTC above 61000")
+	u.Message.MessageThreadID, u.Message.IsTopicMessage = 9, true
+	if err := b.Handle(u); err != nil {
+		t.Fatal(err)
+	}
+	b.Srv.CloseTopic(apptest.Group, 9)
+	f.mu.Lock()
+	f.prices["BTC"] = "61000"
+	f.mu.Unlock()
+	clk.Add(time.Minute)
+	sends := len(b.Srv.Calls("sendMessage"))
+	out, err := b.Dispatcher(clk.Now).Dispatch(t.Context(), "coin_alerts", clk.Now().Truncate(time.Minute))
+	if err != nil || out != cron.Ran {
+		t.Fatalf("the check: %v, %v", out, err)
+	}
+	calls := b.Srv.Calls("sendMessage")[sends:]
+	last := calls[len(calls)-1]
+	if !strings.HasPrefix(last.Params["text"], "🔔 BTC rose to or above $61,000.00") || last.Params["message_thread_id"] != "" || last.Params["chat_id"] != strconv.FormatInt(apptest.Group, 10) {
+		t.Fatalf("the alert went %+v; want it in the group itself", last.Params)
+	}
+	b.Expect(apptest.Group, apptest.User, "/coin_alerts", "You have no coin alerts set in this group. Set one: /coin_alert BTC above 120000")
 }
 
 // The commands are in /help.

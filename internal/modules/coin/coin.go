@@ -53,7 +53,7 @@ type module struct {
 
 // New builds the module, its charts drawn by dr.
 func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
-	quotes, err := trading.NewQuotes(d, priceFresh, "coin",
+	quotes, err := trading.NewQuotes(d, priceFresh, "coin", priceRange,
 		trading.SourceAt{Setting: trading.BinanceURL.Name, Build: binance},
 		trading.SourceAt{Setting: settingCoinbase, Build: coinbase},
 		trading.SourceAt{Setting: settingCoinGecko, Build: coingecko})

@@ -18,12 +18,13 @@ import (
 
 // fakeMarkets serves Binance, Coinbase and CoinGecko in their own formats.
 // Each can be up (answering from prices), "down" (503), "garbage" (an HTML
-// page with 200) or "empty" (a zero price).
+// page with 200), "empty" (a zero price) or "absurd" (the price absurd).
 type fakeMarkets struct {
 	mu     sync.Mutex
 	prices map[string]string // symbol -> USD
 	mode   map[string]string // provider -> mode
 	calls  map[string]int
+	absurd string // a parseable price no coin has: "1e400"
 }
 
 func (f *fakeMarkets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -46,8 +47,11 @@ func (f *fakeMarkets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	price := func(sym string) (string, bool) {
 		p, ok := f.prices[strings.ToUpper(sym)]
-		if f.mode[provider] == "empty" {
+		switch f.mode[provider] {
+		case "empty":
 			p = "0"
+		case "absurd":
+			p = f.absurd
 		}
 		return p, ok
 	}
@@ -62,11 +66,13 @@ func (f *fakeMarkets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			_, _ = w.Write(recorded("binance_invalid_symbol.json"))
 			return
 		}
-		if !strings.Contains(p, ".") {
+		if !strings.ContainsAny(p, ".e") {
 			p += "."
 		}
-		// Binance quotes with trailing zeros: "60000.50000000".
-		_ = json.NewEncoder(w).Encode(map[string]string{"symbol": q.Get("symbol"), "price": p + "000000"})
+		if !strings.Contains(p, "e") {
+			p += "000000" // Binance quotes with trailing zeros: "60000.50000000".
+		}
+		_ = json.NewEncoder(w).Encode(map[string]string{"symbol": q.Get("symbol"), "price": p})
 	case "/coinbase/v2/exchange-rates":
 		p, ok := price(q.Get("currency"))
 		if !ok {

@@ -86,3 +86,8 @@ func geckoID(ctx context.Context, c *http.Client, base, sym string) (string, err
 	}
 	return id, nil
 }
+
+// priceRange is what a coin's price in USD can sanely be: far over
+// Bitcoin's dearest, down to the smallest level an alert takes. A source
+// answering outside it has failed.
+var priceRange = trading.PriceRange{Min: decimal.New(1, -12), Max: decimal.New(1, 8)}

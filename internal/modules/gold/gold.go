@@ -76,13 +76,13 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	quotes, err := trading.NewQuotes(d, priceFresh, "gold",
+	quotes, err := trading.NewQuotes(d, priceFresh, "gold", priceRange,
 		trading.SourceAt{Setting: settingVNAppMob, Build: func(c *http.Client, base string) trading.Source {
 			m.http, m.vnappmob = c, base
 			return trading.Source{Name: "SJC via VNAppMob", Quote: m.sjc}
 		}},
 		trading.SourceAt{Setting: settingERAPI, Build: func(c *http.Client, base string) trading.Source {
-			return trading.Source{Name: "world spot", Quote: spot(c, binance, base)}
+			return trading.Source{Name: "world spot", StandIn: true, Quote: spot(c, binance, base)}
 		}})
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package gold
 
 import (
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -26,6 +27,8 @@ type fakeSources struct {
 	ratesDown  bool
 	spotDown   bool
 	wrongPair  bool // Binance answers for another pair than PAXGUSDT
+	sjcBuy     string
+	sjcSell    string // VNAppMob's buy_1l and sell_1l, when not the recorded ones
 	sjcCalls   int
 	validKey   string
 	keyExpires time.Time
@@ -62,7 +65,8 @@ func (f *fakeSources) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			_, _ = w.Write([]byte(`{"message":"Auth Error: Signature has expired"}`))
 			return
 		}
-		_, _ = w.Write([]byte(`{"results":[{"buy_1c":8450000.0,"buy_1l":84500000.00,"buy_nhan1c":8300000.0,"datetime":"1764400000","sell_1c":8652000.0,"sell_1l":86500000.00,"sell_nhan1c":8500000.0}]}`))
+		buy, sell := cmp.Or(f.sjcBuy, "84500000.00"), cmp.Or(f.sjcSell, "86500000.00")
+		_, _ = w.Write([]byte(`{"results":[{"buy_1c":8450000.0,"buy_1l":` + buy + `,"buy_nhan1c":8300000.0,"datetime":"1764400000","sell_1c":8652000.0,"sell_1l":` + sell + `,"sell_nhan1c":8500000.0}]}`))
 	case "/erapi/v6/latest/USD":
 		if f.ratesDown {
 			w.WriteHeader(http.StatusServiceUnavailable)
@@ -149,6 +153,17 @@ func TestWorldSpotIsTheFallback(t *testing.T) {
 	// PAXG $4,433.33/oz x 25,048.492735 VND/USD x 37.5/31.1034768 = 133,885,636 VND per luong.
 	b.Expect(apptest.Group, apptest.User, "/gold_price",
 		"Gold per luong: buy 133,885,636 VND, sell 133,885,636 VND (world spot)\nworld spot $4433.33/oz x 25048 VND/USD x 37.5/31.1035 oz per luong")
+}
+
+// An SJC price no luong can have, on either side, is VNAppMob's failure:
+// world spot stands in, as when VNAppMob is down.
+func TestAnAbsurdSJCPriceIsASourceFailure(t *testing.T) {
+	for _, tc := range []struct{ buy, sell string }{{"", "1e400"}, {"", "1e15"}, {"1e-10000", ""}, {"84.5", "86.5"}} {
+		b, f, _ := setup(t)
+		f.sjcBuy, f.sjcSell = tc.buy, tc.sell
+		b.Expect(apptest.Group, apptest.User, "/gold_price",
+			"Gold per luong: buy 133,885,636 VND, sell 133,885,636 VND (world spot)\nworld spot $4433.33/oz x 25048 VND/USD x 37.5/31.1035 oz per luong")
+	}
 }
 
 func TestWorldSpotNeedsBothItsSources(t *testing.T) {

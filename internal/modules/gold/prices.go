@@ -152,3 +152,8 @@ func spot(c *http.Client, binance, erAPI string) func(context.Context, string, t
 		return trading.Quote{Price: perLuong, Note: note}, nil
 	}
 }
+
+// priceRange is what a luong of gold can sanely cost in VND, from SJC or
+// world spot: far under and far over any price it has had. A source
+// answering outside it has failed.
+var priceRange = trading.PriceRange{Min: decimal.New(1, 6), Max: decimal.New(1, 10)}

@@ -182,10 +182,7 @@ func (m *module) fire(ctx context.Context, t app.Timer) error {
 		text += " for " + p.Name
 	}
 	text += ": " + p.Text
-	_, err := m.bot.Send(ctx, app.Message{ChatID: t.ChatID, ThreadID: t.ThreadID, Text: text})
-	if t.ThreadID != 0 && (errors.Is(err, app.ErrThreadNotFound) || errors.Is(err, app.ErrSendRefused)) {
-		_, err = m.bot.Send(ctx, app.Message{ChatID: t.ChatID, Text: text})
-	}
+	_, err := app.SendInTopicOrChat(ctx, m.bot, app.Message{ChatID: t.ChatID, ThreadID: t.ThreadID, Text: text})
 	if err != nil && app.Permanent(err) {
 		m.log.Warn("reminder dropped: the chat refuses it", "chat_id", t.ChatID, "key", t.Key, "err", err)
 		return nil

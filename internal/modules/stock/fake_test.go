@@ -13,9 +13,9 @@ import (
 // fakeBrokers serves KBS, VCI (Vietcap) and SSI iBoard in their own wire
 // formats, refusing requests not shaped the way the real ones want them.
 // Each provider can be up, "down" (503), "limited" (429 with Retry-After),
-// "garbage" (an HTML page with 200), "zero" (a zero price) or "thousands"
+// "garbage" (an HTML page with 200), "zero" (a zero price), "thousands"
 // (the price in thousands of VND, as their chart endpoints sometimes
-// answer).
+// answer) or "absurd" (a parseable price no share has: 1e400).
 type fakeBrokers struct {
 	mu     sync.Mutex
 	prices map[string]int64 // ticker -> VND
@@ -75,6 +75,8 @@ func (f *fakeBrokers) price(provider, sym string) (string, bool) {
 		return "0", ok
 	case "thousands":
 		return strconv.FormatFloat(float64(p)/1000, 'f', -1, 64), ok
+	case "absurd":
+		return "1e400", ok
 	}
 	return strconv.FormatInt(p, 10), ok
 }

@@ -101,6 +101,11 @@ func ssi(c *http.Client, base string) trading.Source {
 // times too low.
 var minVND = decimal.NewFromInt(100)
 
+// priceRange is what a share can sanely cost in VND: from minVND up to
+// far over the dearest share the exchanges have listed. A source
+// answering outside it has failed.
+var priceRange = trading.PriceRange{Min: minVND, Max: decimal.New(1, 8)}
+
 // vnd reads a price in VND, as every source quotes per share; decimals
 // are a price adjusted for a dividend since, read as they are.
 func vnd(n json.Number) (decimal.Decimal, error) {

@@ -65,7 +65,7 @@ type module struct {
 
 // New builds the module, its charts drawn by dr.
 func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
-	quotes, err := trading.NewQuotes(d, priceFresh, "ticker",
+	quotes, err := trading.NewQuotes(d, priceFresh, "ticker", priceRange,
 		trading.SourceAt{Setting: settingKBS, Build: kbs},
 		trading.SourceAt{Setting: settingVCI, Build: vci},
 		trading.SourceAt{Setting: settingSSI, Build: ssi})

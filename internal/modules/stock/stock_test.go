@@ -88,6 +88,8 @@ func TestPricesFallThroughTheSources(t *testing.T) {
 		{"a zero price is not trusted", map[string]string{"kbs": "zero"}, "VNM: 61,500 VND (VCI)"},
 		{"a price in thousands is not trusted", map[string]string{"kbs": "thousands", "vci": "thousands"}, "VNM: 61,500 VND (SSI)"},
 		{"two down: SSI", map[string]string{"kbs": "down", "vci": "garbage"}, "VNM: 61,500 VND (SSI)"},
+		{"an absurd price is a failure", map[string]string{"kbs": "absurd", "vci": "absurd"}, "VNM: 61,500 VND (SSI)"},
+		{"every price absurd", map[string]string{"kbs": "absurd", "vci": "absurd", "ssi": "absurd"}, "No price for VNM right now; every source failed. Try again later."},
 		{"all failing", map[string]string{"kbs": "down", "vci": "limited", "ssi": "zero"}, "No price for VNM right now; every source failed. Try again later."},
 	}
 	for _, tt := range tests {

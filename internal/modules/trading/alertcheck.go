@@ -26,11 +26,13 @@ type held struct {
 }
 
 // Check is one check: each symbol some alert watches is priced once, from
-// the desk's sources with their fallbacks; an alert its price crossed is
-// marked fired (unless a cancel won the swap) and sent. A symbol without a
-// usable price (every source down, a price older than AlertTolerance)
-// waits for the next check: an outage delays an alert, never fires it.
-// An alert marked fired whose send failed is sent again by the next check.
+// the market's own sources (Quotes.OwnPrice: never a stand-in, another
+// market's price); an alert its price crossed is marked fired (unless a
+// cancel won the swap) and sent. A symbol without a usable price (every
+// own source down, a price older than AlertTolerance) waits for the next
+// check, which records why for the list: an outage delays an alert, never
+// fires it. An alert marked fired whose send failed is sent again by the
+// next check.
 func (a *Alerts) Check(ctx context.Context) error {
 	users, err := a.users(ctx)
 	if err != nil {
@@ -58,9 +60,11 @@ func (a *Alerts) Check(ctx context.Context) error {
 		syms = append(syms, s)
 	}
 	sort.Strings(syms)
+	why := map[string]string{}
 	for _, sym := range syms {
-		q, ok := a.usable(ctx, sym)
-		if !ok {
+		q, wait := a.usable(ctx, sym)
+		if wait != "" {
+			why[sym] = wait
 			continue
 		}
 		for _, h := range bySymbol[sym] {
@@ -75,6 +79,7 @@ func (a *Alerts) Check(ctx context.Context) error {
 			}
 		}
 	}
+	a.noteWaits(ctx, why)
 	for _, h := range firing {
 		errs = append(errs, a.deliver(ctx, h))
 	}
@@ -82,22 +87,6 @@ func (a *Alerts) Check(ctx context.Context) error {
 		return fmt.Errorf("%s alerts: %w", a.Desk.Name, err)
 	}
 	return nil
-}
-
-// usable is sym's price for a check, or false: no source answered, or
-// the price is older than AlertTolerance (or from the future).
-func (a *Alerts) usable(ctx context.Context, sym string) (Quote, bool) {
-	q, err := a.Desk.Quotes.Price(ctx, sym)
-	if err != nil {
-		a.Log.Warn("alert check: no price; the alerts wait", "market", a.Desk.Name, "symbol", sym, "err", err)
-		return q, false
-	}
-	now := a.now()
-	if age := now.Sub(q.At); age > AlertTolerance || age < -AlertTolerance || !q.Price.IsPositive() {
-		a.Log.Warn("alert check: price too old to act on; the alerts wait", "market", a.Desk.Name, "symbol", sym, "at", q.At)
-		return q, false
-	}
-	return q, true
 }
 
 // crossed reports whether q's price is at or past al's level.
@@ -140,8 +129,9 @@ func (a *Alerts) decide(ctx context.Context, h held, q Quote) (*Alert, error) {
 // deliver sends a fired alert at most once: the claim picks one sender
 // among every check and replica; the sender reads the alert again after
 // taking it (a sender before it may have sent it and removed it), sends,
-// finishes the claim, then removes the alert. A send refused for good (the
-// chat gone, the topic closed) removes it unsent; any other failure gives
+// finishes the claim, then removes the alert. A topic closed or gone takes
+// it to the chat itself, as a reminder; a send refused for good there (the
+// chat gone, no right to send) removes it unsent; any other failure gives
 // the claim back for the next check.
 func (a *Alerts) deliver(ctx context.Context, h held) error {
 	key := fireKey(h.user, h.alert.ID)
@@ -168,7 +158,7 @@ func (a *Alerts) deliver(ctx context.Context, h held) error {
 		return a.store().Delete(ctx, key)
 	}
 	al := b.Alerts[i]
-	_, err = a.Bot.Send(ctx, app.Message{ChatID: al.Chat, ThreadID: al.Thread, Text: a.firedText(al)})
+	_, err = app.SendInTopicOrChat(ctx, a.Bot, app.Message{ChatID: al.Chat, ThreadID: al.Thread, Text: a.firedText(al)})
 	how := "fired"
 	switch {
 	case err != nil && app.Permanent(err):

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-telegram/bot/models"
 	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
@@ -31,7 +30,8 @@ var errAlertUsage = errors.New("alert usage")
 
 // ParseAlert reads the arguments of "/<name>_alert": "[SYM] above|below
 // LEVEL", the symbol checked as the desk checks it, the level a positive
-// finite number. Its error's text is the reply to a bad command.
+// finite number within the market's PriceRange. Its error's text is the
+// reply to a bad command.
 func (a *Alerts) ParseAlert(args string) (AlertOrder, error) {
 	usage := fmt.Sprintf("Usage: /%s_alert %sabove|below <price>, e.g. /%s_alert %s", a.Desk.Name, a.symbolHint(), a.Desk.Name, a.Example)
 	refuse := func(msg string) (AlertOrder, error) { return AlertOrder{}, fmt.Errorf("%w: %s", errAlertUsage, msg) }
@@ -63,13 +63,19 @@ func (a *Alerts) ParseAlert(args string) (AlertOrder, error) {
 		return refuse("Missing the price level. " + usage)
 	}
 	level, err := decimal.NewFromString(f[1])
+	rng := a.Desk.Quotes.Range // a level no price of the market can reach is refused
+	if rng.Max.IsZero() {
+		rng.Max = maxLevel
+	}
 	switch {
 	// The exponent first: a number like 1e-999999999 is cheap to read but
 	// not to compare.
 	case err != nil, level.Exponent() < -2*levelPlaces, !level.IsPositive():
 		return refuse("The level must be a positive number, e.g. " + strings.Fields(a.Example)[len(strings.Fields(a.Example))-1] + "; not " + app.Quote(f[1]) + ".")
-	case level.Exponent() > 2*levelPlaces, level.GreaterThan(maxLevel):
-		return refuse("That level is too large: at most " + maxLevel.String() + ".")
+	case level.Exponent() > 2*levelPlaces, level.GreaterThan(rng.Max):
+		return refuse("That level is too large: at most " + a.Price(rng.Max) + ".")
+	case level.LessThan(rng.Min):
+		return refuse("That level is too small: at least " + a.Price(rng.Min) + ".")
 	case level.Exponent() < -levelPlaces && !level.Equal(level.Truncate(levelPlaces)):
 		return refuse(fmt.Sprintf("Too many decimal places in the level: at most %d.", levelPlaces))
 	}
@@ -109,13 +115,19 @@ func (a *Alerts) SetCommand(ctx context.Context, r *app.Request) error {
 		return r.Reply(ctx, a.fullText())
 	}
 	// The price checks the symbol as the desk does (an unknown one is
-	// refused), and a level already passed is no crossing to wait for.
+	// refused), and a level its own market's price already passed is no
+	// crossing to wait for. A stand-in's price (another market's, given
+	// only when the own sources just failed) is no measure of that: the
+	// alert is set, and waits for its own.
 	q, ok, err := a.Desk.Quotes.PriceOrReply(ctx, r, o.Symbol)
 	if !ok {
 		return err
 	}
 	al := Alert{Symbol: o.Symbol, Above: o.Above, Level: o.Level, Chat: r.ChatID, Thread: r.ThreadID, Set: a.now(), Name: displayName(r)}
-	if crossed(al, q) {
+	now := fmt.Sprintf("now %s, %s", a.Price(q.Price), q.Source)
+	if !q.Own() {
+		now = fmt.Sprintf("no price from %s now; %s, another market's, says %s: it waits for its own", a.Desk.Quotes.OwnSources(), q.Source, a.Price(q.Price))
+	} else if crossed(al, q) {
 		return r.Reply(ctx, fmt.Sprintf("%s is already %s: %s now (%s). An alert waits for the price to cross its level.",
 			a.label(al.Symbol), strings.TrimPrefix(a.describe(al), a.label(al.Symbol)+" "), a.Price(q.Price), q.Source))
 	}
@@ -126,8 +138,8 @@ func (a *Alerts) SetCommand(ctx context.Context, r *app.Request) error {
 		b.Seq++
 		al.ID = b.Seq
 		b.Alerts = append(b.Alerts, al)
-		return alertReply{ID: al.ID, Text: fmt.Sprintf("🔔 Alert set: %s (now %s, %s). It fires once, here, when the price crosses it. /%s_alerts lists yours.",
-			a.describe(al), a.Price(q.Price), q.Source, a.Desk.Name)}, nil
+		return alertReply{ID: al.ID, Text: fmt.Sprintf("🔔 Alert set: %s (%s). It fires once, here, when the price crosses it. /%s_alerts lists yours.",
+			a.describe(al), now, a.Desk.Name)}, nil
 	})
 	if err != nil {
 		return err
@@ -148,55 +160,6 @@ func (a *Alerts) replySet(ctx context.Context, r *app.Request, reply alertReply)
 
 func (a *Alerts) cancelButton(user, id int64, label string) app.Button {
 	return app.Button{Text: label, Data: app.Data(a.prefix(), kindCancel, strconv.FormatInt(user, 10), strconv.FormatInt(id, 10))}
-}
-
-// ListCommand is "/<name>_alerts": the user's alerts, a Cancel button each.
-func (a *Alerts) ListCommand(ctx context.Context, r *app.Request) error {
-	text, kb, err := a.list(ctx, r.UserID, r.ChatID, r.Private)
-	if err != nil {
-		return err
-	}
-	return r.ReplyKeyboard(ctx, text, kb)
-}
-
-// list is a user's alerts: all of them in a private chat, those set in
-// the group it is asked in otherwise (a group sees no one's other chats).
-func (a *Alerts) list(ctx context.Context, user, chat int64, private bool) (string, *models.InlineKeyboardMarkup, error) {
-	b, err := a.loadBook(ctx, user)
-	if err != nil {
-		return "", nil, err
-	}
-	var lines []string
-	var rows [][]app.Button
-	for _, al := range b.Alerts {
-		if !private && al.Chat != chat {
-			continue
-		}
-		line := a.describe(al)
-		if al.Fired != nil {
-			line += " (firing)"
-		} else {
-			rows = append(rows, []app.Button{a.cancelButton(user, al.ID, "❌ Cancel "+line)})
-		}
-		if private && al.Chat != user {
-			line += " (in a group)"
-		}
-		lines = append(lines, fmt.Sprintf("%d. %s", len(lines)+1, line))
-	}
-	where := ""
-	if !private {
-		where = " set in this group"
-	}
-	if len(lines) == 0 {
-		return fmt.Sprintf("You have no %s alerts%s. Set one: /%s_alert %s", a.Desk.Name, where, a.Desk.Name, a.Example), nil, nil
-	}
-	head := fmt.Sprintf("Your %s alerts%s (%d of at most %d):", a.Desk.Name, where, len(b.Alerts), MaxAlerts)
-	var kb *models.InlineKeyboardMarkup
-	if len(rows) > 0 {
-		// Prefix, a letter and two ids: far under 64 bytes (a test covers it).
-		kb = app.MustKeyboard(rows...)
-	}
-	return head + "\n" + strings.Join(lines, "\n"), kb, nil
 }
 
 // Callback handles the Cancel buttons: only the alert's owner cancels, and

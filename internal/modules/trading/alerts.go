@@ -58,7 +58,7 @@ const (
 	levelPlaces = 12
 )
 
-// maxLevel bounds a level: far above any price of any market.
+// maxLevel bounds a level of a market without a PriceRange.
 var maxLevel = decimal.New(1, 15)
 
 // Alert is one price alert.

@@ -60,11 +60,13 @@ type sentBot struct {
 	mu            sync.Mutex
 	sent          []app.Message
 	fail          func() error
+	lastThread    int // the topic of the send being made, for fail
 }
 
 func (b *sentBot) Send(_ context.Context, m app.Message) (*models.Message, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.lastThread = m.ThreadID
 	if b.fail != nil {
 		if err := b.fail(); err != nil {
 			return nil, err

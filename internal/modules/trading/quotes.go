@@ -19,9 +19,13 @@ import (
 // one price for buying and selling, or Quote when a buyer and a seller get
 // different prices (a gold shop's buy and sell).
 type Source struct {
-	Name  string
-	Price func(ctx context.Context, sym string, now time.Time) (decimal.Decimal, error)
-	Quote func(ctx context.Context, sym string, now time.Time) (Quote, error)
+	Name string
+	// StandIn marks a source that answers another market's price in this
+	// one's stead (world spot for SJC gold): quoted, labelled by its Name,
+	// but no alert fires on it (Quote.Own).
+	StandIn bool
+	Price   func(ctx context.Context, sym string, now time.Time) (decimal.Decimal, error)
+	Quote   func(ctx context.Context, sym string, now time.Time) (Quote, error)
 }
 
 // quote asks the source, whichever way it answers.
@@ -43,7 +47,14 @@ type Quote struct {
 	// Note says how the source made the price (a conversion), if it did.
 	Note string    `json:"note,omitzero"`
 	At   time.Time `json:"at"`
+	// StandIn: the price is another market's, its source a Source.StandIn.
+	StandIn bool `json:"stand_in,omitzero"`
 }
+
+// Own reports whether the price is its market's own, from one of the
+// market's sources rather than a stand-in for it: only such a price may
+// fire an alert.
+func (q Quote) Own() bool { return !q.StandIn }
 
 // SellPrice is what a seller gets.
 func (q Quote) SellPrice() decimal.Decimal {
@@ -76,6 +87,9 @@ type Quotes struct {
 	UnknownFor time.Duration
 	Sources    []Source
 	Noun       string // "coin", "ticker": how replies name a symbol
+	// Range bounds every price a source answers (NewQuotes requires one;
+	// zero bounds nothing).
+	Range PriceRange
 	// NoPrice is the reply when every source failed; default "No price for
 	// <SYM> right now; ...".
 	NoPrice string
@@ -88,9 +102,13 @@ type SourceAt struct {
 }
 
 // NewQuotes builds a module's chain of sources, in order, from its
-// settings; every base URL must pass CheckURL.
-func NewQuotes(d app.Deps, fresh time.Duration, noun string, sources ...SourceAt) (*Quotes, error) {
-	qs := &Quotes{Store: d.Store, Log: d.Log, Now: d.Now, Fresh: fresh, UnknownFor: UnknownFor, Noun: noun}
+// settings, every price they answer bounded by rng; every base URL must
+// pass CheckURL, and rng must bound something.
+func NewQuotes(d app.Deps, fresh time.Duration, noun string, rng PriceRange, sources ...SourceAt) (*Quotes, error) {
+	if !rng.valid() {
+		return nil, fmt.Errorf("%s prices: the range [%s, %s] bounds nothing", noun, rng.Min, rng.Max)
+	}
+	qs := &Quotes{Store: d.Store, Log: d.Log, Now: d.Now, Fresh: fresh, UnknownFor: UnknownFor, Noun: noun, Range: rng}
 	for _, s := range sources {
 		base, err := CheckURL(s.Setting, d.Settings[s.Setting])
 		if err != nil {
@@ -103,20 +121,57 @@ func NewQuotes(d app.Deps, fresh time.Duration, noun string, sources ...SourceAt
 
 // Price returns a fresh cached quote, or asks the sources in order.
 func (qs *Quotes) Price(ctx context.Context, sym string) (Quote, error) {
+	return qs.price(ctx, sym, false)
+}
+
+// OwnPrice is Price from the market's own sources only, never a stand-in:
+// a cached stand-in's price is asked again of them, and ErrNoPrice means
+// none of them answered (a stand-in may have).
+func (qs *Quotes) OwnPrice(ctx context.Context, sym string) (Quote, error) {
+	return qs.price(ctx, sym, true)
+}
+
+// OwnSources names the market's own sources: "Binance, Coinbase".
+func (qs *Quotes) OwnSources() string { return qs.sourceNames(false) }
+
+// StandIns names the sources that answer another market's price in this
+// one's stead: "world spot" ("": none).
+func (qs *Quotes) StandIns() string { return qs.sourceNames(true) }
+
+func (qs *Quotes) sourceNames(standIn bool) string {
+	var names []string
+	for _, s := range qs.Sources {
+		if s.StandIn == standIn {
+			names = append(names, s.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+func (qs *Quotes) price(ctx context.Context, sym string, own bool) (Quote, error) {
 	var q Quote
 	key := "price:" + sym
-	if err := qs.Store.GetJSON(ctx, key, &q); err == nil && qs.Now().Sub(q.At) < qs.Fresh {
+	if err := qs.Store.GetJSON(ctx, key, &q); err == nil && qs.bounded(q) != nil {
+		q = Quote{} // cached before the range held: asked again
+	} else if err == nil && qs.Now().Sub(q.At) < qs.Fresh && (q.Own() || !own) {
 		return q, nil
 	}
 	if qs.knownUnknown(ctx, sym) {
 		return q, ErrUnknownSymbol
 	}
-	unknown, storeErr := 0, error(nil)
+	asked, unknown, storeErr := 0, 0, error(nil)
 	for _, s := range qs.Sources {
+		if own && s.StandIn {
+			continue
+		}
+		asked++
 		got, err := s.quote(ctx, sym, qs.Now())
 		if err == nil {
+			err = qs.bounded(got)
+		}
+		if err == nil {
 			q = got
-			q.Source, q.At = s.Name, qs.Now()
+			q.Source, q.At, q.StandIn = s.Name, qs.Now(), s.StandIn
 			if err := qs.Store.PutJSON(ctx, key, q); err != nil {
 				qs.Log.Warn("price not cached", "symbol", sym, "err", err)
 			}
@@ -134,11 +189,21 @@ func (qs *Quotes) Price(ctx context.Context, sym string) (Quote, error) {
 	switch {
 	case storeErr != nil:
 		return q, fmt.Errorf("price of %s: %w", sym, storeErr)
-	case unknown == len(qs.Sources):
+	case unknown == asked && asked == len(qs.Sources):
 		qs.markUnknown(ctx, sym)
 		return q, ErrUnknownSymbol
+	case unknown == asked && asked > 0:
+		return q, ErrUnknownSymbol // to the own sources; a stand-in was not asked
 	}
 	return q, ErrNoPrice
+}
+
+// bounded checks q against the market's range, if it has one.
+func (qs *Quotes) bounded(q Quote) error {
+	if qs.Range.Min.IsZero() && qs.Range.Max.IsZero() {
+		return nil
+	}
+	return qs.Range.CheckQuote(q)
 }
 
 // PriceOrReply prices sym, or answers the user why it cannot (ok false).
