@@ -5,9 +5,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/core"
+	crondispatch "github.com/miti99bot/miti99bot/internal/cron"
 	"github.com/miti99bot/miti99bot/internal/metrics"
 	"github.com/miti99bot/miti99bot/internal/modules/builtin"
 	"github.com/miti99bot/miti99bot/internal/modules/coin"
@@ -121,6 +123,32 @@ func TestADamagedPortfolioIsNamedOnceAndItsUserToldWhileOthersAreServed(t *testi
 		b.MustSay(apptest.PrivateChat, apptest.User, "/coin_topup 1000")
 		if got := b.Last(); strings.Contains(got, "cannot be read") {
 			t.Errorf("after the repair /coin_topup = %q, want it served", got)
+		}
+	})
+}
+
+// A daily job that meets a damaged portfolio skips it and does the rest:
+// the run counts as run, not failed (no retry can read it), every other
+// portfolio gets its day, and the item is named once.
+func TestADailyJobSkipsADamagedItemAndDoesTheRest(t *testing.T) {
+	serverOrMemory(t, func(t *testing.T, p storage.KVProvider) {
+		clk := apptest.NewClock(time.Date(2026, 12, 6, 17, 0, 5, 0, time.UTC))
+		b := apptest.NewOnStore(t, p, telegramtest.New(t), nil, builtin.Catalogue(), core.WithClock(clk.Now))
+		b.MustSay(apptest.PrivateChat, apptest.User, "/coin_topup 1000")
+		b.MustSay(apptest.Admin, apptest.Admin, "/coin_topup 500")
+		s := b.Store.For(coin.Name)
+		key := "user:" + strconv.FormatInt(apptest.User, 10)
+		flip(t, s, key)
+
+		out, err := b.Dispatcher(clk.Now).Dispatch(t.Context(), "coin_values", time.Date(2026, 12, 6, 17, 0, 0, 0, time.UTC))
+		if err != nil || out != crondispatch.Ran {
+			t.Fatalf("Dispatch = %v, %v; want it run", out, err)
+		}
+		if _, err := s.Get(t.Context(), "value:"+strconv.FormatInt(apptest.Admin, 10)); err != nil {
+			t.Errorf("the other portfolio's day: %v, want it recorded", err)
+		}
+		if n := errorReports(b.Logs.String(), coin.Name, key); n != 1 {
+			t.Errorf("%d ERROR lines name the damaged item, want 1:\n%s", n, b.Logs.String())
 		}
 	})
 }

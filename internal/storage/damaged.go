@@ -32,7 +32,11 @@ func Fingerprint(value []byte) string {
 }
 
 func (e *DamagedError) Error() string {
-	return fmt.Sprintf("storage: %s/%s: %v: %v", e.Namespace, quoteKey(e.Key), ErrUnreadable, e.Err)
+	item := quoteKey(e.Key)
+	if e.Namespace != "" {
+		item = e.Namespace + "/" + item
+	}
+	return fmt.Sprintf("storage: %s: %v: %v", item, ErrUnreadable, e.Err)
 }
 
 // Is makes every DamagedError an ErrUnreadable.
