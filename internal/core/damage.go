@@ -60,8 +60,9 @@ func (a *App) reportDamage(ctx context.Context, module string, err error, where 
 		if ns == "" {
 			ns = module
 		}
-		a.metrics.Damaged(ns)
+		// Marked before it is counted: whoever sees the count finds the mark.
 		first, merr := a.markDamaged(ctx, DamageMark{Namespace: ns, Key: d.Key, Sum: d.Sum, At: a.now().Unix()})
+		a.metrics.Damaged(ns)
 		level, msg := slog.LevelError, "a stored value cannot be read; not retried"
 		if !first && merr == nil {
 			level, msg = slog.LevelWarn, "a damaged stored value, reported before, still cannot be read"

@@ -192,6 +192,15 @@ func (m *Metrics) DeclareCron(jobs ...string) {
 	}
 }
 
+// DeclareDamaged shows the damaged reads of each namespace at zero, as
+// DeclareCron does for jobs: the first damaged item after a restart is
+// then seen by increase().
+func (m *Metrics) DeclareDamaged(namespaces ...string) {
+	for _, ns := range namespaces {
+		m.add(series(DamagedReads, Label{"namespace", ns}), 0)
+	}
+}
+
 // DeclareUpdates shows every outcome of each update kind at zero before
 // any update, as DeclareCron does for jobs: a burst of failures right
 // after a restart then counts whole.
