@@ -21,9 +21,12 @@ import (
 // rewritten is dropped by the next health check.
 const damagedPrefix = "damaged:"
 
-// DamagedText is what a user reads when the command needed a damaged item.
+// damagedText is what a user reads when the command needed a damaged item.
 const damagedText = "Some of the data this needs is damaged and cannot be read. " +
 	"The bot's operator has been told and can repair it; until then this cannot be done."
+
+// damagedToast is damagedText for a button press (a toast holds 200 characters).
+const damagedToast = "The data this needs is damaged and cannot be read. The bot's operator has been told."
 
 // DamageMark is a damaged item's marker: which item, and the fingerprint of
 // the bytes that could not be read.

@@ -1,12 +1,14 @@
 package core_test
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/core"
 	crondispatch "github.com/miti99bot/miti99bot/internal/cron"
@@ -151,4 +153,29 @@ func TestADailyJobSkipsADamagedItemAndDoesTheRest(t *testing.T) {
 			t.Errorf("%d ERROR lines name the damaged item, want 1:\n%s", n, b.Logs.String())
 		}
 	})
+}
+
+// A button whose handler meets a damaged item gets its one answer, saying
+// the data cannot be read, and the item is reported as a command's is.
+func TestAPressOnADamagedItemIsAnsweredThatItCannotBeRead(t *testing.T) {
+	reader := app.Factory{Name: "reader", New: func(d app.Deps) (*app.Module, error) {
+		return &app.Module{Name: "reader", Callbacks: []app.Callback{{Prefix: "rd:", Handler: func(ctx context.Context, _ *app.CallbackRequest) error {
+			var v map[string]int
+			return d.Store.GetJSON(ctx, "state", &v)
+		}}}}, nil
+	}}
+	count := &damageCount{n: map[string]float64{}}
+	b := apptest.New(t, []app.Factory{reader}, core.WithMetrics(metrics.New(count)))
+	if err := b.Store.For("reader").Put(t.Context(), "state", []byte(`["a":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Handle(telegramtest.Press(apptest.Group, apptest.User, 5, "rd:x")); err != nil {
+		t.Fatalf("the press: %v; want it answered and acknowledged", err)
+	}
+	if toasts := b.Toasts(); len(toasts) != 1 || !strings.Contains(toasts[0], "cannot be read") {
+		t.Errorf("answers %q, want one saying the data cannot be read", toasts)
+	}
+	if n := errorReports(b.Logs.String(), "reader", "state"); n != 1 || count.get("reader") != 1 {
+		t.Errorf("%d ERROR lines, %v counted; want the item named once and counted", n, count.get("reader"))
+	}
 }
