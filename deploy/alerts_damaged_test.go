@@ -19,7 +19,8 @@ import (
 )
 
 // Miti99botDamagedItem, evaluated over real scrapes of a container whose
-// store holds a portfolio with a flipped byte: quiet until a user's command
+// store holds a game with a flipped byte (of a module no job reads, so only
+// the command below reads it): quiet until a user's command
 // reads it (the first read after a start counts: the series shows at 0),
 // firing then, quiet again an hour after the last read. /healthz says
 // degraded meanwhile, with 200: a restart would not mend it.
@@ -29,7 +30,7 @@ func TestTheDamagedItemAlertFiresWhileADamagedItemIsRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.For("coin").Put(context.Background(), "user:3", []byte(`["cash":"1000","invested":"1000"}`)); err != nil {
+	if err := p.For("wordle").Put(context.Background(), "game:3", []byte(`["answer":"crane","guesses":[]}`)); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.Close(context.Background()); err != nil {
@@ -43,9 +44,9 @@ func TestTheDamagedItemAlertFiresWhileADamagedItemIsRead(t *testing.T) {
 		"KV_PROVIDER": "bolt", "BOLT_PATH": path, "LOG_LEVEL": "warn",
 	})
 	get, until := scraper(t, metricsAddr)
-	reads := labels.FromStrings("__name__", "miti99bot_store_damaged_reads_total", "namespace", "coin")
+	reads := labels.FromStrings("__name__", "miti99bot_store_damaged_reads_total", "namespace", "wordle")
 	fresh := get()
-	srv.Push(telegramtest.Text(3, 3, "/coin_stats"))
+	srv.Push(telegramtest.Text(3, 3, "/wordle crane"))
 	damaged := until(reads, 1)
 
 	resp, err := http.Get(c.Base + "/healthz")
