@@ -70,8 +70,9 @@ func (a *App) reportDamage(ctx context.Context, module string, err error, where 
 		if !first && merr == nil {
 			level, msg = slog.LevelWarn, "a damaged stored value, reported before, still cannot be read"
 		}
+		item := shellWord(ns) + " " + shellWord(d.Key)
 		args := append([]any{"namespace", ns, "key", d.Key, "fingerprint", d.Sum,
-			"repair", "botctl store show " + shellWord(ns) + " " + shellWord(d.Key) + ", then botctl store quarantine (docs/backup.md)",
+			"repair", "botctl store show " + item + ", then botctl store quarantine " + item + " (docs/backup.md)",
 			"err", d.Err}, where...)
 		if merr != nil {
 			args = append(args, "mark_err", merr)
@@ -83,7 +84,10 @@ func (a *App) reportDamage(ctx context.Context, module string, err error, where 
 // markDamaged writes m's marker and reports whether it is new (or the item
 // was damaged anew since): the sighting to report as an ERROR.
 func (a *App) markDamaged(ctx context.Context, m DamageMark) (first bool, err error) {
-	err = storage.Update(context.WithoutCancel(ctx), a.core, DamageMarkKey(m.Namespace, m.Key), func(cur []byte) ([]byte, error) {
+	// Written even when the run's budget is spent, within a record's own.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordBudget)
+	defer cancel()
+	err = storage.Update(ctx, a.core, DamageMarkKey(m.Namespace, m.Key), func(cur []byte) ([]byte, error) {
 		var old DamageMark
 		if first = cur == nil || json.Unmarshal(cur, &old) != nil || old.Sum != m.Sum; !first {
 			return nil, nil
