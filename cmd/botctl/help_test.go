@@ -21,14 +21,18 @@ import (
 // runnable are arguments with which each sub-command would act; the help
 // test adds -h or --help to them.
 var runnable = map[string][]string{
-	"webhook set":    {"https://x.example/webhook"},
-	"webhook delete": {"-drop-pending"},
-	"webhook info":   nil,
-	"commands sync":  nil,
-	"menu set":       {"https://x.example/app/"},
-	"cron run":       {"lolschedule_daily_push"},
-	"cron status":    nil,
-	"table create":   {"miti99bot"},
+	"webhook set":      {"https://x.example/webhook"},
+	"webhook delete":   {"-drop-pending"},
+	"webhook info":     nil,
+	"commands sync":    nil,
+	"menu set":         {"https://x.example/app/"},
+	"cron run":         {"lolschedule_daily_push"},
+	"cron status":      nil,
+	"table create":     {"miti99bot"},
+	"store scan":       nil,
+	"store show":       {"coin", "user:3"},
+	"store quarantine": {"coin", "user:3"},
+	"store delete":     {"coin", "user:3"},
 }
 
 // sandboxAnswer is the 400 every sandboxed request gets.

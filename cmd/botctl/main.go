@@ -1,5 +1,5 @@
 // Command botctl is the operator's tool: the Telegram webhook, the command
-// menu, manual cron runs and backups, configured by the bot's own environment (and
+// menu, manual cron runs, backups and repairs of damaged items, configured by the bot's own environment (and
 // SSM parameter names).
 //
 //	botctl webhook set <url>            point Telegram at <url> with TELEGRAM_WEBHOOK_SECRET
@@ -16,6 +16,11 @@
 //	botctl backup restore <file> [-replace] [-dry-run] [-tmp <dir>]
 //	                                    restore it into the configured store, checked and verified; -tmp: where the
 //	                                    file store's payload is unpacked
+//	botctl store scan                   the stored items that cannot be read (the bot's reports, broken bytes)
+//	botctl store show <module> <key>    one item as held: size, fingerprint, why it does not decode, its bytes
+//	botctl store quarantine <module> <key>
+//	                                    move a damaged item aside into the quarantine namespace
+//	botctl store delete <module> <key>  delete it
 //
 // Each answers -h or --help with its usage, exit code 0, and does nothing else.
 package main

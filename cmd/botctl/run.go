@@ -32,19 +32,27 @@ var subcommands = []subcommand{
 	{"table create", "<name>", "create a DynamoDB table (local development and tests only)"},
 	{"backup create", "-o <file>", "a snapshot of the configured store into one archive (the file store only while the bot is stopped: docs/backup.md)"},
 	{"backup restore", "<file> [-replace] [-dry-run] [-other-bot] [-parked] [-tmp <dir>]", "check the archive whole, restore it into the configured store (refused unless empty, or -replace; another bot's unless -other-bot; parked updates left out unless -parked) and verify every item"},
+	{"store scan", "", "list the stored items that cannot be read: those the bot reported, and those whose bytes are broken (docs/backup.md)"},
+	{"store show", "<module> <key>", "one stored item as it is held: its size, fingerprint, why it does not decode, its bytes quoted"},
+	{"store quarantine", "<module> <key>", "move a damaged item aside into the quarantine namespace (nothing lost): its users are served afresh"},
+	{"store delete", "<module> <key>", "delete a stored item (a damaged one, once looked at)"},
 }
 
 var commands = map[string]func(ctx context.Context, e env) error{
-	"webhook set":    webhookSet,
-	"webhook delete": webhookDelete,
-	"webhook info":   webhookInfo,
-	"commands sync":  commandsSync,
-	"menu set":       menuSet,
-	"cron run":       cronRun,
-	"cron status":    cronStatus,
-	"table create":   tableCreate,
-	"backup create":  backupCreate,
-	"backup restore": backupRestore,
+	"webhook set":      webhookSet,
+	"webhook delete":   webhookDelete,
+	"webhook info":     webhookInfo,
+	"commands sync":    commandsSync,
+	"menu set":         menuSet,
+	"cron run":         cronRun,
+	"cron status":      cronStatus,
+	"table create":     tableCreate,
+	"backup create":    backupCreate,
+	"backup restore":   backupRestore,
+	"store scan":       storeScan,
+	"store show":       storeShow,
+	"store quarantine": storeQuarantine,
+	"store delete":     storeDelete,
 }
 
 // usage is botctl's whole usage.

@@ -65,11 +65,19 @@ func ClaimFinished(record []byte) bool { return claimDone(record) }
 
 // TakeClaim takes the work at key for the caller, unless it is finished or
 // held by a live runner (a running claim younger than stale); nil then:
-// the work is not the caller's to do.
+// the work is not the caller's to do. A record with bytes that do not
+// decode is not taken either, and is a storage.DamagedError: the work is
+// neither risked twice nor dropped unsaid (the engine reports the item).
 func TakeClaim(ctx context.Context, s storage.KVStore, key string, now time.Time, stale time.Duration) (*Claim, error) {
 	mine := claimRecord{State: "running", At: now.UnixNano()}.encode()
 	var won bool
 	err := storage.Update(ctx, s, key, func(cur []byte) ([]byte, error) {
+		if len(cur) > 0 {
+			if err := json.Unmarshal(cur, new(claimRecord)); err != nil {
+				won = false
+				return nil, storage.Damaged("", key, cur, fmt.Errorf("decode claim: %w", err))
+			}
+		}
 		won = claimFree(cur, now, stale) // this may run again after a lost race
 		if !won {
 			return nil, nil

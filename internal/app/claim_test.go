@@ -2,10 +2,12 @@ package app_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 )
 
@@ -18,6 +20,7 @@ func TestAClaimIsTakenOnlyWhenItsWorkIsFree(t *testing.T) {
 		end    func(*app.Claim, time.Time) error // how an earlier taker ended (nil: it still runs)
 		at     time.Duration                     // when the claim is tried, after t0
 		take   bool
+		damage bool // refused as a damaged item
 	}{
 		{name: "work never taken is free", take: true},
 		{name: "work a live runner holds is not", end: nil, at: time.Minute},
@@ -26,7 +29,7 @@ func TestAClaimIsTakenOnlyWhenItsWorkIsFree(t *testing.T) {
 		{name: "released work is free at once", end: release, at: time.Second, take: true},
 		{name: "a push marker sent before claims (empty) is finished", before: []byte{}, at: time.Hour},
 		{name: "a push marker sending for the staleness is free", before: []byte(`{"state":"sending","at":1700000000000000000}`), at: stale, take: true},
-		{name: "a record nobody can read is not risked", before: []byte("?"), at: time.Hour},
+		{name: "a record nobody can read is not risked, and is said damaged", before: []byte("?"), at: time.Hour, damage: true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -48,6 +51,12 @@ func TestAClaimIsTakenOnlyWhenItsWorkIsFree(t *testing.T) {
 				}
 			}
 			got, err := app.TakeClaim(ctx, s, "k", t0.Add(c.at), stale)
+			if errors.Is(err, storage.ErrUnreadable) != c.damage {
+				t.Fatalf("TakeClaim: %v, want damaged %t", err, c.damage)
+			}
+			if c.damage {
+				err = nil
+			}
 			if err != nil || (got != nil) != c.take {
 				t.Fatalf("taken %t (%v), want %t", got != nil, err, c.take)
 			}

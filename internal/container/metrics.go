@@ -13,6 +13,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/httpapi"
 	"github.com/miti99bot/miti99bot/internal/metrics"
 	"github.com/miti99bot/miti99bot/internal/metrics/prom"
+	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
@@ -54,6 +55,11 @@ func serveMetrics(b *wiring.Bot, p *Prometheus) (stop func(context.Context), err
 		// show whether any does (deploy/prometheus/alerts.yml).
 		b.Metrics.DeclareBotAPI(telegram.MethodGetUpdates)
 	}
+	namespaces := []string{storage.CoreNamespace}
+	for _, m := range b.App.Registry().Modules() {
+		namespaces = append(namespaces, m.Name)
+	}
+	b.Metrics.DeclareDamaged(namespaces...)
 	return listenMetrics(b.Log, b.Config.MetricsHost, b.Config.MetricsPort, p.sink.Handler())
 }
 

@@ -202,6 +202,9 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 	if err := errors.Join(append(undeclared, a.reg.register(mods))...); err != nil {
 		return nil, err
 	}
+	for i, job := range a.reg.crons {
+		a.reg.crons[i].Handler = a.skipDamaged(job)
+	}
 	return a, nil
 }
 

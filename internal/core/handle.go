@@ -74,10 +74,10 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 		log.at(ctx, slog.LevelWarn, "update ended: Telegram refuses the reply; not retried", "class", permanentClass(err), "err", err)
 		err = nil
 	case errors.Is(err, storage.ErrUnreadable):
-		// A stored value no run can read: every delivery would fail the
-		// same way. Said once, with the key, and answered.
-		log.at(ctx, slog.LevelError, "update ended: a stored value cannot be read; not retried", "err", err)
-		a.apologise(ctx, act.chatID, act.threadID)
+		// A damaged item no run can read: every delivery would fail the
+		// same way. Reported (once per item), the user told, and finished.
+		a.reportDamage(ctx, act.module, err, "update_id", u.ID, "action", act.name)
+		a.tellDamaged(ctx, act.chatID, act.threadID)
 		act.failed, err = true, nil
 	}
 	if act.event != nil && err == nil && !act.failed {

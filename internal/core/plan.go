@@ -140,6 +140,10 @@ func (a *App) endPress(ctx context.Context, act *action, err error) error {
 	switch {
 	case errors.Is(err, app.ErrUnfinished):
 		a.log.Warn("button press acted but did not finish; run again", "action", act.name, "err", err)
+	case errors.Is(err, storage.ErrUnreadable):
+		a.reportDamage(ctx, act.module, err, "action", act.name)
+		text = damagedToast
+		act.failed, err = true, nil
 	case err != nil:
 		text = pressFailedText
 		a.log.Error("button press failed; answered with an apology", "action", act.name, "err", err)

@@ -113,6 +113,11 @@ func (c Config) healthz(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	err := c.Health(ctx)
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if core.IsDegraded(err) {
+		c.Log.Warn("health check: degraded", "err", err)
+		_, _ = io.WriteString(w, "degraded: "+healthReason(err)+"\n")
+		return
+	}
 	if err != nil {
 		c.Log.Warn("health check failed", "err", err)
 		w.WriteHeader(http.StatusServiceUnavailable)

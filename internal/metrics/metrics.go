@@ -54,6 +54,7 @@ const (
 	InitSeconds   = "miti99bot_init_duration_seconds"           // gauge: this process's start-up (a Lambda cold start)
 	ClockSkew     = "miti99bot_clock_skew_seconds"              // gauge: this host's clock against the Bot API's, at start
 	PollerBacklog = "miti99bot_poller_backlog"                  // {state}: gauge, the updates the poller holds
+	DamagedReads  = "miti99bot_store_damaged_reads_total"       // {namespace}: reads of a stored value that cannot be decoded
 
 	// The newest snapshot in BACKUP_DIR (container): when it was taken
 	// (its age is time() minus this), its size and its items.
@@ -76,6 +77,7 @@ var Help = map[string]string{
 	BackupBytes:   "The newest snapshot's size in bytes.",
 	BackupItems:   "How many items the newest snapshot holds.",
 	PollerBacklog: "The updates the container's poller holds, by state: fetched (in memory; Telegram keeps them), parked (in the store, in their chat's order), running, retrying.",
+	DamagedReads:  "Reads of a stored value that cannot be decoded (a damaged item), by namespace: each is logged naming the item, and botctl store scan lists them (docs/backup.md).",
 	ClockSkew:     "How far, at least, this host's clock was from the Telegram Bot API's at start, in seconds (positive: behind it; 0 when the Date header's one second cannot tell them apart).",
 }
 
@@ -169,6 +171,11 @@ func (m *Metrics) Store(backend, op, outcome string) {
 	m.add(series(StoreOps, Label{"backend", backend}, Label{"op", op}, Label{"outcome", outcome}), 1)
 }
 
+// Damaged counts one read of a damaged item in namespace.
+func (m *Metrics) Damaged(namespace string) {
+	m.add(series(DamagedReads, Label{"namespace", namespace}), 1)
+}
+
 // Cron counts one cron run by job and outcome.
 func (m *Metrics) Cron(job, outcome string) {
 	m.add(series(CronRuns, Label{"job", job}, Label{"outcome", outcome}), 1)
@@ -185,6 +192,15 @@ func (m *Metrics) DeclareCron(jobs ...string) {
 		for _, outcome := range CronOutcomes {
 			m.add(series(CronRuns, Label{"job", job}, Label{"outcome", outcome}), 0)
 		}
+	}
+}
+
+// DeclareDamaged shows the damaged reads of each namespace at zero, as
+// DeclareCron does for jobs: the first damaged item after a restart is
+// then seen by increase().
+func (m *Metrics) DeclareDamaged(namespaces ...string) {
+	for _, ns := range namespaces {
+		m.add(series(DamagedReads, Label{"namespace", ns}), 0)
 	}
 }
 

@@ -16,8 +16,9 @@ var (
 	// expected value for CompareAndDelete; a bug in the caller.
 	ErrInvalidArgument = errors.New("invalid argument")
 	// ErrUnreadable: a stored value does not decode (a flipped byte, a
-	// shape no code writes). Retrying cannot help: the engine reports it
-	// once, naming the key, and answers the update with an apology.
+	// shape no code writes; a DamagedError names it). Retrying cannot
+	// help: the engine reports the item once, tells the user it cannot be
+	// read, and a job skips it (docs/delivery.md).
 	ErrUnreadable = errors.New("stored value cannot be read")
 )
 

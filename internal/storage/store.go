@@ -59,7 +59,7 @@ func (s *store) GetJSON(ctx context.Context, key string, dst any) error {
 		return err
 	}
 	if err := json.Unmarshal(v, dst); err != nil {
-		return s.fail("get", key, fmt.Errorf("%w: decode JSON: %w", ErrUnreadable, err))
+		return Damaged(s.ns, key, v, fmt.Errorf("decode JSON: %w", err))
 	}
 	return nil
 }

@@ -78,7 +78,7 @@ func UpdateJSON[T any](ctx context.Context, s KVStore, key string, f func(v *T, 
 		v := new(T)
 		if cur != nil {
 			if err := json.Unmarshal(cur, v); err != nil {
-				return nil, fmt.Errorf("storage: value at %q: %w: %w", key, ErrUnreadable, err)
+				return nil, Damaged("", key, cur, fmt.Errorf("decode JSON: %w", err))
 			}
 		}
 		write, err := f(v, cur != nil)

@@ -74,10 +74,12 @@ func (b *Bot) AddHealth(check func(context.Context) error) {
 	b.checks = append(b.checks, check)
 }
 
-// health runs the core's check, then the runtime's.
+// health runs the core's check, then the runtime's. A degraded core (a
+// damaged item) is said only when nothing has failed.
 func (b *Bot) health(ctx context.Context) error {
-	if err := b.App.Health(ctx); err != nil {
-		return err
+	degraded := b.App.Health(ctx)
+	if degraded != nil && !core.IsDegraded(degraded) {
+		return degraded
 	}
 	b.healthMu.Lock()
 	checks := slices.Clone(b.checks)
@@ -87,7 +89,7 @@ func (b *Bot) health(ctx context.Context) error {
 			return err
 		}
 	}
-	return nil
+	return degraded
 }
 
 // Settings are the settings of every module in the built-in catalogue.

@@ -9,6 +9,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
 // The daily push sends at most one message per chat per day, whoever fires
@@ -33,13 +34,13 @@ func sentKey(day string, s subscriber) string {
 
 // pushResult summarises one run.
 type pushResult struct {
-	Sent, Skipped, Pruned, Refused, Failed int
+	Sent, Skipped, Pruned, Refused, Failed, Damaged int
 }
 
 // dailyPush sends the day of its slot, however late or by whom it runs.
 func (m *module) dailyPush(ctx context.Context, run app.CronRun) error {
 	res, err := m.push(ctx, run.Slot)
-	m.log.Info("lolschedule daily push", "sent", res.Sent, "already_sent", res.Skipped, "pruned", res.Pruned, "refused", res.Refused, "failed", res.Failed)
+	m.log.Info("lolschedule daily push", "sent", res.Sent, "already_sent", res.Skipped, "pruned", res.Pruned, "refused", res.Refused, "failed", res.Failed, "damaged", res.Damaged)
 	return err
 }
 
@@ -71,7 +72,14 @@ func (m *module) push(ctx context.Context, slot time.Time) (pushResult, error) {
 		}
 		key := sentKey(day, s)
 		claimed, err := app.TakeClaim(ctx, m.store, key, m.now(), claimStale)
-		if err != nil {
+		switch {
+		case errors.Is(err, storage.ErrUnreadable):
+			// A damaged mark holds up its chat only: skipped, and the
+			// engine names it (a job failing only so still ran).
+			res.Damaged++
+			failures = append(failures, fmt.Errorf("chat %d: %w", s.ChatID, err))
+			continue
+		case err != nil:
 			return res, err // without the marker we cannot tell: do not risk a repeat
 		}
 		if claimed == nil {
