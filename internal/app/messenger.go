@@ -19,6 +19,9 @@ type Messenger interface {
 	AnswerCallback(ctx context.Context, queryID, text string) error
 	SetCommands(ctx context.Context, cmds []models.BotCommand) error
 	GetMe(ctx context.Context) (*models.User, error)
+	// IsChatAdmin reports whether userID is the creator or an
+	// administrator of chatID (CallbackRequest.ActsFor asks it).
+	IsChatAdmin(ctx context.Context, chatID, userID int64) (bool, error)
 	Photos
 }
 

@@ -120,6 +120,10 @@ func (m *Messenger) GetMe(context.Context) (*models.User, error) {
 	return &models.User{ID: 0, IsBot: true, FirstName: "miti99bot", Username: "miti99bot"}, nil
 }
 
+// IsChatAdmin is false: the console is one private chat, where no chat
+// acts as itself.
+func (m *Messenger) IsChatAdmin(context.Context, int64, int64) (bool, error) { return false, nil }
+
 // Run reads lines from in until EOF or ctx ends, handing each to handle as a
 // message update from the local user, or, when it is a number, as the press
 // of that button of the latest keyboard (a number no button has is

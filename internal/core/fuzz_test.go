@@ -26,7 +26,8 @@ func (s sink) Send(_ context.Context, m app.Message) (*models.Message, error) {
 	}
 	return &models.Message{ID: 1, Chat: models.Chat{ID: m.ChatID}}, nil
 }
-func (sink) AnswerCallback(context.Context, string, string) error { return nil }
+func (sink) AnswerCallback(context.Context, string, string) error    { return nil }
+func (sink) IsChatAdmin(context.Context, int64, int64) (bool, error) { return false, nil }
 func (sink) SendPhoto(_ context.Context, p app.Photo) (*models.Message, error) {
 	return &models.Message{ID: 1, Chat: models.Chat{ID: p.ChatID}}, nil
 }

@@ -86,6 +86,20 @@ func (c *Client) AnswerCallback(ctx context.Context, queryID, text string) error
 	return err
 }
 
+// IsChatAdmin asks Telegram whether userID is the creator or an
+// administrator of chatID. It is no send: chat id 0 keeps it out of the
+// group's send pace, and an answer that the chat or the user is unknown
+// says nothing of whether the bot may write there.
+func (c *Client) IsChatAdmin(ctx context.Context, chatID, userID int64) (bool, error) {
+	m, err := call(ctx, c, "getChatMember", 0, false, func(ctx context.Context) (*models.ChatMember, error) {
+		return c.bot.GetChatMember(ctx, &bot.GetChatMemberParams{ChatID: chatID, UserID: userID})
+	})
+	if err != nil {
+		return false, err
+	}
+	return m.Type == models.ChatMemberTypeOwner || m.Type == models.ChatMemberTypeAdministrator, nil
+}
+
 // SetCommands publishes the command menu.
 func (c *Client) SetCommands(ctx context.Context, cmds []models.BotCommand) error {
 	_, err := call(ctx, c, "setMyCommands", 0, false, func(ctx context.Context) (bool, error) {

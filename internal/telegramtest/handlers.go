@@ -70,6 +70,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		writeOK(w, true)
 	case "setMyCommands":
 		s.setMyCommands(w, params)
+	case "getChatMember":
+		s.getChatMember(w, params)
 	case "getUpdates":
 		s.getUpdates(w, r, params)
 	case "setWebhook":

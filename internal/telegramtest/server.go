@@ -63,6 +63,7 @@ type Server struct {
 	commands    []models.BotCommand
 	poll        *poller            // the getUpdates request in flight
 	shown       map[[2]int64]shown // (chat, message id) -> what the message says now
+	admins      map[[2]int64]bool  // (chat, user) -> an administrator, SetChatAdmin
 }
 
 // shown is a sent message's current text (a photo's caption) and
