@@ -38,12 +38,10 @@ func (p *Portfolio) noteMember(r *app.Request) {
 	}
 }
 
-// displayName is the sender's name (userName).
+// displayName is the speaker's name (a group's title for its anonymous
+// admins), as userName cuts it.
 func displayName(r *app.Request) string {
-	if r.Message == nil {
-		return ""
-	}
-	return userName(r.Message.From)
+	return clip(r.Sender.DisplayName(), maxNameRunes)
 }
 
 // userName is a user's first and last name, else their @username.
