@@ -8,8 +8,9 @@ import (
 	"github.com/go-telegram/bot/models"
 )
 
-// Actor is who a request speaks for: the one identity a module keys what
-// it keeps by (a portfolio, reminders, a game) and names in what it sends.
+// Actor is who a request speaks for: the one identity a module keys a
+// speaker's state by (a portfolio, reminders, alerts) and names in what it
+// sends. The engine sets it once per update (Request.Sender, UserID).
 //
 // A message sent on behalf of a chat acts as that chat. Telegram marks it
 // with sender_chat and puts in from a placeholder every such chat shares:
@@ -21,6 +22,10 @@ import (
 // A button press always comes from a user: Telegram sends the real user
 // in a callback query, even for an anonymous admin (see
 // CallbackRequest.ActsFor for a press on a chat's own button).
+//
+// A linked channel's post that Telegram copies into the channel's
+// discussion group (is_automatic_forward, from 777000) speaks for no one
+// there: the engine runs no command from it, whatever its text.
 type Actor struct {
 	// ID is the user's id; for a chat (Chat true), the chat's id, which is
 	// negative, so it never equals a user's.

@@ -62,3 +62,34 @@ func TestTheGroupsAdminCancelsTheReminderItsAnonymousAdminSet(t *testing.T) {
 		t.Fatalf("a cancelled reminder came: %v", got)
 	}
 }
+
+// Whether the presser administers the group is Telegram's answer: a
+// failure to ask keeps the reminder and apologises (the press may be
+// tried again); Telegram refusing the question is a no.
+func TestAPressOnAGroupsReminderThatCannotAskKeepsIt(t *testing.T) {
+	b, clk := apptest.NewModule(t, remind.Factory, nil)
+	group, u := anonymous(t, "/remind 2m stand-up")
+	if err := b.Handle(u); err != nil {
+		t.Fatal(err)
+	}
+	const admin = 5596148289
+	b.Srv.SetChatAdmin(group, admin)
+	b.Srv.FailNext("getChatMember", telegramtest.Failure{Code: 502, Description: "Bad Gateway"})
+	if _, err := b.Press(group, admin, "Cancel"); err != nil {
+		t.Fatal(err)
+	}
+	b.Srv.FailNext("getChatMember", telegramtest.Failure{Code: 400, Description: "Bad Request: chat not found"})
+	if _, err := b.Press(group, admin, "Cancel"); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Sorry, that did not work. Please try again.", "Only whoever set this reminder (or an admin) can cancel it."}
+	if got := b.Toasts(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("toasts %q, want %q", got, want)
+	}
+	for range 3 {
+		minute(t, b, clk)
+	}
+	if got := reminders(b); len(got) != 1 {
+		t.Fatalf("reminders %v, want the one set", got)
+	}
+}
