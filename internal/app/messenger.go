@@ -19,10 +19,9 @@ type Messenger interface {
 	AnswerCallback(ctx context.Context, queryID, text string) error
 	SetCommands(ctx context.Context, cmds []models.BotCommand) error
 	GetMe(ctx context.Context) (*models.User, error)
-	// InChat asks Telegram whether user is in the group chat now: false
-	// once they left or were removed (getChatMember; the bot must be in
-	// the chat).
-	InChat(ctx context.Context, chatID, userID int64) (bool, error)
+	// ChatMember asks Telegram what userID is in the group chatID now
+	// (getChatMember; the bot must be in the chat).
+	ChatMember(ctx context.Context, chatID, userID int64) (Membership, error)
 	Photos
 }
 

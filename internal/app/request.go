@@ -32,9 +32,17 @@ type Request struct {
 	// ThreadID is the forum topic the command came from (0 outside topics);
 	// replies go back to it.
 	ThreadID int
-	UserID   int64
-	Private  bool // a private chat with the bot
-	Role     Role
+	// Sender is who the command speaks for: the chat a message was sent on
+	// behalf of (an anonymous admin's group, a channel), else its user
+	// (see Actor). Read it, not Message.From, which is then a placeholder
+	// shared by every such chat.
+	Sender Actor
+	// UserID is Sender.ID: what a module keys a speaker's state by.
+	UserID  int64
+	Private bool // a private chat with the bot
+	// Role is the Sender's (a chat's is RoleUser: an anonymous admin may
+	// be anyone among its admins).
+	Role Role
 
 	bot Messenger
 }
@@ -78,8 +86,11 @@ type CallbackRequest struct {
 	ChatID    int64
 	ThreadID  int
 	MessageID int // the message carrying the keyboard; 0 for inline messages
-	UserID    int64
-	Role      Role
+	// Sender is the user who pressed: a press never comes from a chat
+	// (ActsFor decides a press on a chat's button).
+	Sender Actor
+	UserID int64 // Sender.ID
+	Role   Role
 
 	bot Messenger
 }

@@ -120,8 +120,12 @@ func (m *Messenger) GetMe(context.Context) (*models.User, error) {
 	return &models.User{ID: 0, IsBot: true, FirstName: "miti99bot", Username: "miti99bot"}, nil
 }
 
-// InChat: the console's one user is in every chat it types in.
-func (m *Messenger) InChat(context.Context, int64, int64) (bool, error) { return true, nil }
+// ChatMember: the console's one user is in every chat it types in, and
+// administers none (the console is one private chat, where no chat acts as
+// itself).
+func (m *Messenger) ChatMember(context.Context, int64, int64) (app.Membership, error) {
+	return app.Member, nil
+}
 
 // Run reads lines from in until EOF or ctx ends, handing each to handle as a
 // message update from the local user, or, when it is a number, as the press

@@ -27,7 +27,9 @@ func (s sink) Send(_ context.Context, m app.Message) (*models.Message, error) {
 	return &models.Message{ID: 1, Chat: models.Chat{ID: m.ChatID}}, nil
 }
 func (sink) AnswerCallback(context.Context, string, string) error { return nil }
-func (sink) InChat(context.Context, int64, int64) (bool, error)   { return true, nil }
+func (sink) ChatMember(context.Context, int64, int64) (app.Membership, error) {
+	return app.Member, nil
+}
 func (sink) SendPhoto(_ context.Context, p app.Photo) (*models.Message, error) {
 	return &models.Message{ID: 1, Chat: models.Chat{ID: p.ChatID}}, nil
 }

@@ -40,6 +40,11 @@ func (a *App) plan(ctx context.Context, u *models.Update) (*action, error) {
 }
 
 func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Message) (*action, error) {
+	if msg.IsAutomaticForward {
+		// A linked channel's post, copied into its discussion group by
+		// Telegram: written for the channel, it asks nothing of the group.
+		return nil, nil
+	}
 	pc, ok := parseCommand(msg)
 	if !ok {
 		return nil, nil
@@ -54,11 +59,8 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 		}
 	}
 	private := msg.Chat.Type == models.ChatTypePrivate
-	var userID int64
-	var username string
-	if msg.From != nil {
-		userID, username = msg.From.ID, msg.From.Username
-	}
+	sender := app.SenderOf(msg) // the one identity the request carries
+	userID := sender.ID
 	chat, thread := msg.Chat.ID, topicOf(msg)
 	rt, known := a.reg.commands[pc.name]
 	role := a.roleOf(userID)
@@ -77,7 +79,7 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 	}
 	req := app.NewRequest(a.bot, app.Request{
 		Update: u, Message: msg, Module: rt.module.Name, Command: pc.name, Args: pc.args,
-		ChatID: chat, ThreadID: thread, UserID: userID, Private: private, Role: role,
+		ChatID: chat, ThreadID: thread, Sender: sender, UserID: userID, Private: private, Role: role,
 	})
 	return &action{
 		module: rt.module.Name, name: "/" + pc.name, chatID: chat, threadID: thread,
@@ -88,13 +90,15 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 			}
 			return err
 		},
-		event: &app.CommandEvent{Module: rt.module.Name, Command: pc.name, ChatID: chat, UserID: userID, Username: username, At: a.now(), Update: u.ID},
+		event: &app.CommandEvent{Module: rt.module.Name, Command: pc.name, ChatID: chat, UserID: userID, Username: sender.Username, At: a.now(), Update: u.ID},
 	}, nil
 }
 
 func (a *App) planCallback(q *models.CallbackQuery) *action {
 	press := &answerOnce{Messenger: a.bot, queryID: q.ID}
-	r := app.CallbackRequest{Query: q, Data: q.Data, UserID: q.From.ID, Role: a.roleOf(q.From.ID)}
+	// A press names the real user, an anonymous admin's too (ActsFor).
+	sender := app.UserActor(&q.From)
+	r := app.CallbackRequest{Query: q, Data: q.Data, Sender: sender, UserID: sender.ID, Role: a.roleOf(sender.ID)}
 	switch m := q.Message; {
 	case m.Message != nil:
 		r.ChatID, r.ThreadID, r.MessageID = m.Message.Chat.ID, topicOf(m.Message), m.Message.ID

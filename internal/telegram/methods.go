@@ -99,22 +99,29 @@ func (c *Client) GetMe(ctx context.Context) (*models.User, error) {
 	return call(ctx, c, "getMe", 0, false, c.bot.GetMe)
 }
 
-// InChat asks Telegram whether user is in chat now: its owner, an
-// administrator, a member, or restricted yet still a member.
-func (c *Client) InChat(ctx context.Context, chat, user int64) (bool, error) {
+// ChatMember asks Telegram what userID is in chatID now: its owner or an
+// administrator (app.Admin), a member or restricted yet still one
+// (app.Member), or not in it. It is no send: chat id 0 keeps it out of the
+// group's send pace, and an answer that the chat or the user is unknown
+// says nothing of whether the bot may write there.
+func (c *Client) ChatMember(ctx context.Context, chatID, userID int64) (app.Membership, error) {
 	m, err := call(ctx, c, "getChatMember", 0, false, func(ctx context.Context) (*models.ChatMember, error) {
-		return c.bot.GetChatMember(ctx, &bot.GetChatMemberParams{ChatID: chat, UserID: user})
+		return c.bot.GetChatMember(ctx, &bot.GetChatMemberParams{ChatID: chatID, UserID: userID})
 	})
 	if err != nil {
-		return false, err
+		return app.NotMember, err
 	}
 	switch m.Type {
-	case models.ChatMemberTypeOwner, models.ChatMemberTypeAdministrator, models.ChatMemberTypeMember:
-		return true, nil
+	case models.ChatMemberTypeOwner, models.ChatMemberTypeAdministrator:
+		return app.Admin, nil
+	case models.ChatMemberTypeMember:
+		return app.Member, nil
 	case models.ChatMemberTypeRestricted:
-		return m.Restricted != nil && m.Restricted.IsMember, nil
+		if m.Restricted != nil && m.Restricted.IsMember {
+			return app.Member, nil
+		}
 	}
-	return false, nil
+	return app.NotMember, nil
 }
 
 // DeleteWebhook removes any webhook so getUpdates can be used; with

@@ -64,6 +64,7 @@ type Server struct {
 	poll        *poller            // the getUpdates request in flight
 	shown       map[[2]int64]shown // (chat, message id) -> what the message says now
 	left        map[[2]int64]bool  // (chat, user) no longer a member (Leave)
+	admins      map[[2]int64]bool  // (chat, user) -> an administrator, SetChatAdmin
 }
 
 // shown is a sent message's current text (a photo's caption) and

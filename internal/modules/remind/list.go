@@ -75,8 +75,9 @@ func shorten(s string) string {
 	return string([]rune(s)[:listShown-1]) + "…"
 }
 
-// cancel is a Cancel press: the author or an admin cancels, and is told
-// the truth the store decided (cancelled for good, or too late).
+// cancel is a Cancel press: the author (of a group's reminder, an admin
+// of the group: app.CallbackRequest.ActsFor) or a bot admin cancels, and
+// is told the truth the store decided (cancelled for good, or too late).
 func (m *module) cancel(ctx context.Context, c *app.CallbackRequest) error {
 	d, err := app.ParseCallback(callbackPrefix, c.Data, 2, 2)
 	if err != nil {
@@ -86,8 +87,12 @@ func (m *module) cancel(ctx context.Context, c *app.CallbackRequest) error {
 	if err != nil {
 		return c.Answer(ctx, app.StaleButtonToast)
 	}
-	if user != c.UserID && c.Role < app.RoleAdmin {
-		return c.Answer(ctx, "Only whoever set this reminder (or an admin) can cancel it.")
+	if c.Role < app.RoleAdmin {
+		if mine, err := c.ActsFor(ctx, user); err != nil {
+			return err
+		} else if !mine {
+			return c.Answer(ctx, "Only whoever set this reminder (or an admin) can cancel it.")
+		}
 	}
 	key := timerKey(user, d.Fields[1])
 	outcome, err := m.timers.Cancel(ctx, key)

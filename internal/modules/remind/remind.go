@@ -124,7 +124,7 @@ func (m *module) set(ctx context.Context, r *app.Request, key string, at time.Ti
 		case err != nil:
 			return time.Time{}, err
 		}
-		body, _ := json.Marshal(payload{User: r.UserID, Name: nameOf(r), Text: text}) // plain fields
+		body, _ := json.Marshal(payload{User: r.UserID, Name: r.Sender.Mention(), Text: text}) // plain fields
 		set, err := m.timers.Set(ctx, app.Timer{Key: key, ChatID: r.ChatID, ThreadID: r.ThreadID, At: at, Payload: body})
 		switch {
 		case errors.Is(err, app.ErrTimerExists): // set by a delivery of this update running beside this one
@@ -148,16 +148,6 @@ func (m *module) dueOf(ctx context.Context, key string, fallback time.Time) (tim
 		return timers[i].At, nil
 	}
 	return fallback, nil
-}
-
-func nameOf(r *app.Request) string {
-	if r.Message == nil || r.Message.From == nil {
-		return ""
-	}
-	if u := r.Message.From.Username; u != "" {
-		return "@" + u
-	}
-	return r.Message.From.FirstName
 }
 
 // when says a time in Vietnam, with its date unless it is today there.

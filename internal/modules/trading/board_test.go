@@ -173,14 +173,19 @@ func TestTheBoardsButtonsFit(t *testing.T) {
 	}
 }
 
-// inChatBot answers InChat as told.
+// inChatBot answers ChatMember as told: a member when in, else not one.
 type inChatBot struct {
-	app.Messenger // nil: only InChat is used
+	app.Messenger // nil: only ChatMember is used
 	in            bool
 	err           error
 }
 
-func (b inChatBot) InChat(context.Context, int64, int64) (bool, error) { return b.in, b.err }
+func (b inChatBot) ChatMember(context.Context, int64, int64) (app.Membership, error) {
+	if b.in {
+		return app.Member, b.err
+	}
+	return app.NotMember, b.err
+}
 
 // A group's board is its members' in the Mini App: who traded there and,
 // asked at their look, is still in the group. One Telegram says left is

@@ -38,12 +38,10 @@ func (p *Portfolio) noteMember(r *app.Request) {
 	}
 }
 
-// displayName is the sender's name (userName).
+// displayName is the speaker's name (a group's title for its anonymous
+// admins), as userName cuts it.
 func displayName(r *app.Request) string {
-	if r.Message == nil {
-		return ""
-	}
-	return userName(r.Message.From)
+	return clip(r.Sender.DisplayName(), maxNameRunes)
 }
 
 // userName is a user's first and last name, else their @username.
@@ -146,13 +144,13 @@ func (d *Desk) BoardMember(ctx context.Context, chat, user int64) (bool, error) 
 	case d.Bot == nil:
 		return true, nil
 	}
-	in, err := d.Bot.InChat(ctx, chat, user)
+	ms, err := d.Bot.ChatMember(ctx, chat, user)
 	switch {
 	case errors.Is(err, app.ErrChatGone):
 		return false, nil // the group is gone for the bot: no one's board
 	case err != nil:
 		return true, nil
-	case !in:
+	case !ms.In():
 		return false, d.OnMemberLeft(ctx, app.MemberLeft{ChatID: chat, UserID: user})
 	}
 	return true, nil
