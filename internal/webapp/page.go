@@ -21,6 +21,19 @@ var files embed.FS
 // ChartFile is the chart library the page needs, fetched at build.
 const ChartFile = "vendor/lightweight-charts.js"
 
+// chartLibrary says which chart library was copied to ChartFile.
+type chartLibrary struct {
+	Version   string
+	Integrity string // package-lock.json's, of the npm package
+	SHA256    string // hex, of ChartFile
+}
+
+// chart is declared by chartlib_gen.go, which make webapp-assets writes
+// beside the library (both gitignored: no third-party code in the
+// repository). A build without that step stops here, the compiler naming
+// it, rather than giving a page that cannot draw.
+var chart = runMakeWebappAssets
+
 // csp lets the page run its own files and Telegram's script, and talk
 // only to its own origin.
 const csp = "default-src 'none'; script-src 'self' https://telegram.org; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors https://web.telegram.org https://*.telegram.org"
@@ -28,20 +41,13 @@ const csp = "default-src 'none'; script-src 'self' https://telegram.org; style-s
 // page is the embedded page, read once, each file with its gzip form
 // and an ETag.
 type page struct {
-	files   map[string]file
-	missing string // a file the page needs that the build left out
+	files map[string]file
 }
 
 type file struct {
 	plain, gz []byte
 	etag      string
 	ctype     string
-}
-
-// chartMissing reports a build without the chart library, cheaply.
-func chartMissing() bool {
-	info, err := fs.Stat(files, "page/"+ChartFile)
-	return err != nil || info.Size() == 0
 }
 
 // loadPage reads the page once per process: the files never change, and
@@ -68,9 +74,6 @@ var loadPage = sync.OnceValue(func() *page {
 		p.files[strings.TrimPrefix(name, "page/")] = file{plain: b, gz: gz.Bytes(), etag: `"` + hex.EncodeToString(sum[:8]) + `"`, ctype: ctype}
 		return nil
 	})
-	if chartMissing() {
-		p.missing = ChartFile
-	}
 	return p
 })
 
@@ -93,10 +96,6 @@ func (p *page) static(w http.ResponseWriter, r *http.Request) {
 // serve answers one file; the page's URLs carry no version, so a browser
 // checks back (no-cache), and an unchanged file costs a 304.
 func (p *page) serve(w http.ResponseWriter, r *http.Request, name string) {
-	if p.missing != "" {
-		http.Error(w, "this build of the bot lacks the Mini App's chart library ("+p.missing+"): build it with make, which fetches it", http.StatusInternalServerError)
-		return
-	}
 	f, ok := p.files[name]
 	if !ok {
 		http.NotFound(w, r)

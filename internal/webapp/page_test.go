@@ -2,11 +2,18 @@ package webapp_test
 
 import (
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,15 +24,32 @@ import (
 // bot, gzipped, as served.
 const maxPageGzip = 150 << 10
 
-// TestTheChartLibraryIsEmbedded fails a build that left it out, loudly:
-// make fetches it (make webapp-assets).
-func TestTheChartLibraryIsEmbedded(t *testing.T) {
+// TestTheEmbeddedChartLibraryIsTheOneTheLockFilePins: the file the binary
+// embeds is the one make webapp-assets copied and described, from the
+// package tools/webapp/package-lock.json pins (a bumped lock file with a
+// stale copy fails here).
+func TestTheEmbeddedChartLibraryIsTheOneTheLockFilePins(t *testing.T) {
 	b, err := os.ReadFile("page/" + webapp.ChartFile)
-	if err != nil || len(b) == 0 {
-		t.Fatalf("page/%s is missing: run make webapp-assets (npm ci in tools/webapp), which every make target that builds or tests does", webapp.ChartFile)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !strings.Contains(string(b[:200]), "Lightweight Charts") {
-		t.Fatalf("page/%s is not TradingView's lightweight-charts", webapp.ChartFile)
+	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != webapp.Chart.SHA256 {
+		t.Errorf("page/%s is not the file make webapp-assets copied: run it again", webapp.ChartFile)
+	}
+	var lock struct {
+		Packages map[string]struct{ Version, Integrity string }
+	}
+	raw, err := os.ReadFile("../../tools/webapp/package-lock.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &lock); err != nil {
+		t.Fatal(err)
+	}
+	pinned := lock.Packages["node_modules/lightweight-charts"]
+	if pinned.Integrity == "" || pinned.Version != webapp.Chart.Version || pinned.Integrity != webapp.Chart.Integrity {
+		t.Errorf("the embedded chart library is %s (%s); package-lock.json pins %s (%s): run make webapp-assets",
+			webapp.Chart.Version, webapp.Chart.Integrity, pinned.Version, pinned.Integrity)
 	}
 }
 
@@ -110,5 +134,29 @@ func TestThePageLoadsNoThirdPartyButTelegram(t *testing.T) {
 		if m[1] != "https://telegram.org/js/telegram-web-app.js" {
 			t.Errorf("the page loads %s", m[1])
 		}
+	}
+}
+
+// TestABuildWithoutMakeWebappAssetsStopsNamingIt: a fresh clone has
+// neither the chart library nor the file that declares it (both are
+// gitignored), and its go build must fail, telling what to run, rather
+// than give a Mini App that cannot draw.
+func TestABuildWithoutMakeWebappAssetsStopsNamingIt(t *testing.T) {
+	for _, f := range []string{"chartlib_gen.go", "page/" + webapp.ChartFile} {
+		if err := exec.Command("git", "check-ignore", "-q", f).Run(); err != nil {
+			t.Errorf("%s is not gitignored (%v): a clone would carry a copy of third-party code", f, err)
+		}
+	}
+	gen, err := filepath.Abs("chartlib_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	overlay := filepath.Join(t.TempDir(), "overlay.json")
+	if err := os.WriteFile(overlay, []byte(`{"Replace":{`+strconv.Quote(gen)+`:""}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-overlay", overlay, ".").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "undefined: runMakeWebappAssets") {
+		t.Errorf("without chartlib_gen.go, go build said %q (%v); want it to stop naming make webapp-assets", out, err)
 	}
 }

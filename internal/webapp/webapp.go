@@ -82,9 +82,6 @@ func New(c Config) http.Handler {
 			s.me = append(s.me, r)
 		}
 	}
-	if chartMissing() {
-		c.Log.Error("the Mini App was built without its chart library; /app/ answers 500 (make webapp-assets)", "file", ChartFile)
-	}
 	mux := http.NewServeMux()
 	// The page is read and compressed at its first request, not at start:
 	// a Lambda cold start that serves a webhook never pays for it.
