@@ -2,6 +2,7 @@ package webapp_test
 
 import (
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -17,6 +18,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/webapp"
 )
 
@@ -158,5 +161,60 @@ func TestABuildWithoutMakeWebappAssetsStopsNamingIt(t *testing.T) {
 	out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-overlay", overlay, ".").CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "undefined: runMakeWebappAssets") {
 		t.Errorf("without chartlib_gen.go, go build said %q (%v); want it to stop naming make webapp-assets", out, err)
+	}
+}
+
+// TestStaticFilesAreNamedByTheirContentAndKeptForGood: the page asks for
+// its script, style and chart library by hashed names, which a browser
+// keeps for a year without asking again; the page itself is checked back.
+func TestStaticFilesAreNamedByTheirContentAndKeptForGood(t *testing.T) {
+	f := newFixture(t)
+	index := f.get("/app/", "")
+	if cc := index.Header().Get("Cache-Control"); cc != "no-cache" {
+		t.Errorf("the page is served with Cache-Control %q, want no-cache", cc)
+	}
+	srcs := regexp.MustCompile(`(?:src|href)="static/([^"]+)"`).FindAllStringSubmatch(index.Body.String(), -1)
+	if len(srcs) != 3 {
+		t.Fatalf("the page loads %d static files, want its script, style and chart library", len(srcs))
+	}
+	hashed := regexp.MustCompile(`^[a-z-]+\.[0-9a-f]{16}\.(js|css)$`)
+	for _, m := range srcs {
+		if !hashed.MatchString(m[1]) {
+			t.Errorf("the page loads static/%s, not named by its content", m[1])
+			continue
+		}
+		w := f.get("/app/static/"+m[1], "")
+		if w.Code != http.StatusOK || w.Header().Get("Cache-Control") != "public, max-age=31536000, immutable" {
+			t.Errorf("static/%s: %d, Cache-Control %q", m[1], w.Code, w.Header().Get("Cache-Control"))
+		}
+	}
+}
+
+// TestALargeAPIAnswerGoesGzipped: a portfolio's answer is gzipped for a
+// client that takes it, and plain for one that does not.
+func TestALargeAPIAnswerGoesGzipped(t *testing.T) {
+	big := core.WebRoute{Module: "coin", WebRoute: app.WebRoute{Name: app.WebMe, Handler: func(context.Context, *app.WebRequest) (any, error) {
+		return map[string]string{"trades": strings.Repeat("a trade, ", 1000)}, nil
+	}}}
+	f := newFixture(t, big)
+	auth := "tma " + signed(token, 42, now)
+	r := httptest.NewRequest(http.MethodGet, "/app/api/me", nil)
+	r.Header.Set("Authorization", auth)
+	r.Header.Set("Accept-Encoding", "gzip, deflate, br")
+	w := httptest.NewRecorder()
+	f.h.ServeHTTP(w, r)
+	if w.Code != http.StatusOK || w.Header().Get("Content-Encoding") != "gzip" || w.Header().Get("Vary") != "Accept-Encoding" {
+		t.Fatalf("%d, Content-Encoding %q, Vary %q; want a gzipped 200", w.Code, w.Header().Get("Content-Encoding"), w.Header().Get("Vary"))
+	}
+	zr, err := gzip.NewReader(w.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var me webapp.Me
+	if err := json.NewDecoder(zr).Decode(&me); err != nil || me.User.ID != 42 {
+		t.Fatalf("the gzipped answer reads %+v (%v)", me, err)
+	}
+	if plain := f.get("/app/api/me", auth); plain.Header().Get("Content-Encoding") != "" || !json.Valid(plain.Body.Bytes()) {
+		t.Errorf("without Accept-Encoding: Content-Encoding %q", plain.Header().Get("Content-Encoding"))
 	}
 }
