@@ -1,7 +1,8 @@
 // The Mini App: reads the signed user's portfolios from the bot and shows
 // them. initData comes from Telegram's script, or, where that script did
 // not load (a test link opened in a browser), from the URL fragment the
-// way Telegram's clients pass it.
+// way Telegram's clients pass it. The data is asked at once; the chart
+// library loads beside it (async), and the charts are drawn when both are in.
 (function () {
   "use strict";
   var tg = window.Telegram && window.Telegram.WebApp;
@@ -9,8 +10,31 @@
   var initData = (tg && tg.initData) || hash.get("tgWebAppData") || "";
   var signed = new URLSearchParams(initData);
   var startParam = signed.get("start_param") || "";
-  var state = { me: null, market: "", chart: null, series: null, deposits: null, price: null, priceSeries: null };
+  // timeout bounds one request to the bot (the bot's own bound is 10 s).
+  var config = { timeout: 12000 };
+  var state = { me: null, market: "", chart: null, series: null, deposits: null, price: null, priceSeries: null, priceSeq: 0, priceAbort: null, tapped: null, settled: 0 };
   var $ = function (id) { return document.getElementById(id); };
+  // Vietnam keeps UTC+7 all year: the charts, which read times as UTC,
+  // are given times moved by it, and show Vietnam's clock as the trades do.
+  var VN_OFFSET = 7 * 3600;
+  var VN_ZONE = "Asia/Ho_Chi_Minh";
+
+  // The chart library, loading beside the data.
+  var library = new Promise(function (resolve, reject) {
+    if (window.LightweightCharts) { resolve(window.LightweightCharts); return; }
+    var s = $("lc");
+    if (!s) { reject(new Error("no chart library")); return; }
+    s.addEventListener("load", function () { if (window.LightweightCharts) resolve(window.LightweightCharts); else reject(new Error("no chart library")); });
+    s.addEventListener("error", function () { reject(new Error("the chart library did not load")); });
+  });
+  library.catch(function () {});
+
+  // Telegram's client features, each where this client has it.
+  function tgHas(version) { return !!(tg && tg.isVersionAtLeast && tg.isVersionAtLeast(version)); }
+  function haptic(kind) {
+    if (!tgHas("6.1") || !tg.HapticFeedback) return;
+    if (kind === "select") tg.HapticFeedback.selectionChanged(); else tg.HapticFeedback.impactOccurred("light");
+  }
 
   function el(tag, text, cls) {
     var e = document.createElement(tag);
@@ -29,95 +53,257 @@
     try { return JSON.parse(hash.get("tgWebAppThemeParams") || "{}"); } catch (e) { return {}; }
   }
 
-  function isDark(hex) {
+  function rgb(hex) {
     var m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex || "");
-    if (!m) return window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches;
-    var l = 0.299 * parseInt(m[1], 16) + 0.587 * parseInt(m[2], 16) + 0.114 * parseInt(m[3], 16);
-    return l < 128;
+    return m ? [parseInt(m[1], 16), parseInt(m[2], 16), parseInt(m[3], 16)] : null;
+  }
+
+  // WCAG's relative luminance and contrast ratio.
+  function luminance(c) {
+    var l = c.map(function (v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
+  }
+  function contrast(a, b) {
+    var x = luminance(a), y = luminance(b);
+    return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+  }
+
+  function isDark(hex) {
+    var c = rgb(hex);
+    if (!c) return window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches;
+    return luminance(c) < 0.18;
+  }
+
+  // Gains and losses in colours that read at 4.5:1 on the page and on its
+  // cards: Telegram's own red where it does, else the page's.
+  var UPDOWN = { light: { up: "#147a48", down: "#c62828" }, dark: { up: "#4cd08a", down: "#ff7b72" } };
+  function readable(hex, backs) {
+    var c = rgb(hex);
+    return !!c && backs.every(function (b) { return !b || contrast(c, b) >= 4.5; });
   }
 
   function applyTheme(tp) {
+    tp = tp || {};
     var root = document.documentElement.style;
-    Object.keys(tp || {}).forEach(function (k) {
+    Object.keys(tp).forEach(function (k) {
       if (/^[a-z_]+$/.test(k)) root.setProperty("--tg-theme-" + k.replace(/_/g, "-"), tp[k]);
     });
-    document.documentElement.dataset.theme = isDark(tp && tp.bg_color) ? "dark" : "light";
-    styleChart();
+    var theme = isDark(tp.bg_color) ? "dark" : "light";
+    document.documentElement.dataset.theme = theme;
+    var backs = [rgb(css("--bg")), rgb(css("--card"))];
+    var down = tp.destructive_text_color && readable(tp.destructive_text_color, backs) ? tp.destructive_text_color : UPDOWN[theme].down;
+    root.setProperty("--up", UPDOWN[theme].up);
+    root.setProperty("--down", down);
+    styleCharts();
   }
 
   function css(name) { return getComputedStyle(document.documentElement).getPropertyValue(name).trim(); }
 
-  function styleChart() {
+  // Money on the charts, as the market's commands write it: the prefix,
+  // suffix and decimals of its amounts ("$1,234.50", "510,000,000 VND").
+  function moneyFormat(text) {
+    var m = /^-?([^\d-]*)[\d,]+(?:\.(\d+))?(.*)$/.exec(text || "");
+    return m ? { prefix: m[1], suffix: m[3], cents: !!m[2] } : { prefix: "", suffix: "", cents: true };
+  }
+  function grouped(v, places) {
+    return Math.abs(v).toLocaleString("en-US", { minimumFractionDigits: places, maximumFractionDigits: places });
+  }
+  // places as the bot's charts pick them: dollars in cents under 1,000,
+  // four significant digits under 1; dong whole.
+  function placesFor(f, v) {
+    var a = Math.abs(v);
+    if (!f.cents || a >= 1000 || a === 0) return 0;
+    return a >= 1 ? 2 : Math.min(8, 3 - Math.floor(Math.log10(a)));
+  }
+  // compact writes millions and billions short, so the axis stays narrow:
+  // 510,000,000 is 510M.
+  function compact(f, v, digits) {
+    var a = Math.abs(v), sign = v < 0 ? "-" : "";
+    var units = [[1e12, "T"], [1e9, "B"], [1e6, "M"]];
+    for (var i = 0; i < units.length; i++) {
+      if (a >= units[i][0]) return sign + f.prefix + String(+(a / units[i][0]).toFixed(digits)) + units[i][1];
+    }
+    return sign + f.prefix + grouped(v, placesFor(f, v));
+  }
+  function chartMoney(f) {
+    return {
+      priceFormatter: function (v) { return compact(f, v, 3); },
+      tickmarksPriceFormatter: function (vs) { return vs.map(function (v) { return compact(f, v, 2); }); },
+    };
+  }
+  function marketFormat(name) {
+    var p = state.me && state.me.modules[name];
+    return moneyFormat(p && p.found ? p.cash.text : (name === "coin" ? "$0.00" : "0 VND"));
+  }
+
+  var vnTime = new Intl.DateTimeFormat("en-GB", { timeZone: VN_ZONE, day: "numeric", month: "short", year: "2-digit", hour: "2-digit", minute: "2-digit" });
+
+  // Options every chart shares: a vertical swipe that starts on a chart
+  // scrolls the page; a horizontal one pans, two fingers zoom.
+  function chartOptions(LC, f, timed) {
+    return {
+      autoSize: true,
+      crosshair: { mode: LC.CrosshairMode.Normal },
+      handleScroll: { vertTouchDrag: false },
+      handleScale: { axisPressedMouseMove: { time: true, price: false } },
+      rightPriceScale: { borderVisible: false },
+      timeScale: { borderVisible: false, timeVisible: timed },
+      localization: chartMoney(f),
+    };
+  }
+
+  function styleCharts() {
     var text = css("--text"), hint = css("--hint"), accent = css("--accent");
-    var grid = { vertLines: { color: "rgba(128,128,128,0.12)" }, horzLines: { color: "rgba(128,128,128,0.12)" } };
-    if (state.price) state.price.applyOptions({ layout: { background: { type: "solid", color: css("--card") }, textColor: text }, grid: grid });
+    var look = { layout: { background: { type: "solid", color: css("--card") }, textColor: text },
+      grid: { vertLines: { color: "rgba(128,128,128,0.12)" }, horzLines: { color: "rgba(128,128,128,0.12)" } } };
+    if (state.price) state.price.applyOptions(look);
+    if (state.priceSeries && state.priceSeries.seriesType() === "Candlestick") {
+      state.priceSeries.applyOptions({ upColor: css("--up"), downColor: css("--down"), borderUpColor: css("--up"), borderDownColor: css("--down"), wickUpColor: css("--up"), wickDownColor: css("--down") });
+    }
     if (!state.chart) return;
-    state.chart.applyOptions({
-      layout: { background: { type: "solid", color: css("--card") }, textColor: text },
-      grid: grid,
-    });
+    state.chart.applyOptions(look);
     state.series.applyOptions({ lineColor: accent, topColor: accent + "66", bottomColor: accent + "08" });
     state.deposits.applyOptions({ color: hint });
   }
 
-  // A holding's price over a period, from the market's chart sources:
-  // candles where they have opens and highs, else a line.
-  function loadPrice(market, symbol, period) {
-    api("api/" + market + "/chart?symbol=" + encodeURIComponent(symbol) + "&period=" + encodeURIComponent(period || "")).then(function (r) {
-      return r.ok ? r.json() : null;
-    }).then(function (c) {
-      $("price").hidden = false;
-      if (!c) { $("pricetitle").textContent = symbol + ": no price history now"; $("pricechart").hidden = true; return; }
-      $("pricechart").hidden = false;
-      $("pricetitle").textContent = c.label + " " + c.period;
-      $("pricenote").textContent = "Prices: " + c.source + (c.note ? " (" + c.note + ")" : "");
-      var nav = $("periods");
-      nav.textContent = "";
-      c.periods.forEach(function (p) {
-        var b = el("button", p);
-        b.setAttribute("aria-selected", String(p === c.period));
-        b.addEventListener("click", function () { loadPrice(market, symbol, p); });
-        nav.appendChild(b);
-      });
-      var LC = window.LightweightCharts;
-      if (state.price) state.price.remove();
-      state.price = LC.createChart($("pricechart"), { autoSize: true, crosshair: { mode: LC.CrosshairMode.Normal },
-        timeScale: { timeVisible: true, borderVisible: false }, rightPriceScale: { borderVisible: false } });
-      var bars = c.bars.map(function (b) { return { time: b.t, open: b.o, high: b.h, low: b.l, close: b.c, value: b.c }; });
-      state.priceSeries = c.ohlc ? state.price.addSeries(LC.CandlestickSeries, {}) : state.price.addSeries(LC.LineSeries, { lineWidth: 2 });
-      state.priceSeries.setData(bars);
-      state.price.timeScale().fitContent();
-      styleChart();
-    }).catch(function () {});
+  // request asks the bot, bounded by config.timeout; it rejects with
+  // {status}: the HTTP status, "timeout", "network" or "aborted".
+  function request(path, ctl) {
+    ctl = ctl || new AbortController();
+    var timedOut = false;
+    var timer = setTimeout(function () { timedOut = true; ctl.abort(); }, config.timeout);
+    return fetch(path, { headers: { Authorization: "tma " + initData }, cache: "no-store", signal: ctl.signal }).then(function (r) {
+      if (!r.ok) throw { status: r.status };
+      return r.json();
+    }).catch(function (e) {
+      if (e && e.status) throw e;
+      throw { status: timedOut ? "timeout" : (ctl.signal.aborted ? "aborted" : "network") };
+    }).finally(function () { clearTimeout(timer); });
   }
 
-  function drawChart(values) {
+  // What a failed request tells the user, and whether trying again helps.
+  function failure(e, what) {
+    switch (e.status) {
+      case 401: return { text: "Your session has ended: the page's sign-in lasts 24 hours. Close the page and open it again from the bot.", retry: false };
+      case 429: return { text: "Too many taps at once. Wait a second, then try again.", retry: true };
+      case 404: return { text: "No price history for " + what + " now.", retry: false };
+      case "timeout": return { text: "The bot did not answer in time. Check your connection and try again.", retry: true };
+      case "network": return { text: "Could not reach the bot: you may be offline. Check your connection and try again.", retry: true };
+      default: return { text: "The bot could not answer just now (error " + e.status + "). Try again in a moment.", retry: true };
+    }
+  }
+
+  function priceStatus(text, retry) {
+    $("pricestatus").hidden = !text;
+    $("pricemsg").textContent = text || "";
+    $("retry").hidden = !retry;
+    state.retry = retry || null;
+  }
+
+  // A holding's price over a period, from the market's chart sources:
+  // candles where they have opens and highs, else a line. Only the answer
+  // to the latest tap is drawn.
+  function loadPrice(market, symbol, period) {
+    var seq = ++state.priceSeq;
+    if (state.priceAbort) state.priceAbort.abort();
+    var ctl = new AbortController();
+    state.priceAbort = ctl;
+    $("price").hidden = false;
+    $("pricetitle").textContent = symbol + (period ? " " + period : "");
+    $("pricechart").hidden = true;
+    $("pricenote").textContent = "";
+    priceStatus("Loading " + symbol + "…", null);
+    var again = function () { haptic("tap"); loadPrice(market, symbol, period); };
+    Promise.all([request("api/" + market + "/chart?symbol=" + encodeURIComponent(symbol) + "&period=" + encodeURIComponent(period || ""), ctl), library]).then(function (got) {
+      state.settled++;
+      if (seq !== state.priceSeq) return;
+      drawPrice(got[1], market, symbol, got[0]);
+    }, function (e) {
+      state.settled++;
+      if (seq !== state.priceSeq || (e && e.status === "aborted")) return;
+      if (!e || e.status === undefined) { priceStatus("The page's chart library did not load. Close the page and open it again.", null); return; }
+      var f = failure(e, symbol);
+      priceStatus(f.text, f.retry ? again : null);
+    });
+  }
+
+  function drawPrice(LC, market, symbol, c) {
+    priceStatus("", null);
+    $("pricechart").hidden = false;
+    $("pricetitle").textContent = c.label + " " + c.period;
+    $("pricenote").textContent = "Prices: " + c.source + (c.note ? " (" + c.note + ")" : "") + ". Times in Vietnam time.";
+    var nav = $("periods");
+    nav.textContent = "";
+    c.periods.forEach(function (p) {
+      var b = el("button", p);
+      b.type = "button";
+      b.setAttribute("aria-pressed", String(p === c.period));
+      b.addEventListener("click", function () { haptic("select"); loadPrice(market, symbol, p); });
+      nav.appendChild(b);
+    });
+    if (state.price) state.price.remove();
+    state.price = LC.createChart($("pricechart"), chartOptions(LC, marketFormat(market), true));
+    var bars = c.bars.map(function (b) { var t = b.t + VN_OFFSET; return { time: t, open: b.o, high: b.h, low: b.l, close: b.c, value: b.c }; });
+    state.priceSeries = c.ohlc ? state.price.addSeries(LC.CandlestickSeries, {}) : state.price.addSeries(LC.LineSeries, { lineWidth: 2 });
+    state.priceSeries.setData(bars);
+    state.price.timeScale().fitContent();
+    styleCharts();
+  }
+
+  // The tapped holding's chart comes into view, and Back (Telegram's, or
+  // the page's own) returns to the holding.
+  function openPrice(market, symbol, row) {
+    haptic("tap");
+    state.tapped = row;
+    loadPrice(market, symbol);
+    $("price").scrollIntoView({ block: "start" });
+    if (tgHas("6.1")) tg.BackButton.show();
+  }
+
+  function closePrice() {
+    state.priceSeq++;
+    if (state.priceAbort) state.priceAbort.abort();
+    $("price").hidden = true;
+    if (tgHas("6.1")) tg.BackButton.hide();
+    if (state.tapped) {
+      state.tapped.scrollIntoView({ block: "center" });
+      var b = state.tapped.querySelector("button");
+      if (b) b.focus({ preventScroll: true });
+    }
+  }
+
+  function drawValues(LC, values, market) {
     var box = $("chart");
-    $("nochart").hidden = values.length > 0;
-    box.hidden = values.length === 0;
-    if (!values.length) return;
     if (!state.chart) {
-      var LC = window.LightweightCharts;
-      state.chart = LC.createChart(box, {
-        autoSize: true,
-        crosshair: { mode: LC.CrosshairMode.Normal },
-        rightPriceScale: { borderVisible: false },
-        timeScale: { borderVisible: false },
-      });
+      state.chart = LC.createChart(box, chartOptions(LC, marketFormat(market), false));
       state.series = state.chart.addSeries(LC.AreaSeries, { lineWidth: 2, priceLineVisible: false });
       state.deposits = state.chart.addSeries(LC.LineSeries, { lineWidth: 1, lineStyle: LC.LineStyle.Dashed, priceLineVisible: false, lastValueVisible: false });
       state.chart.subscribeCrosshairMove(function (p) { state.crosshair = p.time || null; });
-      styleChart();
+      styleCharts();
     }
+    state.chart.applyOptions({ localization: chartMoney(marketFormat(market)) });
     state.series.setData(values.map(function (v) { return { time: v.day, value: v.value }; }));
     state.deposits.setData(values.map(function (v) { return { time: v.day, value: v.deposited }; }));
     state.chart.timeScale().fitContent();
   }
 
+  function drawChart(values, market) {
+    var box = $("chart");
+    $("nochart").hidden = values.length > 0;
+    box.hidden = values.length === 0;
+    if (!values.length) return;
+    library.then(function (LC) {
+      if (state.market === market) drawValues(LC, values, market);
+    }, function () {
+      $("nochart").hidden = false;
+      $("nochart").textContent = "The page's chart library did not load: close the page and open it again to see the chart.";
+    });
+  }
+
   function sign(a) { return a.value.charAt(0) === "-" ? "down" : (/^0(\.0*)?$/.test(a.value) ? "" : "up"); }
 
-  function term(dl, name, amount, id) {
-    var d = el("div"), dd = el("dd", amount.text, amount === state.pl ? sign(amount) : "");
+  function term(dl, name, amount, id, signed) {
+    var d = el("div"), dd = el("dd", amount.text, signed ? sign(amount) : "");
     dd.id = id;
     d.appendChild(el("dt", name));
     d.appendChild(dd);
@@ -127,27 +313,36 @@
   function renderMarket(name) {
     var p = state.me.modules[name];
     state.market = name;
-    Array.prototype.forEach.call($("tabs").children, function (b) { b.setAttribute("aria-selected", String(b.dataset.market === name)); });
+    Array.prototype.forEach.call($("tabs").children, function (b) {
+      var on = b.dataset.market === name;
+      b.setAttribute("aria-selected", String(on));
+      b.tabIndex = on ? 0 : -1;
+    });
+    $("market").setAttribute("aria-labelledby", "tab-" + name);
     $("start").hidden = p.found;
     $("start").textContent = p.found ? "" : "No " + name + " portfolio yet. Start with " + p.start + " in the chat.";
     var dl = $("summary");
     dl.textContent = "";
-    state.pl = p.pl;
     if (p.found) {
       term(dl, "Total", p.total, "total");
-      term(dl, "P/L", p.pl, "pl");
+      term(dl, "P/L", p.pl, "pl", true);
       term(dl, "Cash", p.cash, "cash");
       term(dl, "Invested", p.invested, "invested");
     }
-    drawChart(p.values);
+    drawChart(p.values, name);
     var body = $("holdings").tBodies[0];
     body.textContent = "";
-    $("price").hidden = true;
+    state.tapped = null;
+    closePrice();
     p.holdings.forEach(function (h) {
       var tr = el("tr");
       tr.dataset.symbol = h.symbol;
-      tr.addEventListener("click", function () { loadPrice(name, h.symbol); });
-      var what = el("td", h.qty + " " + h.unit);
+      var open = function () { openPrice(name, h.symbol, tr); };
+      tr.addEventListener("click", open);
+      var what = el("td"), b = el("button", h.qty + " " + h.unit);
+      b.type = "button";
+      b.setAttribute("aria-label", h.qty + " " + h.unit + ": show its price chart");
+      what.appendChild(b);
       what.appendChild(el("small", h.price_known ? " @ " + h.price.text : " no price now", "hint"));
       tr.appendChild(what);
       tr.appendChild(el("td", h.price_known ? h.value.text : "—"));
@@ -158,11 +353,23 @@
     ol.textContent = "";
     p.trades.forEach(function (t) {
       var li = el("li"), left = el("span", t.kind === "topup" ? "Top-up" : (t.kind === "buy" ? "Buy " : "Sell ") + (t.qty || "") + " " + (t.symbol || ""));
-      left.appendChild(el("small", new Date(t.at).toLocaleString() + (t.price ? " @ " + t.price.text : "")));
+      left.appendChild(el("small", vnTime.format(new Date(t.at)) + (t.price ? " @ " + t.price.text : "")));
       li.appendChild(left);
       li.appendChild(el("span", t.cash.text, sign(t.cash)));
       ol.appendChild(li);
     });
+  }
+
+  // Tabs as WAI-ARIA's pattern: arrows move between markets.
+  function tabKeys(e) {
+    var tabs = Array.prototype.slice.call($("tabs").children);
+    var i = tabs.indexOf(document.activeElement), n = tabs.length;
+    var j = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: n - 1 }[e.key];
+    if (i < 0 || j === undefined) return;
+    e.preventDefault();
+    var t = tabs[(j + n) % n];
+    t.focus();
+    t.click();
   }
 
   function render(me) {
@@ -173,11 +380,15 @@
     nav.textContent = "";
     names.forEach(function (n) {
       var b = el("button", n.charAt(0).toUpperCase() + n.slice(1));
+      b.type = "button";
+      b.id = "tab-" + n;
       b.dataset.market = n;
       b.setAttribute("role", "tab");
-      b.addEventListener("click", function () { renderMarket(n); });
+      b.setAttribute("aria-controls", "market");
+      b.addEventListener("click", function () { if (state.market !== n) { haptic("select"); renderMarket(n); } });
       nav.appendChild(b);
     });
+    nav.onkeydown = tabKeys;
     var first = names.filter(function (n) { return me.modules[n].found; })[0] || names[0];
     show("app");
     if (first) renderMarket(first);
@@ -186,46 +397,65 @@
     requestAnimationFrame(function () { performance.mark("portfolio-painted"); });
   }
 
-  function api(path) {
-    return fetch(path, { headers: { Authorization: "tma " + initData }, cache: "no-store" });
-  }
-
-  // The board of the group the app was opened from, where a market has one
-  // and the user traded there.
+  // The boards of the group the app was opened from, one per market where
+  // it has one and the user traded there, above the user's own figures.
   function loadBoards(names) {
+    var box = $("boards");
+    box.querySelectorAll(".board").forEach(function (b) { b.remove(); });
+    var slots = {};
     names.forEach(function (n) {
-      api("api/" + n + "/board?chat=" + encodeURIComponent(startParam)).then(function (r) {
-        return r.ok ? r.json() : null;
-      }).then(function (b) {
+      var s = el("section", undefined, "board");
+      s.dataset.market = n;
+      s.hidden = true;
+      slots[n] = s;
+      box.appendChild(s);
+      request("api/" + n + "/board?chat=" + encodeURIComponent(startParam)).then(function (b) {
         if (!b || !b.rows || !b.rows.length) return;
-        var ol = $("boardrows");
+        s.appendChild(el("h3", n.charAt(0).toUpperCase() + n.slice(1)));
+        var ol = el("ol");
         b.rows.forEach(function (row) {
-          var li = el("li");
-          li.appendChild(el("span", row.rank + ". " + row.name + " (" + n + ")"));
-          li.appendChild(el("span", row.value.text));
+          var li = el("li", undefined, row.you ? "you" : "");
+          var who = el("span", row.rank + ". " + row.name);
+          if (row.you) { who.appendChild(el("small", " (you)")); li.setAttribute("aria-current", "true"); }
+          li.appendChild(who);
+          var fig = el("span", row.value.text);
+          fig.appendChild(el("small", row.pl.text, sign(row.pl)));
+          li.appendChild(fig);
           ol.appendChild(li);
         });
-        $("board").hidden = false;
-      }).catch(function () {});
+        s.appendChild(ol);
+        s.hidden = false;
+        box.hidden = false;
+      }, function () {});
+    });
+  }
+
+  function loadMe() {
+    request("api/me").then(render, function (e) {
+      if (e.status === 401) { show("denied"); return; }
+      $("why").textContent = failure(e, "").text;
+      show("failed");
     });
   }
 
   function start() {
     applyTheme(themeParams());
+    $("back").addEventListener("click", function () { haptic("tap"); closePrice(); });
+    $("retry").addEventListener("click", function () { if (state.retry) state.retry(); });
     if (tg) {
       tg.ready();
       tg.expand();
       tg.onEvent("themeChanged", function () { applyTheme(tg.themeParams); });
+      if (tgHas("6.1")) tg.BackButton.onClick(closePrice);
+      if (tg.MainButton && tg.MainButton.setParams) {
+        tg.MainButton.setParams({ text: "Refresh", is_visible: true });
+        tg.MainButton.onClick(function () { haptic("tap"); loadMe(); });
+      }
     }
     if (!initData) { show("denied"); return; }
-    if (!window.LightweightCharts) { $("why").textContent = "The page's chart library did not load."; show("failed"); return; }
-    api("api/me").then(function (r) {
-      if (r.status === 401) { show("denied"); return null; }
-      if (!r.ok) { show("failed"); return null; }
-      return r.json();
-    }).then(function (me) { if (me) render(me); }).catch(function () { show("failed"); });
+    loadMe();
   }
 
-  window.miniApp = { applyTheme: applyTheme, state: state, renderMarket: renderMarket };
+  window.miniApp = { applyTheme: applyTheme, state: state, renderMarket: renderMarket, config: config, contrast: contrast, rgb: rgb };
   start();
 })();
