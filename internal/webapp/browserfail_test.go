@@ -116,7 +116,7 @@ func TestAFailedChartRequestSaysWhatHappenedAndWhatToDo(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			net.set(tc.fn)
 			eval(t, ctx, tapBTC)
-			waitFor(t, ctx, `document.getElementById("pricemsg").textContent.includes(` + jsString(tc.says) + `)`)
+			waitFor(t, ctx, `document.getElementById("pricemsg").textContent.includes(`+jsString(tc.says)+`)`)
 			if got := eval(t, ctx, `String(!document.getElementById("retry").hidden)`); got != map[bool]string{true: "true", false: "false"}[tc.retry] {
 				t.Errorf("a retry offered: %s, want %v", got, tc.retry)
 			}
@@ -126,7 +126,7 @@ func TestAFailedChartRequestSaysWhatHappenedAndWhatToDo(t *testing.T) {
 			net.set(nil)
 			if tc.retry {
 				eval(t, ctx, `document.getElementById("retry").click()`)
-				waitFor(t, ctx, `` + drawn)
+				waitFor(t, ctx, ``+drawn)
 			}
 		})
 	}
@@ -146,11 +146,11 @@ func TestAHungChartRequestTimesOutWithARetry(t *testing.T) {
 		}
 	})
 	eval(t, ctx, tapBTC)
-	waitFor(t, ctx, `document.getElementById("pricemsg").textContent.includes("did not answer in time") && ` + retryable)
+	waitFor(t, ctx, `document.getElementById("pricemsg").textContent.includes("did not answer in time") && `+retryable)
 	net.set(nil)
 	eval(t, ctx, `miniApp.config.timeout = 12000`)
 	eval(t, ctx, `document.getElementById("retry").click()`)
-	waitFor(t, ctx, `` + drawn)
+	waitFor(t, ctx, ``+drawn)
 }
 
 // TestAnOlderChartAnswerNeverReplacesTheLatestTap: BTC's chart, tapped
@@ -172,7 +172,7 @@ func TestAnOlderChartAnswerNeverReplacesTheLatestTap(t *testing.T) {
 	eval(t, ctx, tapBTC)
 	<-held
 	eval(t, ctx, tapETH)
-	waitFor(t, ctx, `` + drawn + ` && document.getElementById("pricetitle").textContent.startsWith("ETH")`)
+	waitFor(t, ctx, ``+drawn+` && document.getElementById("pricetitle").textContent.startsWith("ETH")`)
 	close(release)
 	waitFor(t, ctx, `miniApp.state.settled >= 2`)
 	if title := eval(t, ctx, `document.getElementById("pricetitle").textContent`); !strings.HasPrefix(title, "ETH") {
