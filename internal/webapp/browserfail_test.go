@@ -126,7 +126,7 @@ func TestAFailedChartRequestSaysWhatHappenedAndWhatToDo(t *testing.T) {
 			net.set(nil)
 			if tc.retry {
 				eval(t, ctx, `document.getElementById("retry").click()`)
-				waitFor(t, ctx, ``+drawn)
+				waitFor(t, ctx, drawn)
 			}
 		})
 	}
@@ -150,7 +150,7 @@ func TestAHungChartRequestTimesOutWithARetry(t *testing.T) {
 	net.set(nil)
 	eval(t, ctx, `miniApp.config.timeout = 12000`)
 	eval(t, ctx, `document.getElementById("retry").click()`)
-	waitFor(t, ctx, ``+drawn)
+	waitFor(t, ctx, drawn)
 }
 
 // TestAnOlderChartAnswerNeverReplacesTheLatestTap: BTC's chart, tapped

@@ -127,7 +127,7 @@
   }
   function chartMoney(f) {
     return {
-      priceFormatter: function (v) { return compact(f, v, 3); },
+      priceFormatter: function (v) { return compact(f, v, 2); },
       tickmarksPriceFormatter: function (vs) { return vs.map(function (v) { return compact(f, v, 2); }); },
     };
   }
@@ -217,6 +217,7 @@
     Promise.all([request("api/" + market + "/chart?symbol=" + encodeURIComponent(symbol) + "&period=" + encodeURIComponent(period || ""), ctl), library]).then(function (got) {
       state.settled++;
       if (seq !== state.priceSeq) return;
+      state.priceAnswer = got[0];
       drawPrice(got[1], market, symbol, got[0]);
     }, function (e) {
       state.settled++;
