@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"testing"
 	"time"
@@ -151,6 +152,10 @@ func BenchmarkFirstFiguresSlow4G(b *testing.B) {
 			b.Fatal(err)
 		}
 		paints = append(paints, ms)
+		if os.Getenv("MINIAPP_WATERFALL") != "" {
+			w, _ := chromedp.Run(tab, chromedp.Evaluate[string](`performance.getEntries().map(e => e.name.replace(/^.*\//, "") + " " + e.entryType + " " + Math.round(e.startTime) + "-" + Math.round(e.responseEnd || e.startTime + e.duration)).join("\n")`))
+			b.Logf("waterfall:\n%s", w)
+		}
 		cancel()
 	}
 	slices.Sort(paints)

@@ -5,11 +5,14 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"embed"
+	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"mime"
 	"net/http"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,15 +37,20 @@ type chartLibrary struct {
 // it, rather than giving a page that cannot draw.
 var chart = runMakeWebappAssets
 
-// csp lets the page run its own files and Telegram's script, and talk
-// only to its own origin.
-const csp = "default-src 'none'; script-src 'self' https://telegram.org; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors https://web.telegram.org https://*.telegram.org"
+// csp lets the page run its own files, its one inline script (by its
+// hash, %s) and Telegram's script, and talk only to its own origin.
+const csp = "default-src 'none'; script-src 'self' %s https://telegram.org; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors https://web.telegram.org https://*.telegram.org"
+
+// inlineScript is index.html's one inline script: it asks for the data
+// while the page's own script is still on its way.
+var inlineScript = regexp.MustCompile(`(?s)<script>(.*?)</script>`)
 
 // page is the embedded page, read once, each file with its gzip form
 // and an ETag. The page names its static files by content
 // (static/app.<hash>.js), so a browser keeps them for good and a new
 // build's page asks for new names.
 type page struct {
+	csp    string
 	files  map[string]file
 	hashed map[string]string // static/app.<hash>.js's file part: the file's name
 }
@@ -83,6 +91,12 @@ var loadPage = sync.OnceValue(func() *page {
 		}
 	}
 	p.add("index.html", []byte(index))
+	hashes := []string{}
+	for _, m := range inlineScript.FindAllStringSubmatch(index, -1) {
+		sum := sha256.Sum256([]byte(m[1]))
+		hashes = append(hashes, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'")
+	}
+	p.csp = fmt.Sprintf(csp, strings.Join(hashes, " "))
 	return p
 })
 
@@ -130,7 +144,7 @@ func (p *page) serve(w http.ResponseWriter, r *http.Request, name string, immuta
 		return
 	}
 	h := w.Header()
-	h.Set("Content-Security-Policy", csp)
+	h.Set("Content-Security-Policy", p.csp)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	if immutable {

@@ -1,8 +1,8 @@
 // The Mini App: reads the signed user's portfolios from the bot and shows
 // them. initData comes from Telegram's script, or, where that script did
 // not load (a test link opened in a browser), from the URL fragment the
-// way Telegram's clients pass it. The data is asked at once; the chart
-// library loads beside it (async), and the charts are drawn when both are in.
+// way Telegram's clients pass it. The data is asked first, the chart
+// library right after, and the charts are drawn when both are in.
 (function () {
   "use strict";
   var tg = window.Telegram && window.Telegram.WebApp;
@@ -19,14 +19,18 @@
   var VN_OFFSET = 7 * 3600;
   var VN_ZONE = "Asia/Ho_Chi_Minh";
 
-  // The chart library, loading beside the data.
-  var library = new Promise(function (resolve, reject) {
+  // The chart library: asked once the data has been, so on a slow link
+  // the small answer does not share the line with the large library.
+  var library = new Promise(function (resolve, reject) { state.loadLibrary = function () {
     if (window.LightweightCharts) { resolve(window.LightweightCharts); return; }
-    var s = $("lc");
-    if (!s) { reject(new Error("no chart library")); return; }
+    var meta = document.querySelector('meta[name="chart-library"]');
+    if (!meta) { reject(new Error("no chart library")); return; }
+    var s = document.createElement("script");
+    s.src = meta.content;
     s.addEventListener("load", function () { if (window.LightweightCharts) resolve(window.LightweightCharts); else reject(new Error("no chart library")); });
     s.addEventListener("error", function () { reject(new Error("the chart library did not load")); });
-  });
+    document.head.appendChild(s);
+  }; });
   library.catch(function () {});
 
   // Telegram's client features, each where this client has it.
@@ -167,18 +171,22 @@
   }
 
   // request asks the bot, bounded by config.timeout; it rejects with
-  // {status}: the HTTP status, "timeout", "network" or "aborted".
-  function request(path, ctl) {
+  // {status}: the HTTP status, "timeout", "network" or "aborted". asked
+  // is the request when already made (index.html's, for api/me).
+  function request(path, ctl, asked) {
     ctl = ctl || new AbortController();
-    var timedOut = false;
-    var timer = setTimeout(function () { timedOut = true; ctl.abort(); }, config.timeout);
-    return fetch(path, { headers: { Authorization: "tma " + initData }, cache: "no-store", signal: ctl.signal }).then(function (r) {
+    var timer, timedOut = false;
+    var late = new Promise(function (_, reject) {
+      timer = setTimeout(function () { timedOut = true; ctl.abort(); reject({ status: "timeout" }); }, config.timeout);
+    });
+    var answer = (asked || fetch(path, { headers: { Authorization: "tma " + initData }, cache: "no-store", signal: ctl.signal })).then(function (r) {
       if (!r.ok) throw { status: r.status };
       return r.json();
     }).catch(function (e) {
       if (e && e.status) throw e;
       throw { status: timedOut ? "timeout" : (ctl.signal.aborted ? "aborted" : "network") };
-    }).finally(function () { clearTimeout(timer); });
+    });
+    return Promise.race([answer, late]).finally(function () { clearTimeout(timer); });
   }
 
   // What a failed request tells the user, and whether trying again helps.
@@ -432,7 +440,9 @@
   }
 
   function loadMe() {
-    request("api/me").then(render, function (e) {
+    var asked = window.earlyMe && hash.get("tgWebAppData") === initData ? window.earlyMe : null;
+    window.earlyMe = null;
+    request("api/me", null, asked).then(render, function (e) {
       if (e.status === 401) { show("denied"); return; }
       $("why").textContent = failure(e, "").text;
       show("failed");
@@ -455,6 +465,7 @@
     }
     if (!initData) { show("denied"); return; }
     loadMe();
+    state.loadLibrary();
   }
 
   window.miniApp = { applyTheme: applyTheme, state: state, renderMarket: renderMarket, config: config, contrast: contrast, rgb: rgb };
