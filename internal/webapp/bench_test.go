@@ -4,7 +4,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"slices"
 	"testing"
 	"time"
@@ -125,6 +124,7 @@ func BenchmarkFirstFiguresSlow4G(b *testing.B) {
 	link := (&bot{srv: srv}).link(signFor(token, trader, traderName, time.Now(), ""), lightTheme)
 	ctx := browser(b)
 	var paints []float64
+	var waterfall string
 	for b.Loop() {
 		tab, cancel := chromedp.NewContext(ctx)
 		if err := chromedp.Do(tab, chromedp.Navigate("about:blank")); err != nil {
@@ -152,12 +152,10 @@ func BenchmarkFirstFiguresSlow4G(b *testing.B) {
 			b.Fatal(err)
 		}
 		paints = append(paints, ms)
-		if os.Getenv("MINIAPP_WATERFALL") != "" {
-			w, _ := chromedp.Run(tab, chromedp.Evaluate[string](`performance.getEntries().map(e => e.name.replace(/^.*\//, "") + " " + e.entryType + " " + Math.round(e.startTime) + "-" + Math.round(e.responseEnd || e.startTime + e.duration)).join("\n")`))
-			b.Logf("waterfall:\n%s", w)
-		}
+		waterfall, _ = chromedp.Run(tab, chromedp.Evaluate[string](`performance.getEntries().map(e => e.name.replace(/^.*\//, "").slice(0, 40) + " " + e.entryType + " " + Math.round(e.startTime) + "-" + Math.round(e.responseEnd || e.startTime + e.duration)).join("\n")`))
 		cancel()
 	}
+	b.Logf("the last load's resource timings (ms from navigation):\n%s", waterfall)
 	slices.Sort(paints)
 	b.ReportMetric(paints[len(paints)/2], "ms-paint-median")
 	b.ReportMetric(paints[len(paints)-1], "ms-paint-max")

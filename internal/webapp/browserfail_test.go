@@ -11,16 +11,18 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// chartNet stands between the page and the bot's chart route: what it is
-// set to do happens to every chart request until it is set again.
+// chartNet stands between the page and the bot's chart route (or the
+// route path ends with): what it is set to do happens to every such
+// request until it is set again.
 type chartNet struct {
+	path string
 	mu   sync.Mutex
 	fn   func(w http.ResponseWriter, r *http.Request, next http.Handler)
 	done chan struct{} // closed when the test ends: nothing hangs past it
 }
 
 func newChartNet() *chartNet {
-	n := &chartNet{done: make(chan struct{})}
+	n := &chartNet{path: "/chart", done: make(chan struct{})}
 	return n
 }
 
@@ -35,7 +37,7 @@ func (n *chartNet) wrap(h http.Handler) http.Handler {
 		n.mu.Lock()
 		fn := n.fn
 		n.mu.Unlock()
-		if fn == nil || !strings.HasSuffix(r.URL.Path, "/chart") {
+		if fn == nil || !strings.HasSuffix(r.URL.Path, n.path) {
 			h.ServeHTTP(w, r)
 			return
 		}
@@ -181,3 +183,25 @@ func TestAnOlderChartAnswerNeverReplacesTheLatestTap(t *testing.T) {
 }
 
 func jsString(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
+
+// TestAPortfolioThatFailsToLoadOffersARetry: the bot failing the page's
+// first request says so, and Try again loads the portfolio.
+func TestAPortfolioThatFailsToLoadOffersARetry(t *testing.T) {
+	net := newChartNet()
+	net.path = "/api/me"
+	net.set(answer(http.StatusServiceUnavailable))
+	bt := startBot(t, net.wrap)
+	t.Cleanup(func() { close(net.done) })
+	bt.say(t, "/coin_topup 10000")
+	ctx := browser(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(bt.link(signFor(bt.tg.Token, trader, traderName, time.Now(), ""), lightTheme)),
+		chromedp.WaitVisible(chromedp.ID("again"))); err != nil {
+		t.Fatalf("no retry on the failure page: %v", err)
+	}
+	if why := eval(t, ctx, `document.getElementById("why").textContent`); !strings.Contains(why, "error 503") {
+		t.Errorf("the failure reads %q", why)
+	}
+	net.set(nil)
+	eval(t, ctx, `document.getElementById("again").click()`)
+	waitFor(t, ctx, `!document.getElementById("app").hidden && document.getElementById("cash").textContent === "$10,000.00"`)
+}

@@ -398,7 +398,8 @@
       nav.appendChild(b);
     });
     nav.onkeydown = tabKeys;
-    var first = names.filter(function (n) { return me.modules[n].found; })[0] || names[0];
+    // A refresh keeps the market shown; a first load opens the first found.
+    var first = names.indexOf(state.market) >= 0 ? state.market : (names.filter(function (n) { return me.modules[n].found; })[0] || names[0]);
     show("app");
     if (first) renderMarket(first);
     if (startParam) loadBoards(names);
@@ -444,7 +445,9 @@
     window.earlyMe = null;
     request("api/me", null, asked).then(render, function (e) {
       if (e.status === 401) { show("denied"); return; }
-      $("why").textContent = failure(e, "").text;
+      var f = failure(e, "");
+      $("why").textContent = f.text;
+      $("again").hidden = !f.retry;
       show("failed");
     });
   }
@@ -453,6 +456,7 @@
     applyTheme(themeParams());
     $("back").addEventListener("click", function () { haptic("tap"); closePrice(); });
     $("retry").addEventListener("click", function () { if (state.retry) state.retry(); });
+    $("again").addEventListener("click", function () { haptic("tap"); show("loading"); loadMe(); });
     if (tg) {
       tg.ready();
       tg.expand();
