@@ -4,6 +4,7 @@ import (
 	"compress/gzip"
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"io"
@@ -216,5 +217,24 @@ func TestALargeAPIAnswerGoesGzipped(t *testing.T) {
 	}
 	if plain := f.get("/app/api/me", auth); plain.Header().Get("Content-Encoding") != "" || !json.Valid(plain.Body.Bytes()) {
 		t.Errorf("without Accept-Encoding: Content-Encoding %q", plain.Header().Get("Content-Encoding"))
+	}
+}
+
+// TestThePagesInlineScriptIsAllowedByItsHash: the one inline script (which
+// asks for the data first) runs under the page's policy, and nothing else
+// inline would.
+func TestThePagesInlineScriptIsAllowedByItsHash(t *testing.T) {
+	w := newFixture(t).get("/app/", "")
+	scripts := regexp.MustCompile(`(?s)<script>(.*?)</script>`).FindAllStringSubmatch(w.Body.String(), -1)
+	if len(scripts) != 1 || !strings.Contains(scripts[0][1], `fetch("api/me"`) {
+		t.Fatalf("the page has %d inline scripts, want the one that asks for api/me", len(scripts))
+	}
+	sum := sha256.Sum256([]byte(scripts[0][1]))
+	csp := w.Header().Get("Content-Security-Policy")
+	if want := "script-src 'self' 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "' https://telegram.org;"; !strings.Contains(csp, want) {
+		t.Errorf("the policy %q lacks %q", csp, want)
+	}
+	if scriptSrc := regexp.MustCompile(`script-src [^;]*`).FindString(csp); strings.Contains(scriptSrc, "unsafe-inline") {
+		t.Errorf("the policy lets any inline script run: %q", csp)
 	}
 }
