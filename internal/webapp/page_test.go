@@ -175,8 +175,8 @@ func TestStaticFilesAreNamedByTheirContentAndKeptForGood(t *testing.T) {
 		t.Errorf("the page is served with Cache-Control %q, want no-cache", cc)
 	}
 	srcs := regexp.MustCompile(`(?:src|href|content)="static/([^"]+)"`).FindAllStringSubmatch(index.Body.String(), -1)
-	if len(srcs) != 3 {
-		t.Fatalf("the page loads %d static files, want its script, style and chart library", len(srcs))
+	if len(srcs) != 4 {
+		t.Fatalf("the page loads %d static files, want its two scripts, its style and the chart library", len(srcs))
 	}
 	hashed := regexp.MustCompile(`^[a-z-]+\.[0-9a-f]{16}\.(js|css)$`)
 	for _, m := range srcs {
