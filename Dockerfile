@@ -4,18 +4,20 @@
 # Coolify passes the deployed commit as the SOURCE_COMMIT build argument,
 # which wins over GIT_SHA, so the deploy notice needs nothing typed by hand.
 
-# The Mini App's chart library, at the version tools/webapp/package-lock.json pins.
+# The Mini App's chart library, at the version tools/webapp/package-lock.json pins,
+# checked against it, with the Go file that declares it (make webapp-assets' step).
 FROM node:22-bookworm-slim AS webapp
-WORKDIR /webapp
-COPY tools/webapp/package.json tools/webapp/package-lock.json ./
-RUN npm ci --no-audit --no-fund --ignore-scripts
+WORKDIR /src
+COPY tools/webapp/package.json tools/webapp/package-lock.json tools/webapp/assets.mjs tools/webapp/
+RUN npm ci --prefix tools/webapp --no-audit --no-fund --ignore-scripts \
+ && node tools/webapp/assets.mjs
 
 FROM golang:1.27.3-bookworm AS build
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-COPY --from=webapp /webapp/node_modules/lightweight-charts/dist/lightweight-charts.standalone.production.js internal/webapp/page/vendor/lightweight-charts.js
+COPY --from=webapp /src/internal/webapp/ internal/webapp/
 ARG SOURCE_COMMIT=""
 ARG GIT_SHA=""
 RUN CGO_ENABLED=0 go build -trimpath \

@@ -16,10 +16,11 @@ DYNALITE_DIR := tools/dynalite/node_modules/dynalite
 RIE_BIN      := .testservers/bin/aws-lambda-rie
 LINT_DIR     := tools/lint/node_modules/dockerfile-utils
 RIE_VERSION  := v0.0.0-20261030222936-bef5c4ba774d
-# The Mini App's chart library, lightweight-charts pinned by tools/webapp/package-lock.json, copied
-# where the binary embeds it (internal/webapp/page/vendor, gitignored): every target that builds,
-# runs or tests the bot makes it first.
-WEBAPP_JS    := internal/webapp/page/vendor/lightweight-charts.js
+# The Mini App's chart library, lightweight-charts pinned by tools/webapp/package-lock.json, checked
+# against it and copied where the binary embeds it (internal/webapp/page/vendor), with the Go file
+# that declares it (internal/webapp/chartlib_gen.go), both gitignored: every target that compiles the
+# bot makes them first, and a plain go build without them stops, naming this step.
+WEBAPP_ASSETS := internal/webapp/chartlib_gen.go internal/webapp/page/vendor/lightweight-charts.js
 
 .PHONY: webapp-assets miniapp-screenshots help run run-polling build build-lambda tools build-BotFunction docker-build test vet unit lint fuzz vulncheck deps-check testservers test-mongo \
 	bench bench-coldstart mongo-local dynamodb-local sam-validate sam-build sam-deploy \
@@ -32,27 +33,27 @@ help:
 
 
 ## run: chat with the whole bot in this terminal (memory store, no token, no Telegram; price and schedule commands call their APIs)
-run: $(WEBAPP_JS)
+run: $(WEBAPP_ASSETS)
 	$(GO) run ./cmd/container -console
 
 ## run-polling: run the bot against Telegram (needs TELEGRAM_BOT_TOKEN; memory store unless configured)
-run-polling: $(WEBAPP_JS)
+run-polling: $(WEBAPP_ASSETS)
 	$(GO) run ./cmd/container
 
 ## build: the container binary, into bin/
-build: $(WEBAPP_JS)
+build: $(WEBAPP_ASSETS)
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/miti99bot ./cmd/container
 
 ## build-lambda: the arm64 Lambda bootstrap, into bin/lambda/
-build-lambda: $(WEBAPP_JS)
+build-lambda: $(WEBAPP_ASSETS)
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags "$(LDFLAGS)" -o bin/lambda/bootstrap ./cmd/lambda
 
 # SAM's makefile build method calls this with ARTIFACTS_DIR set.
-build-BotFunction: $(WEBAPP_JS)
+build-BotFunction: $(WEBAPP_ASSETS)
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags "$(LDFLAGS)" -o $(ARTIFACTS_DIR)/bootstrap ./cmd/lambda
 
 ## tools: the operator's tools, bin/botctl and bin/migrate (the runbooks' botctl and migrate)
-tools:
+tools: $(WEBAPP_ASSETS)
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/botctl ./cmd/botctl
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/migrate ./cmd/migrate
 
@@ -83,7 +84,7 @@ DYNAMODB_LOCAL_ENV := AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:8000 AWS_ACCESS
 	AWS_REGION=us-east-1 AWS_EC2_METADATA_DISABLED=true
 
 ## dynamodb-local: dynalite on localhost:8000 with the bot's table; prints the export line the bot and the tools need
-dynamodb-local: $(DYNALITE_DIR)
+dynamodb-local: $(DYNALITE_DIR) $(WEBAPP_ASSETS)
 	@mkdir -p .testservers
 	node tools/dynalite/start.js .testservers/dynalite-local.url 8000 & echo $$! > .testservers/dynalite-local.pid
 	@until [ -s .testservers/dynalite-local.url ]; do sleep 0.1; done
@@ -127,17 +128,17 @@ schedules-resume:
 	scripts/schedules $(or $(STACK),miti99bot) ENABLED
 
 ## telegram-webhook: point Telegram at WEBHOOK_URL (e.g. the stack's FunctionUrl + webhook)
-telegram-webhook:
+telegram-webhook: $(WEBAPP_ASSETS)
 	@test -n "$(WEBHOOK_URL)" || { echo "set WEBHOOK_URL"; exit 1; }
 	$(GO) run ./cmd/botctl webhook set $(WEBHOOK_URL)
 ## telegram-webhook-info: the webhook and Telegram's pending_update_count
-telegram-webhook-info:
+telegram-webhook-info: $(WEBAPP_ASSETS)
 	$(GO) run ./cmd/botctl webhook info
 ## cron-status: each cron job's last success, last failure, attempts and next fire, naming the store: read from it, or asked of the running bot at BOT_URL when the file is locked or no store is set
-cron-status:
+cron-status: $(WEBAPP_ASSETS)
 	$(GO) run ./cmd/botctl cron status
 ## telegram-commands: publish the command menu from the enabled modules
-telegram-commands:
+telegram-commands: $(WEBAPP_ASSETS)
 	$(GO) run ./cmd/botctl commands sync
 
 # go test starts packages in the order named (./... adds the rest once each): the longest ones first, so
@@ -145,10 +146,10 @@ telegram-commands:
 SLOW_TEST_PKGS := ./internal/sim/ ./e2e/ ./cmd/container/ ./cmd/botctl/
 
 ## test: vet, then every test with the race detector against real test servers
-test: vet testservers $(WEBAPP_JS)
+test: vet testservers $(WEBAPP_ASSETS)
 	scripts/with-testservers $(GO) test -race -count=1 $(SLOW_TEST_PKGS) ./...
 
-vet:
+vet: $(WEBAPP_ASSETS)
 	$(GO) vet ./...
 
 ## lint: gofmt, shellcheck the scripts, lint the Dockerfile (CI runs it)
@@ -162,11 +163,11 @@ $(LINT_DIR): tools/lint/package.json tools/lint/package-lock.json
 	touch $(LINT_DIR)
 
 ## fuzz: every fuzz target for FUZZTIME each (default 10s; CI runs it); a crash lands in testdata/fuzz as a regression test
-fuzz:
+fuzz: $(WEBAPP_ASSETS)
 	scripts/fuzz $(or $(FUZZTIME),10s)
 
 ## vulncheck: govulncheck against an offline copy of the Go vulnerability database (CI runs it)
-vulncheck:
+vulncheck: $(WEBAPP_ASSETS)
 	scripts/vulncheck
 
 ## deps-check: list the direct dependencies that have a newer release on the module proxy (changes nothing)
@@ -175,18 +176,18 @@ deps-check:
 		|| echo "deps-check: every direct dependency is at its newest release"
 
 ## unit: the tests that need no server (integration tests skip under -short)
-unit: $(WEBAPP_JS)
+unit: $(WEBAPP_ASSETS)
 	$(GO) test -race -count=1 -short ./...
 
-## webapp-assets: fetch the Mini App's chart library (npm ci in tools/webapp) to where the binary embeds it
-webapp-assets: $(WEBAPP_JS)
+## webapp-assets: fetch the Mini App's chart library (npm ci in tools/webapp), check it against the lock file, and put it where the binary embeds it
+webapp-assets: $(WEBAPP_ASSETS)
 
-$(WEBAPP_JS): tools/webapp/package.json tools/webapp/package-lock.json
+$(WEBAPP_ASSETS) &: tools/webapp/package.json tools/webapp/package-lock.json tools/webapp/assets.mjs
 	$(NPM) ci --prefix tools/webapp --no-audit --no-fund --ignore-scripts
-	cp tools/webapp/node_modules/lightweight-charts/dist/lightweight-charts.standalone.production.js $@
+	node tools/webapp/assets.mjs
 
 ## miniapp-screenshots: remake docs/img's screenshots of the Mini App (its browser test, headless Chromium)
-miniapp-screenshots: $(WEBAPP_JS)
+miniapp-screenshots: $(WEBAPP_ASSETS)
 	MINIAPP_SCREENSHOTS=$(CURDIR)/docs/img $(GO) test -count=1 -run TestThePageShows ./internal/webapp/
 
 ## testservers: build FerretDB and the Lambda emulator, install dynalite (make test does this)
@@ -218,16 +219,16 @@ SIM_SERVERS := $(if $(filter mongodb dynamodb,$(SIM_STORE) $(REPLAY)),scripts/wi
 SIM_TEST = $(SIM_SERVERS) $(GO) test -count=1 -timeout 60m -run '^TestSimulate$$' -v ./internal/sim/
 
 ## simulate: one seeded life of the bot (SEED, default 1; DAYS, default 30; STORE memory|bolt|mongodb|dynamodb; REPLAY, a store to live it again on and verify against); prints what happened and `history: <digest>`
-simulate: $(if $(SIM_SERVERS),testservers)
+simulate: $(if $(SIM_SERVERS),testservers) $(WEBAPP_ASSETS)
 	$(SIM_TEST) -sim.seed=$(or $(SEED),1) -sim.days=$(or $(DAYS),30) -sim.store=$(SIM_STORE) $(if $(REPLAY),-sim.replay=$(REPLAY))
 
 ## simulate-long: 100 simulated days on seeds 1 to 3 (STORE, default bolt)
-simulate-long: $(if $(filter mongodb dynamodb,$(STORE)),testservers)
+simulate-long: $(if $(filter mongodb dynamodb,$(STORE)),testservers) $(WEBAPP_ASSETS)
 	for seed in 1 2 3; do $(SIM_SERVERS) $(GO) test -count=1 -timeout 60m -run '^TestSimulate$$' -v ./internal/sim/ \
 		-sim.seed=$$seed -sim.days=100 -sim.store=$(or $(STORE),bolt) || exit 1; done
 
 ## bench: what docs/performance.md reports: storage and core benchmarks (each provider next to its raw driver, the core next to a bare handler), the slow-chat latency, store round trips per update, idle memory, the migration next to a raw copy, the daily push at Telegram's rate, snapshots next to a raw copy and /ping while one runs
-bench: testservers
+bench: testservers $(WEBAPP_ASSETS)
 	scripts/with-testservers $(GO) test -run '^$$' -bench . -benchmem ./internal/storage/... ./internal/core/
 	scripts/with-testservers $(GO) test -run '^$$' -bench Migrate100k -benchtime 4x ./cmd/migrate/
 	$(GO) test -run '^$$' -bench SnapshotFile100k -benchtime 20x ./internal/backup/
@@ -240,7 +241,7 @@ bench: testservers
 	$(GO) test -run '^$$' -bench IdleRSS -benchtime 1x ./cmd/container/
 
 ## bench-coldstart: the Lambda bootstrap's cold first invocation next to a hello-world one, under the emulator (memory store and DynamoDB)
-bench-coldstart: testservers
+bench-coldstart: testservers $(WEBAPP_ASSETS)
 	scripts/with-testservers scripts/bench-coldstart
 
 ## migrate-dynamo-to-mongo: copy every item from DYNAMODB_TABLE into MONGO_URL/MONGO_DATABASE; after a rollback it refuses and names the mirror to run (see docs/migration.md)

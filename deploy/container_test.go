@@ -35,7 +35,8 @@ func TestTheDockerfileBuildsASmallHealthCheckedImage(t *testing.T) {
 		"FROM gcr.io/distroless/static-debian12:nonroot", "USER nonroot", "EXPOSE 8080",
 		`HEALTHCHECK`, `"-healthcheck"`, "./cmd/container", "./cmd/botctl", "COPY --from=build /out/botctl /botctl",
 		"--chown=nonroot:nonroot /out/backups /backups",
-		"COPY tools/webapp/package.json tools/webapp/package-lock.json", "npm ci", "internal/webapp/page/vendor/lightweight-charts.js",
+		"COPY tools/webapp/package.json tools/webapp/package-lock.json tools/webapp/assets.mjs", "npm ci", "node tools/webapp/assets.mjs",
+		"COPY --from=webapp /src/internal/webapp/ internal/webapp/",
 	} {
 		if !strings.Contains(df, want) {
 			t.Errorf("Dockerfile lacks %q", want)

@@ -107,16 +107,20 @@ func TestThePageShowsWhatCoinStatsSaysWithAChartABoardAndTheTheme(t *testing.T) 
 		t.Fatalf("the period button did not redraw: %v", err)
 	}
 
-	// The group's board, in its order.
-	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("board"))); err != nil {
+	// The group's board, in its order, above the user's own figures, the
+	// user's row marked, each with the profit the board counts.
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`.board[data-market="coin"]`))); err != nil {
 		t.Fatalf("no board: %v", err)
 	}
-	rows, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#boardrows li span:first-child')].map(e => e.textContent)`))
+	rows, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('.board[data-market="coin"] li')].map(e => e.firstChild.textContent + "|" + e.className + "|" + e.querySelector("span:last-child small").textContent)`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if wantRows := []string{"1. Minh (coin)", "2. Linh (coin)", "3. An (coin)"}; !slices.Equal(rows, wantRows) {
+	if wantRows := []string{"1. Minh||$0.00", "2. Linh (you)|you|$0.00", "3. An||$0.00"}; !slices.Equal(rows, wantRows) {
 		t.Errorf("the board reads %q, want %q", rows, wantRows)
+	}
+	if first, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!!(document.getElementById("boards").compareDocumentPosition(document.getElementById("summary")) & Node.DOCUMENT_POSITION_FOLLOWING)`)); err != nil || !first {
+		t.Errorf("opened from a group, the board does not come first (%v)", err)
 	}
 	shot(t, ctx, "miniapp-light.png")
 

@@ -135,7 +135,9 @@ func writeKlines(w io.Writer, price, interval, limit, endTime string) {
 	_, _ = io.WriteString(w, "["+strings.Join(rows, ",")+"]")
 }
 
-func startBot(t *testing.T) *bot {
+// startBot starts the bot; wrap, if given, stands in front of its HTTP
+// surface (a test's network between the page and the bot).
+func startBot(t *testing.T, wrap ...func(http.Handler) http.Handler) *bot {
 	t.Helper()
 	tg := telegramtest.New(t)
 	prices := httptest.NewServer(binance(map[string]string{"BTCUSDT": "97012.34000000", "ETHUSDT": "3500.50000000"}))
@@ -150,7 +152,11 @@ func startBot(t *testing.T) *bot {
 		t.Fatal(err)
 	}
 	t.Cleanup(b.Close)
-	bt := &bot{b: b, tg: tg, srv: httptest.NewServer(b.HTTP), logs: logs}
+	h := b.HTTP
+	for _, w := range wrap {
+		h = w(h)
+	}
+	bt := &bot{b: b, tg: tg, srv: httptest.NewServer(h), logs: logs}
 	t.Cleanup(bt.srv.Close)
 	return bt
 }

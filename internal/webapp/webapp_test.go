@@ -94,6 +94,8 @@ func TestAPIAnswers401AndNothingElseToARequestTelegramDidNotSign(t *testing.T) {
 		{"signed with another bot's token", "tma " + signed("654321:other", 42, now)},
 		{"altered after signing: another user", "tma " + strings.Replace(good, "%3A42", "%3A43", 1)},
 		{"stale: signed more than 24 hours ago", "tma " + signed(token, 42, now.Add(-initdata.MaxAge-time.Minute))},
+		{"from the future: signed a year ahead", "tma " + signed(token, 42, now.AddDate(1, 0, 0))},
+		{"from the future: signed in the year 2500", "tma " + signed(token, 42, time.Date(2500, 1, 1, 0, 0, 0, 0, time.UTC))},
 		{"hash removed", "tma " + good[:strings.Index(good, "hash=")] + "x=1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

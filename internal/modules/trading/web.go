@@ -151,6 +151,7 @@ type WebBoardRow struct {
 	Name  string `json:"name"`
 	Value Amount `json:"value"`
 	PL    Amount `json:"pl"`
+	You   bool   `json:"you,omitempty"` // the row of the user who asks
 }
 
 // BoardRoute is a market's "board" route, the page asks it for the group
@@ -192,7 +193,7 @@ func (d *Desk) BoardWebRoute() app.WebRoute {
 			if name == "" {
 				name = "(no name yet)"
 			}
-			b.Rows = append(b.Rows, WebBoardRow{Rank: i + 1, Name: name, Value: d.amount(r.Value), PL: d.amount(r.Change)})
+			b.Rows = append(b.Rows, WebBoardRow{Rank: i + 1, Name: name, Value: d.amount(r.Value), PL: d.amount(r.Change), You: r.User == user})
 		}
 		return b, true, nil
 	})

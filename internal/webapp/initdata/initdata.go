@@ -2,7 +2,7 @@
 // specifies: the data-check-string (every field but hash, as key=value,
 // sorted, joined by "\n") signed with HMAC-SHA256 under the key
 // HMAC-SHA256("WebAppData", bot token), compared in constant time, and
-// auth_date no older than MaxAge. Only Validate's answer may be trusted;
+// auth_date no older than MaxAge and no later than MaxSkew ahead. Only Validate's answer may be trusted;
 // an error says why it failed, never what it was given.
 package initdata
 
@@ -24,12 +24,18 @@ import (
 // data a page was opened with.
 const MaxAge = 24 * time.Hour
 
+// MaxSkew is how far ahead of our clock auth_date may be: Telegram's clock
+// and ours differ by a little, never by a day. Past it the data was not
+// signed at the time it says, and its age cannot be held to MaxAge.
+const MaxSkew = 5 * time.Minute
+
 // Why an initData is refused.
 var (
 	ErrMissing = errors.New("initdata: missing")
 	ErrFormat  = errors.New("initdata: not a query string with hash, auth_date and user")
 	ErrHash    = errors.New("initdata: signature does not match")
 	ErrStale   = errors.New("initdata: older than allowed")
+	ErrFuture  = errors.New("initdata: signed later than now")
 )
 
 // User is the Telegram user who opened the app, as initData's user field
@@ -106,8 +112,13 @@ func (v *Validator) read(vals url.Values) (Data, error) {
 		return Data{}, ErrFormat
 	}
 	at := time.Unix(secs, 0)
-	if age := v.now().Sub(at); age > v.maxAge {
+	// Sub saturates, so auth_date centuries away still compares right.
+	age := v.now().Sub(at)
+	if age > v.maxAge {
 		return Data{}, fmt.Errorf("%w: %v old", ErrStale, age.Truncate(time.Second))
+	}
+	if age < -MaxSkew {
+		return Data{}, fmt.Errorf("%w: %v ahead", ErrFuture, (-age).Truncate(time.Second))
 	}
 	var u User
 	if err := json.Unmarshal([]byte(vals.Get("user")), &u); err != nil || u.ID == 0 {

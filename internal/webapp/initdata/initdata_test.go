@@ -61,6 +61,9 @@ func TestRefusals(t *testing.T) {
 		{"a hash that is not hex fails the signature", withoutHash + "&hash=zz", token, sampleTime, initdata.ErrHash},
 		{"older than 24 hours is stale", raw, token, sampleTime.Add(initdata.MaxAge + time.Second), initdata.ErrStale},
 		{"not a query string", "%zz", token, sampleTime, initdata.ErrFormat},
+		{"signed a year ahead of the clock is from the future", raw, token, sampleTime.AddDate(-1, 0, 0), initdata.ErrFuture},
+		{"signed centuries ahead of the clock is from the future", raw, token, time.Unix(0, 0), initdata.ErrFuture},
+		{"signed just past the allowed skew is from the future", raw, token, sampleTime.Add(-initdata.MaxSkew - time.Second), initdata.ErrFuture},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := initdata.New(tc.token, at(tc.now)).Validate(tc.raw)
@@ -77,6 +80,15 @@ func TestRefusals(t *testing.T) {
 func TestExactly24HoursOldIsAccepted(t *testing.T) {
 	raw, token := readFile(t, "sample.txt"), readFile(t, "sample.token")
 	if _, err := initdata.New(token, at(sampleTime.Add(initdata.MaxAge))).Validate(raw); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAClockBehindTelegramsByLessThanTheSkewIsAccepted: our clock and
+// Telegram's may differ a little, and a page opened just now still opens.
+func TestAClockBehindTelegramsByLessThanTheSkewIsAccepted(t *testing.T) {
+	raw, token := readFile(t, "sample.txt"), readFile(t, "sample.token")
+	if _, err := initdata.New(token, at(sampleTime.Add(-initdata.MaxSkew))).Validate(raw); err != nil {
 		t.Fatal(err)
 	}
 }

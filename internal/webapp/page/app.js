@@ -1,7 +1,8 @@
 // The Mini App: reads the signed user's portfolios from the bot and shows
 // them. initData comes from Telegram's script, or, where that script did
 // not load (a test link opened in a browser), from the URL fragment the
-// way Telegram's clients pass it.
+// way Telegram's clients pass it. The data is asked first, the chart
+// library right after, and the charts are drawn when both are in.
 (function () {
   "use strict";
   var tg = window.Telegram && window.Telegram.WebApp;
@@ -9,8 +10,35 @@
   var initData = (tg && tg.initData) || hash.get("tgWebAppData") || "";
   var signed = new URLSearchParams(initData);
   var startParam = signed.get("start_param") || "";
-  var state = { me: null, market: "", chart: null, series: null, deposits: null, price: null, priceSeries: null };
+  // timeout bounds one request to the bot (the bot's own bound is 10 s).
+  var config = { timeout: 12000 };
+  var state = { me: null, market: "", chart: null, series: null, deposits: null, price: null, priceSeries: null, priceSeq: 0, priceAbort: null, tapped: null, settled: 0 };
   var $ = function (id) { return document.getElementById(id); };
+  var look = window.miniAppLook, css = look.css, chartMoney = look.chartMoney, vnTime = look.vnTime;
+  // Vietnam keeps UTC+7 all year: the charts, which read times as UTC,
+  // are given times moved by it, and show Vietnam's clock as the trades do.
+  var VN_OFFSET = 7 * 3600;
+
+  // The chart library: asked once the data has been, so on a slow link
+  // the small answer does not share the line with the large library.
+  var library = new Promise(function (resolve, reject) { state.loadLibrary = function () {
+    if (window.LightweightCharts) { resolve(window.LightweightCharts); return; }
+    var meta = document.querySelector('meta[name="chart-library"]');
+    if (!meta) { reject(new Error("no chart library")); return; }
+    var s = document.createElement("script");
+    s.src = meta.content;
+    s.addEventListener("load", function () { if (window.LightweightCharts) resolve(window.LightweightCharts); else reject(new Error("no chart library")); });
+    s.addEventListener("error", function () { reject(new Error("the chart library did not load")); });
+    document.head.appendChild(s);
+  }; });
+  library.catch(function () {});
+
+  // Telegram's client features, each where this client has it.
+  function tgHas(version) { return !!(tg && tg.isVersionAtLeast && tg.isVersionAtLeast(version)); }
+  function haptic(kind) {
+    if (!tgHas("6.1") || !tg.HapticFeedback) return;
+    if (kind === "select") tg.HapticFeedback.selectionChanged(); else tg.HapticFeedback.impactOccurred("light");
+  }
 
   function el(tag, text, cls) {
     var e = document.createElement(tag);
@@ -29,95 +57,187 @@
     try { return JSON.parse(hash.get("tgWebAppThemeParams") || "{}"); } catch (e) { return {}; }
   }
 
-  function isDark(hex) {
-    var m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex || "");
-    if (!m) return window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches;
-    var l = 0.299 * parseInt(m[1], 16) + 0.587 * parseInt(m[2], 16) + 0.114 * parseInt(m[3], 16);
-    return l < 128;
-  }
-
   function applyTheme(tp) {
-    var root = document.documentElement.style;
-    Object.keys(tp || {}).forEach(function (k) {
-      if (/^[a-z_]+$/.test(k)) root.setProperty("--tg-theme-" + k.replace(/_/g, "-"), tp[k]);
-    });
-    document.documentElement.dataset.theme = isDark(tp && tp.bg_color) ? "dark" : "light";
-    styleChart();
+    look.setTheme(tp);
+    styleCharts();
   }
 
-  function css(name) { return getComputedStyle(document.documentElement).getPropertyValue(name).trim(); }
+  function marketFormat(name) {
+    var p = state.me && state.me.modules[name];
+    return look.moneyFormat(p && p.found ? p.cash.text : (name === "coin" ? "$0.00" : "0 VND"));
+  }
 
-  function styleChart() {
+  // Options every chart shares: a vertical swipe that starts on a chart
+  // scrolls the page; a horizontal one pans, two fingers zoom.
+  function chartOptions(LC, f, timed) {
+    return {
+      autoSize: true,
+      crosshair: { mode: LC.CrosshairMode.Normal },
+      handleScroll: { vertTouchDrag: false },
+      handleScale: { axisPressedMouseMove: { time: true, price: false } },
+      rightPriceScale: { borderVisible: false },
+      timeScale: { borderVisible: false, timeVisible: timed },
+      localization: chartMoney(f),
+    };
+  }
+
+  function styleCharts() {
     var text = css("--text"), hint = css("--hint"), accent = css("--accent");
-    var grid = { vertLines: { color: "rgba(128,128,128,0.12)" }, horzLines: { color: "rgba(128,128,128,0.12)" } };
-    if (state.price) state.price.applyOptions({ layout: { background: { type: "solid", color: css("--card") }, textColor: text }, grid: grid });
+    var look = { layout: { background: { type: "solid", color: css("--card") }, textColor: text },
+      grid: { vertLines: { color: "rgba(128,128,128,0.12)" }, horzLines: { color: "rgba(128,128,128,0.12)" } } };
+    if (state.price) state.price.applyOptions(look);
+    if (state.priceSeries && state.priceSeries.seriesType() === "Candlestick") {
+      state.priceSeries.applyOptions({ upColor: css("--up"), downColor: css("--down"), borderUpColor: css("--up"), borderDownColor: css("--down"), wickUpColor: css("--up"), wickDownColor: css("--down") });
+    }
     if (!state.chart) return;
-    state.chart.applyOptions({
-      layout: { background: { type: "solid", color: css("--card") }, textColor: text },
-      grid: grid,
-    });
+    state.chart.applyOptions(look);
     state.series.applyOptions({ lineColor: accent, topColor: accent + "66", bottomColor: accent + "08" });
     state.deposits.applyOptions({ color: hint });
   }
 
-  // A holding's price over a period, from the market's chart sources:
-  // candles where they have opens and highs, else a line.
-  function loadPrice(market, symbol, period) {
-    api("api/" + market + "/chart?symbol=" + encodeURIComponent(symbol) + "&period=" + encodeURIComponent(period || "")).then(function (r) {
-      return r.ok ? r.json() : null;
-    }).then(function (c) {
-      $("price").hidden = false;
-      if (!c) { $("pricetitle").textContent = symbol + ": no price history now"; $("pricechart").hidden = true; return; }
-      $("pricechart").hidden = false;
-      $("pricetitle").textContent = c.label + " " + c.period;
-      $("pricenote").textContent = "Prices: " + c.source + (c.note ? " (" + c.note + ")" : "");
-      var nav = $("periods");
-      nav.textContent = "";
-      c.periods.forEach(function (p) {
-        var b = el("button", p);
-        b.setAttribute("aria-selected", String(p === c.period));
-        b.addEventListener("click", function () { loadPrice(market, symbol, p); });
-        nav.appendChild(b);
-      });
-      var LC = window.LightweightCharts;
-      if (state.price) state.price.remove();
-      state.price = LC.createChart($("pricechart"), { autoSize: true, crosshair: { mode: LC.CrosshairMode.Normal },
-        timeScale: { timeVisible: true, borderVisible: false }, rightPriceScale: { borderVisible: false } });
-      var bars = c.bars.map(function (b) { return { time: b.t, open: b.o, high: b.h, low: b.l, close: b.c, value: b.c }; });
-      state.priceSeries = c.ohlc ? state.price.addSeries(LC.CandlestickSeries, {}) : state.price.addSeries(LC.LineSeries, { lineWidth: 2 });
-      state.priceSeries.setData(bars);
-      state.price.timeScale().fitContent();
-      styleChart();
-    }).catch(function () {});
+  // request asks the bot, bounded by config.timeout; it rejects with
+  // {status}: the HTTP status, "timeout", "network" or "aborted". asked
+  // is the request when already made (index.html's, for api/me).
+  function request(path, ctl, asked) {
+    ctl = ctl || new AbortController();
+    var timer, timedOut = false;
+    var late = new Promise(function (_, reject) {
+      timer = setTimeout(function () { timedOut = true; ctl.abort(); reject({ status: "timeout" }); }, config.timeout);
+    });
+    var answer = (asked || fetch(path, { headers: { Authorization: "tma " + initData }, cache: "no-store", signal: ctl.signal })).then(function (r) {
+      if (!r.ok) throw { status: r.status };
+      return r.json();
+    }).catch(function (e) {
+      if (e && e.status) throw e;
+      throw { status: timedOut ? "timeout" : (ctl.signal.aborted ? "aborted" : "network") };
+    });
+    return Promise.race([answer, late]).finally(function () { clearTimeout(timer); });
   }
 
-  function drawChart(values) {
+  // What a failed request tells the user, and whether trying again helps.
+  function failure(e, what) {
+    switch (e.status) {
+      case 401: return { text: "Your session has ended: the page's sign-in lasts 24 hours. Close the page and open it again from the bot.", retry: false };
+      case 429: return { text: "Too many taps at once. Wait a second, then try again.", retry: true };
+      case 404: return { text: "No price history for " + what + " now.", retry: false };
+      case "timeout": return { text: "The bot did not answer in time. Check your connection and try again.", retry: true };
+      case "network": return { text: "Could not reach the bot: you may be offline. Check your connection and try again.", retry: true };
+      default: return { text: "The bot could not answer just now (error " + e.status + "). Try again in a moment.", retry: true };
+    }
+  }
+
+  function priceStatus(text, retry) {
+    $("pricestatus").hidden = !text;
+    $("pricemsg").textContent = text || "";
+    $("retry").hidden = !retry;
+    state.retry = retry || null;
+  }
+
+  // A holding's price over a period, from the market's chart sources:
+  // candles where they have opens and highs, else a line. Only the answer
+  // to the latest tap is drawn.
+  function loadPrice(market, symbol, period) {
+    var seq = ++state.priceSeq;
+    if (state.priceAbort) state.priceAbort.abort();
+    var ctl = new AbortController();
+    state.priceAbort = ctl;
+    $("price").hidden = false;
+    $("pricetitle").textContent = symbol + (period ? " " + period : "");
+    $("pricechart").hidden = true;
+    $("pricenote").textContent = "";
+    priceStatus("Loading " + symbol + "…", null);
+    var again = function () { haptic("tap"); loadPrice(market, symbol, period); };
+    Promise.all([request("api/" + market + "/chart?symbol=" + encodeURIComponent(symbol) + "&period=" + encodeURIComponent(period || ""), ctl), library]).then(function (got) {
+      state.settled++;
+      if (seq !== state.priceSeq) return;
+      state.priceAnswer = got[0];
+      drawPrice(got[1], market, symbol, got[0]);
+    }, function (e) {
+      state.settled++;
+      if (seq !== state.priceSeq || (e && e.status === "aborted")) return;
+      if (!e || e.status === undefined) { priceStatus("The page's chart library did not load. Close the page and open it again.", null); return; }
+      var f = failure(e, symbol);
+      priceStatus(f.text, f.retry ? again : null);
+    });
+  }
+
+  function drawPrice(LC, market, symbol, c) {
+    priceStatus("", null);
+    $("pricechart").hidden = false;
+    $("pricetitle").textContent = c.label + " " + c.period;
+    $("pricenote").textContent = "Prices: " + c.source + (c.note ? " (" + c.note + ")" : "") + ". Times in Vietnam time.";
+    var nav = $("periods");
+    nav.textContent = "";
+    c.periods.forEach(function (p) {
+      var b = el("button", p);
+      b.type = "button";
+      b.setAttribute("aria-pressed", String(p === c.period));
+      b.addEventListener("click", function () { haptic("select"); loadPrice(market, symbol, p); });
+      nav.appendChild(b);
+    });
+    if (state.price) state.price.remove();
+    state.price = LC.createChart($("pricechart"), chartOptions(LC, marketFormat(market), true));
+    var bars = c.bars.map(function (b) { var t = b.t + VN_OFFSET; return { time: t, open: b.o, high: b.h, low: b.l, close: b.c, value: b.c }; });
+    state.priceSeries = c.ohlc ? state.price.addSeries(LC.CandlestickSeries, {}) : state.price.addSeries(LC.LineSeries, { lineWidth: 2 });
+    state.priceSeries.setData(bars);
+    state.price.timeScale().fitContent();
+    styleCharts();
+  }
+
+  // The tapped holding's chart comes into view, and Back (Telegram's, or
+  // the page's own) returns to the holding.
+  function openPrice(market, symbol, row) {
+    haptic("tap");
+    state.tapped = row;
+    loadPrice(market, symbol);
+    $("price").scrollIntoView({ block: "start" });
+    if (tgHas("6.1")) tg.BackButton.show();
+  }
+
+  function closePrice() {
+    state.priceSeq++;
+    if (state.priceAbort) state.priceAbort.abort();
+    $("price").hidden = true;
+    if (tgHas("6.1")) tg.BackButton.hide();
+    if (state.tapped) {
+      state.tapped.scrollIntoView({ block: "center" });
+      var b = state.tapped.querySelector("button");
+      if (b) b.focus({ preventScroll: true });
+    }
+  }
+
+  function drawValues(LC, values, market) {
     var box = $("chart");
-    $("nochart").hidden = values.length > 0;
-    box.hidden = values.length === 0;
-    if (!values.length) return;
     if (!state.chart) {
-      var LC = window.LightweightCharts;
-      state.chart = LC.createChart(box, {
-        autoSize: true,
-        crosshair: { mode: LC.CrosshairMode.Normal },
-        rightPriceScale: { borderVisible: false },
-        timeScale: { borderVisible: false },
-      });
+      state.chart = LC.createChart(box, chartOptions(LC, marketFormat(market), false));
       state.series = state.chart.addSeries(LC.AreaSeries, { lineWidth: 2, priceLineVisible: false });
       state.deposits = state.chart.addSeries(LC.LineSeries, { lineWidth: 1, lineStyle: LC.LineStyle.Dashed, priceLineVisible: false, lastValueVisible: false });
       state.chart.subscribeCrosshairMove(function (p) { state.crosshair = p.time || null; });
-      styleChart();
+      styleCharts();
     }
+    state.chart.applyOptions({ localization: chartMoney(marketFormat(market)) });
     state.series.setData(values.map(function (v) { return { time: v.day, value: v.value }; }));
     state.deposits.setData(values.map(function (v) { return { time: v.day, value: v.deposited }; }));
     state.chart.timeScale().fitContent();
   }
 
+  function drawChart(values, market) {
+    var box = $("chart");
+    $("nochart").hidden = values.length > 0;
+    box.hidden = values.length === 0;
+    if (!values.length) return;
+    library.then(function (LC) {
+      if (state.market === market) drawValues(LC, values, market);
+    }, function () {
+      $("nochart").hidden = false;
+      $("nochart").textContent = "The page's chart library did not load: close the page and open it again to see the chart.";
+    });
+  }
+
   function sign(a) { return a.value.charAt(0) === "-" ? "down" : (/^0(\.0*)?$/.test(a.value) ? "" : "up"); }
 
-  function term(dl, name, amount, id) {
-    var d = el("div"), dd = el("dd", amount.text, amount === state.pl ? sign(amount) : "");
+  function term(dl, name, amount, id, signed) {
+    var d = el("div"), dd = el("dd", amount.text, signed ? sign(amount) : "");
     dd.id = id;
     d.appendChild(el("dt", name));
     d.appendChild(dd);
@@ -127,27 +247,36 @@
   function renderMarket(name) {
     var p = state.me.modules[name];
     state.market = name;
-    Array.prototype.forEach.call($("tabs").children, function (b) { b.setAttribute("aria-selected", String(b.dataset.market === name)); });
+    Array.prototype.forEach.call($("tabs").children, function (b) {
+      var on = b.dataset.market === name;
+      b.setAttribute("aria-selected", String(on));
+      b.tabIndex = on ? 0 : -1;
+    });
+    $("market").setAttribute("aria-labelledby", "tab-" + name);
     $("start").hidden = p.found;
     $("start").textContent = p.found ? "" : "No " + name + " portfolio yet. Start with " + p.start + " in the chat.";
     var dl = $("summary");
     dl.textContent = "";
-    state.pl = p.pl;
     if (p.found) {
       term(dl, "Total", p.total, "total");
-      term(dl, "P/L", p.pl, "pl");
+      term(dl, "P/L", p.pl, "pl", true);
       term(dl, "Cash", p.cash, "cash");
       term(dl, "Invested", p.invested, "invested");
     }
-    drawChart(p.values);
+    drawChart(p.values, name);
     var body = $("holdings").tBodies[0];
     body.textContent = "";
-    $("price").hidden = true;
+    state.tapped = null;
+    closePrice();
     p.holdings.forEach(function (h) {
       var tr = el("tr");
       tr.dataset.symbol = h.symbol;
-      tr.addEventListener("click", function () { loadPrice(name, h.symbol); });
-      var what = el("td", h.qty + " " + h.unit);
+      var open = function () { openPrice(name, h.symbol, tr); };
+      tr.addEventListener("click", open);
+      var what = el("td"), b = el("button", h.qty + " " + h.unit);
+      b.type = "button";
+      b.setAttribute("aria-label", h.qty + " " + h.unit + ": show its price chart");
+      what.appendChild(b);
       what.appendChild(el("small", h.price_known ? " @ " + h.price.text : " no price now", "hint"));
       tr.appendChild(what);
       tr.appendChild(el("td", h.price_known ? h.value.text : "—"));
@@ -158,11 +287,23 @@
     ol.textContent = "";
     p.trades.forEach(function (t) {
       var li = el("li"), left = el("span", t.kind === "topup" ? "Top-up" : (t.kind === "buy" ? "Buy " : "Sell ") + (t.qty || "") + " " + (t.symbol || ""));
-      left.appendChild(el("small", new Date(t.at).toLocaleString() + (t.price ? " @ " + t.price.text : "")));
+      left.appendChild(el("small", vnTime.format(new Date(t.at)) + (t.price ? " @ " + t.price.text : "")));
       li.appendChild(left);
       li.appendChild(el("span", t.cash.text, sign(t.cash)));
       ol.appendChild(li);
     });
+  }
+
+  // Tabs as WAI-ARIA's pattern: arrows move between markets.
+  function tabKeys(e) {
+    var tabs = Array.prototype.slice.call($("tabs").children);
+    var i = tabs.indexOf(document.activeElement), n = tabs.length;
+    var j = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: n - 1 }[e.key];
+    if (i < 0 || j === undefined) return;
+    e.preventDefault();
+    var t = tabs[(j + n) % n];
+    t.focus();
+    t.click();
   }
 
   function render(me) {
@@ -173,12 +314,17 @@
     nav.textContent = "";
     names.forEach(function (n) {
       var b = el("button", n.charAt(0).toUpperCase() + n.slice(1));
+      b.type = "button";
+      b.id = "tab-" + n;
       b.dataset.market = n;
       b.setAttribute("role", "tab");
-      b.addEventListener("click", function () { renderMarket(n); });
+      b.setAttribute("aria-controls", "market");
+      b.addEventListener("click", function () { if (state.market !== n) { haptic("select"); renderMarket(n); } });
       nav.appendChild(b);
     });
-    var first = names.filter(function (n) { return me.modules[n].found; })[0] || names[0];
+    nav.onkeydown = tabKeys;
+    // A refresh keeps the market shown; a first load opens the first found.
+    var first = names.indexOf(state.market) >= 0 ? state.market : (names.filter(function (n) { return me.modules[n].found; })[0] || names[0]);
     show("app");
     if (first) renderMarket(first);
     if (startParam) loadBoards(names);
@@ -186,46 +332,71 @@
     requestAnimationFrame(function () { performance.mark("portfolio-painted"); });
   }
 
-  function api(path) {
-    return fetch(path, { headers: { Authorization: "tma " + initData }, cache: "no-store" });
-  }
-
-  // The board of the group the app was opened from, where a market has one
-  // and the user traded there.
+  // The boards of the group the app was opened from, one per market where
+  // it has one and the user traded there, above the user's own figures.
   function loadBoards(names) {
+    var box = $("boards");
+    box.querySelectorAll(".board").forEach(function (b) { b.remove(); });
+    var slots = {};
     names.forEach(function (n) {
-      api("api/" + n + "/board?chat=" + encodeURIComponent(startParam)).then(function (r) {
-        return r.ok ? r.json() : null;
-      }).then(function (b) {
+      var s = el("section", undefined, "board");
+      s.dataset.market = n;
+      s.hidden = true;
+      slots[n] = s;
+      box.appendChild(s);
+      request("api/" + n + "/board?chat=" + encodeURIComponent(startParam)).then(function (b) {
         if (!b || !b.rows || !b.rows.length) return;
-        var ol = $("boardrows");
+        s.appendChild(el("h3", n.charAt(0).toUpperCase() + n.slice(1)));
+        var ol = el("ol");
         b.rows.forEach(function (row) {
-          var li = el("li");
-          li.appendChild(el("span", row.rank + ". " + row.name + " (" + n + ")"));
-          li.appendChild(el("span", row.value.text));
+          var li = el("li", undefined, row.you ? "you" : "");
+          var who = el("span", row.rank + ". " + row.name);
+          if (row.you) { who.appendChild(el("small", " (you)")); li.setAttribute("aria-current", "true"); }
+          li.appendChild(who);
+          var fig = el("span", row.value.text);
+          fig.appendChild(el("small", row.pl.text, sign(row.pl)));
+          li.appendChild(fig);
           ol.appendChild(li);
         });
-        $("board").hidden = false;
-      }).catch(function () {});
+        s.appendChild(ol);
+        s.hidden = false;
+        box.hidden = false;
+      }, function () {});
+    });
+  }
+
+  function loadMe() {
+    var asked = window.earlyMe && hash.get("tgWebAppData") === initData ? window.earlyMe : null;
+    window.earlyMe = null;
+    request("api/me", null, asked).then(render, function (e) {
+      if (e.status === 401) { show("denied"); return; }
+      var f = failure(e, "");
+      $("why").textContent = f.text;
+      $("again").hidden = !f.retry;
+      show("failed");
     });
   }
 
   function start() {
     applyTheme(themeParams());
+    $("back").addEventListener("click", function () { haptic("tap"); closePrice(); });
+    $("retry").addEventListener("click", function () { if (state.retry) state.retry(); });
+    $("again").addEventListener("click", function () { haptic("tap"); show("loading"); loadMe(); });
     if (tg) {
       tg.ready();
       tg.expand();
       tg.onEvent("themeChanged", function () { applyTheme(tg.themeParams); });
+      if (tgHas("6.1")) tg.BackButton.onClick(closePrice);
+      if (tg.MainButton && tg.MainButton.setParams) {
+        tg.MainButton.setParams({ text: "Refresh", is_visible: true });
+        tg.MainButton.onClick(function () { haptic("tap"); loadMe(); });
+      }
     }
     if (!initData) { show("denied"); return; }
-    if (!window.LightweightCharts) { $("why").textContent = "The page's chart library did not load."; show("failed"); return; }
-    api("api/me").then(function (r) {
-      if (r.status === 401) { show("denied"); return null; }
-      if (!r.ok) { show("failed"); return null; }
-      return r.json();
-    }).then(function (me) { if (me) render(me); }).catch(function () { show("failed"); });
+    loadMe();
+    state.loadLibrary();
   }
 
-  window.miniApp = { applyTheme: applyTheme, state: state, renderMarket: renderMarket };
+  window.miniApp = { applyTheme: applyTheme, state: state, renderMarket: renderMarket, config: config, contrast: look.contrast };
   start();
 })();

@@ -1,0 +1,4 @@
+package webapp
+
+// Chart is what make webapp-assets copied, for the tests.
+var Chart = struct{ Version, Integrity, SHA256 string }(chart)
