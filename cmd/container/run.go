@@ -8,6 +8,7 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/awsenv/defaultchain"
 	"github.com/miti99bot/miti99bot/internal/container"
+	"github.com/miti99bot/miti99bot/internal/storage/backend"
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
 
@@ -28,7 +29,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 
 	var m container.Prometheus
-	o := wiring.Options{Runtime: wiring.RuntimeContainer, Getenv: getenv, Logs: stdout, AWS: defaultchain.Load, Metrics: m.Sink, Jobs: container.Jobs}
+	o := wiring.Options{Runtime: wiring.RuntimeContainer, Getenv: getenv, Logs: stdout, AWS: defaultchain.Load, Metrics: m.Sink,
+		Stores: backend.Every, Check: container.RefuseUnfinishedRestore, Jobs: container.Jobs}
 	logsAt := ""
 	if *consoleMode {
 		// The chat owns stdout, and a terminal shows stderr among it: the

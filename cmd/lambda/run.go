@@ -14,7 +14,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/lambdaevent"
 	"github.com/miti99bot/miti99bot/internal/metrics"
 	"github.com/miti99bot/miti99bot/internal/metrics/emf"
-	"github.com/miti99bot/miti99bot/internal/storage/backend"
+	"github.com/miti99bot/miti99bot/internal/storage/stores"
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
 
@@ -42,8 +42,10 @@ func setup(ctx context.Context, getenv func(string) string, stdout io.Writer) (*
 		Runtime: wiring.RuntimeLambda, Getenv: getenv, Logs: stdout,
 		AWS:     awsenv.Lambda(getenv), // not the shared-config chain: see package awsenv
 		Metrics: func(*config.Config) metrics.Sink { return sink },
-		Require: []string{"TELEGRAM_WEBHOOK_SECRET"},           // Telegram reaches Lambda only by webhook
-		Store:   []backend.Option{backend.WithoutTableCheck()}, // the first update finds a wrong table
+		Require: []string{"TELEGRAM_WEBHOOK_SECRET"}, // Telegram reaches Lambda only by webhook
+		// DynamoDB, or the memory store: the binary links no other driver.
+		Stores: stores.Set{config.BackendDynamoDB: stores.DynamoDB, config.BackendMemory: stores.Memory},
+		Store:  []stores.Option{stores.WithoutTableCheck()}, // the first update finds a wrong table
 	})
 	if err != nil {
 		return nil, err

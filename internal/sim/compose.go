@@ -32,7 +32,7 @@ func (l *life) wiring(p *proc) wiring.Options {
 		env[k] = v
 	}
 	o := wiring.Options{
-		Runtime: wiring.RuntimeContainer, Jobs: container.Jobs,
+		Runtime: wiring.RuntimeContainer, Jobs: container.Jobs, Check: container.RefuseUnfinishedRestore,
 		Getenv:   func(k string) string { return env[k] },
 		Provider: &procStore{p: p, KVProvider: l.store},
 		Log:      slog.New(&procLog{Handler: l.logs, p: p}),
@@ -44,7 +44,7 @@ func (l *life) wiring(p *proc) wiring.Options {
 			telegram.WithWait(func(context.Context, time.Duration) error { return nil })},
 	}
 	if p.kind == rtLambda {
-		o.Runtime, o.Jobs, o.Require = wiring.RuntimeLambda, nil, []string{"TELEGRAM_WEBHOOK_SECRET"}
+		o.Runtime, o.Jobs, o.Check, o.Require = wiring.RuntimeLambda, nil, nil, []string{"TELEGRAM_WEBHOOK_SECRET"}
 	}
 	return o
 }

@@ -1,6 +1,7 @@
 package wiring
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"time"
@@ -11,7 +12,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/metrics"
 	"github.com/miti99bot/miti99bot/internal/storage"
-	"github.com/miti99bot/miti99bot/internal/storage/backend"
+	"github.com/miti99bot/miti99bot/internal/storage/stores"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 )
 
@@ -36,8 +37,16 @@ type Options struct {
 	// configuration (nil: no metrics): EMF lines on Lambda, Prometheus on
 	// the container when METRICS_ENABLED.
 	Metrics func(*config.Config) metrics.Sink
-	// Store adjusts how the store is opened (Lambda: backend.WithoutTableCheck).
-	Store []backend.Option
+	// Stores are the backends this runtime opens (nil: the memory store
+	// only): the container's is every backend (backend.Every), the Lambda's
+	// DynamoDB and memory, so its binary links no other driver.
+	Stores stores.Set
+	// Store adjusts how the store is opened (Lambda: stores.WithoutTableCheck).
+	Store []stores.Option
+	// Check, when set, runs on the store once opened, before anything reads
+	// it; its error stops the start (the container: a store a restore was
+	// cut short in).
+	Check func(ctx context.Context, store storage.KVProvider, log *slog.Logger) error
 	// Jobs, when set, are the runtime's own cron jobs beside the modules'
 	// (the container's snapshots), given the store as opened: not
 	// metered, as a snapshot's reads are no operation of the bot's.

@@ -16,7 +16,6 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/awsenv"
-	"github.com/miti99bot/miti99bot/internal/backup"
 	"github.com/miti99bot/miti99bot/internal/buildinfo"
 	"github.com/miti99bot/miti99bot/internal/config"
 	"github.com/miti99bot/miti99bot/internal/console"
@@ -27,8 +26,8 @@ import (
 	"github.com/miti99bot/miti99bot/internal/metrics"
 	"github.com/miti99bot/miti99bot/internal/modules/builtin"
 	"github.com/miti99bot/miti99bot/internal/storage"
-	"github.com/miti99bot/miti99bot/internal/storage/backend"
 	"github.com/miti99bot/miti99bot/internal/storage/metered"
+	"github.com/miti99bot/miti99bot/internal/storage/stores"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 )
 
@@ -160,10 +159,8 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 	if b.Store, err = openStore(ctx, cfg, log, o); err != nil {
 		return nil, err
 	}
-	if o.Runtime == RuntimeContainer {
-		// The container starts on a store an operator may have restored
-		// into; a Lambda start stays one read lighter.
-		if err := refuseUnfinishedRestore(ctx, b.Store, log); err != nil {
+	if o.Check != nil {
+		if err := o.Check(ctx, b.Store, log); err != nil {
 			b.Close()
 			return nil, err
 		}
@@ -173,7 +170,7 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 		jobs = o.Jobs(cfg, b.Store, b.Metrics, log)
 	}
 	b.Store = metered.Wrap(b.Store, cfg.Backend, b.Metrics)
-	store, cronStore := backend.Describe(cfg), b.Store.For(storage.CoreNamespace)
+	store, cronStore := stores.Describe(cfg), b.Store.For(storage.CoreNamespace)
 	// The dispatcher, built after the app, knows the enabled jobs; the
 	// command runs only once both exist.
 	cronStatus := core.WithCronStatus(func(ctx context.Context) (string, error) {
@@ -199,30 +196,17 @@ func Build(ctx context.Context, o Options) (*Bot, error) {
 	return b, nil
 }
 
-// refuseUnfinishedRestore stops the start on a store a restore was cut
-// short in: it may lack any part of its archive, and would serve as if
-// whole.
-func refuseUnfinishedRestore(ctx context.Context, store storage.KVProvider, log *slog.Logger) error {
-	m, marked, err := backup.RestoreInProgress(ctx, store)
-	switch {
-	case err != nil:
-		// A store that cannot answer is /healthz's to report, not a reason
-		// to stay down.
-		log.Warn("could not read the restore mark", "err", err)
-		return nil
-	case marked:
-		return backup.Unfinished(m)
-	}
-	return nil
-}
-
 // openStore is the store Options.Provider hands over, or else the
-// configured backend, opened.
+// configured backend, opened from the runtime's set.
 func openStore(ctx context.Context, cfg *config.Config, log *slog.Logger, o Options) (storage.KVProvider, error) {
 	if o.Provider != nil {
 		return o.Provider, nil
 	}
-	return backend.Open(ctx, cfg, log, o.Store...)
+	set := o.Stores
+	if set == nil {
+		set = stores.Set{config.BackendMemory: stores.Memory}
+	}
+	return set.Open(ctx, cfg, log, o.Store...)
 }
 
 // Close closes the store, within a short budget of its own: it runs at

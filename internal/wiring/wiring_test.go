@@ -9,6 +9,8 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/backup"
 	"github.com/miti99bot/miti99bot/internal/backup/backuptest"
+	"github.com/miti99bot/miti99bot/internal/container"
+	"github.com/miti99bot/miti99bot/internal/storage/backend"
 	"github.com/miti99bot/miti99bot/internal/wiring"
 )
 
@@ -21,6 +23,7 @@ func TestTheBotRefusesToStartOnAStoreARestoreWasCutShortIn(t *testing.T) {
 	env := map[string]string{"KV_PROVIDER": "bolt", "BOLT_PATH": path}
 	_, err := wiring.Build(t.Context(), wiring.Options{
 		Runtime: wiring.RuntimeContainer, Getenv: func(k string) string { return env[k] }, Logs: io.Discard, Console: io.Discard,
+		Stores: backend.Every, Check: container.RefuseUnfinishedRestore, // as cmd/container builds it
 	})
 	if !errors.Is(err, backup.ErrRestoreUnfinished) {
 		t.Fatalf("Build = %v; want ErrRestoreUnfinished", err)
