@@ -153,8 +153,12 @@ func (p *Play[G, P]) Handle(ctx context.Context, req *app.CallbackRequest) error
 	if err != nil {
 		return req.Answer(ctx, app.StaleButtonToast)
 	}
-	if pr.user != 0 && pr.user != req.UserID {
-		return req.Answer(ctx, NotYoursToast)
+	if pr.user != 0 {
+		if mine, err := req.ActsFor(ctx, pr.user); err != nil {
+			return err
+		} else if !mine {
+			return req.Answer(ctx, NotYoursToast)
+		}
 	}
 	subject := req.ChatID
 	switch pr.act {

@@ -175,7 +175,9 @@ func (a *Alerts) Callback() app.Callback {
 		if err1 != nil || err2 != nil {
 			return req.Answer(ctx, app.StaleButtonToast)
 		}
-		if owner != req.UserID {
+		if mine, err := req.ActsFor(ctx, owner); err != nil {
+			return err
+		} else if !mine {
 			return req.Answer(ctx, "This is someone else's alert: yours are in /"+a.Desk.Name+"_alerts.")
 		}
 		toast, err := a.cancel(ctx, owner, id)

@@ -63,7 +63,9 @@ func (d *Desk) Callback(text func(sym string, q Quote) string, symbol func(strin
 			if err != nil {
 				return req.Answer(ctx, app.StaleButtonToast)
 			}
-			if owner != req.UserID {
+			if mine, err := req.ActsFor(ctx, owner); err != nil {
+				return err
+			} else if !mine {
 				return req.Answer(ctx, NotYoursToast)
 			}
 			body, found, err := d.stats(ctx, owner)

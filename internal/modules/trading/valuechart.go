@@ -35,10 +35,12 @@ const NoValuesYet = "Your portfolio's value is recorded once a day: the chart ne
 func (v *Values) Callback() app.Callback {
 	return app.Callback{Prefix: v.prefix(), Handler: func(ctx context.Context, req *app.CallbackRequest) error {
 		owner, err := strconv.ParseInt(strings.TrimPrefix(req.Data, v.prefix()), 10, 64)
-		switch {
-		case err != nil:
+		if err != nil {
 			return req.Answer(ctx, app.StaleButtonToast)
-		case owner != req.UserID:
+		}
+		if mine, err := req.ActsFor(ctx, owner); err != nil {
+			return err
+		} else if !mine {
 			return req.Answer(ctx, NotYoursToast)
 		}
 		pts, err := v.Points(ctx, owner)
