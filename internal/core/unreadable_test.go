@@ -179,3 +179,45 @@ func TestAPressOnADamagedItemIsAnsweredThatItCannotBeRead(t *testing.T) {
 		t.Errorf("%d ERROR lines, %v counted; want the item named once and counted", n, count.get("reader"))
 	}
 }
+
+// A timer's record with a flipped byte is a damaged item like any other:
+// the tick names it once by its key and fingerprint, never by the bytes
+// (a reminder's text), counts it, leaves /healthz degraded, and fires the
+// other timers due with it; the tick counts as run.
+func TestADamagedTimerIsNamedWithoutItsContentAndTheOthersFire(t *testing.T) {
+	serverOrMemory(t, func(t *testing.T, p storage.KVProvider) {
+		clk := apptest.NewClock(time.Date(2026, 12, 6, 9, 0, 5, 0, time.UTC))
+		count := &damageCount{n: map[string]float64{}}
+		b := apptest.NewOnStore(t, p, telegramtest.New(t), nil, builtin.Catalogue(), core.WithClock(clk.Now), core.WithMetrics(metrics.New(count)))
+		cs := b.Store.For(storage.CoreNamespace)
+		b.MustSay(apptest.PrivateChat, apptest.User, "/remind 2m the secret plan")
+		damaged, err := cs.List(t.Context(), "timer:at:")
+		if err != nil || len(damaged) != 1 {
+			t.Fatalf("timer records %v, %v; want one", damaged, err)
+		}
+		b.MustSay(apptest.Admin, apptest.Admin, "/remind 2m stand-up")
+		flip(t, cs, damaged[0])
+
+		clk.Add(3 * time.Minute)
+		out, err := b.Dispatcher(clk.Now).Dispatch(t.Context(), "timers", clk.Now().Truncate(time.Minute))
+		if err != nil || out != crondispatch.Ran {
+			t.Fatalf("the tick: %v, %v; want it run", out, err)
+		}
+		if got := b.Last(); !strings.Contains(got, "stand-up") {
+			t.Errorf("last message %q, want the other reminder fired", got)
+		}
+		logs := b.Logs.String()
+		if n := errorReports(logs, storage.CoreNamespace, damaged[0]); n != 1 {
+			t.Errorf("%d ERROR lines name the damaged timer, want 1:\n%s", n, logs)
+		}
+		if strings.Contains(logs, "secret plan") {
+			t.Errorf("the log shows the damaged record's content:\n%s", logs)
+		}
+		if count.get(storage.CoreNamespace) == 0 {
+			t.Error("the damaged timer was not counted")
+		}
+		if err := b.App.Health(t.Context()); !core.IsDegraded(err) {
+			t.Errorf("Health = %v, want degraded", err)
+		}
+	})
+}

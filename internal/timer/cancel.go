@@ -31,9 +31,9 @@ func (m moduleTimers) Cancel(ctx context.Context, key string) (app.CancelOutcome
 		} else if err != nil {
 			return 0, err
 		}
-		r, err := decode(v)
+		r, err := decode(dk, v)
 		if err != nil {
-			return 0, fmt.Errorf("%w: %s: %w", storage.ErrUnreadable, dk, err)
+			return 0, err
 		}
 		if r.state() == claim.Running {
 			return app.TooLate, nil
@@ -107,7 +107,7 @@ func (m moduleTimers) read(ctx context.Context, bk string) (app.Timer, bool, err
 	} else if err != nil {
 		return app.Timer{}, false, err
 	}
-	r, err := decode(v)
+	r, err := decode(string(ptr), v)
 	if err != nil || r.Module != m.module || !strings.HasPrefix(bk, byPrefix) {
 		return app.Timer{}, false, nil
 	}

@@ -40,12 +40,12 @@ func (e *Engine) fire(ctx context.Context, dk string) (fired, error) {
 	} else if err != nil {
 		return firedLeft, err
 	}
-	r, err := decode(v)
+	r, err := decode(dk, v)
 	if err != nil {
-		// No retry can read it: it is left in the store, and the ticks
-		// move on past its hour.
-		e.log.Error("timer unreadable: restore it from a backup or delete it", "key", dk, "err", err)
-		return firedNone, nil
+		// No retry can read it: it is left in the store, the ticks move on
+		// past its hour, and the tick's error names it, so the engine
+		// reports the damaged item as it reports any other.
+		return firedNone, err
 	}
 	now := e.now()
 	if claim.Judge(r.state(), r.At, now, app.TimerStale) != claim.Take {

@@ -42,8 +42,8 @@ func (e *Engine) moveOne(ctx context.Context, ck string, ch app.ChatChange) erro
 			return nil, nil
 		}
 		var derr error
-		if r, derr = decode(cur); derr != nil {
-			return nil, fmt.Errorf("%w: %s", storage.ErrUnreadable, dk)
+		if r, derr = decode(dk, cur); derr != nil {
+			return nil, derr
 		}
 		// A running callback ends the timer itself (its send follows the
 		// chat on its own): changing its record would fail its finish.

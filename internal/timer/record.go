@@ -16,6 +16,7 @@ package timer
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -23,6 +24,7 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/claim"
+	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
 // Key prefixes in storage.CoreNamespace.
@@ -56,10 +58,17 @@ func (r record) encode() []byte {
 	return b
 }
 
-func decode(v []byte) (record, error) {
+// decode reads the record at dk. One that does not decode is a damaged
+// item (storage.DamagedError): named by its key and fingerprint, never by
+// its bytes, which hold what a module keeps (a reminder's text).
+func decode(dk string, v []byte) (record, error) {
 	var r record
-	if err := json.Unmarshal(v, &r); err != nil || r.Module == "" || r.ID == 0 {
-		return r, fmt.Errorf("timer record: %q does not decode", v)
+	err := json.Unmarshal(v, &r)
+	if err == nil && (r.Module == "" || r.ID == 0) {
+		err = errors.New("no module or id")
+	}
+	if err != nil {
+		return r, storage.Damaged(storage.CoreNamespace, dk, v, fmt.Errorf("not a timer record: %w", err))
 	}
 	return r, nil
 }

@@ -103,6 +103,6 @@ func (m moduleTimers) pending(ctx context.Context, dk string) (bool, error) {
 	} else if err != nil {
 		return false, err
 	}
-	r, err := decode(v)
+	r, err := decode(dk, v)
 	return err == nil && r.state() != claim.Running, nil
 }

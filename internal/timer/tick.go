@@ -73,6 +73,8 @@ func (e *Engine) Tick(ctx context.Context) (TickStats, error) {
 	_ = g.Wait() // each timer's error is kept in errs
 	for i, o := range outcomes {
 		switch {
+		case errs[i] != nil && o == firedNone:
+			st.Errors++ // damaged: no retry reads it, so its hour is not held
 		case errs[i] != nil:
 			st.Errors++
 			st.Waits++
