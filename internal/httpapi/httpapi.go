@@ -114,7 +114,9 @@ func (c Config) healthz(w http.ResponseWriter, r *http.Request) {
 	err := c.Health(ctx)
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	if core.IsDegraded(err) {
-		c.Log.Warn("health check: degraded", "err", err)
+		// The damaged item was logged at ERROR when first read; a probe
+		// every 30 s need not say it again.
+		c.Log.Debug("health check: degraded", "err", err)
 		_, _ = io.WriteString(w, "degraded: "+healthReason(err)+"\n")
 		return
 	}

@@ -149,6 +149,7 @@ func (d *Desk) BoardMember(ctx context.Context, chat, user int64) (bool, error) 
 	case errors.Is(err, app.ErrChatGone):
 		return false, nil // the group is gone for the bot: no one's board
 	case err != nil:
+		d.Quotes.Log.Warn("board: Telegram cannot say whether a member is still in the group; the board stays theirs", "chat", chat, "user", user, "err", err)
 		return true, nil
 	case !ms.In():
 		return false, d.OnMemberLeft(ctx, app.MemberLeft{ChatID: chat, UserID: user})
