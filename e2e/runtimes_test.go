@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"net/http"
 	"regexp"
@@ -16,7 +15,8 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/miti99bot/miti99bot/internal/runtimetest"
-	"github.com/miti99bot/miti99bot/internal/storage/mongodb"
+	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
+	ddb "github.com/miti99bot/miti99bot/internal/storage/dynamodb"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 	"github.com/miti99bot/miti99bot/internal/testenv"
 )
@@ -27,13 +27,38 @@ const (
 	owner         = 1
 )
 
-func botEnv(t *testing.T, srv *telegramtest.Server, database string) map[string]string {
+// baseEnv is what a bot needs but its store.
+func baseEnv(srv *telegramtest.Server) map[string]string {
 	return map[string]string{
 		"TELEGRAM_BOT_TOKEN": srv.Token, "TELEGRAM_API_URL": srv.URL, "TELEGRAM_BOT_USERNAME": "miti99bot",
 		"TELEGRAM_WEBHOOK_SECRET": webhookSecret, "CRON_SHARED_SECRET": cronSecret, "OWNER_ID": "1",
-		"KV_PROVIDER": "mongodb", "MONGO_URL": testenv.Require(t, "MONGODB_TEST_URL"), "MONGO_ALLOW_FERRETDB": "true", "MONGO_DATABASE": database,
 		"TESTKIT_JOB_DURATION": "300ms",
 	}
+}
+
+// botEnv is a container's on the MongoDB database named.
+func botEnv(t *testing.T, srv *telegramtest.Server, database string) map[string]string {
+	env := baseEnv(srv)
+	maps.Copy(env, map[string]string{
+		"KV_PROVIDER": "mongodb", "MONGO_URL": testenv.Require(t, "MONGODB_TEST_URL"), "MONGO_ALLOW_FERRETDB": "true", "MONGO_DATABASE": database,
+	})
+	return env
+}
+
+// sharedEnv is baseEnv on a fresh DynamoDB table of the test server: the
+// store both runtimes open (the function serves from DynamoDB or memory,
+// the container from any store), so a test of the two over one store, or
+// side by side, meets there. It returns the table's provider to read it.
+func sharedEnv(t *testing.T, srv *telegramtest.Server) (map[string]string, *ddb.Provider) {
+	p := backendtest.Dynamo(t)
+	env := baseEnv(srv)
+	maps.Copy(env, map[string]string{
+		"KV_PROVIDER": "dynamodb", "DYNAMODB_TABLE": p.Table(),
+		"AWS_ENDPOINT_URL_DYNAMODB": testenv.Require(t, "AWS_ENDPOINT_URL_DYNAMODB"),
+		"AWS_ACCESS_KEY_ID":         testenv.Require(t, "AWS_ACCESS_KEY_ID"), "AWS_SECRET_ACCESS_KEY": testenv.Require(t, "AWS_SECRET_ACCESS_KEY"),
+		"AWS_REGION": testenv.Require(t, "AWS_REGION"), "AWS_EC2_METADATA_DISABLED": "true",
+	})
+	return env, p
 }
 
 func startLambda(t *testing.T, env map[string]string) *runtimetest.RIE {
@@ -70,14 +95,9 @@ func texts(srv *telegramtest.Server) []string {
 }
 
 // moduleState dumps every module namespace (not the core's bookkeeping).
-func moduleState(t *testing.T, database string) map[string]string {
+func moduleState(t *testing.T, p *ddb.Provider) map[string]string {
 	t.Helper()
 	ctx := t.Context()
-	p, err := mongodb.Open(ctx, mongodb.Config{URL: testenv.Require(t, "MONGODB_TEST_URL"), Database: database, AllowFerretDB: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close(context.Background())
 	state := map[string]string{}
 	names, err := p.Namespaces(ctx)
 	if err != nil {
@@ -101,11 +121,11 @@ func TestBothRuntimesHoldTheSameConversation(t *testing.T) {
 	script := []string{"/start", "/ping", "/help", "/tk_echo hello, world", "/nope", "/info", "/mstats", "/tk_echo ✓ done"}
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	suffix := fmt.Sprint(time.Now().UnixNano() % 1e9)
 
 	// Container: polling.
 	srvC := telegramtest.New(t)
-	runtimetest.StartContainer(t, botEnv(t, srvC, "parity_c"+suffix))
+	envC, storeC := sharedEnv(t, srvC)
+	runtimetest.StartContainer(t, envC)
 	for _, line := range script {
 		srvC.Push(telegramtest.Text(owner, owner, line))
 	}
@@ -115,7 +135,8 @@ func TestBothRuntimesHoldTheSameConversation(t *testing.T) {
 
 	// Lambda: the webhook, one invocation per update.
 	srvL := telegramtest.New(t)
-	rie := startLambda(t, botEnv(t, srvL, "parity_l"+suffix))
+	envL, storeL := sharedEnv(t, srvL)
+	rie := startLambda(t, envL)
 	for i, line := range script {
 		u := telegramtest.Text(owner, owner, line)
 		u.ID = int64(5000 + i)
@@ -148,7 +169,7 @@ func TestBothRuntimesHoldTheSameConversation(t *testing.T) {
 	if !slices.Equal(fromC, fromL) {
 		t.Fatalf("replies differ:\ncontainer: %q\nlambda:    %q", fromC, fromL)
 	}
-	stateC, stateL := moduleState(t, "parity_c"+suffix), moduleState(t, "parity_l"+suffix)
+	stateC, stateL := moduleState(t, storeC), moduleState(t, storeL)
 	if len(stateC) == 0 || !maps.Equal(stateC, stateL) {
 		t.Fatalf("stored state differs:\ncontainer: %v\nlambda:    %v", stateC, stateL)
 	}
@@ -157,9 +178,8 @@ func TestBothRuntimesHoldTheSameConversation(t *testing.T) {
 func TestCutoverRehearsalBothRuntimesOverOneStore(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	db := fmt.Sprint("cutover", time.Now().UnixNano()%1e9)
 	srv := telegramtest.New(t) // one Telegram for both
-	env := botEnv(t, srv, db)
+	env, _ := sharedEnv(t, srv)
 	c := runtimetest.StartContainer(t, env)
 	rie := startLambda(t, env)
 
