@@ -65,9 +65,11 @@ func (p *Play[G, P]) StatsCommand(description string, text func(Record) string) 
 		case err != nil:
 			return err
 		case !found:
-			return r.Reply(ctx, fmt.Sprintf("No finished %s yet.", p.Name))
+			_, err := r.Reply(ctx, fmt.Sprintf("No finished %s yet.", p.Name))
+			return err
 		}
-		return r.Reply(ctx, text(rec))
+		_, err = r.Reply(ctx, text(rec))
+		return err
 	}}
 }
 
@@ -189,7 +191,8 @@ func (p *Play[G, P]) Handle(ctx context.Context, req *app.CallbackRequest) error
 		if started == nil {
 			return req.Answer(ctx, StaleToast)
 		}
-		return req.ReplyKeyboard(ctx, p.Started(started), p.Running(started))
+		_, err = req.ReplyKeyboard(ctx, p.Started(started), p.Running(started))
+		return err
 	}
 	return req.Answer(ctx, app.StaleButtonToast)
 }

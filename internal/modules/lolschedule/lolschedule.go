@@ -91,7 +91,8 @@ func (m *module) cmdDay(ctx context.Context, r *app.Request) error {
 	if r.Args != "" {
 		d, err := parseDate(r.Args)
 		if err != nil {
-			return r.Reply(ctx, "Invalid date "+app.Quote(r.Args)+": "+err.Error()+".")
+			_, err := r.Reply(ctx, "Invalid date "+app.Quote(r.Args)+": "+err.Error()+".")
+			return err
 		}
 		day = d
 	}
@@ -107,7 +108,8 @@ func (m *module) replyDay(ctx context.Context, r *app.Request, t time.Time) erro
 	if err != nil {
 		return m.sourceDown(ctx, r, err)
 	}
-	return r.ReplyMessage(ctx, v.message())
+	_, err = r.ReplyMessage(ctx, v.message())
+	return err
 }
 
 func (m *module) cmdWeek(ctx context.Context, r *app.Request) error {
@@ -115,7 +117,8 @@ func (m *module) cmdWeek(ctx context.Context, r *app.Request) error {
 	if err != nil {
 		return m.sourceDown(ctx, r, err)
 	}
-	return r.ReplyMessage(ctx, v.message())
+	_, err = r.ReplyMessage(ctx, v.message())
+	return err
 }
 
 // sourceDown answers when neither the API nor a usable cached copy helped.
@@ -126,7 +129,8 @@ func (m *module) sourceDown(ctx context.Context, r *app.Request, err error) erro
 		return err // the store failed: let the runtime retry
 	}
 	m.log.Warn("schedule unavailable", "err", err)
-	return r.Reply(ctx, "The LoL esports schedule is unavailable right now. Please try again later.")
+	_, err = r.Reply(ctx, "The LoL esports schedule is unavailable right now. Please try again later.")
+	return err
 }
 
 func (m *module) cmdSubscribe(ctx context.Context, r *app.Request) error {
@@ -138,7 +142,8 @@ func (m *module) cmdSubscribe(ctx context.Context, r *app.Request) error {
 	if !created {
 		text = "Already subscribed: today's matches arrive here every day at 08:00 (ICT)."
 	}
-	return r.ReplyKeyboard(ctx, text, unsubKeyboard())
+	_, err = r.ReplyKeyboard(ctx, text, unsubKeyboard())
+	return err
 }
 
 func (m *module) cmdUnsubscribe(ctx context.Context, r *app.Request) error {
@@ -150,7 +155,8 @@ func (m *module) cmdUnsubscribe(ctx context.Context, r *app.Request) error {
 	if !removed {
 		text = notSubscribedText
 	}
-	return r.Reply(ctx, text)
+	_, err = r.Reply(ctx, text)
+	return err
 }
 
 // What /lolschedule_unsubscribe and the Unsubscribe button answer.
