@@ -62,7 +62,8 @@ var ErrUnfinished = errors.New("the press acted, but did not finish")
 // does not end the press with it. It answers the press once, silently (it
 // did act), and does not acknowledge the update, which runs again until
 // the handler succeeds; a run again finds the press answered. Only a
-// handler safe to run again returns it (its act happens once).
+// handler safe to run again returns it (its act happens once: applied
+// once by the press's UpdateID, as ApplyOnce does).
 func Unfinished(err error) error { return fmt.Errorf("%w: %w", ErrUnfinished, err) }
 
 // Edit changes a message the bot sent: its text and its keyboard (nil

@@ -81,6 +81,9 @@ func (r *Request) send(ctx context.Context, m Message) (*models.Message, error) 
 
 // CallbackRequest is one inline-keyboard press.
 type CallbackRequest struct {
+	// Update is the update the press came in (nil for a request built
+	// without one).
+	Update    *models.Update
 	Query     *models.CallbackQuery
 	Module    string
 	Data      string // the whole callback data, prefix included
@@ -100,6 +103,16 @@ type CallbackRequest struct {
 // the core answers it silently, and a second call is not sent.
 func (c *CallbackRequest) Answer(ctx context.Context, text string) error {
 	return c.bot.AnswerCallback(ctx, c.Query.ID, text)
+}
+
+// UpdateID is the id of the update the press came in (0 for a request
+// built without one): a change the press makes is applied once by it
+// (ApplyOnce), so a press Telegram delivers again acts once.
+func (c *CallbackRequest) UpdateID() int64 {
+	if c.Update == nil {
+		return 0
+	}
+	return c.Update.ID
 }
 
 // Reply sends text to the chat and topic of the pressed message, and
