@@ -62,9 +62,9 @@ func (m *module) module() *app.Module {
 		Finish:  m.finish,
 	}
 	return &app.Module{
-		OnChatChange: games.ChatChanged(m.store),
-		Name:         Name,
-		Callbacks:    []app.Callback{{Prefix: callbackPrefix, Handler: m.play.Handle}},
+		ChatState: games.ChatState,
+		Name:      Name,
+		Callbacks: []app.Callback{{Prefix: callbackPrefix, Handler: m.play.Handle}},
 		Commands: []app.Command{
 			{Name: "loldle", Description: "Guess the LoL champion: /loldle <champion>", Handler: m.cmdGuess},
 			m.play.GiveUpCommand("Give up and see the champion"),

@@ -71,8 +71,10 @@ func New(d app.Deps) (*app.Module, error) {
 			{Name: "lolschedule_subscribe", Description: "Get today's matches here every day at 08:00", Handler: m.cmdSubscribe},
 			{Name: "lolschedule_unsubscribe", Description: "Stop the daily matches here", Handler: m.cmdUnsubscribe},
 		},
-		Callbacks:    []app.Callback{{Prefix: callbackPrefix, Handler: m.onButton}},
-		OnChatChange: m.chatChanged,
+		Callbacks: []app.Callback{{Prefix: callbackPrefix, Handler: m.onButton}},
+		// A chat's subscriptions, one per topic; the day's marks move by hand.
+		ChatState:    []string{subPrefix + "{chat}:*"},
+		OnChatChange: m.moveMarks,
 		// The morning push is still worth sending hours late (after a restart
 		// that spanned 01:00 UTC), not the next day.
 		Crons: []app.Cron{{Name: pushJob, Schedule: "0 1 * * *", Handler: m.dailyPush, CatchUp: 6 * time.Hour,

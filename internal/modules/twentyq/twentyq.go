@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -92,8 +93,8 @@ func (m *module) module() *app.Module {
 		Finish: m.finish,
 	}
 	return &app.Module{
-		OnChatChange: games.ChatChanged(m.store),
-		Name:         Name,
+		ChatState: slices.Concat(games.ChatState, []string{"results:{chat}"}), // resultsKey
+		Name:      Name,
 		Commands: []app.Command{
 			{Name: "twentyq", Description: "Twenty questions: /twentyq starts, /twentyq <question> asks", Handler: m.cmdAsk},
 			play.GiveUpCommand("Give up and see what the bot was thinking of"),

@@ -53,9 +53,9 @@ func (m *module) module() *app.Module {
 		Finish:  m.finish,
 	}
 	return &app.Module{
-		OnChatChange: games.ChatChanged(m.store),
-		Callbacks:    []app.Callback{{Prefix: callbackPrefix, Handler: m.play.Handle}},
-		Name:         Name,
+		ChatState: games.ChatState,
+		Callbacks: []app.Callback{{Prefix: callbackPrefix, Handler: m.play.Handle}},
+		Name:      Name,
 		Commands: []app.Command{
 			{Name: "wordle", Description: "Play Wordle: /wordle <five-letter word>", Handler: m.cmdGuess},
 			{Name: "wordle_new", Description: "Start a new Wordle", Handler: m.cmdNew},
