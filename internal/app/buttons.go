@@ -62,7 +62,8 @@ var ErrUnfinished = errors.New("the press acted, but did not finish")
 // does not end the press with it. It answers the press once, silently (it
 // did act), and does not acknowledge the update, which runs again until
 // the handler succeeds; a run again finds the press answered. Only a
-// handler safe to run again returns it (its act happens once).
+// handler safe to run again returns it (its act happens once: applied
+// once by the press's UpdateID, as ApplyOnce does).
 func Unfinished(err error) error { return fmt.Errorf("%w: %w", ErrUnfinished, err) }
 
 // Edit changes a message the bot sent: its text and its keyboard (nil
@@ -86,21 +87,21 @@ func (c *CallbackRequest) Edit(ctx context.Context, text string, kb *models.Inli
 // the pressed one's).
 func (c *CallbackRequest) EditMessage(ctx context.Context, e Edit) error {
 	if c.MessageID == 0 { // an inline message has no chat message to edit
-		return c.ReplyKeyboard(ctx, e.Text, e.Keyboard)
+		_, err := c.ReplyKeyboard(ctx, e.Text, e.Keyboard)
+		return err
 	}
 	e.ChatID, e.MessageID = c.ChatID, c.MessageID
 	return c.bot.Edit(ctx, e)
 }
 
 // ReplyKeyboard sends text with an inline keyboard to the chat and topic
-// the button's message is in.
-func (c *CallbackRequest) ReplyKeyboard(ctx context.Context, text string, kb *models.InlineKeyboardMarkup) error {
-	_, err := c.bot.Send(ctx, Message{ChatID: c.ChatID, ThreadID: c.ThreadID, Text: text, Keyboard: kb})
-	return err
+// the button's message is in, and returns the message sent.
+func (c *CallbackRequest) ReplyKeyboard(ctx context.Context, text string, kb *models.InlineKeyboardMarkup) (*models.Message, error) {
+	return c.bot.Send(ctx, Message{ChatID: c.ChatID, ThreadID: c.ThreadID, Text: text, Keyboard: kb})
 }
 
 // ReplyKeyboard sends text with an inline keyboard to the chat and topic
-// the command came from.
-func (r *Request) ReplyKeyboard(ctx context.Context, text string, kb *models.InlineKeyboardMarkup) error {
+// the command came from, and returns the message sent.
+func (r *Request) ReplyKeyboard(ctx context.Context, text string, kb *models.InlineKeyboardMarkup) (*models.Message, error) {
 	return r.send(ctx, Message{Text: text, Keyboard: kb})
 }

@@ -2,7 +2,7 @@
 // declares itself (Factory, Module, Command, Callback, Cron, Setting), what
 // it is handed (Deps, with its own storage namespace), what a handler gets
 // (Request, CallbackRequest), how it talks to Telegram (Messenger, Message,
-// Edit, Keyboard, the error classes to act on), how it does a piece of
+// Edit, Keyboard, Live, the error classes to act on), how it does a piece of
 // work once (ApplyOnce, TakeClaim, Timers) and the text rules (Fit, Quote). The
 // engine that runs modules is internal/core; the adapters
 // (internal/telegram, the console) implement Messenger. This package imports
@@ -114,10 +114,22 @@ type Module struct {
 	// errors are never shown to users: the core runs a hook that failed
 	// again with the update's redelivery (see CommandEvent.Update).
 	OnCommand func(ctx context.Context, ev CommandEvent) error
-	// OnChatChange, when set, moves or forgets what the module keys by
-	// chat (see ChatChange). Every piece of per-chat state needs it: a
-	// group upgraded to a supergroup keeps its subscriptions and games
-	// only through it. An error is retried with the update.
+	// ChatState declares where the module keeps what belongs to one chat,
+	// as keys of its store with "{chat}" standing for the chat's id:
+	// "game:{chat}" is one key, "sub:{chat}:*" every key that begins
+	// "sub:<id>:" (after {chat}, a "*" needs a separator first, so one
+	// chat's prefix is no other's). When a group becomes a supergroup the
+	// engine moves each such key to the new id, keeping a value the new id
+	// holds already (the newer), before any of the chat's timers move (so
+	// none fires at the new id before its state is there); when a chat is
+	// gone for the bot it deletes them. Idempotent, as a ChatChange may be
+	// told twice. The registry refuses a template it cannot read.
+	ChatState []string
+	// OnChatChange, when set, moves or forgets what the module keeps of a
+	// chat that ChatState cannot say: a chat's id inside a value (a
+	// portfolio's chats, an alert's chat), or a key that needs a rule of
+	// its own (see ChatChange). It runs after ChatState's move. An error
+	// is retried with the update.
 	OnChatChange func(ctx context.Context, ch ChatChange) error
 	// OnMemberLeft, when set, forgets what the module keeps of a user as
 	// a member of a group (see MemberLeft): what a group shows of its

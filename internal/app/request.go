@@ -47,19 +47,21 @@ type Request struct {
 	bot Messenger
 }
 
-// Reply sends plain text to the chat and topic the command came from.
-func (r *Request) Reply(ctx context.Context, text string) error {
+// Reply sends plain text to the chat and topic the command came from, and
+// returns the message sent (its ID and Chat.ID, the chat it reached).
+func (r *Request) Reply(ctx context.Context, text string) (*models.Message, error) {
 	return r.send(ctx, Message{Text: text})
 }
 
-// ReplyHTML sends HTML-formatted text (escape user input with html.EscapeString).
-func (r *Request) ReplyHTML(ctx context.Context, text string) error {
+// ReplyHTML sends HTML-formatted text (escape user input with
+// html.EscapeString), and returns the message sent.
+func (r *Request) ReplyHTML(ctx context.Context, text string) (*models.Message, error) {
 	return r.send(ctx, Message{Text: text, ParseMode: models.ParseModeHTML})
 }
 
 // ReplyMessage sends m to the command's chat and topic (m's ChatID and
-// ThreadID are filled in).
-func (r *Request) ReplyMessage(ctx context.Context, m Message) error {
+// ThreadID are filled in), and returns the message sent.
+func (r *Request) ReplyMessage(ctx context.Context, m Message) (*models.Message, error) {
 	return r.send(ctx, m)
 }
 
@@ -72,14 +74,16 @@ func (r *Request) UpdateID() int64 {
 	return r.Update.ID
 }
 
-func (r *Request) send(ctx context.Context, m Message) error {
+func (r *Request) send(ctx context.Context, m Message) (*models.Message, error) {
 	m.ChatID, m.ThreadID = r.ChatID, r.ThreadID
-	_, err := r.bot.Send(ctx, m)
-	return err
+	return r.bot.Send(ctx, m)
 }
 
 // CallbackRequest is one inline-keyboard press.
 type CallbackRequest struct {
+	// Update is the update the press came in (nil for a request built
+	// without one).
+	Update    *models.Update
 	Query     *models.CallbackQuery
 	Module    string
 	Data      string // the whole callback data, prefix included
@@ -101,8 +105,18 @@ func (c *CallbackRequest) Answer(ctx context.Context, text string) error {
 	return c.bot.AnswerCallback(ctx, c.Query.ID, text)
 }
 
-// Reply sends text to the chat and topic of the pressed message.
-func (c *CallbackRequest) Reply(ctx context.Context, text string) error {
-	_, err := c.bot.Send(ctx, Message{ChatID: c.ChatID, ThreadID: c.ThreadID, Text: text})
-	return err
+// UpdateID is the id of the update the press came in (0 for a request
+// built without one): a change the press makes is applied once by it
+// (ApplyOnce), so a press Telegram delivers again acts once.
+func (c *CallbackRequest) UpdateID() int64 {
+	if c.Update == nil {
+		return 0
+	}
+	return c.Update.ID
+}
+
+// Reply sends text to the chat and topic of the pressed message, and
+// returns the message sent.
+func (c *CallbackRequest) Reply(ctx context.Context, text string) (*models.Message, error) {
+	return c.bot.Send(ctx, Message{ChatID: c.ChatID, ThreadID: c.ThreadID, Text: text})
 }

@@ -13,25 +13,30 @@ import (
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
-// ChatChanged tells every module's OnChatChange that a chat moved (a group
-// became a supergroup) or is gone for the bot, so each moves or forgets
-// what it keys by that chat. It is the one place that happens, whichever
-// way the core learnt it. Every hook runs; their errors come back joined.
+// ChatChanged moves every module's state of a chat that moved (a group
+// became a supergroup), or forgets it when the chat is gone for the bot:
+// what each declares in ChatState, then what its OnChatChange moves, then
+// the chat's timers, so no timer fires at the new id before its module's
+// state is there. It is the one place that happens, whichever way the core
+// learnt it. Every module's move runs; their errors come back joined.
 func (a *App) ChatChanged(ctx context.Context, ch app.ChatChange) error {
 	if ch.ChatID == 0 || ch.ChatID == ch.MovedTo {
 		return nil
 	}
 	var errs []error
-	if err := a.timers.ChatChanged(ctx, ch); err != nil {
-		errs = append(errs, err)
-	}
 	for _, m := range a.reg.modules {
+		if err := a.moveChatState(ctx, m, ch); err != nil {
+			errs = append(errs, fmt.Errorf("module %q: %w", m.Name, err))
+		}
 		if m.OnChatChange == nil {
 			continue
 		}
 		if err := m.OnChatChange(ctx, ch); err != nil {
 			errs = append(errs, fmt.Errorf("module %q: %w", m.Name, err))
 		}
+	}
+	if err := a.timers.ChatChanged(ctx, ch); err != nil {
+		errs = append(errs, err)
 	}
 	if ch.MovedTo != 0 {
 		a.log.Info("chat moved", "chat_id", ch.ChatID, "to_chat_id", ch.MovedTo, "failed_hooks", len(errs))

@@ -35,7 +35,8 @@ func testModule(failing *atomic.Bool) app.Factory {
 			Name: "testmod",
 			Commands: []app.Command{
 				{Name: "echo", Description: "Echo the arguments", Handler: func(ctx context.Context, r *app.Request) error {
-					return r.Reply(ctx, "args="+r.Args)
+					_, err := r.Reply(ctx, "args="+r.Args)
+					return err
 				}},
 				{Name: "boom", Description: "Panic", Handler: func(context.Context, *app.Request) error {
 					panic("kaboom")
@@ -44,14 +45,17 @@ func testModule(failing *atomic.Bool) app.Factory {
 					if failing.Load() {
 						return errFlaky
 					}
-					return r.Reply(ctx, "ok")
+					_, err := r.Reply(ctx, "ok")
+					return err
 				}},
 				{Name: "secret", Description: "Owner only", Visibility: app.Private, Handler: func(ctx context.Context, r *app.Request) error {
-					return r.Reply(ctx, "secret")
+					_, err := r.Reply(ctx, "secret")
+					return err
 				}},
 			},
 			Callbacks: []app.Callback{{Prefix: "tm:", Handler: func(ctx context.Context, r *app.CallbackRequest) error {
-				return r.Reply(ctx, "pressed "+r.Data)
+				_, err := r.Reply(ctx, "pressed "+r.Data)
+				return err
 			}}},
 		}, nil
 	}}

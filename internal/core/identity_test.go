@@ -21,7 +21,8 @@ func whoami(heard *[]app.CommandEvent, mu *sync.Mutex) app.Factory {
 			Name: "whoami",
 			Commands: []app.Command{{Name: "whoami", Description: "Who is speaking", Handler: func(ctx context.Context, r *app.Request) error {
 				s := r.Sender
-				return r.Reply(ctx, fmt.Sprintf("id=%d user_id=%d chat=%v name=%q mention=%q role=%d", s.ID, r.UserID, s.Chat, s.Name, s.Mention(), r.Role))
+				_, err := r.Reply(ctx, fmt.Sprintf("id=%d user_id=%d chat=%v name=%q mention=%q role=%d", s.ID, r.UserID, s.Chat, s.Name, s.Mention(), r.Role))
+				return err
 			}}},
 			OnCommand: func(_ context.Context, ev app.CommandEvent) error {
 				mu.Lock()

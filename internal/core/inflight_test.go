@@ -29,7 +29,8 @@ func blocking(release <-chan struct{}, started chan<- struct{}) app.Factory {
 				case <-ctx.Done():
 					return ctx.Err()
 				}
-				return r.Reply(ctx, "worked")
+				_, err := r.Reply(ctx, "worked")
+				return err
 			},
 		}}}, nil
 	}}

@@ -40,7 +40,7 @@ func outage(sw **storagetest.Switch, down bool, presses *atomic.Int32) app.Facto
 		return &app.Module{
 			Name: "outage",
 			Commands: []app.Command{{Name: "down", Description: "Reply, then lose the store", Handler: func(ctx context.Context, r *app.Request) error {
-				err := r.Reply(ctx, "replied")
+				_, err := r.Reply(ctx, "replied")
 				fall()
 				return err
 			}}},
@@ -115,7 +115,8 @@ func TestARedeliveryIsNotHeldByAnEndWhoseSlotVanished(t *testing.T) {
 	wipe := app.Factory{Name: "wipe", New: func(app.Deps) (*app.Module, error) {
 		return &app.Module{Name: "wipe", Commands: []app.Command{{Name: "wipe", Description: "Lose the update's record, fail", Handler: func(ctx context.Context, r *app.Request) error {
 			if runs.Add(1) > 1 {
-				return r.Reply(ctx, "ran again")
+				_, err := r.Reply(ctx, "ran again")
+				return err
 			}
 			core := b.Store.For(storage.CoreNamespace)
 			keys, err := core.List(ctx, "update:")

@@ -34,7 +34,7 @@ func (a *App) plan(ctx context.Context, u *models.Update) (*action, error) {
 	case u.Message != nil:
 		return a.planCommand(ctx, u, u.Message)
 	case u.CallbackQuery != nil:
-		return a.planCallback(u.CallbackQuery), nil
+		return a.planCallback(u), nil
 	}
 	return nil, nil
 }
@@ -94,11 +94,12 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 	}, nil
 }
 
-func (a *App) planCallback(q *models.CallbackQuery) *action {
+func (a *App) planCallback(u *models.Update) *action {
+	q := u.CallbackQuery
 	press := &answerOnce{Messenger: a.bot, queryID: q.ID}
 	// A press names the real user, an anonymous admin's too (ActsFor).
 	sender := app.UserActor(&q.From)
-	r := app.CallbackRequest{Query: q, Data: q.Data, Sender: sender, UserID: sender.ID, Role: a.roleOf(sender.ID)}
+	r := app.CallbackRequest{Update: u, Query: q, Data: q.Data, Sender: sender, UserID: sender.ID, Role: a.roleOf(sender.ID)}
 	switch m := q.Message; {
 	case m.Message != nil:
 		r.ChatID, r.ThreadID, r.MessageID = m.Message.Chat.ID, topicOf(m.Message), m.Message.ID

@@ -86,6 +86,11 @@ func (r *Registry) register(mods []*app.Module) error {
 			bad("module %q: registered twice", m.Name)
 		}
 		seenModule[m.Name] = true
+		for _, t := range m.ChatState {
+			if _, err := parseChatTemplate(t); err != nil {
+				bad("module %q: %w", m.Name, err)
+			}
+		}
 		for i := range m.Commands {
 			c := &m.Commands[i]
 			// Worded only when wrong: a start registers every command.

@@ -202,7 +202,8 @@ func TestAWebhookUpdateThatOverrunsItsBudgetIsAnswered500AndHandledOnRedelivery(
 					<-ctx.Done() // an API that does not answer within the budget
 					return ctx.Err()
 				}
-				return r.Reply(ctx, "worked")
+				_, err := r.Reply(ctx, "worked")
+				return err
 			}}}}, nil
 	}}
 	bot := apptest.New(t, []app.Factory{mod}, core.WithUpdateBudget(300*time.Millisecond)) // room for the redelivery's reply under -race on a loaded machine

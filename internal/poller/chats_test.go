@@ -28,7 +28,8 @@ func slowModule(d time.Duration) app.Factory {
 				case <-ctx.Done():
 					return ctx.Err()
 				}
-				return r.Reply(ctx, "slow answer")
+				_, err := r.Reply(ctx, "slow answer")
+				return err
 			},
 		}}}, nil
 	}}

@@ -40,7 +40,8 @@ func sourceModule(url string) app.Factory {
 				if err != nil {
 					return err
 				}
-				return r.Reply(ctx, "price "+string(price))
+				_, err = r.Reply(ctx, "price "+string(price))
+				return err
 			},
 		}}}, nil
 	}}

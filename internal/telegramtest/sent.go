@@ -60,3 +60,12 @@ func decodeSent(c Call) Sent {
 		ReplyMarkup: c.Params["reply_markup"],
 	}
 }
+
+// Shows is what message id in chat says now, after every edit ("" and
+// false for a message never sent).
+func (s *Server) Shows(chat int64, id int) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.shown[[2]int64{chat, int64(id)}]
+	return v.text, ok
+}

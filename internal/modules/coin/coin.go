@@ -102,13 +102,15 @@ func symbolArg(s string) (string, bool) {
 func (m *module) cmdPrice(ctx context.Context, r *app.Request) error {
 	sym, ok := symbolArg(r.Args)
 	if !ok {
-		return r.Reply(ctx, "Usage: /coin_price <symbol>, e.g. /coin_price BTC")
+		_, err := r.Reply(ctx, "Usage: /coin_price <symbol>, e.g. /coin_price BTC")
+		return err
 	}
 	q, ok, err := m.desk.Quotes.PriceOrReply(ctx, r, sym)
 	if !ok {
 		return err
 	}
-	return r.ReplyKeyboard(ctx, priceText(sym, q), m.desk.PriceKeyboard(sym))
+	_, err = r.ReplyKeyboard(ctx, priceText(sym, q), m.desk.PriceKeyboard(sym))
+	return err
 }
 
 // priceText is a price reply: as many decimals as the price has (small
@@ -127,10 +129,12 @@ func priceUSD(p decimal.Decimal) string {
 func orderArgs(ctx context.Context, r *app.Request, usage string) (sym, amount string, ok bool, err error) {
 	f := strings.Fields(r.Args)
 	if len(f) != 2 {
-		return "", "", false, r.Reply(ctx, usage)
+		_, err = r.Reply(ctx, usage)
+		return "", "", false, err
 	}
 	if sym, ok = symbolArg(f[0]); !ok {
-		return "", "", false, r.Reply(ctx, "Not a coin symbol: "+app.Quote(f[0])+".")
+		_, err = r.Reply(ctx, "Not a coin symbol: "+app.Quote(f[0])+".")
+		return "", "", false, err
 	}
 	return sym, f[1], true, nil
 }

@@ -65,9 +65,11 @@ func (p *Play[G, P]) StatsCommand(description string, text func(Record) string) 
 		case err != nil:
 			return err
 		case !found:
-			return r.Reply(ctx, fmt.Sprintf("No finished %s yet.", p.Name))
+			_, err := r.Reply(ctx, fmt.Sprintf("No finished %s yet.", p.Name))
+			return err
 		}
-		return r.Reply(ctx, text(rec))
+		_, err = r.Reply(ctx, text(rec))
+		return err
 	}}
 }
 
@@ -177,23 +179,33 @@ func (p *Play[G, P]) Handle(ctx context.Context, req *app.CallbackRequest) error
 	case actConfirm:
 		return p.confirmed(ctx, req, subject, pr.game)
 	case actNew:
-		var started *G
-		err := Update(ctx, p.Store, subject, func(g *G) (*G, error) {
-			started = nil // this may run again after a lost race
-			if g != nil && (p.ID(g) != pr.game || !*p.Over(g)) {
-				return nil, nil // a newer game runs: the button is stale
-			}
-			var err error
-			started, err = p.Start(ctx)
-			return started, err
-		})
-		if err != nil {
-			return err
-		}
-		if started == nil {
-			return req.Answer(ctx, StaleToast)
-		}
-		return req.ReplyKeyboard(ctx, p.Started(started), p.Running(started))
+		return p.newGame(ctx, req, subject, pr.game)
 	}
 	return req.Answer(ctx, app.StaleButtonToast)
+}
+
+// newGame starts a game after game id ended, once per press (by its
+// update id): the press run again, after its message failed, starts no
+// second game and sends the one it started.
+func (p *Play[G, P]) newGame(ctx context.Context, req *app.CallbackRequest, subject, id int64) error {
+	g, reply, err := move[G, P](ctx, p.Store, subject, req.UpdateID(), func(g *G) (*G, string, error) {
+		if g != nil && (p.ID(g) != id || !*p.Over(g)) {
+			return nil, "", nil // a newer game runs: the button is stale
+		}
+		started, err := p.Start(ctx)
+		if err != nil {
+			return nil, "", err
+		}
+		return started, p.Started(started), nil
+	})
+	switch {
+	case err != nil:
+		return err
+	case reply == "":
+		return req.Answer(ctx, StaleToast)
+	}
+	if _, err := req.ReplyKeyboard(ctx, reply, p.Keyboard(g)); err != nil {
+		return app.Unfinished(err) // the game stands: run again, the press sends its message
+	}
+	return nil
 }

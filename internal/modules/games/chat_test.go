@@ -6,10 +6,16 @@ import (
 	"testing"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/modules/games"
 	"github.com/miti99bot/miti99bot/internal/storage"
-	"github.com/miti99bot/miti99bot/internal/storage/memory"
 )
+
+// game is a module that keeps what a game module keeps by chat, and
+// declares it as games.ChatState.
+var game = app.Factory{Name: "wordle", New: func(app.Deps) (*app.Module, error) {
+	return &app.Module{Name: "wordle", ChatState: games.ChatState}, nil
+}}
 
 func TestAChatsGameAndRecordFollowItsChange(t *testing.T) {
 	const old, moved = -4518810793, -1002471352452
@@ -26,14 +32,15 @@ func TestAChatsGameAndRecordFollowItsChange(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := context.Background()
-			s := memory.New().For("wordle")
+			b := apptest.New(t, []app.Factory{game})
+			s := b.Store.For("wordle")
 			must(t, s.Put(ctx, games.GameKey(old), []byte("old game")))
 			must(t, s.Put(ctx, games.Key(old), []byte("old record")))
 			if tt.atNew != "" {
 				must(t, s.Put(ctx, games.GameKey(moved), []byte(tt.atNew)))
 			}
 			for range 2 { // both runtimes, or a redelivery: the same end
-				must(t, games.ChatChanged(s)(ctx, tt.change))
+				must(t, b.App.ChatChanged(ctx, tt.change))
 			}
 			for _, k := range []string{games.GameKey(old), games.Key(old)} {
 				if _, err := s.Get(ctx, k); !errors.Is(err, storage.ErrNotFound) {

@@ -27,14 +27,16 @@ func (p *Play[G, P]) giveUp(ctx context.Context, r *app.Request) error {
 	case err != nil:
 		return err
 	case reply == "":
-		return r.Reply(ctx, fmt.Sprintf("No %s is running. Start one with /%s.", p.Name, p.Command))
+		_, err := r.Reply(ctx, fmt.Sprintf("No %s is running. Start one with /%s.", p.Name, p.Command))
+		return err
 	}
 	if ran || p.ID(g) != 0 { // a game with no id could not say it was counted
 		if err := p.Finish(ctx, r.ChatID, g); err != nil {
 			return err
 		}
 	}
-	return r.ReplyKeyboard(ctx, reply, p.Finished(g))
+	_, err = r.ReplyKeyboard(ctx, reply, p.Finished(g))
+	return err
 }
 
 // confirmed gives up game id, confirmed. Its count is the press's work

@@ -54,16 +54,22 @@ var errNoMove = errors.New("games: no move")
 // keyboard; EndedBy(g) is the game the move ended (see End), the first
 // time and every time again.
 func Move[G any, P Replayable[G]](ctx context.Context, s storage.KVStore, r *app.Request, f func(cur *G) (next *G, reply string, err error)) (g *G, reply string, err error) {
+	return move[G, P](ctx, s, r.ChatID, r.UpdateID(), f)
+}
+
+// move is Move on subject's game, once per update id (a command's or a
+// button press's).
+func move[G any, P Replayable[G]](ctx context.Context, s storage.KVStore, subject, id int64, f func(cur *G) (next *G, reply string, err error)) (g *G, reply string, err error) {
 	var (
 		moved Moved
 		still bool // f made no move
 	)
-	err = storage.UpdateJSON(ctx, s, GameKey(r.ChatID), func(cur *G, found bool) (bool, error) {
+	err = storage.UpdateJSON(ctx, s, GameKey(subject), func(cur *G, found bool) (bool, error) {
 		g, still = nil, false // this may run again after a lost race
 		if found {
 			g = cur
 		}
-		out, changed, err := app.ApplyTo(P(cur), r.UpdateID(), func(p P) (Moved, error) {
+		out, changed, err := app.ApplyTo(P(cur), id, func(p P) (Moved, error) {
 			next, earned, err := f(g)
 			switch {
 			case err != nil:

@@ -128,7 +128,8 @@ func (m *module) cmdPrice(ctx context.Context, r *app.Request) error {
 	if !ok {
 		return err
 	}
-	return r.ReplyKeyboard(ctx, priceText(q), m.desk.PriceKeyboard(symbol))
+	_, err = r.ReplyKeyboard(ctx, priceText(q), m.desk.PriceKeyboard(symbol))
+	return err
 }
 
 // priceText is a price reply.

@@ -62,9 +62,9 @@ func (m *module) module() *app.Module {
 		Finish:  m.finish,
 	}
 	return &app.Module{
-		OnChatChange: games.ChatChanged(m.store),
-		Name:         Name,
-		Callbacks:    []app.Callback{{Prefix: callbackPrefix, Handler: m.play.Handle}},
+		ChatState: games.ChatState,
+		Name:      Name,
+		Callbacks: []app.Callback{{Prefix: callbackPrefix, Handler: m.play.Handle}},
 		Commands: []app.Command{
 			{Name: "loldle", Description: "Guess the LoL champion: /loldle <champion>", Handler: m.cmdGuess},
 			m.play.GiveUpCommand("Give up and see the champion"),
@@ -107,7 +107,8 @@ func (m *module) board(g *game) string {
 func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 	guess, refusal := m.parseGuess(r.Args)
 	if refusal != "" {
-		return r.Reply(ctx, refusal)
+		_, err := r.Reply(ctx, refusal)
+		return err
 	}
 	limit := 0 // read only when a game starts, once
 	shown, reply, err := games.Move(ctx, m.store, r, func(cur *game) (*game, string, error) {
@@ -136,7 +137,8 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 	if err := games.Finish(ctx, m.store, r.ChatID, games.EndedBy(shown)); err != nil {
 		return err
 	}
-	return r.ReplyKeyboard(ctx, reply, m.play.Keyboard(shown))
+	_, err = r.ReplyKeyboard(ctx, reply, m.play.Keyboard(shown))
+	return err
 }
 
 // parseGuess finds the champion a guess names ("" is no guess: show the

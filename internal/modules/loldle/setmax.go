@@ -46,10 +46,12 @@ func (m *module) cmdSetMax(ctx context.Context, r *app.Request) error {
 		if err != nil {
 			return err
 		}
-		return r.Reply(ctx, fmt.Sprintf("Usage: /loldle_setmax <%d..%d> (now %d)", lowestMax, highestMax, cur))
+		_, err = r.Reply(ctx, fmt.Sprintf("Usage: /loldle_setmax <%d..%d> (now %d)", lowestMax, highestMax, cur))
+		return err
 	}
 	if err := m.store.PutJSON(ctx, settingsKey, settings{Max: n}); err != nil {
 		return err
 	}
-	return r.Reply(ctx, fmt.Sprintf("New loldle games allow %d tries; running games keep theirs.", n))
+	_, err = r.Reply(ctx, fmt.Sprintf("New loldle games allow %d tries; running games keep theirs.", n))
+	return err
 }

@@ -3,7 +3,6 @@ package lolschedule
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -11,35 +10,12 @@ import (
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
-// chatChanged follows a chat's change (the core calls it): a group that
-// became a supergroup keeps its subscriptions and today's sent marks under
-// its new id; a chat that is gone loses them. Run twice, or by both
-// runtimes at once, it ends the same.
-func (m *module) chatChanged(ctx context.Context, ch app.ChatChange) error {
-	subs, err := m.store.List(ctx, fmt.Sprintf("%s%d:", subPrefix, ch.ChatID))
-	if err != nil {
-		return err
-	}
-	for _, k := range subs {
-		s, ok := parseSubKey(k)
-		if !ok {
-			continue
-		}
-		if ch.MovedTo != 0 {
-			if err := m.copyOnce(ctx, k, subscriber{ChatID: ch.MovedTo, ThreadID: s.ThreadID}.key()); err != nil {
-				return err
-			}
-		}
-		if err := m.store.Delete(ctx, k); err != nil {
-			return err
-		}
-	}
-	return m.moveMarks(ctx, ch)
-}
-
-// moveMarks carries the chat's "sent" marks to its new id, so a retry of
-// today's push does not send there again; other marks (a claim in flight)
-// go with the old id, as the send that holds them marks the new one.
+// moveMarks is the module's OnChatChange (its subscriptions are its
+// ChatState, which the engine moves first): it carries the chat's "sent"
+// marks to its new id, so a retry of today's push does not send there
+// again; other marks (a claim in flight) go with the old id, as the send
+// that holds them marks the new one; a chat gone loses them. Run twice, or
+// by both runtimes at once, it ends the same.
 func (m *module) moveMarks(ctx context.Context, ch app.ChatChange) error {
 	keys, err := m.store.List(ctx, sentPrefix)
 	if err != nil {

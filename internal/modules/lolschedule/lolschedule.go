@@ -71,8 +71,10 @@ func New(d app.Deps) (*app.Module, error) {
 			{Name: "lolschedule_subscribe", Description: "Get today's matches here every day at 08:00", Handler: m.cmdSubscribe},
 			{Name: "lolschedule_unsubscribe", Description: "Stop the daily matches here", Handler: m.cmdUnsubscribe},
 		},
-		Callbacks:    []app.Callback{{Prefix: callbackPrefix, Handler: m.onButton}},
-		OnChatChange: m.chatChanged,
+		Callbacks: []app.Callback{{Prefix: callbackPrefix, Handler: m.onButton}},
+		// A chat's subscriptions, one per topic; the day's marks move by hand.
+		ChatState:    []string{subPrefix + "{chat}:*"},
+		OnChatChange: m.moveMarks,
 		// The morning push is still worth sending hours late (after a restart
 		// that spanned 01:00 UTC), not the next day.
 		Crons: []app.Cron{{Name: pushJob, Schedule: "0 1 * * *", Handler: m.dailyPush, CatchUp: 6 * time.Hour,
@@ -91,7 +93,8 @@ func (m *module) cmdDay(ctx context.Context, r *app.Request) error {
 	if r.Args != "" {
 		d, err := parseDate(r.Args)
 		if err != nil {
-			return r.Reply(ctx, "Invalid date "+app.Quote(r.Args)+": "+err.Error()+".")
+			_, err := r.Reply(ctx, "Invalid date "+app.Quote(r.Args)+": "+err.Error()+".")
+			return err
 		}
 		day = d
 	}
@@ -107,7 +110,8 @@ func (m *module) replyDay(ctx context.Context, r *app.Request, t time.Time) erro
 	if err != nil {
 		return m.sourceDown(ctx, r, err)
 	}
-	return r.ReplyMessage(ctx, v.message())
+	_, err = r.ReplyMessage(ctx, v.message())
+	return err
 }
 
 func (m *module) cmdWeek(ctx context.Context, r *app.Request) error {
@@ -115,7 +119,8 @@ func (m *module) cmdWeek(ctx context.Context, r *app.Request) error {
 	if err != nil {
 		return m.sourceDown(ctx, r, err)
 	}
-	return r.ReplyMessage(ctx, v.message())
+	_, err = r.ReplyMessage(ctx, v.message())
+	return err
 }
 
 // sourceDown answers when neither the API nor a usable cached copy helped.
@@ -126,7 +131,8 @@ func (m *module) sourceDown(ctx context.Context, r *app.Request, err error) erro
 		return err // the store failed: let the runtime retry
 	}
 	m.log.Warn("schedule unavailable", "err", err)
-	return r.Reply(ctx, "The LoL esports schedule is unavailable right now. Please try again later.")
+	_, err = r.Reply(ctx, "The LoL esports schedule is unavailable right now. Please try again later.")
+	return err
 }
 
 func (m *module) cmdSubscribe(ctx context.Context, r *app.Request) error {
@@ -138,7 +144,8 @@ func (m *module) cmdSubscribe(ctx context.Context, r *app.Request) error {
 	if !created {
 		text = "Already subscribed: today's matches arrive here every day at 08:00 (ICT)."
 	}
-	return r.ReplyKeyboard(ctx, text, unsubKeyboard())
+	_, err = r.ReplyKeyboard(ctx, text, unsubKeyboard())
+	return err
 }
 
 func (m *module) cmdUnsubscribe(ctx context.Context, r *app.Request) error {
@@ -150,7 +157,8 @@ func (m *module) cmdUnsubscribe(ctx context.Context, r *app.Request) error {
 	if !removed {
 		text = notSubscribedText
 	}
-	return r.Reply(ctx, text)
+	_, err = r.Reply(ctx, text)
+	return err
 }
 
 // What /lolschedule_unsubscribe and the Unsubscribe button answer.

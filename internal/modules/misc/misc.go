@@ -30,31 +30,36 @@ func New(d app.Deps) (*app.Module, error) {
 				if err := d.Store.PutJSON(ctx, lastPingKey, rec); err != nil {
 					return err
 				}
-				return r.Reply(ctx, "pong")
+				_, err := r.Reply(ctx, "pong")
+				return err
 			}},
 			{Name: "mstats", Description: "Show when /ping was last used", Visibility: app.Protected, Handler: func(ctx context.Context, r *app.Request) error {
 				var rec lastPing
 				err := d.Store.GetJSON(ctx, lastPingKey, &rec)
 				switch {
 				case errors.Is(err, storage.ErrNotFound):
-					return r.Reply(ctx, "No /ping yet.")
+					_, err := r.Reply(ctx, "No /ping yet.")
+					return err
 				case err != nil:
 					return err
 				}
-				return r.Reply(ctx, fmt.Sprintf("Last /ping: %s UTC by user %d in chat %d",
+				_, err = r.Reply(ctx, fmt.Sprintf("Last /ping: %s UTC by user %d in chat %d",
 					rec.At.Format("2006-01-02 15:04:05"), rec.UserID, rec.ChatID))
+				return err
 			}},
 			// The bot reads its own store, which botctl cannot open while
 			// the bot holds the embedded file, and the image has no botctl.
 			{Name: "cron_status", Description: "Show each cron job's last runs and next fire, and the store they are read from", Visibility: app.Private, Handler: func(ctx context.Context, r *app.Request) error {
 				if d.CronStatus == nil {
-					return r.Reply(ctx, "This runtime keeps no cron status.")
+					_, err := r.Reply(ctx, "This runtime keeps no cron status.")
+					return err
 				}
 				text, err := d.CronStatus(ctx)
 				if err != nil {
 					return err
 				}
-				return r.Reply(ctx, text)
+				_, err = r.Reply(ctx, text)
+				return err
 			}},
 		},
 	}, nil

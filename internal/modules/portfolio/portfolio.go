@@ -52,15 +52,18 @@ func (m *module) open(ctx context.Context, r *app.Request) error {
 	if r.Private {
 		url := m.appURL()
 		if url == "" {
-			return r.Reply(ctx, noURLText)
+			_, err := r.Reply(ctx, noURLText)
+			return err
 		}
-		return r.ReplyKeyboard(ctx, openText, keyboard(models.InlineKeyboardButton{Text: buttonText, WebApp: &models.WebAppInfo{URL: url}}))
+		_, err := r.ReplyKeyboard(ctx, openText, keyboard(models.InlineKeyboardButton{Text: buttonText, WebApp: &models.WebAppInfo{URL: url}}))
+		return err
 	}
 	name, err := m.username(ctx)
 	if err != nil {
 		return err
 	}
-	return r.ReplyKeyboard(ctx, groupText, keyboard(models.InlineKeyboardButton{Text: buttonText, URL: GroupLink(name, r.ChatID)}))
+	_, err = r.ReplyKeyboard(ctx, groupText, keyboard(models.InlineKeyboardButton{Text: buttonText, URL: GroupLink(name, r.ChatID)}))
+	return err
 }
 
 // GroupLink opens the bot's Main Mini App with chat as its start

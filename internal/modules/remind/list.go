@@ -35,7 +35,8 @@ func (m *module) list(ctx context.Context, r *app.Request) error {
 	}
 	timers = slices.DeleteFunc(timers, func(t app.Timer) bool { return t.ChatID != r.ChatID })
 	if len(timers) == 0 {
-		return r.Reply(ctx, "You have no pending reminders in this chat. Set one: /remind 10m stretch.")
+		_, err := r.Reply(ctx, "You have no pending reminders in this chat. Set one: /remind 10m stretch.")
+		return err
 	}
 	slices.SortFunc(timers, func(a, b app.Timer) int { return a.At.Compare(b.At) })
 	now := m.now()
@@ -56,7 +57,8 @@ func (m *module) list(ctx context.Context, r *app.Request) error {
 	if err != nil {
 		return err
 	}
-	return r.ReplyKeyboard(ctx, b.String(), kb)
+	_, err = r.ReplyKeyboard(ctx, b.String(), kb)
+	return err
 }
 
 // listWhen is a time in Vietnam, short: its date only when not today.
@@ -104,7 +106,8 @@ func (m *module) cancel(ctx context.Context, c *app.CallbackRequest) error {
 	}
 	switch outcome {
 	case app.Cancelled:
-		return c.Reply(ctx, "Reminder cancelled: it will not be sent.")
+		_, err := c.Reply(ctx, "Reminder cancelled: it will not be sent.")
+		return err
 	case app.TooLate:
 		return c.Answer(ctx, "Too late: this reminder is being sent now.")
 	}

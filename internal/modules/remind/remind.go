@@ -76,7 +76,8 @@ func (m *module) remind(ctx context.Context, r *app.Request) error {
 	now := m.now()
 	at, text, err := parse(r.Args, now)
 	if ref := refusal(""); errors.As(err, &ref) {
-		return r.Reply(ctx, ref.Error())
+		_, err := r.Reply(ctx, ref.Error())
+		return err
 	} else if err != nil {
 		return err
 	}
@@ -93,7 +94,8 @@ func (m *module) remind(ctx context.Context, r *app.Request) error {
 	if err != nil {
 		return err
 	}
-	return r.ReplyKeyboard(ctx, "⏰ I will remind you "+when(due, now)+".", kb)
+	_, err = r.ReplyKeyboard(ctx, "⏰ I will remind you "+when(due, now)+".", kb)
+	return err
 }
 
 // set sets the reminder once per update and returns when it is due (zero:
@@ -120,7 +122,8 @@ func (m *module) set(ctx context.Context, r *app.Request, key string, at time.Ti
 	} else {
 		switch err := m.reserve(ctx, r.UserID, key, at, pending); {
 		case errors.Is(err, errFull):
-			return time.Time{}, r.Reply(ctx, fmt.Sprintf("You have %d reminders pending, the most I keep: cancel one with /remind_list first.", maxPending))
+			_, err = r.Reply(ctx, fmt.Sprintf("You have %d reminders pending, the most I keep: cancel one with /remind_list first.", maxPending))
+			return time.Time{}, err
 		case err != nil:
 			return time.Time{}, err
 		}

@@ -89,7 +89,8 @@ func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
 	if err != nil {
 		return err
 	}
-	return r.Reply(ctx, text)
+	_, err = r.Reply(ctx, text)
+	return err
 }
 
 func (u usage) label(id string) string {

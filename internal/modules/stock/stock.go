@@ -126,10 +126,12 @@ type order struct {
 func parseOrder(ctx context.Context, r *app.Request, usage string, allowAll bool) (o order, ok bool, err error) {
 	f := strings.Fields(r.Args)
 	if len(f) != 2 {
-		return o, false, r.Reply(ctx, usage)
+		_, err = r.Reply(ctx, usage)
+		return o, false, err
 	}
 	if o.sym, ok = tickerArg(f[0]); !ok {
-		return o, false, r.Reply(ctx, "Not a ticker: "+app.Quote(f[0])+".")
+		_, err = r.Reply(ctx, "Not a ticker: "+app.Quote(f[0])+".")
+		return o, false, err
 	}
 	if allowAll && strings.EqualFold(f[1], "all") {
 		o.all = true
@@ -144,13 +146,15 @@ func parseOrder(ctx context.Context, r *app.Request, usage string, allowAll bool
 func (m *module) cmdPrice(ctx context.Context, r *app.Request) error {
 	sym, ok := tickerArg(r.Args)
 	if !ok {
-		return r.Reply(ctx, "Usage: /stock_price <ticker>, e.g. /stock_price FPT")
+		_, err := r.Reply(ctx, "Usage: /stock_price <ticker>, e.g. /stock_price FPT")
+		return err
 	}
 	q, ok, err := m.desk.Quotes.PriceOrReply(ctx, r, sym)
 	if !ok {
 		return err
 	}
-	return r.ReplyKeyboard(ctx, priceText(sym, q), m.desk.PriceKeyboard(sym))
+	_, err = r.ReplyKeyboard(ctx, priceText(sym, q), m.desk.PriceKeyboard(sym))
+	return err
 }
 
 func priceText(sym string, q trading.Quote) string {
@@ -191,11 +195,13 @@ func (m *module) cmdIncomeStock(ctx context.Context, r *app.Request) error {
 func (m *module) cmdIncomeVND(ctx context.Context, r *app.Request) error {
 	f := strings.Fields(r.Args)
 	if len(f) != 2 {
-		return r.Reply(ctx, "Usage: /stock_income_vnd <ticker> <vnd received>, e.g. /stock_income_vnd FPT 200000")
+		_, err := r.Reply(ctx, "Usage: /stock_income_vnd <ticker> <vnd received>, e.g. /stock_income_vnd FPT 200000")
+		return err
 	}
 	sym, ok := tickerArg(f[0])
 	if !ok {
-		return r.Reply(ctx, "Not a ticker: "+app.Quote(f[0])+".")
+		_, err := r.Reply(ctx, "Not a ticker: "+app.Quote(f[0])+".")
+		return err
 	}
 	amount, err := trading.ParseAmount(f[1], market.CashPlaces, market.MaxCash)
 	if err != nil {

@@ -45,7 +45,8 @@ func New(d app.Deps) (*app.Module, error) {
 				if err := d.Store.Put(ctx, "last_echo", []byte(r.Args)); err != nil {
 					return err
 				}
-				return r.Reply(ctx, "echo: "+r.Args)
+				_, err := r.Reply(ctx, "echo: "+r.Args)
+				return err
 			},
 		}, {
 			// /tk_slow <duration> <text>: a run the crash tests interrupt.
@@ -54,9 +55,10 @@ func New(d app.Deps) (*app.Module, error) {
 				arg, text, _ := strings.Cut(r.Args, " ")
 				d, err := time.ParseDuration(arg)
 				if err != nil {
-					return r.Reply(ctx, "usage: /tk_slow <duration> <text>")
+					_, err := r.Reply(ctx, "usage: /tk_slow <duration> <text>")
+					return err
 				}
-				if err := r.Reply(ctx, "slow started: "+text); err != nil {
+				if _, err := r.Reply(ctx, "slow started: "+text); err != nil {
 					return err
 				}
 				select {
@@ -64,7 +66,8 @@ func New(d app.Deps) (*app.Module, error) {
 				case <-ctx.Done():
 					return ctx.Err()
 				}
-				return r.Reply(ctx, "slow: "+text)
+				_, err = r.Reply(ctx, "slow: "+text)
+				return err
 			},
 		}},
 		Crons: []app.Cron{{

@@ -102,7 +102,8 @@ func (a *Alerts) symbolHint() string {
 func (a *Alerts) SetCommand(ctx context.Context, r *app.Request) error {
 	o, err := a.ParseAlert(r.Args)
 	if err != nil {
-		return r.Reply(ctx, strings.TrimPrefix(err.Error(), errAlertUsage.Error()+": "))
+		_, err := r.Reply(ctx, strings.TrimPrefix(err.Error(), errAlertUsage.Error()+": "))
+		return err
 	}
 	b, err := a.loadBook(ctx, r.UserID)
 	if err != nil {
@@ -112,7 +113,8 @@ func (a *Alerts) SetCommand(ctx context.Context, r *app.Request) error {
 		return a.replySet(ctx, r, kept)
 	}
 	if n := len(b.Alerts); n >= MaxAlerts {
-		return r.Reply(ctx, a.fullText())
+		_, err := r.Reply(ctx, a.fullText())
+		return err
 	}
 	// The price checks the symbol as the desk does (an unknown one is
 	// refused), and a level its own market's price already passed is no
@@ -128,8 +130,9 @@ func (a *Alerts) SetCommand(ctx context.Context, r *app.Request) error {
 	if !q.Own() {
 		now = fmt.Sprintf("no price from %s now; %s, another market's, says %s: it waits for its own", a.Desk.Quotes.OwnSources(), q.Source, a.Price(q.Price))
 	} else if crossed(al, q) {
-		return r.Reply(ctx, fmt.Sprintf("%s is already %s: %s now (%s). An alert waits for the price to cross its level.",
+		_, err := r.Reply(ctx, fmt.Sprintf("%s is already %s: %s now (%s). An alert waits for the price to cross its level.",
 			a.label(al.Symbol), strings.TrimPrefix(a.describe(al), a.label(al.Symbol)+" "), a.Price(q.Price), q.Source))
+		return err
 	}
 	reply, err := app.ApplyOnce(ctx, a.store(), bookKey(r.UserID), r.UpdateID(), func(b *alertBook, _ bool) (alertReply, error) {
 		if len(b.Alerts) >= MaxAlerts {
@@ -153,9 +156,11 @@ func (a *Alerts) fullText() string {
 
 func (a *Alerts) replySet(ctx context.Context, r *app.Request, reply alertReply) error {
 	if reply.ID == 0 {
-		return r.Reply(ctx, reply.Text)
+		_, err := r.Reply(ctx, reply.Text)
+		return err
 	}
-	return r.ReplyKeyboard(ctx, reply.Text, app.MustKeyboard([]app.Button{a.cancelButton(r.UserID, reply.ID, "❌ Cancel")}))
+	_, err := r.ReplyKeyboard(ctx, reply.Text, app.MustKeyboard([]app.Button{a.cancelButton(r.UserID, reply.ID, "❌ Cancel")}))
+	return err
 }
 
 func (a *Alerts) cancelButton(user, id int64, label string) app.Button {

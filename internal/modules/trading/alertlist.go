@@ -16,7 +16,8 @@ func (a *Alerts) ListCommand(ctx context.Context, r *app.Request) error {
 	if err != nil {
 		return err
 	}
-	return r.ReplyKeyboard(ctx, text, kb)
+	_, err = r.ReplyKeyboard(ctx, text, kb)
+	return err
 }
 
 // list is a user's alerts: all of them in a private chat, those set in

@@ -46,15 +46,18 @@ func (d *Desk) TopCommand(ctx context.Context, r *app.Request) error {
 		if err != nil {
 			return err
 		}
-		return r.Reply(ctx, msg)
+		_, err = r.Reply(ctx, msg)
+		return err
 	default:
-		return r.Reply(ctx, fmt.Sprintf("Usage: /%s_top, or /%s_top join to be on the board private chats show (/%s_top leave to leave it).", d.Name, d.Name, d.Name))
+		_, err := r.Reply(ctx, fmt.Sprintf("Usage: /%s_top, or /%s_top join to be on the board private chats show (/%s_top leave to leave it).", d.Name, d.Name, d.Name))
+		return err
 	}
 	text, kb, err := d.board(ctx, r.ChatID, r.Private, r.UserID, byValue, 0)
 	if err != nil {
 		return err
 	}
-	return r.ReplyKeyboard(ctx, text, kb)
+	_, err = r.ReplyKeyboard(ctx, text, kb)
+	return err
 }
 
 // TopCallback handles the board's buttons.

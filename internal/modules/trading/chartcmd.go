@@ -43,26 +43,31 @@ func (c *Charts) Command(symbol func(string) (string, bool), fixed string) func(
 			args = append([]string{fixed}, args...)
 		}
 		if len(args) < 1 || len(args) > 2 {
-			return r.Reply(ctx, usage)
+			_, err := r.Reply(ctx, usage)
+			return err
 		}
 		sym, ok := symbol(args[0])
 		if !ok {
-			return r.Reply(ctx, "Not a "+c.Noun+" symbol: "+app.Quote(args[0])+".")
+			_, err := r.Reply(ctx, "Not a "+c.Noun+" symbol: "+app.Quote(args[0])+".")
+			return err
 		}
 		p, ok := ParsePeriod(strings.Join(args[1:], ""), c.Periods, c.Default)
 		if !ok {
-			return r.Reply(ctx, "A chart's period is "+periodNames(c.Periods)+".")
+			_, err := r.Reply(ctx, "A chart's period is "+periodNames(c.Periods)+".")
+			return err
 		}
 		pic, err := c.Picture(ctx, sym, p)
 		if err != nil {
 			if text, ok := c.why(err, sym, p); ok {
-				return r.Reply(ctx, text)
+				_, err := r.Reply(ctx, text)
+				return err
 			}
 			return err
 		}
 		_, err = c.Photos.SendPhoto(ctx, app.Photo{ChatID: r.ChatID, ThreadID: r.ThreadID, PNG: pic.PNG, Name: "chart.png", Caption: pic.Caption, Keyboard: c.keyboard(sym, p)})
 		if text, ok := app.NoRightText(err); ok {
-			return r.Reply(ctx, text)
+			_, err := r.Reply(ctx, text)
+			return err
 		}
 		return err
 	}

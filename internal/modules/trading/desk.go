@@ -77,7 +77,8 @@ func (d *Desk) trade(ctx context.Context, r *app.Request, sym string, check func
 		return err
 	}
 	if reply, ok := p.Replay(r.UpdateID()); ok {
-		return r.Reply(ctx, reply)
+		_, err := r.Reply(ctx, reply)
+		return err
 	}
 	if err := check(p); err != nil {
 		return Refuse(ctx, r, err)
@@ -93,16 +94,19 @@ func (d *Desk) trade(ctx context.Context, r *app.Request, sym string, check func
 // prices, never anyone else's.
 func (d *Desk) ShowStats(ctx context.Context, r *app.Request) error {
 	if strings.TrimSpace(r.Args) != "" {
-		return r.Reply(ctx, "You can only see your own portfolio: /"+d.Name+"_stats")
+		_, err := r.Reply(ctx, "You can only see your own portfolio: /"+d.Name+"_stats")
+		return err
 	}
 	body, found, err := d.stats(ctx, r.UserID)
 	switch {
 	case err != nil:
 		return err
 	case !found:
-		return r.Reply(ctx, body)
+		_, err := r.Reply(ctx, body)
+		return err
 	}
-	return r.ReplyKeyboard(ctx, body, d.statsKeyboard(r.UserID))
+	_, err = r.ReplyKeyboard(ctx, body, d.statsKeyboard(r.UserID))
+	return err
 }
 
 // SellArg reads a sell quantity: "all", or a positive amount within the

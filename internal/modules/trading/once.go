@@ -31,5 +31,6 @@ func Apply(ctx context.Context, s storage.KVStore, r *app.Request, f func(p *Por
 	if err != nil {
 		return Answer(ctx, r, err)
 	}
-	return r.Reply(ctx, reply)
+	_, err = r.Reply(ctx, reply)
+	return err
 }

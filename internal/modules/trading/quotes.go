@@ -209,17 +209,21 @@ func (qs *Quotes) bounded(q Quote) error {
 // PriceOrReply prices sym, or answers the user why it cannot (ok false).
 func (qs *Quotes) PriceOrReply(ctx context.Context, r *app.Request, sym string) (q Quote, ok bool, err error) {
 	q, err = qs.Price(ctx, sym)
+	var why string
 	switch {
 	case errors.Is(err, ErrUnknownSymbol):
-		return q, false, r.Reply(ctx, fmt.Sprintf("Unknown %s: %s.", qs.Noun, sym))
+		why = fmt.Sprintf("Unknown %s: %s.", qs.Noun, sym)
 	case errors.Is(err, ErrNoPrice) && qs.NoPrice != "":
-		return q, false, r.Reply(ctx, qs.NoPrice)
+		why = qs.NoPrice
 	case errors.Is(err, ErrNoPrice):
-		return q, false, r.Reply(ctx, "No price for "+sym+" right now; every source failed. Try again later.")
+		why = "No price for " + sym + " right now; every source failed. Try again later."
 	case err != nil:
 		return q, false, err
+	default:
+		return q, true, nil
 	}
-	return q, true, nil
+	_, err = r.Reply(ctx, why)
+	return q, false, err
 }
 
 // Known is the price function Portfolio.Value wants: what selling now would

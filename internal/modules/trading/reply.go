@@ -18,7 +18,8 @@ var refusals = []error{ErrAmount, ErrPrecision, ErrTooLarge, ErrNoCash, ErrNoHol
 
 // Refuse answers a refused command; the portfolio is unchanged.
 func Refuse(ctx context.Context, r *app.Request, err error) error {
-	return r.Reply(ctx, "Not done: "+err.Error()+".")
+	_, err = r.Reply(ctx, "Not done: "+err.Error()+".")
+	return err
 }
 
 // Answer replies to a refused trade and returns any other error, so the

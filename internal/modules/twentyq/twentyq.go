@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -92,8 +93,8 @@ func (m *module) module() *app.Module {
 		Finish: m.finish,
 	}
 	return &app.Module{
-		OnChatChange: games.ChatChanged(m.store),
-		Name:         Name,
+		ChatState: slices.Concat(games.ChatState, []string{"results:{chat}"}), // resultsKey
+		Name:      Name,
 		Commands: []app.Command{
 			{Name: "twentyq", Description: "Twenty questions: /twentyq starts, /twentyq <question> asks", Handler: m.cmdAsk},
 			play.GiveUpCommand("Give up and see what the bot was thinking of"),
@@ -133,7 +134,8 @@ func normalize(reply string) (string, bool) {
 
 func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 	if m.gemini == nil {
-		return r.Reply(ctx, unavailableText)
+		_, err := r.Reply(ctx, unavailableText)
+		return err
 	}
 	question := strings.TrimSpace(r.Args)
 	if question == "" {
@@ -141,10 +143,12 @@ func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 		if err != nil {
 			return err
 		}
-		return r.Reply(ctx, reply)
+		_, err = r.Reply(ctx, reply)
+		return err
 	}
 	if len([]rune(question)) > 200 {
-		return r.Reply(ctx, "Keep the question under 200 characters.")
+		_, err := r.Reply(ctx, "Keep the question under 200 characters.")
+		return err
 	}
 	// A question answered already, delivered again after its reply
 	// failed: that answer again, without a token or a second Gemini call.
@@ -162,12 +166,14 @@ func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 				return err
 			}
 		}
-		return r.Reply(ctx, moved.Reply)
+		_, err := r.Reply(ctx, moved.Reply)
+		return err
 	}
 	if ok, err := m.allow(ctx, r.UserID); err != nil {
 		return err
 	} else if !ok {
-		return r.Reply(ctx, "Slow down: too many questions this minute.")
+		_, err := r.Reply(ctx, "Slow down: too many questions this minute.")
+		return err
 	}
 	started, err := m.start(ctx, r.ChatID)
 	if err != nil {
@@ -185,15 +191,19 @@ func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 	switch {
 	case errors.As(err, &refused):
 		m.log.Info("twentyq: gemini gave no answer", "why", refused.why)
-		return r.Reply(ctx, "Gemini gave no answer: "+refused.why+". Your question was not counted; try asking it another way.")
+		_, err := r.Reply(ctx, "Gemini gave no answer: "+refused.why+". Your question was not counted; try asking it another way.")
+		return err
 	case errors.Is(err, errBusy):
-		return r.Reply(ctx, "Gemini is busy right now; your question was not counted. Try again in a minute.")
+		_, err := r.Reply(ctx, "Gemini is busy right now; your question was not counted. Try again in a minute.")
+		return err
 	case errors.Is(err, errRefused):
 		m.log.Error("twentyq: gemini refused the configuration", "err", err)
-		return r.Reply(ctx, misconfiguredText)
+		_, err := r.Reply(ctx, misconfiguredText)
+		return err
 	case err != nil:
 		m.log.Warn("twentyq: gemini failed", "err", err)
-		return r.Reply(ctx, "Gemini did not answer; your question was not counted. Try again later.")
+		_, err := r.Reply(ctx, "Gemini did not answer; your question was not counted. Try again later.")
+		return err
 	}
 	norm, ok := normalize(answer)
 	if !ok {
@@ -208,7 +218,8 @@ func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 	if err != nil {
 		return err
 	}
-	return r.Reply(ctx, reply)
+	_, err = r.Reply(ctx, reply)
+	return err
 }
 
 func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
@@ -216,7 +227,8 @@ func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
 	err := m.store.GetJSON(ctx, resultsKey(r.ChatID), &res)
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
-		return r.Reply(ctx, "No finished game here yet.")
+		_, err := r.Reply(ctx, "No finished game here yet.")
+		return err
 	case err != nil:
 		return err
 	}
@@ -224,5 +236,6 @@ func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
 	if res.Won > 0 {
 		avg = fmt.Sprintf("%.1f", float64(res.Questions)/float64(res.Won))
 	}
-	return r.Reply(ctx, fmt.Sprintf("Played %d, won %d; %s questions per win on average.", res.Played, res.Won, avg))
+	_, err = r.Reply(ctx, fmt.Sprintf("Played %d, won %d; %s questions per win on average.", res.Played, res.Won, avg))
+	return err
 }

@@ -312,3 +312,17 @@ func TestAMoveIsMadeOnceWhenTelegramDeliversItAgain(t *testing.T) {
 		})
 	}
 }
+
+// A group upgraded to a supergroup keeps its results, as its game: they
+// are the chat's state, which the engine moves.
+func TestAnUpgradedGroupKeepsItsResults(t *testing.T) {
+	const old, moved = apptest.Group, apptest.Group - 1_000_000_000_000
+	b := apptest.New(t, []app.Factory{Factory})
+	if err := b.Store.For(Name).PutJSON(t.Context(), resultsKey(old), results{Played: 3, Won: 2, Questions: 21}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.App.ChatChanged(t.Context(), app.ChatChange{ChatID: old, MovedTo: moved}); err != nil {
+		t.Fatal(err)
+	}
+	b.Expect(moved, apptest.User, "/twentyq_stats", "Played 3, won 2; 10.5 questions per win on average.")
+}

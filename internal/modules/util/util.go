@@ -23,7 +23,8 @@ func New(d app.Deps) (*app.Module, error) {
 		Name: Name,
 		Commands: []app.Command{
 			{Name: "start", Description: "Say hello and show what the bot can do", Handler: func(ctx context.Context, r *app.Request) error {
-				return r.ReplyHTML(ctx, "Hi! I am miti99bot.\n\n"+d.Registry.HelpText(r.Role))
+				_, err := r.ReplyHTML(ctx, "Hi! I am miti99bot.\n\n"+d.Registry.HelpText(r.Role))
+				return err
 			}},
 			{Name: "help", Description: "List the commands you can use", Handler: func(ctx context.Context, r *app.Request) error {
 				return help(ctx, d.Registry, r)
@@ -46,10 +47,12 @@ const helpOnOnePage = 15
 func help(ctx context.Context, reg app.Registry, r *app.Request) error {
 	modules, commands := reg.HelpModules(r.Role)
 	if commands <= helpOnOnePage || len(modules) < 2 {
-		return r.ReplyHTML(ctx, reg.HelpText(r.Role))
+		_, err := r.ReplyHTML(ctx, reg.HelpText(r.Role))
+		return err
 	}
 	page, _ := reg.HelpPage(r.Role, modules[0])
-	return r.ReplyMessage(ctx, app.Message{Text: page, ParseMode: models.ParseModeHTML, Keyboard: helpKeyboard(modules, modules[0])})
+	_, err := r.ReplyMessage(ctx, app.Message{Text: page, ParseMode: models.ParseModeHTML, Keyboard: helpKeyboard(modules, modules[0])})
+	return err
 }
 
 // helpPage turns the pressed /help message to a module's page. The
@@ -87,5 +90,6 @@ func helpKeyboard(modules []string, current string) *models.InlineKeyboardMarkup
 }
 
 func info(ctx context.Context, r *app.Request) error {
-	return r.Reply(ctx, fmt.Sprintf("chat_id: %d\nthread_id: %d\nuser_id: %d", r.ChatID, r.ThreadID, r.UserID))
+	_, err := r.Reply(ctx, fmt.Sprintf("chat_id: %d\nthread_id: %d\nuser_id: %d", r.ChatID, r.ThreadID, r.UserID))
+	return err
 }

@@ -53,9 +53,9 @@ func (m *module) module() *app.Module {
 		Finish:  m.finish,
 	}
 	return &app.Module{
-		OnChatChange: games.ChatChanged(m.store),
-		Callbacks:    []app.Callback{{Prefix: callbackPrefix, Handler: m.play.Handle}},
-		Name:         Name,
+		ChatState: games.ChatState,
+		Callbacks: []app.Callback{{Prefix: callbackPrefix, Handler: m.play.Handle}},
+		Name:      Name,
 		Commands: []app.Command{
 			{Name: "wordle", Description: "Play Wordle: /wordle <five-letter word>", Handler: m.cmdGuess},
 			{Name: "wordle_new", Description: "Start a new Wordle", Handler: m.cmdNew},
@@ -84,7 +84,8 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 	guess := strings.ToLower(strings.TrimSpace(r.Args))
 	if guess != "" {
 		if why := checkGuess(guess); why != "" {
-			return r.Reply(ctx, why)
+			_, err := r.Reply(ctx, why)
+			return err
 		}
 	}
 	shown, reply, err := games.Move(ctx, m.store, r, func(g *game) (*game, string, error) {
@@ -124,7 +125,8 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 	if err := games.Finish(ctx, m.store, r.ChatID, games.EndedBy(shown)); err != nil {
 		return err
 	}
-	return r.ReplyKeyboard(ctx, reply, m.play.Keyboard(shown))
+	_, err = r.ReplyKeyboard(ctx, reply, m.play.Keyboard(shown))
+	return err
 }
 
 // finish counts a game that ended, if it was not counted yet.
@@ -146,7 +148,8 @@ func (m *module) cmdNew(ctx context.Context, r *app.Request) error {
 	if err := games.Finish(ctx, m.store, r.ChatID, games.EndedBy(started)); err != nil {
 		return err
 	}
-	return r.ReplyKeyboard(ctx, reply, m.play.Running(started))
+	_, err = r.ReplyKeyboard(ctx, reply, m.play.Running(started))
+	return err
 }
 
 // statsText is a record with its wins by tries.

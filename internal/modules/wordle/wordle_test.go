@@ -280,3 +280,26 @@ func TestTheMoveThatEndsAGameIsMadeOnceWhenTelegramDeliversItAgain(t *testing.T)
 		})
 	}
 }
+
+// A "new game" press whose message could not be sent is run again (the
+// game it started stands): its run again starts no second game and sends
+// the message the first run owed.
+func TestANewGamePressDeliveredAgainStartsOneGame(t *testing.T) {
+	b := apptest.New(t, []app.Factory{fixed("crane", "robot", "slate")})
+	const chat = apptest.Group
+	b.MustSay(chat, apptest.User, "/wordle crane") // game 1, won
+	id, _, _ := b.Srv.Keyboard(chat)
+	press := telegramtest.Press(chat, apptest.User, id, "wordle:n:1")
+	press.ID = 777
+	b.Srv.FailNext("sendMessage", telegramtest.Failure{Code: 502, Description: "Bad Gateway"})
+	if err := b.Handle(press); err == nil {
+		t.Fatal("the press whose message failed was handled: the new game would go unannounced")
+	}
+	if err := b.Handle(press); err != nil {
+		t.Fatalf("the press run again: %v", err)
+	}
+	if got := b.Last(); got != startText || b.Buttons(chat) != "[🏳 Give up]" {
+		t.Fatalf("the press run again: %q with %s; want the new game's message", got, b.Buttons(chat))
+	}
+	b.Expect(chat, apptest.User, "/wordle robot", "🟩🟩🟩🟩🟩  ROBOT\n1/6\n🟩 B O R T\nSolved in 1/6!")
+}
