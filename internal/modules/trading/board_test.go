@@ -1,9 +1,11 @@
 package trading
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -215,10 +217,16 @@ func TestTheMiniAppBoardIsForMembersStillInTheGroup(t *testing.T) {
 				chats = []int64{-200, group}
 			}
 			seed(t, s, user, "100", "100", nil, chats, false)
-			d := &Desk{Market: usd, Quotes: &Quotes{Store: s}, Bot: tt.bot}
+			var logs bytes.Buffer
+			d := &Desk{Market: usd, Quotes: &Quotes{Store: s, Log: slog.New(slog.NewJSONHandler(&logs, nil))}, Bot: tt.bot}
 			member, err := d.BoardMember(context.Background(), group, user)
 			if err != nil || member != tt.member {
 				t.Fatalf("BoardMember = %t, %v; want %t", member, err, tt.member)
+			}
+			// A question Telegram could not answer is said, not swallowed.
+			bot, _ := tt.bot.(inChatBot)
+			if asked := tt.traded && bot.err != nil && !errors.Is(bot.err, app.ErrChatGone); asked != strings.Contains(logs.String(), "cannot say whether a member") {
+				t.Errorf("logged %q; want a WARN only when Telegram could not say", logs.String())
 			}
 			p, _, err := Load(context.Background(), s, user)
 			if err != nil {
