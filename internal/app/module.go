@@ -135,6 +135,8 @@ type Module struct {
 	OnTimer func(ctx context.Context, t Timer) error
 	// Web are the module's answers to the Mini App (see WebRoute).
 	Web []WebRoute
+	// Inline are the module's answers to inline queries (see Inline).
+	Inline []Inline
 }
 
 // Setting is a configuration value a module needs. The config package reads

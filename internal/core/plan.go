@@ -35,6 +35,8 @@ func (a *App) plan(ctx context.Context, u *models.Update) (*action, error) {
 		return a.planCommand(ctx, u, u.Message)
 	case u.CallbackQuery != nil:
 		return a.planCallback(u.CallbackQuery), nil
+	case u.InlineQuery != nil:
+		return a.planInline(u), nil
 	}
 	return nil, nil
 }
@@ -107,8 +109,9 @@ func (a *App) planCallback(q *models.CallbackQuery) *action {
 		// names where it is: an edit of it still works.
 		r.ChatID, r.MessageID = m.InaccessibleMessage.Chat.ID, m.InaccessibleMessage.MessageID
 	default:
-		// A message sent in inline mode (inline_message_id): this bot has
-		// no inline mode, so the button is not one of its keyboards.
+		// A message sent in inline mode (inline_message_id): the bot's
+		// inline results carry no callback buttons, so it is not one of
+		// its keyboards.
 		return &action{module: storage.CoreNamespace, name: "callback", run: func(ctx context.Context) error {
 			return press.AnswerCallback(ctx, q.ID, inlineText)
 		}}
