@@ -24,9 +24,10 @@ const minInlineCache = time.Second
 
 // planInline routes an inline query to every module Inline whose Match
 // takes it and answers it once with what they gather. The answer is
-// recorded like a button press's (the action's press): a run of the same
-// update again, after a crash between the answer and the record, answers
-// no more, since Telegram refuses a second answer.
+// recorded like a button press's (the action's press), and the query runs
+// once (oneShot): a run of the same update again, after a crash between
+// the answer and its record, answers no more. Telegram refuses a second
+// answer, and one given that late.
 func (a *App) planInline(u *models.Update) *action {
 	q := u.InlineQuery
 	sender := app.UserActor(q.From) // an inline query always comes from a user
@@ -35,7 +36,7 @@ func (a *App) planInline(u *models.Update) *action {
 		ChatType: q.ChatType, Role: a.roleOf(sender.ID), Update: u.ID,
 	}
 	once := &answerOnce{queryID: q.ID}
-	act := &action{module: storage.CoreNamespace, name: "inline", press: once}
+	act := &action{module: storage.CoreNamespace, name: "inline", press: once, oneShot: true}
 	act.run = func(ctx context.Context) error {
 		if once.answered() {
 			return nil

@@ -22,6 +22,9 @@ type action struct {
 	event        *app.CommandEvent // what the hooks hear once the update ends; nil: not a command
 	press        *answerOnce       // a module's button press: answered once over its runs
 	failed       bool              // ended without retry, yet not handled: counted as failed
+	// oneShot: run at most once; a run again after one that did not record
+	// its end counts as answered (an inline query, gone by then).
+	oneShot bool
 }
 
 // plan decides what an update asks for, without side effects (except
