@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/core"
@@ -182,4 +181,3 @@ func TestTheEngineRefusesAnInlineWithoutMatchOrHandler(t *testing.T) {
 		t.Fatalf("err %v, want the Inline refused", err)
 	}
 }
-
