@@ -175,6 +175,7 @@ func (qs *Quotes) price(ctx context.Context, sym string, own bool) (Quote, error
 			if err := qs.Store.PutJSON(ctx, key, q); err != nil {
 				qs.Log.Warn("price not cached", "symbol", sym, "err", err)
 			}
+			qs.noteOpen(ctx, sym, q)
 			return q, nil
 		}
 		switch {
