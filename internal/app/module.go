@@ -1,7 +1,7 @@
 // Package app is what a miti99bot module sees, and nothing else: how it
-// declares itself (Factory, Module, Command, Callback, Cron, Setting), what
-// it is handed (Deps, with its own storage namespace), what a handler gets
-// (Request, CallbackRequest), how it talks to Telegram (Messenger, Message,
+// declares itself (Factory, Module, Command, Callback, Cron, Setting, Inline),
+// what it is handed (Deps, with its own storage namespace), what a handler
+// gets (Request, CallbackRequest, InlineRequest), how it talks to Telegram (Messenger, Message,
 // Edit, Keyboard, the error classes to act on), how it does a piece of
 // work once (ApplyOnce, TakeClaim, Timers) and the text rules (Fit, Quote). The
 // engine that runs modules is internal/core; the adapters
