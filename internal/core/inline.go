@@ -18,6 +18,11 @@ import (
 // the update's delivery and the answer's own call come out of that.
 const inlineBudget = 5 * time.Second
 
+// inlineRunAgain is the log line of an inline query run again after a run
+// that answered it, or may have (its end unrecorded): Telegram refuses a
+// second answer, and the query is gone by then.
+const inlineRunAgain = "inline query not answered again: an earlier run had it"
+
 // minInlineCache is the shortest cache time sent: Telegram reads a
 // missing cache_time (0 is sent as none) as 300 seconds.
 const minInlineCache = time.Second
@@ -39,6 +44,7 @@ func (a *App) planInline(u *models.Update) *action {
 	act := &action{module: storage.CoreNamespace, name: "inline", press: once, oneShot: true}
 	act.run = func(ctx context.Context) error {
 		if once.answered() {
+			a.log.Info(inlineRunAgain, "update_id", u.ID)
 			return nil
 		}
 		ans := a.gatherInline(ctx, req)
