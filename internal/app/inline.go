@@ -39,6 +39,9 @@ type Inline struct {
 	// same query without asking (zero: DefaultInlineCache). A price card
 	// is worth its market's price cache.
 	CacheTime time.Duration
+	// Help is its line in /help, under the module's commands: the query,
+	// " - ", what it offers ("BTC (any coin) - its price card"); "": none.
+	Help string
 }
 
 // DefaultInlineCache is an Inline's CacheTime when it names none.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"html"
 	"strings"
 	"time"
 
@@ -166,6 +167,20 @@ func inlineResults(routes []inlineRoute, byRoute [][]app.InlineResult) []app.Inl
 		}
 	}
 	return out
+}
+
+// inlineHint closes a /help that lists inline queries: how to ask one.
+const inlineHint = "<i>inline</i>: type my @username, a space and the query in any chat, then pick a result to send there."
+
+// inlineHelp are m's inline queries as /help lists them.
+func inlineHelp(m *app.Module) []string {
+	var lines []string
+	for _, in := range m.Inline {
+		if in.Help != "" {
+			lines = append(lines, "<i>inline</i> "+html.EscapeString(in.Help))
+		}
+	}
+	return lines
 }
 
 // checkInline refuses an Inline that could not run.

@@ -181,3 +181,26 @@ func TestTheEngineRefusesAnInlineWithoutMatchOrHandler(t *testing.T) {
 		t.Fatalf("err %v, want the Inline refused", err)
 	}
 }
+
+func TestHelpListsAModulesInlineQueriesUnderItsCommands(t *testing.T) {
+	withCmd := func(name string, in ...app.Inline) app.Factory {
+		return app.Factory{Name: name, New: func(app.Deps) (*app.Module, error) {
+			return &app.Module{Name: name, Inline: in, Commands: []app.Command{{Name: name + "_price", Description: "A price", Handler: func(context.Context, *app.Request) error { return nil }}}}, nil
+		}}
+	}
+	b := apptest.New(t, []app.Factory{
+		withCmd("coinish", app.Inline{Match: anyQuery, Handler: results(0, nil), Help: "BTC (any coin) - its price card"}),
+		withCmd("plain"),
+	})
+	text := b.App.Registry().HelpText(app.RoleUser)
+	if !strings.Contains(text, "/coinish_price - A price\n<i>inline</i> BTC (any coin) - its price card\n") || !strings.Contains(text, "type my @username") {
+		t.Fatalf("help:\n%s", text)
+	}
+	page, _ := b.App.Registry().HelpPage(app.RoleUser, "coinish")
+	if !strings.Contains(page, "<i>inline</i> BTC (any coin) - its price card") {
+		t.Fatalf("the module's page:\n%s", page)
+	}
+	if page, _ := b.App.Registry().HelpPage(app.RoleUser, "plain"); strings.Contains(page, "inline") {
+		t.Fatalf("a module without inline queries:\n%s", page)
+	}
+}

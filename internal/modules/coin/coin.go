@@ -95,7 +95,7 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 // cards are the coin price cards of inline mode.
 func (m *module) cards() *trading.Cards {
 	return &trading.Cards{Desk: m.desk, Market: "Coin", Symbol: symbolArg, Text: priceText,
-		Chart: func(sym string) string { return "/coin_chart " + sym }}
+		Chart: func(sym string) string { return "/coin_chart " + sym }, Help: "BTC (any coin) - its price card, to send"}
 }
 
 func usd(d decimal.Decimal) string { return trading.USD(d, market.CashPlaces) }

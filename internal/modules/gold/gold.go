@@ -122,7 +122,7 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 			func(s string) (string, bool) { return s, s == symbol }), charts.Callback(isChartSymbol)},
 		Inline: []app.Inline{(&trading.Cards{Desk: m.desk, Market: "Gold", Symbol: inlineSymbol,
 			Text:  func(_ string, q trading.Quote) string { return priceText(q) },
-			Chart: func(string) string { return "/gold_chart (world gold in VND)" }}).Inline(), m.desk.InlineSummary("Gold")},
+			Chart: func(string) string { return "/gold_chart (world gold in VND)" }, Help: "gold - the SJC price card, to send"}).Inline(), m.desk.InlineSummary("Gold")},
 	}, nil
 }
 

@@ -104,7 +104,7 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 		Web:          []app.WebRoute{m.desk.WebRoute(), m.desk.BoardWebRoute(), m.desk.ChartWebRoute(charts, tickerArg)},
 		Callbacks:    []app.Callback{values.Callback(), m.desk.TopCallback(), alerts.Callback(), m.desk.Callback(priceText, tickerArg), charts.Callback(tickerArg)},
 		Inline: []app.Inline{(&trading.Cards{Desk: m.desk, Market: "Stock", Symbol: tickerArg, Text: priceText,
-			Chart: func(sym string) string { return "/stock_chart " + sym }}).Inline(), m.desk.InlineSummary("Stock")},
+			Chart: func(sym string) string { return "/stock_chart " + sym }, Help: "FPT (any ticker) - its price card, to send"}).Inline(), m.desk.InlineSummary("Stock")},
 	}, nil
 }
 

@@ -27,6 +27,8 @@ type Cards struct {
 	Text func(sym string, q Quote) string
 	// Chart is the command that draws sym's chart ("": none).
 	Chart func(sym string) string
+	// Help is the cards' line in /help (app.Inline.Help).
+	Help string
 }
 
 // Inline is the cards' answer to inline queries.
@@ -35,6 +37,7 @@ func (c *Cards) Inline() app.Inline {
 		Match:     func(q string) bool { _, ok := c.Symbol(q); return ok },
 		Handler:   c.answer,
 		CacheTime: c.Desk.Quotes.Fresh,
+		Help:      c.Help,
 	}
 }
 
@@ -76,6 +79,7 @@ func (d *Desk) InlineSummary(market string) app.Inline {
 		Match:     func(q string) bool { return q == "" },
 		Personal:  true,
 		CacheTime: d.Quotes.Fresh,
+		Help:      "(nothing) - your " + strings.ToLower(market) + " portfolio, to send as yours",
 		Handler: func(ctx context.Context, r *app.InlineRequest) ([]app.InlineResult, error) {
 			body, found, err := d.stats(ctx, r.UserID)
 			if err != nil || !found {
