@@ -12,6 +12,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/core"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
+	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
@@ -202,5 +203,32 @@ func TestHelpListsAModulesInlineQueriesUnderItsCommands(t *testing.T) {
 	}
 	if page, _ := b.App.Registry().HelpPage(app.RoleUser, "plain"); strings.Contains(page, "inline") {
 		t.Fatalf("a module without inline queries:\n%s", page)
+	}
+}
+
+// The recorded inline queries, as the webhook and the poller decode them,
+// reach the modules with their speaker and are answered once.
+func TestARecordedInlineQueryIsAnsweredAsItsSpeaker(t *testing.T) {
+	var got []string
+	b := apptest.New(t, []app.Factory{
+		inlineModule("who", app.Inline{Match: anyQuery, Handler: func(_ context.Context, q *app.InlineRequest) ([]app.InlineResult, error) {
+			got = append(got, fmt.Sprintf("%d %s %q %s", q.UserID, q.Sender.Username, q.Query, q.ChatType))
+			return nil, nil
+		}}),
+	})
+	for _, name := range []string{"update_inline_query_empty.json", "update_inline_query_group.json"} {
+		u, ignored, err := telegram.DecodeUpdate(telegramtest.Recorded(t, name))
+		if err != nil || len(ignored) > 0 {
+			t.Fatalf("%s: %v, ignored %v", name, err, ignored)
+		}
+		if err := b.Handle(b.Srv.AskInline(u)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := `12345 user "" |12345 user "btc" supergroup`; strings.Join(got, "|") != want {
+		t.Fatalf("the handler heard %q, want %q", strings.Join(got, "|"), want)
+	}
+	if n := len(answersOf(t, b)); n != 2 {
+		t.Fatalf("%d answers, want one each", n)
 	}
 }
