@@ -25,3 +25,15 @@ func TestAtBotFPTOffersTheStocksPriceCard(t *testing.T) {
 		t.Fatalf("KBS asked %d times more within the cache", f.calls["kbs"]-calls)
 	}
 }
+
+func TestAWordThatIsNoTickerAsksNoBroker(t *testing.T) {
+	b, f, _ := setup(t)
+	for _, q := range []string{"wordle", "gold", "hello"} {
+		if a := b.Inline(apptest.User, q); len(a.Results) != 0 {
+			t.Fatalf("%s: results %+v", q, a.Results)
+		}
+	}
+	if n := f.calls["kbs"] + f.calls["vci"] + f.calls["ssi"]; n != 0 {
+		t.Fatalf("the brokers were asked %d times about words", n)
+	}
+}

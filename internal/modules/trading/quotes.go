@@ -78,8 +78,8 @@ var (
 // Quotes asks its sources in order, falling through on any failure, and
 // caches the first answer under "price:<SYM>" for Fresh, so a burst of
 // commands costs the providers one call (asks at once in a process share
-// one: flights); a symbol every source calls
-// unknown is remembered for UnknownFor (zero: not remembered).
+// one: flights); a symbol every source calls unknown is remembered for
+// UnknownFor (zero: not remembered).
 type Quotes struct {
 	Store      storage.KVStore
 	Log        *slog.Logger
