@@ -74,12 +74,24 @@ func (a *App) inlineFor(query string) []inlineRoute {
 	var out []inlineRoute
 	for _, m := range a.reg.modules {
 		for _, in := range m.Inline {
-			if in.Match(query) {
+			if a.matches(m, in, query) {
 				out = append(out, inlineRoute{module: m, in: in})
 			}
 		}
 	}
 	return out
+}
+
+// matches is in.Match(query); a Match that panics takes nothing (logged),
+// and the other modules still answer.
+func (a *App) matches(m *app.Module, in app.Inline, query string) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			a.log.Error("inline match panicked", "module", m.Name, "panic", fmt.Sprint(r))
+			ok = false
+		}
+	}()
+	return in.Match(query)
 }
 
 // gatherInline asks the matching Inlines at once and waits for them

@@ -137,6 +137,7 @@ func TestAFailingOrPanickingInlineHandlerLeavesTheOthersAnswered(t *testing.T) {
 		inlineModule("panics", app.Inline{Match: anyQuery, Handler: func(context.Context, *app.InlineRequest) ([]app.InlineResult, error) {
 			panic("boom")
 		}}),
+		inlineModule("badmatch", app.Inline{Match: func(string) bool { panic("match") }, Handler: results(1, func(int) string { return "no" })}),
 		inlineModule("fine", app.Inline{Match: anyQuery, Handler: results(1, func(int) string { return "ok" })}),
 	})
 	if err := b.Handle(b.Srv.InlineQuery(user, "q", "sender")); err != nil {
