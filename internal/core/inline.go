@@ -95,7 +95,7 @@ func (a *App) matches(m *app.Module, in app.Inline, query string) (ok bool) {
 }
 
 // gatherInline asks the matching Inlines at once and waits for them
-// within inlineBudget: a late or failed one is left out, logged. The
+// within gatherBudget: a late or failed one is left out, logged. The
 // answer keeps their order, at most app.MaxInlineResults results, each id
 // unique and within app.MaxInlineResultID bytes; it is personal when any
 // matching Inline is, and cached for the shortest of their times.
@@ -107,7 +107,7 @@ func (a *App) gatherInline(ctx context.Context, req *app.InlineRequest) app.Inli
 		results []app.InlineResult
 		err     error
 	}
-	gctx, cancel := context.WithTimeout(ctx, inlineBudget)
+	gctx, cancel := context.WithTimeout(ctx, gatherBudget(ctx))
 	defer cancel()
 	got := make(chan answered, len(routes))
 	for i, r := range routes {
@@ -135,7 +135,7 @@ func (a *App) gatherInline(ctx context.Context, req *app.InlineRequest) app.Inli
 			}
 			byRoute[g.i] = g.results
 		case <-gctx.Done():
-			a.log.Warn("inline handlers too slow; answering without them", "update_id", req.Update, "budget", inlineBudget)
+			a.log.Warn("inline handlers too slow; answering without them", "update_id", req.Update)
 			ans.CacheTime = minInlineCache
 		}
 		if gctx.Err() != nil {
@@ -144,6 +144,16 @@ func (a *App) gatherInline(ctx context.Context, req *app.InlineRequest) app.Inli
 	}
 	ans.Results = inlineResults(routes, byRoute)
 	return ans
+}
+
+// gatherBudget is how long the modules may take: inlineBudget, or half
+// of what the update has left when that is less, so that the answer
+// itself always has time to be sent.
+func gatherBudget(ctx context.Context) time.Duration {
+	if dl, ok := ctx.Deadline(); ok {
+		return min(inlineBudget, time.Until(dl)/2)
+	}
+	return inlineBudget
 }
 
 // cacheOf is an Inline's cache time, within what the answer may carry.

@@ -233,3 +233,23 @@ func TestARecordedInlineQueryIsAnsweredAsItsSpeaker(t *testing.T) {
 		t.Fatalf("%d answers, want one each", n)
 	}
 }
+
+// A handler still working when the modules' time is up is left out: the
+// query is answered with the others' results in time, and the answer is
+// kept briefly (the late module may answer next time).
+func TestASlowInlineHandlerIsLeftOutAndTheQueryAnsweredInTime(t *testing.T) {
+	b := apptest.New(t, []app.Factory{
+		inlineModule("slow", app.Inline{Match: anyQuery, Handler: func(ctx context.Context, _ *app.InlineRequest) ([]app.InlineResult, error) {
+			<-ctx.Done() // a source that never answers
+			return []app.InlineResult{{ID: "late", Title: "late", Text: "late"}}, nil
+		}}),
+		inlineModule("fast", app.Inline{Match: anyQuery, Handler: results(1, func(int) string { return "1" })}),
+	}, core.WithUpdateBudget(time.Second)) // the modules get half of it
+	if err := b.Handle(b.Srv.InlineQuery(user, "q", "sender")); err != nil {
+		t.Fatal(err)
+	}
+	ans := answersOf(t, b)
+	if len(ans) != 1 || len(ans[0].Results) != 1 || ans[0].Results[0].ID != "fast/1" || ans[0].CacheTime != 1 {
+		t.Fatalf("answers %+v, want fast's result alone, cached a second", ans)
+	}
+}
