@@ -40,7 +40,8 @@ func TestWebhookAndCommands(t *testing.T) {
 		}
 	}
 	set := srv.Calls("setWebhook")
-	if len(set) != 1 || set[0].Params["secret_token"] != "wh-secret" || !strings.Contains(set[0].Params["allowed_updates"], "callback_query") {
+	if len(set) != 1 || set[0].Params["secret_token"] != "wh-secret" || !strings.Contains(set[0].Params["allowed_updates"], "callback_query") ||
+		!strings.Contains(set[0].Params["allowed_updates"], "inline_query") {
 		t.Fatalf("setWebhook call: %+v", set)
 	}
 

@@ -23,6 +23,7 @@ type Messenger interface {
 	// (getChatMember; the bot must be in the chat).
 	ChatMember(ctx context.Context, chatID, userID int64) (Membership, error)
 	Photos
+	InlineAnswerer
 }
 
 // Message is one outgoing text message.

@@ -1,9 +1,10 @@
 // Package app is what a miti99bot module sees, and nothing else: how it
-// declares itself (Factory, Module, Command, Callback, Cron, Setting), what
-// it is handed (Deps, with its own storage namespace), what a handler gets
-// (Request, CallbackRequest), how it talks to Telegram (Messenger, Message,
-// Edit, Keyboard, Live, the error classes to act on), how it does a piece of
-// work once (ApplyOnce, TakeClaim, Timers) and the text rules (Fit, Quote). The
+// declares itself (Factory, Module, Command, Callback, Cron, Setting, Inline),
+// what it is handed (Deps, with its own storage namespace), what a handler
+// gets (Request, CallbackRequest, InlineRequest), how it talks to Telegram
+// (Messenger, Message, Edit, Keyboard, Live, InlineAnswer, the error classes
+// to act on), how it does a piece of work once (ApplyOnce, TakeClaim, Timers)
+// and the text rules (Fit, Quote). The
 // engine that runs modules is internal/core; the adapters
 // (internal/telegram, the console) implement Messenger. This package imports
 // neither, so `go doc ./internal/app` is a module author's manual.
@@ -147,6 +148,8 @@ type Module struct {
 	OnTimer func(ctx context.Context, t Timer) error
 	// Web are the module's answers to the Mini App (see WebRoute).
 	Web []WebRoute
+	// Inline are the module's answers to inline queries (see Inline).
+	Inline []Inline
 }
 
 // Setting is a configuration value a module needs. The config package reads

@@ -130,7 +130,8 @@ func (m *Messenger) ChatMember(context.Context, int64, int64) (app.Membership, e
 // Run reads lines from in until EOF or ctx ends, handing each to handle as a
 // message update from the local user, or, when it is a number, as the press
 // of that button of the latest keyboard (a number no button has is
-// answered here, not sent).
+// answered here, not sent), or, when it starts with "@", as an inline
+// query (inlineQuery).
 func (m *Messenger) Run(ctx context.Context, in io.Reader, out io.Writer, handle func(context.Context, *models.Update) error) error {
 	fmt.Fprintln(out, "miti99bot console: you are the owner, in a private chat. Type /help; Ctrl-D quits.")
 	if m.Logs != "" {
@@ -162,7 +163,9 @@ func (m *Messenger) Run(ctx context.Context, in io.Reader, out io.Writer, handle
 			}
 			id++
 			u := update(id, text)
-			if b, refusal, ok := m.press(text); refusal != "" {
+			if q, ok := inlineQuery(text); ok {
+				u = inlineUpdate(id, q)
+			} else if b, refusal, ok := m.press(text); refusal != "" {
 				fmt.Fprintln(out, refusal)
 				continue
 			} else if ok {

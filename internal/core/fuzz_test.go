@@ -27,6 +27,7 @@ func (s sink) Send(_ context.Context, m app.Message) (*models.Message, error) {
 	return &models.Message{ID: 1, Chat: models.Chat{ID: m.ChatID}}, nil
 }
 func (sink) AnswerCallback(context.Context, string, string) error { return nil }
+func (sink) AnswerInline(context.Context, app.InlineAnswer) error { return nil }
 func (sink) ChatMember(context.Context, int64, int64) (app.Membership, error) {
 	return app.Member, nil
 }

@@ -60,7 +60,7 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 		a.apologise(ctx, act.chatID, act.threadID)
 		return nil
 	}
-	if claimed.rec.Answered && act.press != nil {
+	if act.press != nil && (claimed.rec.Answered || act.oneShot && claimed.rec.Attempts > 1) {
 		act.press.markAnswered()
 	}
 	started := time.Now()

@@ -17,10 +17,16 @@ import (
 func (r *Registry) HelpText(role app.Role) string {
 	var b strings.Builder
 	b.WriteString("<b>Commands</b>\n")
+	inline := false
 	for _, m := range r.modules {
 		if lines := helpLines(m, role); len(lines) > 0 {
-			fmt.Fprintf(&b, "\n<b>%s</b>\n%s\n", html.EscapeString(m.Name), strings.Join(lines, "\n"))
+			in := inlineHelp(m)
+			inline = inline || len(in) > 0
+			fmt.Fprintf(&b, "\n<b>%s</b>\n%s\n", html.EscapeString(m.Name), strings.Join(append(lines, in...), "\n"))
 		}
+	}
+	if inline {
+		b.WriteString("\n" + inlineHint)
 	}
 	return b.String()
 }
@@ -48,7 +54,11 @@ func (r *Registry) HelpPage(role app.Role, module string) (page string, ok bool)
 		if len(lines) == 0 {
 			return "", false
 		}
-		return fmt.Sprintf("<b>Commands: %s</b>\n%s", html.EscapeString(m.Name), strings.Join(lines, "\n")), true
+		page = fmt.Sprintf("<b>Commands: %s</b>\n%s", html.EscapeString(m.Name), strings.Join(lines, "\n"))
+		if in := inlineHelp(m); len(in) > 0 {
+			page += "\n" + strings.Join(in, "\n") + "\n\n" + inlineHint
+		}
+		return page, true
 	}
 	return "", false
 }

@@ -22,6 +22,9 @@ type action struct {
 	event        *app.CommandEvent // what the hooks hear once the update ends; nil: not a command
 	press        *answerOnce       // a module's button press: answered once over its runs
 	failed       bool              // ended without retry, yet not handled: counted as failed
+	// oneShot: run at most once; a run again after one that did not record
+	// its end counts as answered (an inline query, gone by then).
+	oneShot bool
 }
 
 // plan decides what an update asks for, without side effects (except
@@ -35,6 +38,8 @@ func (a *App) plan(ctx context.Context, u *models.Update) (*action, error) {
 		return a.planCommand(ctx, u, u.Message)
 	case u.CallbackQuery != nil:
 		return a.planCallback(u), nil
+	case u.InlineQuery != nil:
+		return a.planInline(u), nil
 	}
 	return nil, nil
 }
@@ -108,8 +113,9 @@ func (a *App) planCallback(u *models.Update) *action {
 		// names where it is: an edit of it still works.
 		r.ChatID, r.MessageID = m.InaccessibleMessage.Chat.ID, m.InaccessibleMessage.MessageID
 	default:
-		// A message sent in inline mode (inline_message_id): this bot has
-		// no inline mode, so the button is not one of its keyboards.
+		// A message sent in inline mode (inline_message_id): the bot's
+		// inline results carry no callback buttons, so it is not one of
+		// its keyboards.
 		return &action{module: storage.CoreNamespace, name: "callback", run: func(ctx context.Context) error {
 			return press.AnswerCallback(ctx, q.ID, inlineText)
 		}}

@@ -149,6 +149,7 @@ func (r *Registry) register(mods []*app.Module) error {
 			r.crons = append(r.crons, CronJob{Module: m.Name, Cron: c, schedule: sched})
 		}
 		errs = append(errs, checkWeb(m)...)
+		errs = append(errs, checkInline(m)...)
 		r.modules = append(r.modules, m)
 	}
 	return errors.Join(errs...)

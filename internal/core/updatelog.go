@@ -20,6 +20,8 @@ func updateKind(u *models.Update) string {
 		return "my_chat_member"
 	case u.ChannelPost != nil:
 		return "channel_post"
+	case u.InlineQuery != nil:
+		return "inline_query"
 	}
 	return "other"
 }

@@ -22,6 +22,8 @@ func (l *life) act() {
 		l.redeliver()
 	case x < 200:
 		l.chatEvent()
+	case x < 215:
+		l.inlineQuery()
 	default:
 		l.talk()
 	}

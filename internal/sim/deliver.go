@@ -14,6 +14,7 @@ const (
 	expSilent               // nothing
 	expMaybe                // at most one message (a greeting, once a day)
 	expPress                // exactly one answer to its callback query
+	expInline               // exactly one answer to its inline query, no message
 )
 
 // delivery is one update and what the life knows about it.
@@ -85,9 +86,12 @@ func (l *life) checkAnswers(d *delivery, calls []Call, handled bool) {
 			sent++
 		case c.Method == "answerCallbackQuery" && d.u.CallbackQuery != nil && c.QueryID == d.u.CallbackQuery.ID:
 			answered++
+		case c.Method == "answerInlineQuery" && d.u.InlineQuery != nil && c.QueryID == d.u.InlineQuery.ID:
+			answered++
 		}
 	}
-	excused := !handled || l.logs.said(d.u.ID, refused) || l.logs.said(d.u.ID, dropped)
+	excused := !handled || l.logs.said(d.u.ID, refused) || l.logs.said(d.u.ID, dropped) ||
+		l.logs.said(d.u.ID, inlineLate) || l.logs.said(d.u.ID, inlineRunAgain)
 	why := ""
 	switch {
 	case d.again && sent+answered > 0:
@@ -103,6 +107,10 @@ func (l *life) checkAnswers(d *delivery, calls []Call, handled bool) {
 		why = fmt.Sprintf("a press answered %d times", answered)
 	case d.exp == expPress && answered == 0 && !excused:
 		why = "a press never answered"
+	case d.exp == expInline && (answered > 1 || sent > 0):
+		why = fmt.Sprintf("an inline query answered %d times, with %d messages", answered, sent)
+	case d.exp == expInline && answered == 0 && !excused:
+		why = "an inline query never answered"
 	}
 	if why != "" {
 		l.fail("answers", "%s: %s", d.what, why)

@@ -15,12 +15,12 @@ import (
 // driver runs one step at a time, so every call belongs to exactly one.
 type Call struct {
 	Step     int
-	Method   string // sendMessage | editMessageText | answerCallbackQuery
+	Method   string // sendMessage | editMessageText | answerCallbackQuery | answerInlineQuery
 	Chat     int64
 	Thread   int
 	Text     string
 	Markup   string
-	QueryID  string
+	QueryID  string // a callback query's or an inline query's
 	OK       bool
 	Code     int    // the error_code of a refusal
 	Message  int    // the sent message's id
@@ -29,7 +29,7 @@ type Call struct {
 }
 
 // recorded are the methods the checkers need; the rest pass unrecorded.
-var recorded = map[string]bool{"sendMessage": true, "editMessageText": true, "answerCallbackQuery": true}
+var recorded = map[string]bool{"sendMessage": true, "editMessageText": true, "answerCallbackQuery": true, "answerInlineQuery": true}
 
 // wire stands in front of the fake Bot API and records each answer's
 // outcome, which the fake's own call log does not keep.
@@ -78,6 +78,9 @@ func (w *wire) serve(rw http.ResponseWriter, r *http.Request, proc string) {
 	thread, _ := strconv.Atoi(params["message_thread_id"])
 	c := Call{Method: method, Chat: chat, Thread: thread, Text: params["text"], Markup: params["reply_markup"],
 		QueryID: params["callback_query_id"], OK: ans.OK, Code: ans.Code, Message: ans.Result.ID, SentChat: ans.Result.Chat.ID, Proc: proc}
+	if method == "answerInlineQuery" {
+		c.QueryID = params["inline_query_id"]
+	}
 	w.mu.Lock()
 	c.Step = w.step
 	w.log = append(w.log, c)

@@ -20,7 +20,7 @@ import (
 const MethodGetUpdates = "getUpdates"
 
 // AllowedUpdates are the update kinds the bot handles.
-var AllowedUpdates = []string{models.AllowedUpdateMessage, models.AllowedUpdateCallbackQuery, models.AllowedUpdateMyChatMember}
+var AllowedUpdates = []string{models.AllowedUpdateMessage, models.AllowedUpdateCallbackQuery, models.AllowedUpdateMyChatMember, models.AllowedUpdateInlineQuery}
 
 // apiResponse is the Bot API's envelope.
 type apiResponse struct {

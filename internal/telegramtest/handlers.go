@@ -68,6 +68,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.sendPhoto(w, params, files)
 	case "editMessageMedia":
 		s.editMessageMedia(w, params, files)
+	case "answerInlineQuery":
+		s.answerInlineQuery(w, params)
 	case "answerCallbackQuery", "deleteMyCommands", "setChatMenuButton":
 		writeOK(w, true)
 	case "setMyCommands":

@@ -65,6 +65,7 @@ type Server struct {
 	shown       map[[2]int64]shown // (chat, message id) -> what the message says now
 	left        map[[2]int64]bool  // (chat, user) no longer a member (Leave)
 	admins      map[[2]int64]bool  // (chat, user) -> an administrator, SetChatAdmin
+	inline      inlineQueries      // its own lock: answered while s.mu is free
 }
 
 // shown is a sent message's current text (a photo's caption) and

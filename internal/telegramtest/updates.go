@@ -23,6 +23,9 @@ func (s *Server) Push(updates ...*models.Update) []int64 {
 		} else if u.ID > s.nextUpdate {
 			s.nextUpdate = u.ID
 		}
+		if u.InlineQuery != nil {
+			s.inline.ask(u.InlineQuery.ID, s.now())
+		}
 		raw, _ := json.Marshal(u)
 		s.queue = append(s.queue, raw)
 		s.queueIDs = append(s.queueIDs, u.ID)

@@ -88,7 +88,14 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 		Crons:        []app.Cron{values.Cron(), alerts.Cron()},
 		Web:          []app.WebRoute{m.desk.WebRoute(), m.desk.BoardWebRoute(), m.desk.ChartWebRoute(charts, symbolArg)},
 		Callbacks:    []app.Callback{values.Callback(), m.desk.TopCallback(), alerts.Callback(), m.desk.Callback(priceText, symbolArg), charts.Callback(symbolArg)},
+		Inline:       []app.Inline{m.cards().Inline(), m.desk.InlineSummary("Coin")},
 	}, nil
+}
+
+// cards are the coin price cards of inline mode.
+func (m *module) cards() *trading.Cards {
+	return &trading.Cards{Desk: m.desk, Market: "Coin", Symbol: symbolArg, Text: priceText,
+		Chart: func(sym string) string { return "/coin_chart " + sym }, Help: "BTC (any coin) - its price card, to send"}
 }
 
 func usd(d decimal.Decimal) string { return trading.USD(d, market.CashPlaces) }

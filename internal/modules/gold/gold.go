@@ -120,7 +120,15 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 		Web:          []app.WebRoute{m.desk.WebRoute(), m.desk.BoardWebRoute(), m.desk.ChartWebRoute(charts, func(string) (string, bool) { return chartSymbol, true })},
 		Callbacks: []app.Callback{values.Callback(), m.desk.TopCallback(), alerts.Callback(), m.desk.Callback(func(_ string, q trading.Quote) string { return priceText(q) },
 			func(s string) (string, bool) { return s, s == symbol }), charts.Callback(isChartSymbol)},
+		Inline: []app.Inline{(&trading.Cards{Desk: m.desk, Market: "Gold", Symbol: inlineSymbol,
+			Text:  func(_ string, q trading.Quote) string { return priceText(q) },
+			Chart: func(string) string { return "/gold_chart (world gold in VND)" }, Help: "gold - the SJC price card, to send"}).Inline(), m.desk.InlineSummary("Gold")},
 	}, nil
+}
+
+// inlineSymbol reads an inline query as gold: "gold" or "SJC".
+func inlineSymbol(q string) (string, bool) {
+	return symbol, strings.EqualFold(q, "gold") || strings.EqualFold(q, symbol)
 }
 
 func (m *module) cmdPrice(ctx context.Context, r *app.Request) error {

@@ -103,6 +103,8 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 		Crons:        []app.Cron{values.Cron(), alerts.Cron()},
 		Web:          []app.WebRoute{m.desk.WebRoute(), m.desk.BoardWebRoute(), m.desk.ChartWebRoute(charts, tickerArg)},
 		Callbacks:    []app.Callback{values.Callback(), m.desk.TopCallback(), alerts.Callback(), m.desk.Callback(priceText, tickerArg), charts.Callback(tickerArg)},
+		Inline: []app.Inline{(&trading.Cards{Desk: m.desk, Market: "Stock", Symbol: inlineTicker, Text: priceText,
+			Chart: func(sym string) string { return "/stock_chart " + sym }, Help: "FPT (any ticker) - its price card, to send"}).Inline(), m.desk.InlineSummary("Stock")},
 	}, nil
 }
 
@@ -112,6 +114,15 @@ func tickerArg(s string) (string, bool) {
 	// Three letters for shares; ETFs and covered warrants are longer
 	// (E1VFVN30, CFPT2401); always a letter first.
 	return s, trading.UpperAlnum(s, 3, 10) && s[0] >= 'A'
+}
+
+// inlineTicker reads an inline query as a ticker only when it looks like
+// one: three letters (a share), or a fund's or warrant's letters and
+// digits. A longer word ("wordle", "gold") is another module's query, and
+// the brokers are not asked about it.
+func inlineTicker(q string) (string, bool) {
+	s, ok := tickerArg(q)
+	return s, ok && (len(s) == 3 || strings.ContainsAny(s, "0123456789"))
 }
 
 // order is "<TICKER> <shares>" as typed; all stands for every share held.

@@ -77,8 +77,9 @@ var (
 
 // Quotes asks its sources in order, falling through on any failure, and
 // caches the first answer under "price:<SYM>" for Fresh, so a burst of
-// commands costs the providers one call; a symbol every source calls
-// unknown is remembered for UnknownFor (zero: not remembered).
+// commands costs the providers one call (asks at once in a process share
+// one: flights); a symbol every source calls unknown is remembered for
+// UnknownFor (zero: not remembered).
 type Quotes struct {
 	Store      storage.KVStore
 	Log        *slog.Logger
@@ -93,6 +94,7 @@ type Quotes struct {
 	// NoPrice is the reply when every source failed; default "No price for
 	// <SYM> right now; ...".
 	NoPrice string
+	flights flights
 }
 
 // SourceAt is a price source whose base URL is a module setting.
@@ -159,6 +161,14 @@ func (qs *Quotes) price(ctx context.Context, sym string, own bool) (Quote, error
 	if qs.knownUnknown(ctx, sym) {
 		return q, ErrUnknownSymbol
 	}
+	stale := q
+	return qs.flights.do(ctx, fmt.Sprint(key, own), func() (Quote, error) { return qs.ask(ctx, sym, own, stale) })
+}
+
+// ask asks the sources in order for sym (only the market's own when own),
+// caching the first answer; stale is what the cache held.
+func (qs *Quotes) ask(ctx context.Context, sym string, own bool, stale Quote) (Quote, error) {
+	q, key := stale, "price:"+sym
 	asked, unknown, storeErr := 0, 0, error(nil)
 	for _, s := range qs.Sources {
 		if own && s.StandIn {
@@ -175,6 +185,7 @@ func (qs *Quotes) price(ctx context.Context, sym string, own bool) (Quote, error
 			if err := qs.Store.PutJSON(ctx, key, q); err != nil {
 				qs.Log.Warn("price not cached", "symbol", sym, "err", err)
 			}
+			qs.noteOpen(ctx, sym, q)
 			return q, nil
 		}
 		switch {

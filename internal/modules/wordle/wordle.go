@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/games"
@@ -26,13 +27,14 @@ type module struct {
 	log   *slog.Logger
 	pick  func() string // the next answer
 	newID func() int64  // the next game's ID
+	now   func() time.Time
 	play  *games.Play[game, *game]
 }
 
 // New builds the module.
 func New(d app.Deps) (*app.Module, error) {
 	r := d.Random()
-	m := &module{store: d.Store, log: d.Log, pick: func() string { return answers.at(r.IntN(answers.len())) }, newID: r.Int64}
+	m := &module{store: d.Store, log: d.Log, pick: func() string { return answers.at(r.IntN(answers.len())) }, newID: r.Int64, now: d.Now}
 	return m.module(), nil
 }
 
@@ -55,6 +57,7 @@ func (m *module) module() *app.Module {
 	return &app.Module{
 		ChatState: games.ChatState,
 		Callbacks: []app.Callback{{Prefix: callbackPrefix, Handler: m.play.Handle}},
+		Inline:    []app.Inline{m.inline()},
 		Name:      Name,
 		Commands: []app.Command{
 			{Name: "wordle", Description: "Play Wordle: /wordle <five-letter word>", Handler: m.cmdGuess},
@@ -124,6 +127,11 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 	}
 	if err := games.Finish(ctx, m.store, r.ChatID, games.EndedBy(shown)); err != nil {
 		return err
+	}
+	if games.EndedBy(shown) != nil && shown.Over {
+		if err := m.keepShared(ctx, r.UserID, shown); err != nil {
+			return err
+		}
 	}
 	_, err = r.ReplyKeyboard(ctx, reply, m.play.Keyboard(shown))
 	return err

@@ -46,7 +46,7 @@ func fixed(words ...string) app.Factory {
 			defer mu.Unlock()
 			ids++
 			return ids
-		}}
+		}, now: d.Now}
 		return m.module(), nil
 	}}
 }

@@ -1,0 +1,57 @@
+package trading
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// The first price a market fetched of a symbol on a day (UTC) is kept
+// under "open:<SYM>": a price card's change is measured from it, at no
+// cost to the providers (no history asked for it).
+const openPrefix = "open:"
+
+// noteOpen keeps q as sym's day open when it is the first fetched that
+// day. A failure costs only the change on today's cards.
+func (qs *Quotes) noteOpen(ctx context.Context, sym string, q Quote) {
+	var open Quote
+	err := qs.Store.GetJSON(ctx, openPrefix+sym, &open)
+	if err == nil && sameDay(open.At, q.At) {
+		return
+	}
+	if err := qs.Store.PutJSON(ctx, openPrefix+sym, q); err != nil {
+		qs.Log.Warn("day open not kept", "symbol", sym, "err", err)
+	}
+}
+
+// DayOpen is the first price fetched of sym on q's day (UTC), when there
+// is one older than q from the same kind of source (a stand-in's price is
+// another market's).
+func (qs *Quotes) DayOpen(ctx context.Context, sym string, q Quote) (Quote, bool) {
+	var open Quote
+	if err := qs.Store.GetJSON(ctx, openPrefix+sym, &open); err != nil {
+		return Quote{}, false
+	}
+	ok := sameDay(open.At, q.At) && open.At.Before(q.At) && open.StandIn == q.StandIn && open.Price.IsPositive()
+	return open, ok
+}
+
+func sameDay(a, b time.Time) bool {
+	ya, ma, da := a.UTC().Date()
+	yb, mb, db := b.UTC().Date()
+	return ya == yb && ma == mb && da == db
+}
+
+// Move is the change from open to q: "+5.00% (+$3,000.03) since 12:00
+// UTC", the difference written by money.
+func Move(open, q Quote, money func(decimal.Decimal) string) string {
+	diff := q.Price.Sub(open.Price)
+	sign := "+"
+	if diff.IsNegative() {
+		sign = "-"
+	}
+	pct := diff.Abs().Mul(decimal.NewFromInt(100)).Div(open.Price)
+	return fmt.Sprintf("%s%s%% (%s%s) since %s", sign, pct.StringFixed(2), sign, money(diff.Abs()), open.At.UTC().Format("15:04 MST"))
+}
