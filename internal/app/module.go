@@ -3,7 +3,9 @@
 // it is handed (Deps, with its own storage namespace), what a handler gets
 // (Request, CallbackRequest), how it talks to Telegram (Messenger, Message,
 // Edit, Keyboard, the error classes to act on), how it does a piece of
-// work once (ApplyOnce, TakeClaim, Timers) and the text rules (Fit, Quote). The
+// work once (ApplyOnce, TakeClaim, Timers), how it hears plain messages
+// (Conversations, Module.Steps and Module.OnText; the routing rule is on
+// TextRequest) and the text rules (Fit, Quote). The
 // engine that runs modules is internal/core; the adapters
 // (internal/telegram, the console) implement Messenger. This package imports
 // neither, so `go doc ./internal/app` is a module author's manual.
@@ -135,6 +137,18 @@ type Module struct {
 	OnTimer func(ctx context.Context, t Timer) error
 	// Web are the module's answers to the Mini App (see WebRoute).
 	Web []WebRoute
+	// Steps are the module's conversation steps by name (see
+	// Conversations): the next plain message of a user the module holds a
+	// conversation with goes to Steps[step].
+	Steps map[string]TextHandler
+	// OnConversationEnd, when set, hears a conversation of the module end
+	// other than by its own step (timed out, /cancel, replaced). Unset, a
+	// timed-out conversation is told so by the engine.
+	OnConversationEnd func(ctx context.Context, e ConversationEnd) error
+	// OnText, when set, is offered a plain message no conversation takes
+	// (see the routing rule in conversation.go), in module order; the first
+	// that takes it has it. A game takes a guess while one runs in the chat.
+	OnText OnTextHandler
 }
 
 // Setting is a configuration value a module needs. The config package reads
@@ -205,6 +219,9 @@ type Deps struct {
 	Rand *rand.Rand
 	// Timers are the module's timers, fired through Module.OnTimer.
 	Timers Timers
+	// Conversations are the module's conversations, whose steps are
+	// Module.Steps.
+	Conversations Conversations
 	// AppURL is the Mini App's public URL (https://…/app/), "" while the
 	// runtime does not know it (see APP_URL); never nil.
 	AppURL func() string

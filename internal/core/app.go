@@ -171,18 +171,19 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 			settings[s.Name] = v
 		}
 		m, err := f.New(app.Deps{
-			Store:      provider.For(f.Name),
-			Bot:        a.bot,
-			Now:        o.now,
-			HTTP:       o.http,
-			Settings:   settings,
-			Log:        o.logger.With("module", f.Name),
-			Registry:   a.reg,
-			OwnerID:    o.ownerID,
-			CronStatus: o.cronStat,
-			Rand:       o.rand,
-			Timers:     a.timers.For(f.Name),
-			AppURL:     o.appURL,
+			Store:         provider.For(f.Name),
+			Bot:           a.bot,
+			Now:           o.now,
+			HTTP:          o.http,
+			Settings:      settings,
+			Log:           o.logger.With("module", f.Name),
+			Registry:      a.reg,
+			OwnerID:       o.ownerID,
+			CronStatus:    o.cronStat,
+			Rand:          o.rand,
+			Timers:        a.timers.For(f.Name),
+			Conversations: moduleConversations{a: a, module: f.Name},
+			AppURL:        o.appURL,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("module %q: %w", f.Name, err)
@@ -194,7 +195,7 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 		mods = append(mods, m)
 	}
 	mods = append(mods, o.jobs...)
-	if slices.ContainsFunc(mods, func(m *app.Module) bool { return m.OnTimer != nil }) {
+	if slices.ContainsFunc(mods, func(m *app.Module) bool { return m.OnTimer != nil || len(m.Steps) > 0 }) {
 		mods = append(mods, a.timersModule())
 	} else {
 		a.reg.disabledJobs[TimersJob] = TimersJob // its schedule fires for nothing

@@ -1,0 +1,287 @@
+package core_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/core"
+	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/storage/memory"
+	"github.com/miti99bot/miti99bot/internal/telegram"
+	"github.com/miti99bot/miti99bot/internal/telegramtest"
+)
+
+// asker holds a two-step conversation: /ask asks a name, the name step
+// asks an age, the age step answers and ends.
+type asker struct {
+	name   string
+	ends   chan app.EndReason // what OnConversationEnd heard
+	steps  atomic.Int32       // how many steps ran
+	onStep func()             // runs inside each step, after it moved
+	silent bool               // no OnConversationEnd: the engine speaks
+	ageTTL time.Duration      // how long the age step waits (0: a minute)
+}
+
+func newAsker(name string) *asker { return &asker{name: name, ends: make(chan app.EndReason, 8)} }
+
+func (k *asker) factory() app.Factory {
+	return app.Factory{Name: k.name, New: func(d app.Deps) (*app.Module, error) {
+		m := &app.Module{
+			Name: k.name,
+			Commands: []app.Command{{Name: k.name, Description: "Ask a name", Handler: func(ctx context.Context, r *app.Request) error {
+				if err := d.Conversations.Start(ctx, app.ConversationOf(r, "name", 0, nil)); err != nil {
+					return err
+				}
+				return r.Ask(ctx, k.name+": your name?")
+			}}},
+			Steps: map[string]app.TextHandler{
+				"name": func(ctx context.Context, r *app.TextRequest) error {
+					k.steps.Add(1)
+					ttl := k.ageTTL
+					if ttl == 0 {
+						ttl = time.Minute
+					}
+					if err := r.Continue(ctx, "age", ttl, []byte(r.Text)); err != nil {
+						return err
+					}
+					if k.onStep != nil {
+						k.onStep()
+					}
+					return r.Ask(ctx, "hello "+r.Text+", your age?")
+				},
+				"age": func(ctx context.Context, r *app.TextRequest) error {
+					k.steps.Add(1)
+					return r.Reply(ctx, string(r.Conversation.State)+" is "+r.Text)
+				},
+			},
+		}
+		if !k.silent {
+			m.OnConversationEnd = func(_ context.Context, e app.ConversationEnd) error {
+				k.ends <- e.Reason
+				return nil
+			}
+		}
+		return m, nil
+	}}
+}
+
+// taker is a module whose OnText takes the messages that start with its
+// prefix ("" takes everything), as a game takes a guess.
+func taker(name, prefix string) app.Factory {
+	return app.Factory{Name: name, New: func(app.Deps) (*app.Module, error) {
+		return &app.Module{Name: name, OnText: func(ctx context.Context, r *app.TextRequest) (bool, error) {
+			if !strings.HasPrefix(r.Text, prefix) {
+				return false, nil
+			}
+			return true, r.Reply(ctx, name+" took "+r.Text)
+		}}, nil
+	}}
+}
+
+type convBot struct {
+	*apptest.Bot
+	clk *apptest.Clock
+}
+
+func newConvBot(t *testing.T, mods ...app.Factory) *convBot {
+	t.Helper()
+	return newConvBotOn(t, memory.New(), mods...)
+}
+
+func newConvBotOn(t *testing.T, p storage.KVProvider, mods ...app.Factory) *convBot {
+	t.Helper()
+	clk := apptest.NewClock(apptest.T0)
+	return &convBot{Bot: apptest.NewOnStore(t, p, telegramtest.New(t), nil, mods, core.WithClock(clk.Now)), clk: clk}
+}
+
+// replyToBot is text from userID in chatID as a reply to the bot's message.
+func replyToBot(chatID, userID int64, text string) *models.Update {
+	u := telegramtest.Text(chatID, userID, text)
+	u.Message.ReplyToMessage = &models.Message{ID: 1, From: &models.User{ID: 99, IsBot: true, Username: "miti99bot"}, Chat: u.Message.Chat}
+	return u
+}
+
+func (b *convBot) tick(t *testing.T) {
+	t.Helper()
+	if _, err := b.App.Timers().Tick(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAConversationTakesTheUsersNextPlainMessagesStepByStep(t *testing.T) {
+	k := newAsker("ask")
+	b := newConvBot(t, k.factory())
+	b.Converse(private, user, []apptest.Step{
+		{Text: "/ask", Want: "ask: your name?"},
+		{Text: "Ann", Want: "hello Ann, your age?"},
+		{Text: "30", Want: "Ann is 30"},
+		{Text: "more", Want: "I only understand commands here: /help lists them."},
+	})
+}
+
+func TestAPlainMessageDeliveredAgainMovesTheConversationOnce(t *testing.T) {
+	k := newAsker("ask")
+	k.ageTTL = time.Hour
+	b := newConvBot(t, k.factory())
+	b.MustSay(private, user, "/ask")
+	// The step moves the conversation, then the store fails: the update
+	// is neither finished nor recorded, and Telegram delivers it again.
+	var once sync.Once
+	k.onStep = func() { once.Do(func() { b.Store.SetDown(true) }) }
+	u := withID(telegramtest.Text(private, user, "Ann"), 424242)
+	if err := b.Handle(u); err == nil {
+		t.Fatal("the update ended with the store down")
+	}
+	b.Store.SetDown(false)
+	b.clk.Add(3 * time.Minute) // past the claim's stale mark: the redelivery runs
+	if err := b.Handle(withID(telegramtest.Text(private, user, "Ann"), 424242)); err != nil {
+		t.Fatal(err)
+	}
+	if n := k.steps.Load(); n != 1 {
+		t.Fatalf("the step ran %d times, want 1", n)
+	}
+	b.Expect(private, user, "30", "Ann is 30")
+}
+
+func TestACommandDuringAConversationRunsAsACommandAndTheConversationWaitsOn(t *testing.T) {
+	k := newAsker("ask")
+	b := newConvBot(t, k.factory(), testModule(&atomic.Bool{}))
+	b.Converse(private, user, []apptest.Step{
+		{Text: "/ask", Want: "ask: your name?"},
+		{Text: "/echo hi", Want: "args=hi"},
+		{Text: "Ann", Want: "hello Ann, your age?"},
+	})
+}
+
+func TestCancelEndsAnyConversation(t *testing.T) {
+	k := newAsker("ask")
+	b := newConvBot(t, k.factory())
+	b.Converse(private, user, []apptest.Step{
+		{Text: "/cancel", Want: "Nothing to cancel."},
+		{Text: "/ask", Want: "ask: your name?"},
+		{Text: "/cancel", Want: "Cancelled."},
+		{Text: "Ann", Want: "I only understand commands here: /help lists them."},
+	})
+	if got := <-k.ends; got != app.EndCancelled {
+		t.Fatalf("the module heard %v, want cancelled", got)
+	}
+	b.clk.Add(time.Hour)
+	b.tick(t)
+	if len(k.ends) != 0 {
+		t.Fatal("a cancelled conversation timed out too")
+	}
+}
+
+func TestAConversationWaitingTooLongEndsByItsTimerWithOneMessage(t *testing.T) {
+	k := newAsker("ask")
+	k.silent = true
+	b := newConvBot(t, k.factory())
+	b.Converse(private, user, []apptest.Step{
+		{Text: "/ask", Want: "ask: your name?"},
+		{Text: "Ann", Want: "hello Ann, your age?"}, // the age step waits a minute
+	})
+	b.clk.Add(30 * time.Second)
+	b.tick(t)
+	if got := b.Last(); got != "hello Ann, your age?" {
+		t.Fatalf("timed out early: %q", got)
+	}
+	b.clk.Add(2 * time.Minute)
+	b.tick(t)
+	b.tick(t)
+	sent := b.Replies()
+	if got := sent[len(sent)-1]; !strings.HasPrefix(got, "No answer came in time") || strings.HasPrefix(sent[len(sent)-2], "No answer") {
+		t.Fatalf("replies %q: want one time-out message", sent)
+	}
+	b.Expect(private, user, "30", "I only understand commands here: /help lists them.")
+}
+
+func TestAModuleHearsItsConversationTimeOut(t *testing.T) {
+	k := newAsker("ask")
+	b := newConvBot(t, k.factory())
+	b.MustSay(private, user, "/ask")
+	b.clk.Add(6 * time.Minute)
+	b.tick(t)
+	if got := <-k.ends; got != app.EndTimedOut {
+		t.Fatalf("heard %v, want timed out", got)
+	}
+}
+
+func TestTwoModulesNeverBothTakeAMessage(t *testing.T) {
+	k := newAsker("ask")
+	b := newConvBot(t, k.factory(), taker("game", "g:"), taker("greedy", ""))
+	b.Converse(private, user, []apptest.Step{
+		{Text: "g:crane", Want: "game took g:crane"},
+		{Text: "hello", Want: "greedy took hello"},
+		{Text: "/ask", Want: "ask: your name?"},
+		{Text: "g:Ann", Want: "hello g:Ann, your age?"}, // the conversation first
+	})
+	if n := len(b.Replies()); n != 4 {
+		t.Fatalf("%d replies to 4 messages: %q", n, b.Replies())
+	}
+}
+
+func TestANewConversationReplacesTheOldOneWhichIsTold(t *testing.T) {
+	first, second := newAsker("first"), newAsker("second")
+	b := newConvBot(t, first.factory(), second.factory())
+	b.Converse(private, user, []apptest.Step{
+		{Text: "/first", Want: "first: your name?"},
+		{Text: "/second", Want: "second: your name?"},
+		{Text: "Ann", Want: "hello Ann, your age?"},
+	})
+	if got := <-first.ends; got != app.EndReplaced {
+		t.Fatalf("first heard %v, want replaced", got)
+	}
+	if first.steps.Load() != 0 || second.steps.Load() != 1 {
+		t.Fatalf("steps: first %d, second %d", first.steps.Load(), second.steps.Load())
+	}
+}
+
+func TestAnUntakenMessageGetsAHintInPrivateAndNothingInAGroup(t *testing.T) {
+	b := newConvBot(t, taker("game", "g:"))
+	b.Expect(private, user, "hello", "I only understand commands here: /help lists them.")
+	if err := b.Handle(replyToBot(group, user, "hello")); err != nil {
+		t.Fatal(err)
+	}
+	b.MustSay(group, user, "hello")
+	if n := len(b.Replies()); n != 1 {
+		t.Fatalf("replies %q, want only the private hint", b.Replies())
+	}
+}
+
+func TestInAGroupAConversationAsksWithAForcedReplyAndHearsOnlyReplies(t *testing.T) {
+	k := newAsker("ask")
+	b := newConvBot(t, k.factory())
+	b.MustSay(group, user, "/ask")
+	if m := b.Srv.Messages(); !strings.Contains(m[0].ReplyMarkup, `"force_reply":true`) {
+		t.Fatalf("the question's markup is %q, want a forced reply", m[0].ReplyMarkup)
+	}
+	b.MustSay(group, user, "Ann") // not a reply: not for the bot
+	if err := b.Handle(replyToBot(group, admin, "Bob")); err != nil {
+		t.Fatal(err)
+	}
+	if k.steps.Load() != 0 {
+		t.Fatal("a step took a message that was not a reply from its user")
+	}
+	if err := b.Handle(replyToBot(group, user, "Ann")); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Last(); got != "hello Ann, your age?" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestAModuleCannotDeclareTheEnginesCancel(t *testing.T) {
+	f := module(app.Module{Name: "alpha", Commands: []app.Command{{Name: "cancel", Description: "x", Handler: func(context.Context, *app.Request) error { return nil }}}})
+	client, _ := telegram.New("1:x")
+	if _, err := core.New(memory.New(), client, core.WithModules([]app.Factory{f})); err == nil {
+		t.Fatal("built a module with /cancel")
+	}
+}
