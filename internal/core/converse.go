@@ -100,7 +100,6 @@ func (a *App) changeConv(ctx context.Context, key string, update int64, f func(r
 	return ch, nil
 }
 
-
 // moduleConversations is app.Conversations for one module.
 type moduleConversations struct {
 	a      *App
