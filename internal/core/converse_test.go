@@ -285,3 +285,18 @@ func TestAModuleCannotDeclareTheEnginesCancel(t *testing.T) {
 		t.Fatal("built a module with /cancel")
 	}
 }
+
+func TestHelpSaysAnswersMayBeTypedWhereAModuleHearsThem(t *testing.T) {
+	b := newConvBot(t, taker("game", "g:"), testModule(&atomic.Bool{}))
+	if got := b.App.Registry().HelpText(app.RoleUser); !strings.Contains(got, "just type your answer") || !strings.Contains(got, "/cancel") {
+		t.Fatalf("help:\n%s", got)
+	}
+	page, _ := b.App.Registry().HelpPage(app.RoleUser, "testmod")
+	if strings.Contains(page, "just type") {
+		t.Fatalf("a module that hears no text says answers may be typed:\n%s", page)
+	}
+	plain := newConvBot(t, testModule(&atomic.Bool{}))
+	if got := plain.App.Registry().HelpText(app.RoleUser); strings.Contains(got, "just type") {
+		t.Fatalf("help without a module that hears text:\n%s", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"html"
+	"slices"
 	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
@@ -22,8 +23,17 @@ func (r *Registry) HelpText(role app.Role) string {
 			fmt.Fprintf(&b, "\n<b>%s</b>\n%s\n", html.EscapeString(m.Name), strings.Join(lines, "\n"))
 		}
 	}
+	if slices.ContainsFunc(r.modules, hearsText) {
+		b.WriteString("\n" + plainNote + "\n")
+	}
 	return b.String()
 }
+
+// plainNote tells /help's reader that answers may be typed plainly (the
+// routing rule of app.TextRequest), where a module hears them.
+const plainNote = "<i>While a game or a question waits, just type your answer (in a group, reply to my message); /cancel stops a question.</i>"
+
+func hearsText(m *app.Module) bool { return m.OnText != nil || len(m.Steps) > 0 }
 
 // HelpModules are the modules with a command role may run, in registry
 // order, and how many such commands there are in all.
@@ -47,6 +57,9 @@ func (r *Registry) HelpPage(role app.Role, module string) (page string, ok bool)
 		lines := helpLines(m, role)
 		if len(lines) == 0 {
 			return "", false
+		}
+		if hearsText(m) {
+			lines = append(lines, "", plainNote)
 		}
 		return fmt.Sprintf("<b>Commands: %s</b>\n%s", html.EscapeString(m.Name), strings.Join(lines, "\n")), true
 	}

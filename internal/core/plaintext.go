@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/go-telegram/bot/models"
@@ -54,14 +55,7 @@ func (a *App) planText(ctx context.Context, u *models.Update, msg *models.Messag
 }
 
 // hearsText reports whether an enabled module takes plain messages.
-func (a *App) hearsText() bool {
-	for _, m := range a.reg.modules {
-		if m.OnText != nil || len(m.Steps) > 0 {
-			return true
-		}
-	}
-	return false
-}
+func (a *App) hearsText() bool { return slices.ContainsFunc(a.reg.modules, hearsText) }
 
 // routeText gives the message to the conversation waiting for its sender
 // there, else to the first module's OnText that takes it, else (in a
