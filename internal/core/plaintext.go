@@ -93,7 +93,7 @@ func (a *App) routeText(ctx context.Context, act *action, base app.Request, text
 			return err
 		})
 		if err != nil || taken {
-			act.module, act.name = m.Name, "text"
+			act.module, act.name = m.Name, "text "+m.Name
 			return err
 		}
 	}
@@ -107,7 +107,7 @@ func (a *App) routeText(ctx context.Context, act *action, base app.Request, text
 // runStep runs the step the conversation waits at, then ends the
 // conversation unless the step moved or ended it.
 func (a *App) runStep(ctx context.Context, act *action, mod *app.Module, key string, rec convRecord, base app.Request, text string) error {
-	act.module, act.name = mod.Name, "step "+rec.Step
+	act.module, act.name = mod.Name, mod.Name+" step "+rec.Step
 	r := base
 	r.Module = mod.Name
 	c := app.Conversation{ChatID: r.ChatID, ThreadID: r.ThreadID, UserID: r.UserID, Step: rec.Step, State: rec.State, Update: r.Update.ID}
