@@ -25,6 +25,9 @@ func (a *App) ChatChanged(ctx context.Context, ch app.ChatChange) error {
 	if err := a.timers.ChatChanged(ctx, ch); err != nil {
 		errs = append(errs, err)
 	}
+	if err := a.convChatChanged(ctx, ch); err != nil {
+		errs = append(errs, err)
+	}
 	for _, m := range a.reg.modules {
 		if m.OnChatChange == nil {
 			continue

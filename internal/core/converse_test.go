@@ -300,3 +300,26 @@ func TestHelpSaysAnswersMayBeTypedWhereAModuleHearsThem(t *testing.T) {
 		t.Fatalf("help without a module that hears text:\n%s", got)
 	}
 }
+
+func TestAConversationMovesWithItsGroupToTheSupergroup(t *testing.T) {
+	k := newAsker("ask")
+	k.silent = true
+	b := newConvBot(t, k.factory())
+	const moved = -1009
+	b.MustSay(group, user, "/ask")
+	if err := b.App.ChatChanged(t.Context(), app.ChatChange{ChatID: group, MovedTo: moved}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Handle(replyToBot(moved, user, "Ann")); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Last(); got != "hello Ann, your age?" {
+		t.Fatalf("in the supergroup: %q", got)
+	}
+	b.clk.Add(2 * time.Minute)
+	b.tick(t)
+	b.tick(t)
+	if m := b.Srv.Messages(); m[len(m)-1].ChatID != moved || !strings.HasPrefix(m[len(m)-1].Text, "No answer came in time") || strings.HasPrefix(m[len(m)-2].Text, "No answer") {
+		t.Fatalf("messages %+v: want one time-out in the supergroup", m)
+	}
+}
