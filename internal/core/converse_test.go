@@ -323,3 +323,16 @@ func TestAConversationMovesWithItsGroupToTheSupergroup(t *testing.T) {
 		t.Fatalf("messages %+v: want one time-out in the supergroup", m)
 	}
 }
+
+func TestAnAnonymousAdminsReplyIsHeardAsTheirGroup(t *testing.T) {
+	b := newConvBot(t, taker("game", ""))
+	u := replyToBot(group, 1087968824, "crane")
+	u.Message.From.IsBot = true // GroupAnonymousBot
+	u.Message.SenderChat = &models.Chat{ID: group, Type: models.ChatTypeSupergroup, Title: "G"}
+	if err := b.Handle(u); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Last(); got != "game took crane" {
+		t.Fatalf("got %q", got)
+	}
+}

@@ -22,12 +22,16 @@ func (a *App) planText(ctx context.Context, u *models.Update, msg *models.Messag
 		text = msg.Caption
 	}
 	text = strings.TrimSpace(text)
-	if text == "" || msg.From == nil || msg.From.IsBot {
-		return nil, nil // a sticker, a service message, another bot
+	switch {
+	case text == "", msg.From == nil && msg.SenderChat == nil:
+		return nil, nil // a sticker, a service message
+	case msg.SenderChat == nil && msg.From.IsBot:
+		return nil, nil // another bot (an anonymous admin's placeholder is one too, with its chat)
 	}
 	private := msg.Chat.Type == models.ChatTypePrivate
 	if !private {
-		if !a.hearsText() {
+		to := msg.ReplyToMessage
+		if to == nil || to.From == nil || !to.From.IsBot || !a.hearsText() {
 			return nil, nil
 		}
 		me, err := a.botUsername(ctx)
