@@ -171,19 +171,20 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 			settings[s.Name] = v
 		}
 		m, err := f.New(app.Deps{
-			Store:         provider.For(f.Name),
-			Bot:           a.bot,
-			Now:           o.now,
-			HTTP:          o.http,
-			Settings:      settings,
-			Log:           o.logger.With("module", f.Name),
-			Registry:      a.reg,
-			OwnerID:       o.ownerID,
-			CronStatus:    o.cronStat,
-			Rand:          o.rand,
-			Timers:        a.timers.For(f.Name),
+			Store:      provider.For(f.Name),
+			Bot:        a.bot,
+			Now:        o.now,
+			HTTP:       o.http,
+			Settings:   settings,
+			Log:        o.logger.With("module", f.Name),
+			Registry:   a.reg,
+			OwnerID:    o.ownerID,
+			CronStatus: o.cronStat,
+			Rand:       o.rand,
+			Timers:     a.timers.For(f.Name),
+			AppURL:     o.appURL,
+
 			Conversations: moduleConversations{a: a, module: f.Name},
-			AppURL:        o.appURL,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("module %q: %w", f.Name, err)

@@ -84,20 +84,36 @@ func (a *App) changeConv(ctx context.Context, key string, update int64, f func(r
 	if err != nil {
 		return ch, fmt.Errorf("conversation %s: %w", key, err)
 	}
-	t := a.timers.For(convTimerOwner)
 	if ch.Seq != 0 {
-		where := (&convRecord{}).conversation(key)
-		_, err := t.Set(ctx, app.Timer{Key: convTimerKey(key, ch.Seq), ChatID: where.ChatID, ThreadID: where.ThreadID, At: ch.At, Payload: []byte(key)})
-		if err != nil && !errors.Is(err, app.ErrTimerExists) {
-			return ch, fmt.Errorf("conversation %s: its timer: %w", key, err)
+		if err := a.setConvTimer(ctx, key, ch.Seq, ch.At); err != nil {
+			return ch, err
 		}
 	}
 	if ch.Prev != 0 {
-		if _, err := t.Cancel(ctx, convTimerKey(key, ch.Prev)); err != nil {
+		if _, err := a.timers.For(convTimerOwner).Cancel(ctx, convTimerKey(key, ch.Prev)); err != nil {
 			return ch, fmt.Errorf("conversation %s: cancel its last timer: %w", key, err)
 		}
 	}
 	return ch, nil
+}
+
+// setConvTimer sets the timer of the wait seq at key, due at; one set
+// already is no error.
+func (a *App) setConvTimer(ctx context.Context, key string, seq int64, at time.Time) error {
+	where := (&convRecord{}).conversation(key)
+	_, err := a.timers.For(convTimerOwner).Set(ctx, app.Timer{Key: convTimerKey(key, seq), ChatID: where.ChatID, ThreadID: where.ThreadID, At: at, Payload: []byte(key)})
+	if err != nil && !errors.Is(err, app.ErrTimerExists) {
+		return fmt.Errorf("conversation %s: its timer: %w", key, err)
+	}
+	return nil
+}
+
+// ensureTimer sets the timer of the wait rec is at, if it waits.
+func (a *App) ensureTimer(ctx context.Context, key string, rec convRecord) error {
+	if !rec.waiting(a.now()) {
+		return nil
+	}
+	return a.setConvTimer(ctx, key, rec.Seq, rec.Expires)
 }
 
 // moduleConversations is app.Conversations for one module.

@@ -63,10 +63,5 @@ func (a *App) moveConv(ctx context.Context, from, to string) error {
 	if err != nil || moved == nil {
 		return err
 	}
-	where := (&convRecord{}).conversation(to)
-	_, err = a.timers.For(convTimerOwner).Set(ctx, app.Timer{Key: convTimerKey(to, moved.Seq), ChatID: where.ChatID, ThreadID: where.ThreadID, At: moved.Expires, Payload: []byte(to)})
-	if errors.Is(err, app.ErrTimerExists) {
-		err = nil
-	}
-	return err
+	return a.setConvTimer(ctx, to, moved.Seq, moved.Expires)
 }

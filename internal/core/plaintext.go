@@ -73,7 +73,9 @@ func (a *App) routeText(ctx context.Context, act *action, base app.Request, text
 		return err
 	}
 	if _, moved := rec.Replay(base.Update.ID); moved {
-		return nil // delivered again: this message already moved its conversation
+		// Delivered again: this message already moved its conversation.
+		// Its run may have failed before the wait's timer was set.
+		return a.ensureTimer(ctx, key, rec)
 	}
 	if rec.waiting(a.now()) {
 		if mod := a.moduleNamed(rec.Module); mod != nil && mod.Steps[rec.Step] != nil {
