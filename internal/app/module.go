@@ -146,7 +146,7 @@ type Module struct {
 	// timed-out conversation is told so by the engine.
 	OnConversationEnd func(ctx context.Context, e ConversationEnd) error
 	// OnText, when set, is offered a plain message no conversation takes
-	// (see the routing rule in conversation.go), in module order; the first
+	// (the routing rule is on TextRequest), in module order; the first
 	// that takes it has it. A game takes a guess while one runs in the chat.
 	OnText OnTextHandler
 }
