@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -334,5 +335,21 @@ func TestAnAnonymousAdminsReplyIsHeardAsTheirGroup(t *testing.T) {
 	}
 	if got := b.Last(); got != "game took crane" {
 		t.Fatalf("got %q", got)
+	}
+}
+
+func TestTheMenuOffersCancelWhereAModuleAsksQuestions(t *testing.T) {
+	for _, tc := range []struct {
+		mods []app.Factory
+		want bool
+	}{
+		{[]app.Factory{newAsker("ask").factory()}, true},
+		{[]app.Factory{taker("game", "")}, false},
+	} {
+		b := newConvBot(t, tc.mods...)
+		got := slices.ContainsFunc(b.App.Registry().MenuCommands(), func(c models.BotCommand) bool { return c.Command == "cancel" })
+		if got != tc.want {
+			t.Errorf("modules %v: /cancel in the menu %v, want %v", tc.mods[0].Name, got, tc.want)
+		}
 	}
 }

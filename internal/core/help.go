@@ -90,8 +90,14 @@ func (r *Registry) MenuCommands() []models.BotCommand {
 			out = append(out, models.BotCommand{Command: mc.Name, Description: mc.Description})
 		}
 	}
+	if slices.ContainsFunc(r.modules, func(m *app.Module) bool { return len(m.Steps) > 0 }) {
+		out = append(out, models.BotCommand{Command: cancelCommand, Description: cancelDescription})
+	}
 	return out
 }
+
+// cancelDescription is the engine's /cancel in Telegram's menu.
+const cancelDescription = "Stop the question I am waiting for you to answer"
 
 // SyncCommands publishes the public commands with setMyCommands, so no
 // hand-maintained command list exists anywhere.
