@@ -60,7 +60,9 @@ func (t *TextRequest) Continue(ctx context.Context, step string, ttl time.Durati
 	if t.conv == nil {
 		return ErrNoConversation
 	}
-	return t.conv.Start(ctx, ConversationOf(t.Request, step, ttl, state))
+	c := ConversationOf(t.Request, step, ttl, state)
+	c.Seq = t.Conversation.Seq
+	return t.conv.Start(ctx, c)
 }
 
 // End ends the conversation this message is a step of.
@@ -104,6 +106,11 @@ type Conversation struct {
 	// Update is the update that starts or moves the conversation: the
 	// change is made once per update (0: every time).
 	Update int64
+	// Seq is the wait a step answers, set by the engine on a step's
+	// Conversation: Continue moves the conversation only from there
+	// (ErrConversationMoved otherwise). 0 (a command's Start): from
+	// wherever it is.
+	Seq int64
 }
 
 // ConversationOf is the conversation of r's chat, topic and sender at step.
@@ -125,6 +132,10 @@ var (
 	ErrConversationInvalid = errors.New("conversation: invalid")
 	// ErrNoConversation: the request is not a step of a conversation.
 	ErrNoConversation = errors.New("conversation: none")
+	// ErrConversationMoved: another message moved the conversation since
+	// this step's message was routed to it. Returned from the step, it
+	// fails the update, which is routed again, to the step it is at now.
+	ErrConversationMoved = errors.New("conversation: moved on since this message was routed")
 )
 
 // Conversations are a module's conversations (Deps.Conversations). There is

@@ -143,6 +143,9 @@ func (m moduleConversations) Start(ctx context.Context, c app.Conversation) erro
 	now := m.a.now()
 	key := convKey(c.ChatID, c.ThreadID, c.UserID)
 	ch, err := m.a.changeConv(ctx, key, c.Update, func(r *convRecord) (convChange, error) {
+		if c.Seq != 0 && (r.Module != m.module || r.Seq != c.Seq) {
+			return convChange{}, app.ErrConversationMoved
+		}
 		var ch convChange
 		if r.Module != "" {
 			live := now.Before(r.Expires)

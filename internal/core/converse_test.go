@@ -27,6 +27,7 @@ type asker struct {
 	ends   chan app.EndReason // what OnConversationEnd heard
 	steps  atomic.Int32       // how many steps ran
 	onStep func()             // runs inside each step, after it moved
+	before func()             // runs inside each step, before it moves
 	silent bool               // no OnConversationEnd: the engine speaks
 	ageTTL time.Duration      // how long the age step waits (0: a minute)
 }
@@ -46,6 +47,9 @@ func (k *asker) factory() app.Factory {
 			Steps: map[string]app.TextHandler{
 				"name": func(ctx context.Context, r *app.TextRequest) error {
 					k.steps.Add(1)
+					if k.before != nil {
+						k.before()
+					}
 					ttl := k.ageTTL
 					if ttl == 0 {
 						ttl = time.Minute
@@ -351,5 +355,35 @@ func TestTheMenuOffersCancelWhereAModuleAsksQuestions(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("modules %v: /cancel in the menu %v, want %v", tc.mods[0].Name, got, tc.want)
 		}
+	}
+}
+
+// Two messages of one user racing (two replicas, say): the one that moves
+// the conversation first has the step; the other's move is refused, and
+// its update, delivered again, answers the step the conversation is at.
+func TestOfTwoRacingMessagesOnlyOneMovesAStepTheOtherAnswersTheNext(t *testing.T) {
+	k := newAsker("ask")
+	k.ageTTL = time.Hour
+	b := newConvBot(t, k.factory())
+	b.MustSay(private, user, "/ask")
+	var raced atomic.Bool
+	k.before = func() {
+		if !raced.Swap(true) {
+			b.MustSay(private, user, "Bob") // lands while Ann's step runs
+		}
+	}
+	ann := withID(telegramtest.Text(private, user, "Ann"), 515151)
+	if err := b.Handle(ann); err == nil {
+		t.Fatal("Ann's step moved a conversation Bob's message had moved already")
+	}
+	if got := b.Last(); got != "hello Bob, your age?" {
+		t.Fatalf("got %q", got)
+	}
+	b.clk.Add(3 * time.Minute) // the failed run's claim is stale: the redelivery runs
+	if err := b.Handle(withID(telegramtest.Text(private, user, "Ann"), 515151)); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Last(); got != "Bob is Ann" {
+		t.Fatalf("the redelivery got %q", got)
 	}
 }

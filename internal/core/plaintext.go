@@ -116,7 +116,7 @@ func (a *App) runStep(ctx context.Context, act *action, mod *app.Module, key str
 	act.module, act.name = mod.Name, mod.Name+" step "+rec.Step
 	r := base
 	r.Module = mod.Name
-	c := app.Conversation{ChatID: r.ChatID, ThreadID: r.ThreadID, UserID: r.UserID, Step: rec.Step, State: rec.State, Update: r.Update.ID}
+	c := app.Conversation{ChatID: r.ChatID, ThreadID: r.ThreadID, UserID: r.UserID, Step: rec.Step, State: rec.State, Update: r.Update.ID, Seq: rec.Seq}
 	req := app.NewTextRequest(app.NewRequest(a.bot, r), text, c, moduleConversations{a: a, module: mod.Name})
 	if err := a.safely(ctx, mod.Name, act.name, r.ChatID, r.ThreadID, func() error { return mod.Steps[rec.Step](ctx, req) }); err != nil {
 		return err
