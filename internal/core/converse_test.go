@@ -387,3 +387,13 @@ func TestOfTwoRacingMessagesOnlyOneMovesAStepTheOtherAnswersTheNext(t *testing.T
 		t.Fatalf("the redelivery got %q", got)
 	}
 }
+
+func TestCancelInAGroupWithNothingToCancelSaysNothing(t *testing.T) {
+	b := newConvBot(t, newAsker("ask").factory())
+	b.MustSay(group, user, "/cancel")
+	if r := b.Replies(); len(r) != 0 {
+		t.Fatalf("replies %q: a group's /cancel may be another bot's", r)
+	}
+	b.MustSay(group, user, "/ask")
+	b.Expect(group, user, "/cancel", "Cancelled.")
+}

@@ -125,7 +125,8 @@ func (a *App) runStep(ctx context.Context, act *action, mod *app.Module, key str
 }
 
 // planCancel is the engine's /cancel: it ends the conversation the sender
-// holds in the chat and topic, whichever module holds it.
+// holds in the chat and topic, whichever module holds it. With none, a
+// private chat is told so; a group hears nothing (other bots take /cancel).
 func (a *App) planCancel(u *models.Update, msg *models.Message) *action {
 	sender := app.SenderOf(msg)
 	chat, thread := msg.Chat.ID, topicOf(msg)
@@ -141,9 +142,12 @@ func (a *App) planCancel(u *models.Update, msg *models.Message) *action {
 			return err
 		}
 		text := noCancelText
-		if ch.Prev != 0 {
+		switch {
+		case ch.Prev != 0:
 			text = cancelledText
 			a.tellEnded(ctx, ch, app.EndCancelled)
+		case msg.Chat.Type != models.ChatTypePrivate:
+			return nil // a group's /cancel may be for another bot
 		}
 		_, err = a.bot.Send(ctx, app.Message{ChatID: chat, ThreadID: thread, Text: text})
 		return err
