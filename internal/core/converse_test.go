@@ -2,124 +2,19 @@ package core_test
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/go-telegram/bot/models"
-
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/core"
-	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
-
-// asker holds a two-step conversation: /ask asks a name, the name step
-// asks an age, the age step answers and ends.
-type asker struct {
-	name   string
-	ends   chan app.EndReason // what OnConversationEnd heard
-	steps  atomic.Int32       // how many steps ran
-	onStep func()             // runs inside each step, after it moved
-	before func()             // runs inside each step, before it moves
-	silent bool               // no OnConversationEnd: the engine speaks
-	ageTTL time.Duration      // how long the age step waits (0: a minute)
-}
-
-func newAsker(name string) *asker { return &asker{name: name, ends: make(chan app.EndReason, 8)} }
-
-func (k *asker) factory() app.Factory {
-	return app.Factory{Name: k.name, New: func(d app.Deps) (*app.Module, error) {
-		m := &app.Module{
-			Name: k.name,
-			Commands: []app.Command{{Name: k.name, Description: "Ask a name", Handler: func(ctx context.Context, r *app.Request) error {
-				if err := d.Conversations.Start(ctx, app.ConversationOf(r, "name", 0, nil)); err != nil {
-					return err
-				}
-				return r.Ask(ctx, k.name+": your name?")
-			}}},
-			Steps: map[string]app.TextHandler{
-				"name": func(ctx context.Context, r *app.TextRequest) error {
-					k.steps.Add(1)
-					if k.before != nil {
-						k.before()
-					}
-					ttl := k.ageTTL
-					if ttl == 0 {
-						ttl = time.Minute
-					}
-					if err := r.Continue(ctx, "age", ttl, []byte(r.Text)); err != nil {
-						return err
-					}
-					if k.onStep != nil {
-						k.onStep()
-					}
-					return r.Ask(ctx, "hello "+r.Text+", your age?")
-				},
-				"age": func(ctx context.Context, r *app.TextRequest) error {
-					k.steps.Add(1)
-					return r.Reply(ctx, string(r.Conversation.State)+" is "+r.Text)
-				},
-			},
-		}
-		if !k.silent {
-			m.OnConversationEnd = func(_ context.Context, e app.ConversationEnd) error {
-				k.ends <- e.Reason
-				return nil
-			}
-		}
-		return m, nil
-	}}
-}
-
-// taker is a module whose OnText takes the messages that start with its
-// prefix ("" takes everything), as a game takes a guess.
-func taker(name, prefix string) app.Factory {
-	return app.Factory{Name: name, New: func(app.Deps) (*app.Module, error) {
-		return &app.Module{Name: name, OnText: func(ctx context.Context, r *app.TextRequest) (bool, error) {
-			if !strings.HasPrefix(r.Text, prefix) {
-				return false, nil
-			}
-			return true, r.Reply(ctx, name+" took "+r.Text)
-		}}, nil
-	}}
-}
-
-type convBot struct {
-	*apptest.Bot
-	clk *apptest.Clock
-}
-
-func newConvBot(t *testing.T, mods ...app.Factory) *convBot {
-	t.Helper()
-	return newConvBotOn(t, memory.New(), mods...)
-}
-
-func newConvBotOn(t *testing.T, p storage.KVProvider, mods ...app.Factory) *convBot {
-	t.Helper()
-	clk := apptest.NewClock(apptest.T0)
-	return &convBot{Bot: apptest.NewOnStore(t, p, telegramtest.New(t), nil, mods, core.WithClock(clk.Now)), clk: clk}
-}
-
-// replyToBot is text from userID in chatID as a reply to the bot's message.
-func replyToBot(chatID, userID int64, text string) *models.Update {
-	u := telegramtest.Text(chatID, userID, text)
-	u.Message.ReplyToMessage = &models.Message{ID: 1, From: &models.User{ID: 99, IsBot: true, Username: "miti99bot"}, Chat: u.Message.Chat}
-	return u
-}
-
-func (b *convBot) tick(t *testing.T) {
-	t.Helper()
-	if _, err := b.App.Timers().Tick(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func TestAConversationTakesTheUsersNextPlainMessagesStepByStep(t *testing.T) {
 	k := newAsker("ask")
@@ -219,20 +114,6 @@ func TestAModuleHearsItsConversationTimeOut(t *testing.T) {
 	}
 }
 
-func TestTwoModulesNeverBothTakeAMessage(t *testing.T) {
-	k := newAsker("ask")
-	b := newConvBot(t, k.factory(), taker("game", "g:"), taker("greedy", ""))
-	b.Converse(private, user, []apptest.Step{
-		{Text: "g:crane", Want: "game took g:crane"},
-		{Text: "hello", Want: "greedy took hello"},
-		{Text: "/ask", Want: "ask: your name?"},
-		{Text: "g:Ann", Want: "hello g:Ann, your age?"}, // the conversation first
-	})
-	if n := len(b.Replies()); n != 4 {
-		t.Fatalf("%d replies to 4 messages: %q", n, b.Replies())
-	}
-}
-
 func TestANewConversationReplacesTheOldOneWhichIsTold(t *testing.T) {
 	first, second := newAsker("first"), newAsker("second")
 	b := newConvBot(t, first.factory(), second.factory())
@@ -246,18 +127,6 @@ func TestANewConversationReplacesTheOldOneWhichIsTold(t *testing.T) {
 	}
 	if first.steps.Load() != 0 || second.steps.Load() != 1 {
 		t.Fatalf("steps: first %d, second %d", first.steps.Load(), second.steps.Load())
-	}
-}
-
-func TestAnUntakenMessageGetsAHintInPrivateAndNothingInAGroup(t *testing.T) {
-	b := newConvBot(t, taker("game", "g:"))
-	b.Expect(private, user, "hello", "I only understand commands here: /help lists them.")
-	if err := b.Handle(replyToBot(group, user, "hello")); err != nil {
-		t.Fatal(err)
-	}
-	b.MustSay(group, user, "hello")
-	if n := len(b.Replies()); n != 1 {
-		t.Fatalf("replies %q, want only the private hint", b.Replies())
 	}
 }
 
@@ -291,21 +160,6 @@ func TestAModuleCannotDeclareTheEnginesCancel(t *testing.T) {
 	}
 }
 
-func TestHelpSaysAnswersMayBeTypedWhereAModuleHearsThem(t *testing.T) {
-	b := newConvBot(t, taker("game", "g:"), testModule(&atomic.Bool{}))
-	if got := b.App.Registry().HelpText(app.RoleUser); !strings.Contains(got, "just type your answer") || !strings.Contains(got, "/cancel") {
-		t.Fatalf("help:\n%s", got)
-	}
-	page, _ := b.App.Registry().HelpPage(app.RoleUser, "testmod")
-	if strings.Contains(page, "just type") {
-		t.Fatalf("a module that hears no text says answers may be typed:\n%s", page)
-	}
-	plain := newConvBot(t, testModule(&atomic.Bool{}))
-	if got := plain.App.Registry().HelpText(app.RoleUser); strings.Contains(got, "just type") {
-		t.Fatalf("help without a module that hears text:\n%s", got)
-	}
-}
-
 func TestAConversationMovesWithItsGroupToTheSupergroup(t *testing.T) {
 	k := newAsker("ask")
 	k.silent = true
@@ -326,35 +180,6 @@ func TestAConversationMovesWithItsGroupToTheSupergroup(t *testing.T) {
 	b.tick(t)
 	if m := b.Srv.Messages(); m[len(m)-1].ChatID != moved || !strings.HasPrefix(m[len(m)-1].Text, "No answer came in time") || strings.HasPrefix(m[len(m)-2].Text, "No answer") {
 		t.Fatalf("messages %+v: want one time-out in the supergroup", m)
-	}
-}
-
-func TestAnAnonymousAdminsReplyIsHeardAsTheirGroup(t *testing.T) {
-	b := newConvBot(t, taker("game", ""))
-	u := replyToBot(group, 1087968824, "crane")
-	u.Message.From.IsBot = true // GroupAnonymousBot
-	u.Message.SenderChat = &models.Chat{ID: group, Type: models.ChatTypeSupergroup, Title: "G"}
-	if err := b.Handle(u); err != nil {
-		t.Fatal(err)
-	}
-	if got := b.Last(); got != "game took crane" {
-		t.Fatalf("got %q", got)
-	}
-}
-
-func TestTheMenuOffersCancelWhereAModuleAsksQuestions(t *testing.T) {
-	for _, tc := range []struct {
-		mods []app.Factory
-		want bool
-	}{
-		{[]app.Factory{newAsker("ask").factory()}, true},
-		{[]app.Factory{taker("game", "")}, false},
-	} {
-		b := newConvBot(t, tc.mods...)
-		got := slices.ContainsFunc(b.App.Registry().MenuCommands(), func(c models.BotCommand) bool { return c.Command == "cancel" })
-		if got != tc.want {
-			t.Errorf("modules %v: /cancel in the menu %v, want %v", tc.mods[0].Name, got, tc.want)
-		}
 	}
 }
 
