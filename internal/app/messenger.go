@@ -42,6 +42,11 @@ type Message struct {
 	NoPreview bool
 	// Bulk marks a broadcast send, held to the per-chat rate.
 	Bulk bool
+	// ForceReply asks the user's client to answer it as a reply (a
+	// selective forced reply: only the users it mentions or replies to),
+	// so that in a group with privacy mode on the answer reaches the bot.
+	// Ignored with a Keyboard.
+	ForceReply bool
 }
 
 // Error classes of a Messenger that callers act on, tested with errors.Is,

@@ -1,10 +1,12 @@
 // Package app is what a miti99bot module sees, and nothing else: how it
 // declares itself (Factory, Module, Command, Callback, Cron, Setting, Inline),
 // what it is handed (Deps, with its own storage namespace), what a handler
-// gets (Request, CallbackRequest, InlineRequest), how it talks to Telegram
-// (Messenger, Message, Edit, Keyboard, Live, InlineAnswer, the error classes
-// to act on), how it does a piece of work once (ApplyOnce, TakeClaim, Timers)
-// and the text rules (Fit, Quote). The
+// gets (Request, CallbackRequest, InlineRequest, TextRequest), how it talks
+// to Telegram (Messenger, Message, Edit, Keyboard, Live, InlineAnswer, the
+// error classes to act on), how it does a piece of work once (ApplyOnce,
+// TakeClaim, Timers), how it hears plain messages (Conversations,
+// Module.Steps and Module.OnText; the routing rule is on TextRequest) and
+// the text rules (Fit, Quote). The
 // engine that runs modules is internal/core; the adapters
 // (internal/telegram, the console) implement Messenger. This package imports
 // neither, so `go doc ./internal/app` is a module author's manual.
@@ -150,6 +152,18 @@ type Module struct {
 	Web []WebRoute
 	// Inline are the module's answers to inline queries (see Inline).
 	Inline []Inline
+	// Steps are the module's conversation steps by name (see
+	// Conversations): the next plain message of a user the module holds a
+	// conversation with goes to Steps[step].
+	Steps map[string]TextHandler
+	// OnConversationEnd, when set, hears a conversation of the module end
+	// other than by its own step (timed out, /cancel, replaced). Unset, a
+	// timed-out conversation is told so by the engine.
+	OnConversationEnd func(ctx context.Context, e ConversationEnd) error
+	// OnText, when set, is offered a plain message no conversation takes
+	// (the routing rule is on TextRequest), in module order; the first
+	// that takes it has it. A game takes a guess while one runs in the chat.
+	OnText OnTextHandler
 }
 
 // Setting is a configuration value a module needs. The config package reads
@@ -220,6 +234,9 @@ type Deps struct {
 	Rand *rand.Rand
 	// Timers are the module's timers, fired through Module.OnTimer.
 	Timers Timers
+	// Conversations are the module's conversations, whose steps are
+	// Module.Steps.
+	Conversations Conversations
 	// AppURL is the Mini App's public URL (https://…/app/), "" while the
 	// runtime does not know it (see APP_URL); never nil.
 	AppURL func() string

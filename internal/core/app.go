@@ -183,6 +183,8 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 			Rand:       o.rand,
 			Timers:     a.timers.For(f.Name),
 			AppURL:     o.appURL,
+
+			Conversations: moduleConversations{a: a, module: f.Name},
 		})
 		if err != nil {
 			return nil, fmt.Errorf("module %q: %w", f.Name, err)
@@ -194,7 +196,7 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 		mods = append(mods, m)
 	}
 	mods = append(mods, o.jobs...)
-	if slices.ContainsFunc(mods, func(m *app.Module) bool { return m.OnTimer != nil }) {
+	if slices.ContainsFunc(mods, func(m *app.Module) bool { return m.OnTimer != nil || len(m.Steps) > 0 }) {
 		mods = append(mods, a.timersModule())
 	} else {
 		a.reg.disabledJobs[TimersJob] = TimersJob // its schedule fires for nothing

@@ -16,7 +16,7 @@ import (
 // ChatChanged moves every module's state of a chat that moved (a group
 // became a supergroup), or forgets it when the chat is gone for the bot:
 // what each declares in ChatState, then what its OnChatChange moves, then
-// the chat's timers, so no timer fires at the new id before its module's
+// the chat's conversations and timers, so no timer fires at the new id before its module's
 // state is there. It is the one place that happens, whichever way the core
 // learnt it. Every module's move runs; their errors come back joined.
 func (a *App) ChatChanged(ctx context.Context, ch app.ChatChange) error {
@@ -34,6 +34,9 @@ func (a *App) ChatChanged(ctx context.Context, ch app.ChatChange) error {
 		if err := m.OnChatChange(ctx, ch); err != nil {
 			errs = append(errs, fmt.Errorf("module %q: %w", m.Name, err))
 		}
+	}
+	if err := a.convChatChanged(ctx, ch); err != nil {
+		errs = append(errs, err)
 	}
 	if err := a.timers.ChatChanged(ctx, ch); err != nil {
 		errs = append(errs, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"html"
+	"slices"
 	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
@@ -28,8 +29,17 @@ func (r *Registry) HelpText(role app.Role) string {
 	if inline {
 		b.WriteString("\n" + inlineHint)
 	}
+	if slices.ContainsFunc(r.modules, hearsText) {
+		b.WriteString("\n" + plainNote + "\n")
+	}
 	return b.String()
 }
+
+// plainNote tells /help's reader that answers may be typed plainly (the
+// routing rule of app.TextRequest), where a module hears them.
+const plainNote = "<i>While a game or a question waits, just type your answer (in a group, reply to my message); /cancel stops a question.</i>"
+
+func hearsText(m *app.Module) bool { return m.OnText != nil || len(m.Steps) > 0 }
 
 // HelpModules are the modules with a command role may run, in registry
 // order, and how many such commands there are in all.
@@ -53,6 +63,9 @@ func (r *Registry) HelpPage(role app.Role, module string) (page string, ok bool)
 		lines := helpLines(m, role)
 		if len(lines) == 0 {
 			return "", false
+		}
+		if hearsText(m) {
+			lines = append(lines, "", plainNote)
 		}
 		page = fmt.Sprintf("<b>Commands: %s</b>\n%s", html.EscapeString(m.Name), strings.Join(lines, "\n"))
 		if in := inlineHelp(m); len(in) > 0 {
@@ -87,8 +100,14 @@ func (r *Registry) MenuCommands() []models.BotCommand {
 			out = append(out, models.BotCommand{Command: mc.Name, Description: mc.Description})
 		}
 	}
+	if slices.ContainsFunc(r.modules, func(m *app.Module) bool { return len(m.Steps) > 0 }) {
+		out = append(out, models.BotCommand{Command: cancelCommand, Description: cancelDescription})
+	}
 	return out
 }
+
+// cancelDescription is the engine's /cancel in Telegram's menu.
+const cancelDescription = "Stop the question I am waiting for you to answer"
 
 // SyncCommands publishes the public commands with setMyCommands, so no
 // hand-maintained command list exists anywhere.

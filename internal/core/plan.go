@@ -52,7 +52,7 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 	}
 	pc, ok := parseCommand(msg)
 	if !ok {
-		return nil, nil
+		return a.planText(ctx, u, msg)
 	}
 	if pc.mention != "" {
 		me, err := a.botUsername(ctx)
@@ -67,6 +67,9 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 	sender := app.SenderOf(msg) // the one identity the request carries
 	userID := sender.ID
 	chat, thread := msg.Chat.ID, topicOf(msg)
+	if pc.name == cancelCommand {
+		return a.planCancel(u, msg), nil
+	}
 	rt, known := a.reg.commands[pc.name]
 	role := a.roleOf(userID)
 	if !known {

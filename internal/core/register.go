@@ -106,6 +106,8 @@ func (r *Registry) register(mods []*app.Module) error {
 				badCmd("description longer than %d bytes", maxDescription)
 			case c.Handler == nil:
 				badCmd("no handler")
+			case c.Name == cancelCommand:
+				badCmd("/%s is the engine's: it ends any conversation", cancelCommand)
 			case c.Visibility < app.Public || c.Visibility > app.Private:
 				badCmd("unknown visibility %d", c.Visibility)
 			}

@@ -39,6 +39,9 @@ func (a *App) timersModule() *app.Module {
 
 // timerHandler finds an enabled module's OnTimer.
 func (a *App) timerHandler(module string) (func(context.Context, app.Timer) error, bool) {
+	if module == convTimerOwner {
+		return a.conversationTimedOut, true
+	}
 	for _, m := range a.reg.modules {
 		if m.Name == module && m.OnTimer != nil {
 			return m.OnTimer, true

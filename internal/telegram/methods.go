@@ -40,6 +40,8 @@ func (c *Client) send(ctx context.Context, m app.Message) (*models.Message, erro
 	}
 	if m.Keyboard != nil { // a nil pointer in the interface would send "reply_markup": null
 		p.ReplyMarkup = m.Keyboard
+	} else if m.ForceReply {
+		p.ReplyMarkup = &models.ForceReply{ForceReply: true, Selective: true}
 	}
 	if m.ReplyTo != 0 {
 		p.ReplyParameters = &models.ReplyParameters{MessageID: m.ReplyTo, AllowSendingWithoutReply: true}

@@ -65,8 +65,9 @@ func (m *module) module() *app.Module {
 		ChatState: games.ChatState,
 		Name:      Name,
 		Callbacks: []app.Callback{{Prefix: callbackPrefix, Handler: m.play.Handle}},
+		OnText:    m.play.Plain(m.namesChampion, m.cmdGuess),
 		Commands: []app.Command{
-			{Name: "loldle", Description: "Guess the LoL champion: /loldle <champion>", Handler: m.cmdGuess},
+			{Name: "loldle", Description: "Guess the LoL champion: /loldle, then type champion names (or /loldle <champion>)", Handler: m.cmdGuess},
 			m.play.GiveUpCommand("Give up and see the champion"),
 			m.play.StatsCommand("Your loldle results and streak", statsText),
 			{Name: "loldle_setmax", Description: "Set the attempts per game (1-10)", Visibility: app.Private, Handler: m.cmdSetMax},
@@ -88,7 +89,15 @@ type game struct {
 }
 
 func startText(max int) string {
-	return fmt.Sprintf("New loldle: guess the champion in %d tries with /loldle <champion>.\n%s", max, legend)
+	return fmt.Sprintf("New loldle: guess the champion in %d tries: type a name (in a group, reply to the board) or send /loldle <champion>.\n%s", max, legend)
+}
+
+// namesChampion says a plain message is a loldle guess: it names a
+// champion, or the start of some (which the guess then asks about).
+// Anything else is left to the other modules.
+func (m *module) namesChampion(text string) bool {
+	guess, candidates := m.roster().find(text)
+	return guess != nil || len(candidates) > 0
 }
 
 // board is a running game at a glance: one line per guess.

@@ -52,19 +52,21 @@ type module struct {
 	bot    app.Messenger
 	now    func() time.Time
 	log    *slog.Logger
+	conv   app.Conversations
 }
 
 // New builds the module.
 func New(d app.Deps) (*app.Module, error) {
-	m := &module{store: d.Store, timers: d.Timers, bot: d.Bot, now: d.Now, log: d.Log}
+	m := &module{store: d.Store, timers: d.Timers, bot: d.Bot, now: d.Now, log: d.Log, conv: d.Conversations}
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{
-			{Name: "remind", Description: "Remind me: /remind 10m text, 2h, 1d, at 08:00, at 2027-01-31 09:00 (Vietnam time)", Handler: m.remind},
+			{Name: "remind", Description: "Remind me: /remind 10m text, 2h, 1d, at 08:00, at 2027-01-31 09:00 (Vietnam time); /remind alone asks", Handler: m.remind},
 			{Name: "remind_list", Description: "List your pending reminders in this chat, with a Cancel button each", Handler: m.list},
 		},
 		Callbacks: []app.Callback{{Prefix: callbackPrefix, Handler: m.cancel}},
 		OnTimer:   m.fire,
+		Steps:     m.steps(),
 	}, nil
 }
 
@@ -73,6 +75,9 @@ func New(d app.Deps) (*app.Module, error) {
 func timerKey(user int64, id string) string { return strconv.FormatInt(user, 10) + ":" + id }
 
 func (m *module) remind(ctx context.Context, r *app.Request) error {
+	if r.Args == "" {
+		return m.ask(ctx, r) // asks what, then when
+	}
 	now := m.now()
 	at, text, err := parse(r.Args, now)
 	if ref := refusal(""); errors.As(err, &ref) {

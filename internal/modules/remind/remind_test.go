@@ -66,7 +66,6 @@ func TestInAForumTopicTheReminderReturnsToTheTopic(t *testing.T) {
 func TestBadInputGetsAClearMessage(t *testing.T) {
 	b, _ := apptest.NewModule(t, remind.Factory, nil)
 	b.Converse(apptest.Group, apptest.User, []apptest.Step{
-		{Text: "/remind", Want: "Say when and what: /remind 10m stretch, /remind at 08:00 stand-up, /remind at 2027-01-31 09:00 pay rent."},
 		{Text: "/remind 10m", Want: "What should I remind you of? Add the text after the time: /remind 10m stretch."},
 		{Text: "/remind soon hi", Want: "I cannot read that time. Use 10m, 2h, 1d (or 1h30m), at 08:00, or at 2027-01-31 09:00 (Vietnam time)."},
 		{Text: "/remind at 2020-01-01 09:00 hi", Want: "That time has already passed."},

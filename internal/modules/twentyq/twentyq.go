@@ -95,8 +95,11 @@ func (m *module) module() *app.Module {
 	return &app.Module{
 		ChatState: slices.Concat(games.ChatState, []string{"results:{chat}"}), // resultsKey
 		Name:      Name,
+		// While a game runs, a typed question or guess is asked as
+		// /twentyq <question> asks it (in a group: a reply to the bot).
+		OnText: play.Plain(func(string) bool { return true }, m.cmdAsk),
 		Commands: []app.Command{
-			{Name: "twentyq", Description: "Twenty questions: /twentyq starts, /twentyq <question> asks", Handler: m.cmdAsk},
+			{Name: "twentyq", Description: "Twenty questions: /twentyq starts, then type questions (or /twentyq <question>)", Handler: m.cmdAsk},
 			play.GiveUpCommand("Give up and see what the bot was thinking of"),
 			{Name: "twentyq_stats", Description: "Twenty questions results here", Handler: m.cmdStats},
 		},
@@ -105,8 +108,8 @@ func (m *module) module() *app.Module {
 
 const (
 	unavailableText = "Twenty questions is unavailable: no Gemini API key is configured."
-	startText       = "I am thinking of something. Ask yes/no questions with /twentyq <question> (20 at most), or guess it."
-	runningText     = "A game is running: ask with /twentyq <question>, or /twentyq_giveup."
+	startText       = "I am thinking of something. Ask yes/no questions (20 at most), or guess it: type them (in a group, reply to me) or send /twentyq <question>."
+	runningText     = "A game is running: type a question (in a group, reply to me) or send /twentyq <question>; /twentyq_giveup ends it."
 	// misconfiguredText does not say "try again": no retry can help until
 	// the operator changes the settings the log names.
 	misconfiguredText = "Gemini refused the bot's configuration, so twenty questions cannot work until the bot's owner fixes it (the log says what). Your question was not counted."

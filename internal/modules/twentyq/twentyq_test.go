@@ -107,7 +107,7 @@ func TestAGameAgainstGemini(t *testing.T) {
 		{"/twentyq_stats", "No finished game here yet."},
 		{"/twentyq_giveup", "No game is running. Start one with /twentyq."},
 		{"/twentyq", startText},
-		{"/twentyq", "A game is running: ask with /twentyq <question>, or /twentyq_giveup."},
+		{"/twentyq", runningText},
 		{"/twentyq is it an animal?", "1/20 is it an animal?: Yes"},
 		{"/twentyq is it bigger than a car?", "2/20 is it bigger than a car?: No"},
 		{"/twentyq is it a cat?", "3/20 is it a cat?: Correct\nYou got it in 3: a cat!"},

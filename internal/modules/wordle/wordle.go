@@ -59,8 +59,9 @@ func (m *module) module() *app.Module {
 		Callbacks: []app.Callback{{Prefix: callbackPrefix, Handler: m.play.Handle}},
 		Inline:    []app.Inline{m.inline()},
 		Name:      Name,
+		OnText:    m.play.Plain(isGuessShaped, m.cmdGuess),
 		Commands: []app.Command{
-			{Name: "wordle", Description: "Play Wordle: /wordle <five-letter word>", Handler: m.cmdGuess},
+			{Name: "wordle", Description: "Play Wordle: /wordle, then type five-letter guesses (or /wordle <word>)", Handler: m.cmdGuess},
 			{Name: "wordle_new", Description: "Start a new Wordle", Handler: m.cmdNew},
 			m.play.GiveUpCommand("Give up and see the word"),
 			m.play.StatsCommand("Your Wordle results and streak", statsText),
@@ -68,7 +69,14 @@ func (m *module) module() *app.Module {
 	}
 }
 
-const startText = "New Wordle: guess the five-letter word in six tries with /wordle <word>."
+const startText = "New Wordle: guess the five-letter word in six tries: type a word (in a group, reply to the board) or send /wordle <word>."
+
+// isGuessShaped says a plain message is a Wordle guess: one five-letter
+// word. Anything else is left to the other modules (a champion's name).
+func isGuessShaped(text string) bool {
+	w := strings.ToLower(text)
+	return len(w) == 5 && strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") == ""
+}
 
 // checkGuess explains why a guess is refused; a refused guess uses no turn.
 func checkGuess(w string) string {
