@@ -36,15 +36,6 @@ func baseEnv(srv *telegramtest.Server) map[string]string {
 	}
 }
 
-// botEnv is a container's on the MongoDB database named.
-func botEnv(t *testing.T, srv *telegramtest.Server, database string) map[string]string {
-	env := baseEnv(srv)
-	maps.Copy(env, map[string]string{
-		"KV_PROVIDER": "mongodb", "MONGO_URL": testenv.Require(t, "MONGODB_TEST_URL"), "MONGO_ALLOW_FERRETDB": "true", "MONGO_DATABASE": database,
-	})
-	return env
-}
-
 // sharedEnv is baseEnv on a fresh DynamoDB table of the test server: the
 // store both runtimes open (the function serves from DynamoDB or memory,
 // the container from any store), so a test of the two over one store, or
