@@ -12,7 +12,8 @@ import (
 
 // TimersJob is the engine's cron job that fires the modules' due timers,
 // every minute, on whichever runtime drives the cron (the container's
-// scheduler, Lambda's schedule). Its module name is reserved likewise.
+// scheduler, Lambda's schedule): on Lambda the only tick, in the container
+// the safety net under WakeTimers. Its module name is reserved likewise.
 const TimersJob = "timers"
 
 // timersTimeout bounds a tick: it ends before the next minute's.
@@ -27,14 +28,35 @@ func (a *App) timersModule() *app.Module {
 		Schedule: "* * * * *",
 		Timeout:  timersTimeout,
 		// A tick fires every timer due by now, whichever slot it runs for.
-		Handler: func(ctx context.Context, _ app.CronRun) error {
-			st, err := a.timers.Tick(ctx)
-			if st.Due > 0 || err != nil {
-				a.log.Info("timers ticked", "hours", st.Hours, "due", st.Due, "fired", st.Fired, "waiting", st.Waits, "errors", st.Errors)
-			}
-			return err
-		},
+		Handler: func(ctx context.Context, _ app.CronRun) error { return a.tickTimers(ctx, "minute") },
 	}}}
+}
+
+func (a *App) tickTimers(ctx context.Context, by string) error {
+	st, err := a.timers.Tick(ctx)
+	if st.Due > 0 || err != nil {
+		a.log.Info("timers ticked", "by", by, "hours", st.Hours, "due", st.Due, "fired", st.Fired, "waiting", st.Waits, "errors", st.Errors)
+	}
+	return err
+}
+
+// WakeTimers fires the modules' timers at their second until ctx ends
+// (timer.Engine.Wake), for a runtime that runs on (the container; Lambda
+// has only its minute schedule, which the minute's tick keeps serving
+// here too as the safety net). Each tick runs on runCtx within the tick's
+// budget, so that a shutdown lets one in flight end. Nothing runs when no
+// enabled module has OnTimer.
+func (a *App) WakeTimers(ctx, runCtx context.Context) {
+	if _, ok := a.reg.CronByName(TimersJob); !ok {
+		return
+	}
+	a.timers.Wake(ctx, func() {
+		tctx, cancel := context.WithTimeout(runCtx, timersTimeout)
+		defer cancel()
+		if err := a.tickTimers(tctx, "waker"); err != nil {
+			a.log.Warn("timers: the waker's tick failed; the minute's tick tries again", "err", err)
+		}
+	})
 }
 
 // timerHandler finds an enabled module's OnTimer.
