@@ -18,6 +18,7 @@ type sleepClock struct {
 
 type sleep struct {
 	until time.Time
+	d     time.Duration
 	ch    chan time.Time
 }
 
@@ -35,26 +36,33 @@ func (c *sleepClock) After(d time.Duration) <-chan time.Time {
 	if now := c.Now(); d <= 0 {
 		ch <- now
 	} else {
-		c.waits = append(c.waits, sleep{now.Add(d), ch})
+		c.waits = append(c.waits, sleep{now.Add(d), d, ch})
 		c.woke.Broadcast()
 	}
 	return ch
 }
 
-// sleepers waits until n sleeps are pending and returns the earliest end.
-func (c *sleepClock) sleepers(n int) time.Time {
+// sleepers waits until n sleeps of at most longest are pending and
+// returns the earliest end of those.
+func (c *sleepClock) sleepers(n int, longest time.Duration) time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for len(c.waits) < n {
+	for {
+		var first time.Time
+		count := 0
+		for _, s := range c.waits {
+			if s.d > longest {
+				continue
+			}
+			if count++; first.IsZero() || s.until.Before(first) {
+				first = s.until
+			}
+		}
+		if count >= n {
+			return first
+		}
 		c.woke.Wait()
 	}
-	first := c.waits[0].until
-	for _, s := range c.waits {
-		if s.until.Before(first) {
-			first = s.until
-		}
-	}
-	return first
 }
 
 // advance moves the clock to t and ends the sleeps due by then.

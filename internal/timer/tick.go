@@ -66,6 +66,10 @@ func (e *Engine) Tick(ctx context.Context) (TickStats, error) {
 	g.SetLimit(e.workers)
 	for i := range todo {
 		g.Go(func() error {
+			if ctx.Err() != nil { // the budget is over: the rest wait for the next tick
+				outcomes[i] = firedLeft
+				return nil
+			}
 			outcomes[i], errs[i] = e.fire(ctx, todo[i].key)
 			return nil
 		})

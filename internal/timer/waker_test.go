@@ -55,11 +55,12 @@ func wake(t *testing.T, e *timer.Engine) {
 	t.Cleanup(func() { cancel(); <-done })
 }
 
-// runUntil moves the clock from sleep to sleep of n wakers until the
+// runUntil moves the clock from sleep to sleep of n wakers (a waker
+// sleeps WakePoll at most; a running claim's renewal, longer) until the
 // callbacks of key reached want, and returns them.
 func runUntil(clk *sleepClock, h *heard, n int, key string, want int, limit time.Time) []time.Time {
 	for {
-		at := clk.sleepers(n)
+		at := clk.sleepers(n, timer.WakePoll)
 		if got := h.of(key); len(got) >= want || at.After(limit) {
 			return got
 		}
@@ -90,14 +91,14 @@ func TestATimerSetWhileTheWakerSleepsForALaterOneIsSeenAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	wake(t, e)
-	if until := clk.sleepers(1); !until.Equal(t0.Add(4 * time.Second)) {
+	if until := clk.sleepers(1, timer.WakePoll); !until.Equal(t0.Add(4 * time.Second)) {
 		t.Fatalf("the waker sleeps until %v, want the later timer's %v", until, t0.Add(4*time.Second))
 	}
 	clk.forget() // the poked sleep is never waited on again
 	if _, err := e.For("m").SetAfter(ctx, 2*time.Second, app.Timer{Key: "sooner", ChatID: 1}); err != nil {
 		t.Fatal(err)
 	}
-	if until := clk.sleepers(1); !until.Equal(t0.Add(2 * time.Second)) {
+	if until := clk.sleepers(1, timer.WakePoll); !until.Equal(t0.Add(2 * time.Second)) {
 		t.Fatalf("after the Set, the waker sleeps until %v, want the new timer's %v", until, t0.Add(2*time.Second))
 	}
 	got := runUntil(clk, h, 1, "sooner", 1, t0.Add(time.Minute))
