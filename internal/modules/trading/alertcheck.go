@@ -5,6 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -25,14 +30,29 @@ type held struct {
 	alert Alert
 }
 
+// Bounds of a check's pricing: each symbol is priced on its own, this
+// many at once, each by its own deadline within the check's budget (the
+// job's minute), so that a slow source holds only its own symbol's alerts
+// and the rest of the budget is left to deliver.
+const (
+	symbolsAtOnce = 16
+	priceBudget   = 30 * time.Second
+)
+
+// ErrCheckPartial: a check's budget ended before some symbols were priced;
+// their alerts wait for the next check.
+var ErrCheckPartial = errors.New("the check did not finish")
+
 // Check is one check: each symbol some alert watches is priced once, from
 // the market's own sources (Quotes.OwnPrice: never a stand-in, another
-// market's price); an alert its price crossed is marked fired (unless a
-// cancel won the swap) and sent. A symbol without a usable price (every
-// own source down, a price older than AlertTolerance) waits for the next
-// check, which records why for the list: an outage delays an alert, never
-// fires it. An alert marked fired whose send failed is sent again by the
-// next check.
+// market's price), every symbol on its own (symbolsAtOnce, priceBudget);
+// an alert its price crossed is marked fired (unless a cancel won the
+// swap) and sent. A symbol without a usable price (every own source down,
+// a price older than AlertTolerance) waits for the next check, which
+// records why for the list: an outage delays an alert, never fires it. An
+// alert marked fired whose send failed is sent again by the next check. A
+// symbol whose price did not come by its deadline makes the check
+// ErrCheckPartial, logged at WARN with the symbols left.
 func (a *Alerts) Check(ctx context.Context) error {
 	users, err := a.users(ctx)
 	if err != nil {
@@ -55,38 +75,70 @@ func (a *Alerts) Check(ctx context.Context) error {
 			}
 		}
 	}
-	syms := make([]string, 0, len(bySymbol))
-	for s := range bySymbol {
-		syms = append(syms, s)
-	}
-	sort.Strings(syms)
+	var mu sync.Mutex
 	why := map[string]string{}
-	for _, sym := range syms {
-		q, wait := a.usable(ctx, sym)
-		if wait != "" {
-			why[sym] = wait
-			continue
-		}
-		for _, h := range bySymbol[sym] {
-			if !crossed(h.alert, q) {
-				continue
+	var left []string
+	pricing, stop := context.WithTimeout(ctx, priceBudget)
+	defer stop()
+	var g errgroup.Group
+	g.SetLimit(symbolsAtOnce)
+	for sym, hs := range bySymbol {
+		g.Go(func() error {
+			serrs, wait, cut := a.checkSymbol(ctx, pricing, sym, hs)
+			mu.Lock()
+			defer mu.Unlock()
+			errs = append(errs, serrs...)
+			if wait != "" {
+				why[sym] = wait
 			}
-			fired, err := a.decide(ctx, h, q)
-			if err != nil {
-				errs = append(errs, err)
-			} else if fired != nil {
-				firing = append(firing, held{h.user, *fired})
+			if cut {
+				left = append(left, sym)
 			}
-		}
+			return nil
+		})
 	}
-	a.noteWaits(ctx, why)
-	for _, h := range firing {
-		errs = append(errs, a.deliver(ctx, h))
+	for _, h := range firing { // fired by an earlier check: priced already
+		err := a.deliver(ctx, h)
+		mu.Lock()
+		errs = append(errs, err)
+		mu.Unlock()
+	}
+	_ = g.Wait() // each symbol's errors are kept in errs
+	a.noteWaits(context.WithoutCancel(ctx), why)
+	if len(left) > 0 {
+		sort.Strings(left)
+		a.Log.Warn("alert check did not finish: symbols left unpriced; their alerts wait for the next check",
+			"market", a.Desk.Name, "symbols", strings.Join(left, ","))
+		errs = append(errs, fmt.Errorf("%w: no price in time for %s", ErrCheckPartial, strings.Join(left, ", ")))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("%s alerts: %w", a.Desk.Name, err)
 	}
 	return nil
+}
+
+// checkSymbol prices sym within pricing and fires and delivers the
+// alerts its price crossed: why it waits, if it does, and cut when its
+// price did not come in time.
+func (a *Alerts) checkSymbol(ctx, pricing context.Context, sym string, hs []held) (errs []error, wait string, cut bool) {
+	q, wait := a.usable(pricing, sym)
+	if cut = wait != "" && pricing.Err() != nil; cut {
+		return nil, "its price did not come within the check's time", true
+	}
+	if wait != "" {
+		return nil, wait, false
+	}
+	for _, h := range hs {
+		if !crossed(h.alert, q) {
+			continue
+		}
+		fired, err := a.decide(ctx, h, q)
+		if err == nil && fired != nil {
+			err = a.deliver(ctx, held{h.user, *fired})
+		}
+		errs = append(errs, err)
+	}
+	return errs, "", false
 }
 
 // crossed reports whether q's price is at or past al's level.
