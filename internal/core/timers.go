@@ -28,16 +28,22 @@ func (a *App) timersModule() *app.Module {
 		Schedule: "* * * * *",
 		Timeout:  timersTimeout,
 		// A tick fires every timer due by now, whichever slot it runs for.
-		Handler: func(ctx context.Context, _ app.CronRun) error { return a.tickTimers(ctx, "minute") },
+		// One tick runs at a time across processes: a minute whose tick
+		// finds another running leaves its due timers to that one and the
+		// next (timer.TickStats.Busy).
+		Handler: func(ctx context.Context, _ app.CronRun) error {
+			_, err := a.tickTimers(ctx, "minute")
+			return err
+		},
 	}}}
 }
 
-func (a *App) tickTimers(ctx context.Context, by string) error {
+func (a *App) tickTimers(ctx context.Context, by string) (timer.TickStats, error) {
 	st, err := a.timers.Tick(ctx)
 	if st.Due > 0 || err != nil {
 		a.log.Info("timers ticked", "by", by, "hours", st.Hours, "due", st.Due, "fired", st.Fired, "waiting", st.Waits, "errors", st.Errors)
 	}
-	return err
+	return st, err
 }
 
 // WakeTimers fires the modules' timers at their second until ctx ends
@@ -50,12 +56,14 @@ func (a *App) WakeTimers(ctx, runCtx context.Context) {
 	if _, ok := a.reg.CronByName(TimersJob); !ok {
 		return
 	}
-	a.timers.Wake(ctx, func() {
+	a.timers.Wake(ctx, func() bool {
 		tctx, cancel := context.WithTimeout(runCtx, timersTimeout)
 		defer cancel()
-		if err := a.tickTimers(tctx, "waker"); err != nil {
+		st, err := a.tickTimers(tctx, "waker")
+		if err != nil {
 			a.log.Warn("timers: the waker's tick failed; the minute's tick tries again", "err", err)
 		}
+		return !st.Busy
 	})
 }
 

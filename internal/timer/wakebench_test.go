@@ -118,10 +118,11 @@ func benchWake(b *testing.B, p storage.KVProvider, latency time.Duration, replic
 	b.StartTimer()
 	for _, r := range engines {
 		wg.Go(func() {
-			r.Wake(ctx, func() {
+			r.Wake(ctx, func() bool {
 				tctx, stop := context.WithTimeout(ctx, 50*time.Second)
 				defer stop()
-				_, _ = r.Tick(tctx)
+				st, _ := r.Tick(tctx)
+				return !st.Busy
 			})
 		})
 		// The minute's tick, the safety net, on each replica.

@@ -16,10 +16,12 @@ const WakePoll = 5 * time.Second
 // for WakePoll at most, or until a Set in this process files an earlier
 // one, and ticks. It ticks at most once a second; a timer the tick left
 // (failed, busy, waiting for its module) is the minute's tick's, which
-// stays the safety net. Replicas that wake together each tick: the claim
-// per timer fires it once.
-func (e *Engine) Wake(ctx context.Context, tick func()) {
+// stays the safety net. A tick that did not run (tick says so: another
+// held the tick lease) is tried again a second later. Replicas that wake
+// together each try: one ticks, and the claim per timer fires each once.
+func (e *Engine) Wake(ctx context.Context, tick func() (ran bool)) {
 	last := e.now().UTC().Truncate(time.Second).Add(-time.Second) // the last second ticked
+	notBefore := last.Add(time.Second)                            // the next try
 	for ctx.Err() == nil {
 		// Any Set from here on pokes: the read below may miss it.
 		e.wakeAt.Store(math.MaxInt64)
@@ -32,7 +34,7 @@ func (e *Engine) Wake(ctx context.Context, tick func()) {
 		now := e.now()
 		at := now.Add(WakePoll)
 		if ok && err == nil {
-			next = later(next, last.Add(time.Second))
+			next = later(next, notBefore)
 			at = earlier(at, next)
 		}
 		e.wakeAt.Store(at.UnixNano())
@@ -46,8 +48,12 @@ func (e *Engine) Wake(ctx context.Context, tick func()) {
 			}
 		}
 		if ok && err == nil && !e.now().Before(next) {
-			last = e.now().UTC().Truncate(time.Second)
-			tick()
+			now := e.now().UTC()
+			if tick() {
+				last, notBefore = now.Truncate(time.Second), now.Truncate(time.Second).Add(time.Second)
+			} else {
+				notBefore = now.Add(time.Second)
+			}
 		}
 	}
 }

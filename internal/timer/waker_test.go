@@ -46,10 +46,12 @@ func wake(t *testing.T, e *timer.Engine) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		e.Wake(ctx, func() {
-			if _, err := e.Tick(ctx); err != nil {
+		e.Wake(ctx, func() bool {
+			st, err := e.Tick(ctx)
+			if err != nil {
 				t.Error(err)
 			}
+			return !st.Busy
 		})
 	}()
 	t.Cleanup(func() { cancel(); <-done })
