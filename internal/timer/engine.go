@@ -23,8 +23,10 @@ type Engine struct {
 	now     func() time.Time
 	log     *slog.Logger
 	handler Handler
-	// workers bound the callbacks a tick runs at once; perTick the timers
-	// it takes (the rest wait for the next tick).
+	// workers bound the callbacks a tick runs at once (a callback's time
+	// is mostly a Bot API send's wait: 64 keep 1,000 due in a minute
+	// flowing with sends of 3 s; the client paces them to Telegram's
+	// rate); perTick the timers it takes (the rest wait for the next tick).
 	workers, perTick int
 	// hoursPerTick bounds the hours one tick lists after an outage.
 	hoursPerTick int
@@ -64,7 +66,7 @@ func WithBounds(workers, perTick int) Option {
 // New keeps timers in store (storage.CoreNamespace) by the clock now.
 func New(store storage.KVStore, now func() time.Time, opts ...Option) *Engine {
 	e := &Engine{store: store, now: now, log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		workers: 16, perTick: 5000, hoursPerTick: 48, after: time.After, poke: make(chan struct{}, 1)}
+		workers: 64, perTick: 5000, hoursPerTick: 48, after: time.After, poke: make(chan struct{}, 1)}
 	for _, o := range opts {
 		o(e)
 	}

@@ -151,8 +151,12 @@ func benchWake(b *testing.B, p storage.KVProvider, latency time.Duration, replic
 			twice++
 		}
 	}
-	if len(late) != 1000 || twice > 0 {
-		b.Fatalf("fired %d of 1000, %d twice", len(late), twice)
+	if twice > 0 {
+		b.Fatalf("%d timers fired twice", twice)
+	}
+	b.ReportMetric(float64(len(late)), "fired")
+	for len(late) < 1000 { // not fired within the 3 minutes: counted as that late
+		late = append(late, 3*time.Minute)
 	}
 	slices.Sort(late)
 	b.ReportMetric(late[len(late)*99/100-1].Seconds(), "p99-late-s")

@@ -41,6 +41,7 @@ const (
 
 // ErrCheckPartial: a check's budget ended before some symbols were priced;
 // their alerts wait for the next check.
+// A check whose only trouble it is returns it as app.ErrPartial too.
 var ErrCheckPartial = errors.New("the check did not finish")
 
 // Check is one check: each symbol some alert watches is priced once, from
@@ -109,7 +110,11 @@ func (a *Alerts) Check(ctx context.Context) error {
 		sort.Strings(left)
 		a.Log.Warn("alert check did not finish: symbols left unpriced; their alerts wait for the next check",
 			"market", a.Desk.Name, "symbols", strings.Join(left, ","))
-		errs = append(errs, fmt.Errorf("%w: no price in time for %s", ErrCheckPartial, strings.Join(left, ", ")))
+		cut := fmt.Errorf("%w: no price in time for %s", ErrCheckPartial, strings.Join(left, ", "))
+		if errors.Join(errs...) == nil {
+			cut = fmt.Errorf("%w (%w)", cut, app.ErrPartial)
+		}
+		errs = append(errs, cut)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("%s alerts: %w", a.Desk.Name, err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 )
 
@@ -41,7 +42,7 @@ func TestASlowSymbolHoldsOnlyItsOwnAlerts(t *testing.T) {
 	if sent := bot.texts(); len(sent) != 1 || !strings.Contains(sent[0], "ZZZ") {
 		t.Fatalf("sent %q; want the ninth symbol's alert", sent)
 	}
-	if !errors.Is(err, ErrCheckPartial) || !strings.Contains(err.Error(), strings.Join(slow, ", ")) {
+	if !errors.Is(err, ErrCheckPartial) || !errors.Is(err, app.ErrPartial) || !strings.Contains(err.Error(), strings.Join(slow, ", ")) {
 		t.Fatalf("the check says %v; want that it did not finish, naming %v", err, slow)
 	}
 	if pending(t, a, 1) != len(slow) {
