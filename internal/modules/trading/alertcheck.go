@@ -40,8 +40,8 @@ const (
 )
 
 // ErrCheckPartial: a check's budget ended before some symbols were priced;
-// their alerts wait for the next check.
-// A check whose only trouble it is returns it as app.ErrPartial too.
+// their alerts wait for the next check. A check with no other trouble
+// returns it as app.ErrPartial too: the run is partial, not failed.
 var ErrCheckPartial = errors.New("the check did not finish")
 
 // Check is one check: each symbol some alert watches is priced once, from
