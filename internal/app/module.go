@@ -141,8 +141,10 @@ type Module struct {
 	OnMemberLeft func(ctx context.Context, m MemberLeft) error
 	// OnTimer, when set, is called when one of the module's timers is due
 	// (Deps.Timers). It may run again for the same timer (Timer.Attempt):
-	// an error is tried again at the next minute's tick, and a runner that
-	// died before recording the end is taken over after TimerStale. Work
+	// an error is tried again at the next tick (the container's waker may
+	// tick a second later; the Lambda's schedule, a minute), and a runner
+	// that died before recording the end is taken over after TimerStale
+	// (a live runner renews its claim, so it never is). Work
 	// that must not repeat is applied once by Timer.ID (ApplyOnce); a
 	// send may repeat only in that crash window. Return nil for a timer
 	// whose work can never be done (the chat is gone): an error for it is

@@ -12,7 +12,8 @@ import (
 
 // TimersJob is the engine's cron job that fires the modules' due timers,
 // every minute, on whichever runtime drives the cron (the container's
-// scheduler, Lambda's schedule). Its module name is reserved likewise.
+// scheduler, Lambda's schedule): on Lambda the only tick, in the container
+// the safety net under WakeTimers. Its module name is reserved likewise.
 const TimersJob = "timers"
 
 // timersTimeout bounds a tick: it ends before the next minute's.
@@ -27,14 +28,43 @@ func (a *App) timersModule() *app.Module {
 		Schedule: "* * * * *",
 		Timeout:  timersTimeout,
 		// A tick fires every timer due by now, whichever slot it runs for.
+		// One tick runs at a time across processes: a minute whose tick
+		// finds another running leaves its due timers to that one and the
+		// next (timer.TickStats.Busy).
 		Handler: func(ctx context.Context, _ app.CronRun) error {
-			st, err := a.timers.Tick(ctx)
-			if st.Due > 0 || err != nil {
-				a.log.Info("timers ticked", "hours", st.Hours, "due", st.Due, "fired", st.Fired, "waiting", st.Waits, "errors", st.Errors)
-			}
+			_, err := a.tickTimers(ctx, "minute")
 			return err
 		},
 	}}}
+}
+
+func (a *App) tickTimers(ctx context.Context, by string) (timer.TickStats, error) {
+	st, err := a.timers.Tick(ctx)
+	if st.Due > 0 || err != nil {
+		a.log.Info("timers ticked", "by", by, "hours", st.Hours, "due", st.Due, "fired", st.Fired, "waiting", st.Waits, "errors", st.Errors)
+	}
+	return st, err
+}
+
+// WakeTimers fires the modules' timers at their second until ctx ends
+// (timer.Engine.Wake), for a runtime that runs on (the container; Lambda
+// has only its minute schedule, which the minute's tick keeps serving
+// here too as the safety net). Each tick runs on runCtx within the tick's
+// budget, so that a shutdown lets one in flight end. Nothing runs when no
+// enabled module has OnTimer.
+func (a *App) WakeTimers(ctx, runCtx context.Context) {
+	if _, ok := a.reg.CronByName(TimersJob); !ok {
+		return
+	}
+	a.timers.Wake(ctx, func() bool {
+		tctx, cancel := context.WithTimeout(runCtx, timersTimeout)
+		defer cancel()
+		st, err := a.tickTimers(tctx, "waker")
+		if err != nil {
+			a.log.Warn("timers: the waker's tick failed; the minute's tick tries again", "err", err)
+		}
+		return !st.Busy
+	})
 }
 
 // timerHandler finds an enabled module's OnTimer.

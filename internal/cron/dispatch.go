@@ -60,6 +60,7 @@ const (
 	Ran      Outcome = "ran"      // this fire ran the job to success
 	Skipped  Outcome = "skipped"  // another fire runs or ran this slot
 	Disabled Outcome = "disabled" // the job's module is not enabled (MODULES)
+	Partial  Outcome = "partial"  // this fire ran the job, which left part of its work (app.ErrPartial)
 )
 
 // Dispatcher runs jobs of one registry over the core's store.
@@ -95,6 +96,8 @@ func (d *Dispatcher) Dispatch(ctx context.Context, name string, scheduled time.T
 	case errors.Is(err, ErrUnknownJob):
 		d.metrics.Cron("unknown", metrics.Failed) // a caller's name is not a label
 	case err != nil:
+		d.metrics.Cron(name, metrics.Failed)
+	case out == Partial: // not finished: counted with the failures
 		d.metrics.Cron(name, metrics.Failed)
 	case out == Ran:
 		d.metrics.Cron(name, metrics.Ran)
@@ -150,11 +153,15 @@ func (d *Dispatcher) dispatch(ctx context.Context, name string, scheduled time.T
 	start := d.now()
 	runErr := d.run(ctx, job, scheduled)
 	dur := d.now().Sub(start)
-	state := "done"
-	if runErr != nil {
+	// A partial run's slot is done: its next slot does the rest.
+	state, partial := "done", errors.Is(runErr, app.ErrPartial)
+	switch {
+	case partial:
+		log.Warn("cron partial", "attempt", attempts, "duration", dur, "err", runErr)
+	case runErr != nil:
 		state = "failed"
 		log.Error("cron failed", "attempt", attempts, "duration", dur, "err", runErr)
-	} else {
+	default:
 		log.Info("cron done", "attempt", attempts, "duration", dur)
 	}
 	// Record the outcome even if the trigger's context is ending.
@@ -167,7 +174,10 @@ func (d *Dispatcher) dispatch(ctx context.Context, name string, scheduled time.T
 	} else {
 		log.Info("cron job status", st.attrs()...)
 	}
-	if runErr != nil {
+	switch {
+	case partial:
+		return Partial, nil
+	case runErr != nil:
 		return "", fmt.Errorf("cron %s: %w", name, runErr)
 	}
 	return Ran, nil

@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
@@ -22,14 +23,22 @@ type Engine struct {
 	now     func() time.Time
 	log     *slog.Logger
 	handler Handler
-	// workers bound the callbacks a tick runs at once; perTick the timers
-	// it takes (the rest wait for the next tick).
+	// workers bound the callbacks a tick runs at once (a callback's time
+	// is mostly a Bot API send's wait: 64 keep 1,000 due in a minute
+	// flowing with sends of 3 s; the client paces them to Telegram's
+	// rate); perTick the timers it takes (the rest wait for the next tick).
 	workers, perTick int
 	// hoursPerTick bounds the hours one tick lists after an outage.
 	hoursPerTick int
 	// rand draws the timers' ids (nil: the global source); a simulation
 	// gives a seeded one so that its replay writes the same keys.
 	rand *rand.Rand
+	// after sleeps on the engine's clock (Wake, a running claim's renewal).
+	after func(time.Duration) <-chan time.Time
+	// wakeAt (unix nanos) is when a sleeping Wake wakes; a Set of an
+	// earlier timer pokes it.
+	wakeAt atomic.Int64
+	poke   chan struct{}
 }
 
 // Option configures New.
@@ -44,6 +53,10 @@ func WithHandler(h Handler) Option { return func(e *Engine) { e.handler = h } }
 // WithRand draws the timers' ids from r (safe for concurrent use).
 func WithRand(r *rand.Rand) Option { return func(e *Engine) { e.rand = r } }
 
+// WithAfter sets how the engine sleeps on its clock (default time.After):
+// a test with an injected clock fires it when it moves the clock on.
+func WithAfter(f func(time.Duration) <-chan time.Time) Option { return func(e *Engine) { e.after = f } }
+
 // WithBounds sets how many callbacks run at once and how many timers one
 // tick takes at most.
 func WithBounds(workers, perTick int) Option {
@@ -53,7 +66,7 @@ func WithBounds(workers, perTick int) Option {
 // New keeps timers in store (storage.CoreNamespace) by the clock now.
 func New(store storage.KVStore, now func() time.Time, opts ...Option) *Engine {
 	e := &Engine{store: store, now: now, log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		workers: 16, perTick: 5000, hoursPerTick: 48}
+		workers: 64, perTick: 5000, hoursPerTick: 48, after: time.After, poke: make(chan struct{}, 1)}
 	for _, o := range opts {
 		o(e)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
@@ -69,7 +68,8 @@ func (e *Engine) fire(ctx context.Context, dk string) (fired, error) {
 		// have run: this run may repeat what that one did.
 		e.log.Warn(Retaken, "module", r.Module, "key", r.Key, "timer", r.ID, "attempt", taken.Attempts)
 	}
-	if cbErr := e.call(ctx, f, taken.timer()); cbErr != nil {
+	held, cbErr := e.run(ctx, dk, held, taken, f)
+	if cbErr != nil {
 		late := now.Sub(time.Unix(r.Due, 0))
 		if late < giveUpAfter {
 			log.Warn("timer callback failed: tried again at the next tick", "err", cbErr)
@@ -113,19 +113,6 @@ func (e *Engine) finish(ctx context.Context, dk string, held []byte, r record) e
 		return fmt.Errorf("timer %s: %w", dk, err) // conflict: moved or retaken meanwhile
 	}
 	return nil
-}
-
-// call runs a callback with its own timeout, a panic turned into an error.
-func (e *Engine) call(ctx context.Context, f func(context.Context, app.Timer) error, t app.Timer) (err error) {
-	ctx, cancel := context.WithTimeout(ctx, app.TimerRunTimeout)
-	defer cancel()
-	defer func() {
-		if p := recover(); p != nil {
-			e.log.Error("timer callback panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			err = fmt.Errorf("panic: %v", p)
-		}
-	}()
-	return f(ctx, t)
 }
 
 // unindex deletes a timer's two indexes.

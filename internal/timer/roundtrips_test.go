@@ -11,9 +11,10 @@ import (
 	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
 )
 
-// Finding what is due costs a read of the cursor and a List per hour
-// from it, whatever waits in later hours; each due timer then costs five
-// (read, take, the two indexes, the record's conditional delete).
+// Finding what is due costs the tick lease (its read, take and release),
+// a read of the cursor and a List per hour from it, whatever waits in
+// later hours; each due timer then costs five (read, take, the two
+// indexes, the record's conditional delete).
 func TestATickCostsAFewTripsToFindWhatIsDueAndFivePerTimer(t *testing.T) {
 	clk := apptest.NewClock(t0)
 	counting := storagetest.NewCounting(memory.New(), 0)
@@ -29,14 +30,14 @@ func TestATickCostsAFewTripsToFindWhatIsDueAndFivePerTimer(t *testing.T) {
 	counting.Reset()
 	clk.Add(time.Minute)
 	st := tick(t, e)
-	want := int64(1 + 2 + 5*st.Fired) // cursor, two hours listed, per timer
+	want := int64(3 + 1 + 2 + 5*st.Fired) // lease, cursor, two hours listed, per timer
 	if first.Fired+st.Fired != 1000 || counting.Trips() != want {
 		// Those due at t0 itself fired at the first tick.
 		t.Fatalf("fired %d+%d with %d trips, want 1000 with %d", first.Fired, st.Fired, counting.Trips(), want)
 	}
 	counting.Reset()
 	clk.Add(time.Minute)
-	if tick(t, e); counting.Trips() != 3 {
-		t.Errorf("a tick with nothing due took %d trips, want 3: %v", counting.Trips(), counting.Calls())
+	if tick(t, e); counting.Trips() != 6 {
+		t.Errorf("a tick with nothing due took %d trips, want 6: %v", counting.Trips(), counting.Calls())
 	}
 }

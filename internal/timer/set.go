@@ -52,7 +52,8 @@ func (m moduleTimers) Set(ctx context.Context, t app.Timer) (app.Timer, error) {
 	// A due time in the past is filed under now: the tick's cursor has
 	// passed older hours.
 	id := m.e.newID()
-	dk := dueKey(later(due, now.UTC().Truncate(time.Second)), m.module, id)
+	filed := later(due, now.UTC().Truncate(time.Second))
+	dk := dueKey(filed, m.module, id)
 	rec := record{Module: m.module, Key: t.Key, ID: id, Chat: t.ChatID, Thread: t.ThreadID,
 		Due: due.Unix(), Payload: t.Payload}
 	if err := m.claimKey(ctx, t.Key, dk); err != nil {
@@ -69,6 +70,7 @@ func (m moduleTimers) Set(ctx context.Context, t app.Timer) (app.Timer, error) {
 		_ = m.e.store.CompareAndDelete(context.WithoutCancel(ctx), byKey(m.module, t.Key), []byte(dk))
 		return app.Timer{}, fmt.Errorf("timer %s/%s: %w", m.module, t.Key, err)
 	}
+	m.e.woken(filed)
 	return rec.timer(), nil
 }
 

@@ -13,11 +13,12 @@ import (
 
 // TickStats says what a tick did.
 type TickStats struct {
-	Hours  int // due hours listed
-	Due    int // timers due by now in them
-	Fired  int // callbacks run to success
-	Waits  int // due, left for a later tick
-	Errors int // store errors
+	Hours  int  // due hours listed
+	Due    int  // timers due by now in them
+	Fired  int  // callbacks run to success
+	Waits  int  // due, left for a later tick
+	Errors int  // store errors
+	Busy   bool // another tick runs (any process): this one did nothing
 }
 
 // Tick fires every timer due by now: it lists each hour from the cursor
@@ -25,9 +26,18 @@ type TickStats struct {
 // workers, and moves the cursor to the first hour still holding a due
 // timer (never past the previous hour, so that a Set whose clock lags
 // still files where a tick looks).
+//
+// One tick runs at a time across processes (the tick lease): a tick that
+// finds another running returns Busy at once.
 func (e *Engine) Tick(ctx context.Context) (TickStats, error) {
 	now := e.now().UTC()
 	var st TickStats
+	lease, err := e.takeLease(ctx, now)
+	if err != nil || lease == nil {
+		st.Busy = err == nil
+		return st, err
+	}
+	defer e.dropLease(ctx, lease)
 	cur, found, err := e.cursor(ctx, now)
 	if err != nil {
 		return st, err
@@ -66,6 +76,10 @@ func (e *Engine) Tick(ctx context.Context) (TickStats, error) {
 	g.SetLimit(e.workers)
 	for i := range todo {
 		g.Go(func() error {
+			if ctx.Err() != nil { // the budget is over: the rest wait for the next tick
+				outcomes[i] = firedLeft
+				return nil
+			}
 			outcomes[i], errs[i] = e.fire(ctx, todo[i].key)
 			return nil
 		})

@@ -14,6 +14,9 @@ var ict = time.FixedZone("ICT", 7*3600)
 const (
 	maxText  = 1000
 	maxAhead = 366 * 24 * time.Hour
+	// minAhead: the container fires a timer at its second (Lambda at the
+	// next minute's tick), and a reminder sooner than this is a typo.
+	minAhead = 10 * time.Second
 )
 
 // refusal is a /remind the module refuses, worded for the user.
@@ -29,10 +32,10 @@ const (
 	errTooLong  refusal = "That reminder is too long: keep it to 1000 characters."
 	errPast     refusal = "That time has already passed."
 	errTooFar   refusal = "That is too far ahead: I keep reminders for 366 days at most (366d, or a date within that)."
-	errTooEarly refusal = "Give me at least a minute: 1m or later."
+	errTooEarly refusal = "Give me at least 10 seconds: 10s or later."
 )
 
-// parse reads "<when> <text>" as now sees it: a delay (10m, 2h, 1d,
+// parse reads "<when> <text>" as now sees it: a delay (30s, 10m, 2h, 1d,
 // 1h30m), "at HH:MM" (the next such time in Vietnam) or "at YYYY-MM-DD
 // HH:MM" (Vietnam time).
 func parse(args string, now time.Time) (at time.Time, text string, err error) {
@@ -64,7 +67,7 @@ func parse(args string, now time.Time) (at time.Time, text string, err error) {
 		return at, "", errTooLong
 	case !at.After(now):
 		return at, "", errPast
-	case at.Sub(now) < time.Minute:
+	case at.Sub(now) < minAhead:
 		return at, "", errTooEarly
 	case at.Sub(now) > maxAhead:
 		return at, "", errTooFar
@@ -93,7 +96,8 @@ func parseAt(f []string, now time.Time, cut func(int) string) (time.Time, string
 	return t, cut(2), nil
 }
 
-// parseDelay reads digits-and-unit groups: m minutes, h hours, d days.
+// parseDelay reads digits-and-unit groups: s seconds, m minutes, h hours,
+// d days.
 // A group or a sum past maxAhead is refused before it is multiplied or
 // added, so no delay wraps around into a near one.
 func parseDelay(s string) (time.Duration, error) {
@@ -108,7 +112,7 @@ func parseDelay(s string) (time.Duration, error) {
 			return 0, errBadWhen
 		}
 		n, _ := strconv.Atoi(s[:i])
-		unit := map[byte]time.Duration{'m': time.Minute, 'h': time.Hour, 'd': 24 * time.Hour}[s[i]]
+		unit := map[byte]time.Duration{'s': time.Second, 'm': time.Minute, 'h': time.Hour, 'd': 24 * time.Hour}[s[i]]
 		if unit == 0 {
 			return 0, errBadWhen
 		}

@@ -5,6 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -25,14 +30,30 @@ type held struct {
 	alert Alert
 }
 
+// Bounds of a check's pricing: each symbol is priced on its own, this
+// many at once, each by its own deadline within the check's budget (the
+// job's minute), so that a slow source holds only its own symbol's alerts
+// and the rest of the budget is left to deliver.
+const (
+	symbolsAtOnce = 16
+	priceBudget   = 30 * time.Second
+)
+
+// ErrCheckPartial: a check's budget ended before some symbols were priced;
+// their alerts wait for the next check. A check with no other trouble
+// returns it as app.ErrPartial too: the run is partial, not failed.
+var ErrCheckPartial = errors.New("the check did not finish")
+
 // Check is one check: each symbol some alert watches is priced once, from
 // the market's own sources (Quotes.OwnPrice: never a stand-in, another
-// market's price); an alert its price crossed is marked fired (unless a
-// cancel won the swap) and sent. A symbol without a usable price (every
-// own source down, a price older than AlertTolerance) waits for the next
-// check, which records why for the list: an outage delays an alert, never
-// fires it. An alert marked fired whose send failed is sent again by the
-// next check.
+// market's price), every symbol on its own (symbolsAtOnce, priceBudget);
+// an alert its price crossed is marked fired (unless a cancel won the
+// swap) and sent. A symbol without a usable price (every own source down,
+// a price older than AlertTolerance) waits for the next check, which
+// records why for the list: an outage delays an alert, never fires it. An
+// alert marked fired whose send failed is sent again by the next check. A
+// symbol whose price did not come by its deadline makes the check
+// ErrCheckPartial, logged at WARN with the symbols left.
 func (a *Alerts) Check(ctx context.Context) error {
 	users, err := a.users(ctx)
 	if err != nil {
@@ -55,38 +76,74 @@ func (a *Alerts) Check(ctx context.Context) error {
 			}
 		}
 	}
-	syms := make([]string, 0, len(bySymbol))
-	for s := range bySymbol {
-		syms = append(syms, s)
-	}
-	sort.Strings(syms)
+	var mu sync.Mutex
 	why := map[string]string{}
-	for _, sym := range syms {
-		q, wait := a.usable(ctx, sym)
-		if wait != "" {
-			why[sym] = wait
-			continue
-		}
-		for _, h := range bySymbol[sym] {
-			if !crossed(h.alert, q) {
-				continue
+	var left []string
+	pricing, stop := context.WithTimeout(ctx, priceBudget)
+	defer stop()
+	var g errgroup.Group
+	g.SetLimit(symbolsAtOnce)
+	for sym, hs := range bySymbol {
+		g.Go(func() error {
+			serrs, wait, cut := a.checkSymbol(ctx, pricing, sym, hs)
+			mu.Lock()
+			defer mu.Unlock()
+			errs = append(errs, serrs...)
+			if wait != "" {
+				why[sym] = wait
 			}
-			fired, err := a.decide(ctx, h, q)
-			if err != nil {
-				errs = append(errs, err)
-			} else if fired != nil {
-				firing = append(firing, held{h.user, *fired})
+			if cut {
+				left = append(left, sym)
 			}
-		}
+			return nil
+		})
 	}
-	a.noteWaits(ctx, why)
-	for _, h := range firing {
-		errs = append(errs, a.deliver(ctx, h))
+	for _, h := range firing { // fired by an earlier check: priced already
+		err := a.deliver(ctx, h)
+		mu.Lock()
+		errs = append(errs, err)
+		mu.Unlock()
+	}
+	_ = g.Wait() // each symbol's errors are kept in errs
+	a.noteWaits(context.WithoutCancel(ctx), why)
+	if len(left) > 0 {
+		sort.Strings(left)
+		a.Log.Warn("alert check did not finish: symbols left unpriced; their alerts wait for the next check",
+			"market", a.Desk.Name, "symbols", strings.Join(left, ","))
+		cut := fmt.Errorf("%w: no price in time for %s", ErrCheckPartial, strings.Join(left, ", "))
+		if errors.Join(errs...) == nil {
+			cut = fmt.Errorf("%w (%w)", cut, app.ErrPartial)
+		}
+		errs = append(errs, cut)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("%s alerts: %w", a.Desk.Name, err)
 	}
 	return nil
+}
+
+// checkSymbol prices sym within pricing and fires and delivers the
+// alerts its price crossed: why it waits, if it does, and cut when its
+// price did not come in time.
+func (a *Alerts) checkSymbol(ctx, pricing context.Context, sym string, hs []held) (errs []error, wait string, cut bool) {
+	q, wait := a.usable(pricing, sym)
+	if cut = wait != "" && pricing.Err() != nil; cut {
+		return nil, "its price did not come within the check's time", true
+	}
+	if wait != "" {
+		return nil, wait, false
+	}
+	for _, h := range hs {
+		if !crossed(h.alert, q) {
+			continue
+		}
+		fired, err := a.decide(ctx, h, q)
+		if err == nil && fired != nil {
+			err = a.deliver(ctx, held{h.user, *fired})
+		}
+		errs = append(errs, err)
+	}
+	return errs, "", false
 }
 
 // crossed reports whether q's price is at or past al's level.
@@ -124,82 +181,4 @@ func (a *Alerts) decide(ctx context.Context, h held, q Quote) (*Alert, error) {
 		return nil, nil
 	}
 	return out, nil
-}
-
-// deliver sends a fired alert at most once: the claim picks one sender
-// among every check and replica; the sender reads the alert again after
-// taking it (a sender before it may have sent it and removed it), sends,
-// finishes the claim, then removes the alert. A topic closed or gone takes
-// it to the chat itself, as a reminder; a send refused for good there (the
-// chat gone, no right to send) removes it unsent; any other failure gives
-// the claim back for the next check.
-func (a *Alerts) deliver(ctx context.Context, h held) error {
-	key := fireKey(h.user, h.alert.ID)
-	c, err := app.TakeClaim(ctx, a.store(), key, a.now(), fireStale)
-	if err != nil {
-		return err
-	}
-	if c == nil {
-		// Sent (and maybe not yet removed, the sender having died), or
-		// being sent: a finished send's alert is removed here.
-		rec, err := a.store().Get(ctx, key)
-		if err != nil || !app.ClaimFinished(rec) {
-			return nil
-		}
-		return a.remove(ctx, h, "fired")
-	}
-	b, err := a.loadBook(ctx, h.user)
-	if err != nil {
-		return errors.Join(err, c.Release(ctx, a.now()))
-	}
-	i := b.find(h.alert.ID)
-	if i < 0 || b.Alerts[i].Fired == nil {
-		// Sent and removed by another check since this one read it.
-		return a.store().Delete(ctx, key)
-	}
-	al := b.Alerts[i]
-	_, err = app.SendInTopicOrChat(ctx, a.Bot, app.Message{ChatID: al.Chat, ThreadID: al.Thread, Text: a.firedText(al)})
-	how := "fired"
-	switch {
-	case err != nil && app.Permanent(err):
-		a.Log.Warn("alert not deliverable; dropped", "market", a.Desk.Name, "user", h.user, "alert", al.ID, "chat", al.Chat, "err", err)
-		how = "undeliverable"
-	case err != nil:
-		return errors.Join(fmt.Errorf("send alert %d of %d: %w", al.ID, h.user, err), c.Release(ctx, a.now()))
-	}
-	if err := c.Finish(ctx, a.now()); err != nil {
-		return err
-	}
-	return a.remove(ctx, h, how)
-}
-
-// remove drops a delivered alert from its book, then its finished claim:
-// no sender can take the claim again and find the alert.
-func (a *Alerts) remove(ctx context.Context, h held, how string) error {
-	err := storage.UpdateJSON(ctx, a.store(), bookKey(h.user), func(b *alertBook, _ bool) (bool, error) {
-		i := b.find(h.alert.ID)
-		if i < 0 {
-			return false, nil
-		}
-		b.end(i, how, a.now())
-		return true, nil
-	})
-	if err != nil {
-		return err
-	}
-	return a.store().Delete(ctx, fireKey(h.user, h.alert.ID))
-}
-
-// firedText is the alert's message: the price, its source and its time.
-func (a *Alerts) firedText(al Alert) string {
-	q := al.Fired
-	dir := "fell to or below"
-	if al.Above {
-		dir = "rose to or above"
-	}
-	text := fmt.Sprintf("🔔 %s %s %s: %s (%s, %s).", a.label(al.Symbol), dir, a.Price(al.Level), a.Price(q.Price), q.Source, q.At.In(ICT).Format("02 Jan 2006 15:04 MST"))
-	if al.Name != "" {
-		text += "\nAlert set by " + al.Name + "; it is now removed."
-	}
-	return text
 }
