@@ -116,9 +116,9 @@ func broken(v []byte) bool {
 	return len(t) > 0 && bytes.IndexByte([]byte(`{["`), t[0]) >= 0 || !utf8.Valid(v) || bytes.ContainsAny(v, "{}[]")
 }
 
-// storeShow prints one item as the store holds it, quoted, and why it
-// does not decode.
-func storeShow(ctx context.Context, e env) error {
+// onItem runs do on the item a command's two arguments name (a module's
+// namespace and a key), in the store the flags open.
+func onItem(ctx context.Context, e env, do func(ctx context.Context, e env, p storage.KVProvider, ns, key string) error) error {
 	pos, err := e.positional(e.flags(), 2)
 	if err != nil {
 		return err
@@ -128,11 +128,21 @@ func storeShow(ctx context.Context, e env) error {
 		return err
 	}
 	defer p.Close(context.WithoutCancel(ctx))
-	v, err := p.For(pos[0]).Get(ctx, pos[1])
+	return do(ctx, e, p, pos[0], pos[1])
+}
+
+// storeShow prints one item as the store holds it, quoted, and why it
+// does not decode.
+func storeShow(ctx context.Context, e env) error {
+	return onItem(ctx, e, showItem)
+}
+
+func showItem(ctx context.Context, e env, p storage.KVProvider, ns, key string) error {
+	v, err := p.For(ns).Get(ctx, key)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%s %s: %d bytes, fingerprint %s\n", pos[0], strconv.Quote(pos[1]), len(v), storage.Fingerprint(v))
+	fmt.Fprintf(e.stdout, "%s %s: %d bytes, fingerprint %s\n", ns, strconv.Quote(key), len(v), storage.Fingerprint(v))
 	var x any
 	if err := json.Unmarshal(v, &x); err != nil {
 		fmt.Fprintf(e.stdout, "does not decode as JSON: %v\n", err)
@@ -145,16 +155,10 @@ func storeShow(ctx context.Context, e env) error {
 
 // storeDelete removes one item, and the bot's report of it.
 func storeDelete(ctx context.Context, e env) error {
-	pos, err := e.positional(e.flags(), 2)
-	if err != nil {
-		return err
-	}
-	p, err := openKV(ctx, e)
-	if err != nil {
-		return err
-	}
-	defer p.Close(context.WithoutCancel(ctx))
-	ns, key := pos[0], pos[1]
+	return onItem(ctx, e, deleteItem)
+}
+
+func deleteItem(ctx context.Context, e env, p storage.KVProvider, ns, key string) error {
 	if err := p.For(ns).Delete(ctx, key); err != nil {
 		return err
 	}
@@ -169,16 +173,10 @@ func storeDelete(ctx context.Context, e env) error {
 // lost: the copy is written first, and the item removed only if it still
 // holds the bytes copied.
 func storeQuarantine(ctx context.Context, e env) error {
-	pos, err := e.positional(e.flags(), 2)
-	if err != nil {
-		return err
-	}
-	p, err := openKV(ctx, e)
-	if err != nil {
-		return err
-	}
-	defer p.Close(context.WithoutCancel(ctx))
-	ns, key := pos[0], pos[1]
+	return onItem(ctx, e, quarantineItem)
+}
+
+func quarantineItem(ctx context.Context, e env, p storage.KVProvider, ns, key string) error {
 	src := p.For(ns)
 	v, err := src.Get(ctx, key)
 	if err != nil {
