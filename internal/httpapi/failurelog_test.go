@@ -1,7 +1,6 @@
 package httpapi_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -11,19 +10,6 @@ import (
 	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
-
-// storeFails is a module whose /note reads its store while the store is
-// down: a run that fails on the store, after a claim that did not.
-func storeFails(sw **storagetest.Switch) app.Factory {
-	return app.Factory{Name: "note", New: func(d app.Deps) (*app.Module, error) {
-		return &app.Module{Name: "note", Commands: []app.Command{{Name: "note", Description: "Read a note", Handler: func(ctx context.Context, _ *app.Request) error {
-			(*sw).SetDown(true)
-			defer (*sw).SetDown(false)
-			_, err := d.Store.Get(ctx, "note")
-			return err
-		}}}}, nil
-	}}
-}
 
 // linesNaming is the log lines of update id that quote cause.
 func linesNaming(logs string, id, cause string) []string {
@@ -50,7 +36,7 @@ func TestAWebhookUpdateThatFailsOnTheStoreLogsItsCauseOnce(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var sw *storagetest.Switch
-			bot := apptest.New(t, []app.Factory{storeFails(&sw)})
+			bot := apptest.New(t, []app.Factory{apptest.StoreFails(&sw)})
 			sw = bot.Store
 			h := httpapi.NewHandler(httpapi.Config{Handle: bot.App.HandleUpdate, Health: bot.App.Health, WebhookSecret: webhookSecret, Log: bot.Log})
 			bot.Store.SetDown(tt.down)

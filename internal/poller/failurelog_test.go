@@ -15,19 +15,6 @@ import (
 	"github.com/miti99bot/miti99bot/internal/testenv"
 )
 
-// storeFails is a module whose /note reads its store while the store is
-// down: a run that fails on the store, after a claim that did not.
-func storeFails(sw **storagetest.Switch) app.Factory {
-	return app.Factory{Name: "note", New: func(d app.Deps) (*app.Module, error) {
-		return &app.Module{Name: "note", Commands: []app.Command{{Name: "note", Description: "Read a note", Handler: func(ctx context.Context, _ *app.Request) error {
-			(*sw).SetDown(true)
-			defer (*sw).SetDown(false)
-			_, err := d.Store.Get(ctx, "note")
-			return err
-		}}}}, nil
-	}}
-}
-
 // An update that fails on the store is tried again, and each failure is
 // logged once, by the core that both runtimes share: the poller says it
 // retries, not the cause a second time.
@@ -42,7 +29,7 @@ func TestAPolledUpdateThatFailsOnTheStoreLogsItsCauseOnce(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var sw *storagetest.Switch
-			bot := apptest.New(t, []app.Factory{storeFails(&sw)})
+			bot := apptest.New(t, []app.Factory{apptest.StoreFails(&sw)})
 			sw = bot.Store
 			bot.Store.SetDown(tt.down)
 			retrying := make(chan struct{}, 1)
