@@ -69,20 +69,23 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	}
 	m := &module{desk: &trading.Desk{Market: market, Quotes: quotes, Money: usd, Bot: d.Bot, Name: Name, Start: "1000"}}
 	values := m.desk.Track(d, dr, chartUSD)
+	orders := (&trading.Orders{Desk: m.desk, Conv: d.Conversations, Symbol: symbolArg, Buy: m.cmdBuy, Sell: m.cmdSell,
+		BuyAmount: "How much USD? e.g. 100", SellAmount: "How much? A quantity, e.g. 0.5, or all"}).Track()
 	alerts := (&trading.Alerts{Desk: m.desk, Bot: d.Bot, Log: d.Log, Symbol: symbolArg, Price: priceUSD, Example: "BTC above 120000"}).Track()
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{
 			{Name: "coin_price", Description: "A coin's price in USD: /coin_price BTC", Handler: m.cmdPrice},
 			{Name: "coin_topup", Description: "Add paper USD: /coin_topup 1000", Handler: trading.TopUpHandler(market, d.Store, d.Now, usd)},
-			{Name: "coin_buy", Description: "Buy a coin for USD: /coin_buy BTC 100", Handler: m.cmdBuy},
-			{Name: "coin_sell", Description: "Sell a coin: /coin_sell BTC 0.5 (or all)", Handler: m.cmdSell},
+			{Name: "coin_buy", Description: "Buy a coin for USD: /coin_buy BTC 100 (alone: asks)", Handler: orders.BuyCommand},
+			{Name: "coin_sell", Description: "Sell a coin: /coin_sell BTC 0.5 (or all; alone: asks)", Handler: orders.SellCommand},
 			{Name: "coin_stats", Description: "Your coin portfolio and profit/loss", Handler: m.desk.ShowStats},
 			{Name: "coin_top", Description: "The coin board: this group's portfolios by value and 7-day change (private: /coin_top join to be on it)", Handler: m.desk.TopCommand},
 			{Name: "coin_alert", Description: "Alert me when a coin crosses a price: /coin_alert BTC above 120000 (or below)", Handler: alerts.SetCommand},
 			{Name: "coin_alerts", Description: "Your coin price alerts, a Cancel button each", Handler: alerts.ListCommand},
 			{Name: "coin_chart", Description: "A coin's price chart: /coin_chart BTC 30d (1d, 7d, 30d, 1y)", Handler: charts.Command(symbolArg, "")},
 		},
+		Steps:        orders.Steps(),
 		OnChatChange: m.desk.OnChatChange,
 		OnMemberLeft: m.desk.OnMemberLeft,
 		Crons:        []app.Cron{values.Cron(), alerts.Cron()},

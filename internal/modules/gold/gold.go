@@ -101,19 +101,23 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	// An alert watches what a buyer pays (the shop's sell price).
 	alerts := (&trading.Alerts{Desk: m.desk, Bot: d.Bot, Log: d.Log, Fixed: symbol, Price: trading.VND, Example: "above 90000000",
 		Label: func(string) string { return "Gold (per luong, what a buyer pays)" }}).Track()
+	orders := (&trading.Orders{Desk: m.desk, Conv: d.Conversations, Only: symbol, Buy: m.cmdBuy, Sell: m.cmdSell,
+		Symbol:    func(s string) (string, bool) { return s, s == symbol },
+		BuyAmount: "How many luong? e.g. 0.5", SellAmount: "How many luong? e.g. 0.5, or all"}).Track()
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{
 			{Name: "gold_price", Description: "SJC gold buy/sell price in VND per luong", Handler: m.cmdPrice},
 			{Name: "gold_topup", Description: "Add paper VND: /gold_topup 100000000", Handler: trading.TopUpHandler(market, d.Store, d.Now, trading.VND)},
-			{Name: "gold_buy", Description: "Buy gold by the luong: /gold_buy 0.5", Handler: m.cmdBuy},
-			{Name: "gold_sell", Description: "Sell gold: /gold_sell 0.5 (or all)", Handler: m.cmdSell},
+			{Name: "gold_buy", Description: "Buy gold by the luong: /gold_buy 0.5 (alone: asks)", Handler: orders.BuyCommand},
+			{Name: "gold_sell", Description: "Sell gold: /gold_sell 0.5 (or all; alone: asks)", Handler: orders.SellCommand},
 			{Name: "gold_stats", Description: "Your gold portfolio and profit/loss", Handler: m.desk.ShowStats},
 			{Name: "gold_top", Description: "The gold board: this group's portfolios by value and 7-day change (private: /gold_top join to be on it)", Handler: m.desk.TopCommand},
 			{Name: "gold_alert", Description: "Alert me when gold crosses a price per luong: /gold_alert above 90000000 (or below)", Handler: alerts.SetCommand},
 			{Name: "gold_alerts", Description: "Your gold price alerts, a Cancel button each", Handler: alerts.ListCommand},
 			{Name: "gold_chart", Description: "World gold's chart in VND per luong: /gold_chart 30d (1d, 7d, 30d, 1y)", Handler: charts.Command(isChartSymbol, chartSymbol)},
 		},
+		Steps:        orders.Steps(),
 		OnChatChange: m.desk.OnChatChange,
 		OnMemberLeft: m.desk.OnMemberLeft,
 		Crons:        []app.Cron{values.Cron(), alerts.Cron()},

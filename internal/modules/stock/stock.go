@@ -83,13 +83,15 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 		desk: &trading.Desk{Market: market, Quotes: quotes, Money: trading.VND, Bot: d.Bot, Name: Name, Start: "100000000"}}
 	values := m.desk.Track(d, dr, chartVND)
 	alerts := (&trading.Alerts{Desk: m.desk, Bot: d.Bot, Log: d.Log, Symbol: tickerArg, Price: trading.VND, Example: "FPT below 100000"}).Track()
+	orders := (&trading.Orders{Desk: m.desk, Conv: d.Conversations, Symbol: tickerArg, Buy: m.cmdBuy, Sell: m.cmdSell,
+		BuyAmount: "How many shares? In lots of 100, e.g. 100", SellAmount: "How many shares? e.g. 100, or all"}).Track()
 	return &app.Module{
 		Name: Name,
 		Commands: []app.Command{
 			{Name: "stock_price", Description: "A stock's price in VND: /stock_price FPT", Handler: m.cmdPrice},
 			{Name: "stock_topup", Description: "Add paper VND: /stock_topup 100000000", Handler: trading.TopUpHandler(market, m.store, m.now, trading.VND)},
-			{Name: "stock_buy", Description: "Buy shares in lots of 100: /stock_buy FPT 100", Handler: m.cmdBuy},
-			{Name: "stock_sell", Description: "Sell shares: /stock_sell FPT 100 (or all)", Handler: m.cmdSell},
+			{Name: "stock_buy", Description: "Buy shares in lots of 100: /stock_buy FPT 100 (alone: asks)", Handler: orders.BuyCommand},
+			{Name: "stock_sell", Description: "Sell shares: /stock_sell FPT 100 (or all; alone: asks)", Handler: orders.SellCommand},
 			{Name: "stock_stats", Description: "Your stock portfolio and profit/loss", Handler: m.desk.ShowStats},
 			{Name: "stock_top", Description: "The stock board: this group's portfolios by value and 7-day change (private: /stock_top join to be on it)", Handler: m.desk.TopCommand},
 			{Name: "stock_alert", Description: "Alert me when a stock crosses a price: /stock_alert FPT below 100000 (or above)", Handler: alerts.SetCommand},
@@ -98,6 +100,7 @@ func New(d app.Deps, dr chart.Drawer) (*app.Module, error) {
 			{Name: "stock_chart", Description: "A stock's daily chart: /stock_chart FPT 1y (7d, 30d, 1y)", Handler: charts.Command(tickerArg, "")},
 			{Name: "stock_income_vnd", Description: "Record a cash dividend: /stock_income_vnd FPT 200000", Handler: m.cmdIncomeVND},
 		},
+		Steps:        orders.Steps(),
 		OnChatChange: m.desk.OnChatChange,
 		OnMemberLeft: m.desk.OnMemberLeft,
 		Crons:        []app.Cron{values.Cron(), alerts.Cron()},

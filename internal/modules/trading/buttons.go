@@ -77,6 +77,10 @@ func (d *Desk) Callback(text func(sym string, q Quote) string, symbol func(strin
 				kb = nil
 			}
 			return req.Edit(ctx, body, kb)
+		case kindAskBuy, kindAskSell:
+			if d.orders != nil {
+				return d.orders.press(ctx, req, data.Fields[0], data.Fields[1])
+			}
 		}
 		return req.Answer(ctx, app.StaleButtonToast)
 	}}

@@ -29,6 +29,7 @@ type Desk struct {
 	// the group when they look at it (BoardMember).
 	Bot    app.Messenger
 	alerts *Alerts // set by Alerts.Track
+	orders *Orders // set by Orders.Track
 }
 
 // unit is how a reply names a quantity of sym.

@@ -1,0 +1,184 @@
+package trading
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+)
+
+// A buy or sell command with nothing after it asks for the symbol, then
+// the amount, as a conversation (app.Conversations), and then runs the
+// command itself with "<SYMBOL> <amount>": apply-once by update id, the
+// reply and every rule stay the command's. In a private chat the symbol
+// question carries a button per holding ("<name>:b:<SYM>" to buy,
+// "<name>:o:<SYM>" to sell, in the desk's Callback); a press answers the
+// step as a typed symbol does. In a group the questions are forced
+// replies (Telegram gives a message one markup), naming the holdings.
+const (
+	kindAskBuy  = "b"
+	kindAskSell = "o"
+
+	stepSymbol = "order_symbol"
+	stepAmount = "order_amount"
+
+	askSymbolText = "Which symbol? (/cancel stops)"
+)
+
+// Orders asks a desk's buy and sell commands' missing arguments.
+type Orders struct {
+	Desk *Desk
+	Conv app.Conversations
+	// Symbol reads a symbol as the commands do.
+	Symbol func(string) (string, bool)
+	// Buy and Sell are the commands, run with the asked arguments.
+	Buy, Sell func(ctx context.Context, r *app.Request) error
+	// BuyAmount and SellAmount ask the amount in the commands' forms.
+	BuyAmount, SellAmount string
+	// Only, when set, is the market's one symbol: only the amount is asked
+	// and the commands take it alone ("/gold_buy 0.5").
+	Only string
+}
+
+// Track makes o the desk's, for its buttons; it returns o.
+func (o *Orders) Track() *Orders {
+	o.Desk.orders = o
+	return o
+}
+
+// BuyCommand is the buy command: o.Buy, or the questions when it has no
+// arguments.
+func (o *Orders) BuyCommand(ctx context.Context, r *app.Request) error {
+	return o.command(ctx, r, kindAskBuy)
+}
+
+// SellCommand is the sell command, as BuyCommand.
+func (o *Orders) SellCommand(ctx context.Context, r *app.Request) error {
+	return o.command(ctx, r, kindAskSell)
+}
+
+// Steps are the conversation's steps, for the module's Steps.
+func (o *Orders) Steps() map[string]app.TextHandler {
+	return map[string]app.TextHandler{stepSymbol: o.stepSymbol, stepAmount: o.stepAmount}
+}
+
+func (o *Orders) run(kind string) func(ctx context.Context, r *app.Request) error {
+	if kind == kindAskBuy {
+		return o.Buy
+	}
+	return o.Sell
+}
+
+func (o *Orders) amountText(kind string) string {
+	if kind == kindAskBuy {
+		return o.BuyAmount
+	}
+	return o.SellAmount
+}
+
+func (o *Orders) command(ctx context.Context, r *app.Request, kind string) error {
+	if strings.TrimSpace(r.Args) != "" {
+		return o.run(kind)(ctx, r)
+	}
+	if o.Only != "" {
+		if err := o.Conv.Start(ctx, app.ConversationOf(r, stepAmount, 0, []byte(kind+" "+o.Only))); err != nil {
+			return err
+		}
+		_, err := r.Ask(ctx, o.amountText(kind))
+		return err
+	}
+	if err := o.Conv.Start(ctx, app.ConversationOf(r, stepSymbol, 0, []byte(kind))); err != nil {
+		return err
+	}
+	return o.askSymbol(ctx, r, kind, askSymbolText)
+}
+
+// askSymbol asks which symbol: with a button per holding in a private
+// chat, the holdings named in a group's forced reply.
+func (o *Orders) askSymbol(ctx context.Context, r *app.Request, kind, text string) error {
+	held, err := o.held(ctx, r.UserID)
+	if err != nil {
+		return err
+	}
+	if len(held) == 0 {
+		_, err := r.Ask(ctx, text)
+		return err
+	}
+	if !r.Private {
+		_, err := r.Ask(ctx, text+"\nYou hold: "+strings.Join(held, ", ")+".")
+		return err
+	}
+	var rows [][]app.Button
+	for i, sym := range held {
+		if i%4 == 0 {
+			rows = append(rows, nil)
+		}
+		rows[len(rows)-1] = append(rows[len(rows)-1], app.Button{Text: sym, Data: app.Data(o.Desk.prefix(), kind, sym)})
+	}
+	kb, err := app.Keyboard(rows...)
+	if err != nil {
+		return err
+	}
+	_, err = r.ReplyKeyboard(ctx, text, kb)
+	return err
+}
+
+// held are the symbols the user holds, sorted.
+func (o *Orders) held(ctx context.Context, user int64) ([]string, error) {
+	p, _, err := Load(ctx, o.Desk.Quotes.Store, user)
+	if err != nil {
+		return nil, err
+	}
+	held := make([]string, 0, len(p.Holdings))
+	for sym := range p.Holdings {
+		held = append(held, sym)
+	}
+	sort.Strings(held)
+	return held, nil
+}
+
+// stepSymbol takes a typed symbol; one the market cannot read is asked
+// again.
+func (o *Orders) stepSymbol(ctx context.Context, r *app.TextRequest) error {
+	kind := string(r.Conversation.State)
+	sym, ok := o.Symbol(r.Text)
+	if !ok {
+		if err := r.Continue(ctx, stepSymbol, 0, r.Conversation.State); err != nil {
+			return err
+		}
+		return o.askSymbol(ctx, r.Request, kind, "Not a symbol: "+app.Quote(r.Text)+". "+askSymbolText)
+	}
+	if err := r.Continue(ctx, stepAmount, 0, []byte(kind+" "+sym)); err != nil {
+		return err
+	}
+	_, err := r.Ask(ctx, sym+": "+o.amountText(kind))
+	return err
+}
+
+// stepAmount runs the command with the symbol and the typed amount; the
+// conversation ends with the command's reply.
+func (o *Orders) stepAmount(ctx context.Context, r *app.TextRequest) error {
+	kind, sym, _ := strings.Cut(string(r.Conversation.State), " ")
+	req := *r.Request
+	req.Args = sym + " " + r.Text
+	if o.Only != "" {
+		req.Args = r.Text
+	}
+	return o.run(kind)(ctx, &req)
+}
+
+// press answers the symbol step with a holding's button: the press's
+// update moves the conversation once.
+func (o *Orders) press(ctx context.Context, c *app.CallbackRequest, kind, arg string) error {
+	sym, ok := o.Symbol(arg)
+	if !ok {
+		return c.Answer(ctx, app.StaleButtonToast)
+	}
+	if err := o.Conv.Start(ctx, app.Conversation{ChatID: c.ChatID, ThreadID: c.ThreadID, UserID: c.UserID,
+		Step: stepAmount, State: []byte(kind + " " + sym), Update: c.UpdateID()}); err != nil {
+		return err
+	}
+	_, err := c.Reply(ctx, sym+": "+o.amountText(kind))
+	return err
+}
