@@ -46,8 +46,15 @@ func (l *life) talk() {
 		return
 	}
 	user := c.members[l.r.IntN(len(c.members))]
+	anonymous := l.speaksAsChat(c)
+	if anonymous {
+		user = c.id // the chat is who trades, plays and is counted
+	}
 	cmd := l.pickCommand(c, thread, user)
 	u := l.ids.text(l.clk.Now(), c, thread, user, cmd.text)
+	if anonymous {
+		asChat(u.Message)
+	}
 	d := &delivery{u: u, what: fmt.Sprintf("%d/%d from %d: %s", c.id, thread, user, cmd.what), exp: cmd.exp,
 		chat: c, thread: thread, user: user, cmd: cmd.cmd, random: cmd.random}
 	calls := l.deliver(d)

@@ -92,6 +92,7 @@ type life struct {
 	rnd   *rand.Rand           // the modules' (wordle's words): a replay draws the same
 	mk    *rand.Rand           // the users' gold, stock and loldle: their own stream, so the older seeds' lives keep their shape
 	tm    *rand.Rand           // the users' reminders and alerts (timers.go): their own stream likewise
+	cv    *rand.Rand           // how the users talk (typed guesses, conversations, anonymous admins): their own stream likewise
 	next  map[string]time.Time // each cron job's next fire
 
 	processes // the runtimes serving the life, and their failures
@@ -139,6 +140,7 @@ func newLife(t testing.TB, cfg Config) *life {
 	l.words, l.champions = wordleWords(t), loldleChampions(t)
 	l.mk = rand.New(rand.NewPCG(cfg.Seed, 0x6d6b7473))
 	l.tm, l.timers = rand.New(rand.NewPCG(cfg.Seed, 0x74696d657273)), newTimersModel()
+	l.cv = rand.New(rand.NewPCG(cfg.Seed, 0x636f6e76))
 	l.fake = telegramtest.New(t, telegramtest.WithClock(l.clk.Now))
 	l.wire = &wire{fake: l.fake}
 	apis := httptest.NewServer(l.mkt)

@@ -51,12 +51,12 @@ func (l *life) maybeMiniApp() {
 	l.openApp(p, user, from, down)
 }
 
-// portfolioUsers are the users the bot confirmed a top-up of, in any
-// market, in order.
+// portfolioUsers are the users (not the chats speaking as themselves) the
+// bot confirmed a top-up of, in any market, in order.
 func (l *life) portfolioUsers() []int64 {
 	var users []int64
 	for b, a := range l.money.accounts {
-		if !a.invested.IsZero() && !slices.Contains(users, b.user) {
+		if !a.invested.IsZero() && b.user > 0 && !slices.Contains(users, b.user) { // a chat opens no Mini App
 			users = append(users, b.user)
 		}
 	}
