@@ -65,7 +65,7 @@ func storeScan(ctx context.Context, e env) error {
 		report(m.Namespace, m.Key, "the bot could not read it")
 	}
 	quarantined := 0
-	err = walk(ctx, p, func(r storage.Raw) {
+	err = storage.WalkAll(ctx, p, func(r storage.Raw) error {
 		switch {
 		case r.Namespace == QuarantineNamespace:
 			quarantined++
@@ -74,6 +74,7 @@ func storeScan(ctx context.Context, e env) error {
 		case broken(r.Value):
 			report(r.Namespace, r.Key, "not valid JSON")
 		}
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("store scan: %w", err)
@@ -81,26 +82,6 @@ func storeScan(ctx context.Context, e env) error {
 	fmt.Fprintf(e.stdout, "store scan: %d damaged item(s); %d quarantined\n", found, quarantined)
 	if found > 0 {
 		fmt.Fprintln(e.stdout, "look at one: botctl store show <module> <key>; move it aside: botctl store quarantine <module> <key>")
-	}
-	return nil
-}
-
-// walk calls fn with every item, the broken ones too where the store can.
-func walk(ctx context.Context, p storage.KVProvider, fn func(storage.Raw)) error {
-	if w, ok := p.(storage.Walker); ok {
-		return w.Walk(ctx, func(r storage.Raw) error { fn(r); return nil })
-	}
-	nss, err := p.Namespaces(ctx)
-	if err != nil {
-		return err
-	}
-	for _, ns := range nss {
-		for it, err := range p.Items(ctx, ns) {
-			if err != nil {
-				return err
-			}
-			fn(storage.Raw{Item: it})
-		}
 	}
 	return nil
 }

@@ -101,10 +101,6 @@ func snapshotBolt(ctx context.Context, hc hotCopier, w io.Writer, m Manifest, o 
 const maxSkippedListed = 20
 
 func snapshotItems(ctx context.Context, p storage.KVProvider, w io.Writer, m Manifest, o Options) (*Summary, error) {
-	walk := func(ctx context.Context, fn func(storage.Raw) error) error { return storage.WalkItems(ctx, p, fn) }
-	if wk, ok := p.(storage.Walker); ok {
-		walk = wk.Walk
-	}
 	a, err := newArchiveWriter(ctx, w, m)
 	if err != nil {
 		return nil, err
@@ -113,7 +109,7 @@ func snapshotItems(ctx context.Context, p storage.KVProvider, w io.Writer, m Man
 	c := newChunker(a)
 	prog := newProgress(o.Progress, o.Every, 0)
 	var skipped int64
-	err = walk(ctx, func(r storage.Raw) error {
+	err = storage.WalkAll(ctx, p, func(r storage.Raw) error {
 		if why := r.Why(); why != "" {
 			if skipped++; len(s.Skipped) < maxSkippedListed {
 				s.Skipped = append(s.Skipped, fmt.Sprintf("%s/%q: %s", r.Namespace, r.Key, why))

@@ -163,6 +163,16 @@ func (it Item) Check() error {
 	return ValidateValue(it.Value)
 }
 
+// WalkAll calls fn with every item of p: through its own Walk where it has
+// one (which also yields the items that break the contract), else
+// WalkItems.
+func WalkAll(ctx context.Context, p KVProvider, fn func(Raw) error) error {
+	if w, ok := p.(Walker); ok {
+		return w.Walk(ctx, fn)
+	}
+	return WalkItems(ctx, p, fn)
+}
+
 // WalkItems is Walk for a provider whose every item is valid by
 // construction (it validated on the way in): each namespace's Items, in
 // order, as Raw items.
