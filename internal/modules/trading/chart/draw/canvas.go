@@ -75,9 +75,31 @@ func area(p []pt) float64 {
 	return a / 2
 }
 
-// rect is the rectangle between two corners.
-func rect(x0, y0, x1, y1 float64) []pt {
-	return []pt{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}
+// box is an upright rectangle, corners (x0, y0) and (x1, y1), x0 <= x1
+// and y0 <= y1.
+type box struct{ x0, y0, x1, y1 float64 }
+
+// fillBoxes paints the boxes in col. An upright box needs no rasteriser:
+// each pixel it touches is covered by the product of the box's overlaps of
+// it across and down, so a pass costs the boxes' area, not the picture's
+// (grid lines and candles span all of it).
+func (c *canvas) fillBoxes(col color.RGBA, boxes []box) {
+	w, h := c.img.Bounds().Dx(), c.img.Bounds().Dy()
+	for _, b := range boxes {
+		for py := max(int(math.Floor(b.y0)), 0); py < min(int(math.Ceil(b.y1)), h); py++ {
+			cy := min(b.y1, float64(py+1)) - max(b.y0, float64(py))
+			for px := max(int(math.Floor(b.x0)), 0); px < min(int(math.Ceil(b.x1)), w); px++ {
+				cx := min(b.x1, float64(px+1)) - max(b.x0, float64(px))
+				blend(c.img.Pix[c.img.PixOffset(px, py):], col, cx*cy)
+			}
+		}
+	}
+}
+
+// blend puts col over the pixel p with coverage a.
+func blend(p []uint8, col color.RGBA, a float64) {
+	mix := func(d, s uint8) uint8 { return uint8(float64(d)*(1-a) + float64(s)*a + 0.5) }
+	p[0], p[1], p[2], p[3] = mix(p[0], col.R), mix(p[1], col.G), mix(p[2], col.B), mix(p[3], col.A)
 }
 
 // disc is a circle of radius r about c, as a polygon fine enough at

@@ -75,32 +75,32 @@ func (f *frame) y(v float64) float64 {
 // axes draws the grid at the labelled ticks, the two axes, their ticks
 // and labels.
 func (f *frame) axes(xt, yt []tick) {
-	var gridLines, marks [][]pt
+	var gridLines, marks []box
 	ax, ay := f.bottom+axisGap, f.left-axisGap // the axes' lines
 	for _, t := range xt {
 		x, l := f.x(t.v), minorTick
 		if t.label != "" {
 			l = majorTick
-			gridLines = append(gridLines, rect(x-thin/2, f.top, x+thin/2, f.bottom))
+			gridLines = append(gridLines, box{x - thin/2, f.top, x + thin/2, f.bottom})
 			w, _ := textSize(f.tick, t.label)
 			f.text(f.tick, t.label, min(max(x, w/2), chart.Width-w/2), ax+majorTick+textGap, middle, start, ink)
 		}
-		marks = append(marks, rect(x-thin/2, ax, x+thin/2, ax+l))
+		marks = append(marks, box{x - thin/2, ax, x + thin/2, ax + l})
 	}
 	for _, t := range yt {
 		y, l := f.y(t.v), minorTick
 		if t.label != "" {
 			l = majorTick
-			gridLines = append(gridLines, rect(f.left, y-thin/2, f.right, y+thin/2))
+			gridLines = append(gridLines, box{f.left, y - thin/2, f.right, y + thin/2})
 			f.text(f.tick, t.label, ay-majorTick-textGap, y, end, middle, ink)
 		}
-		marks = append(marks, rect(ay-l, y-thin/2, ay, y+thin/2))
+		marks = append(marks, box{ay - l, y - thin/2, ay, y + thin/2})
 	}
 	marks = append(marks,
-		rect(ay, ax-thin/2, f.right, ax+thin/2),
-		rect(ay-thin/2, f.top, ay+thin/2, f.bottom))
-	f.fill(grid, gridLines)
-	f.fill(muted, marks)
+		box{ay, ax - thin/2, f.right, ax + thin/2},
+		box{ay - thin/2, f.top, ay + thin/2, f.bottom})
+	f.fillBoxes(grid, gridLines)
+	f.fillBoxes(muted, marks)
 }
 
 // line is the polyline through the data points xs, ys, in px.

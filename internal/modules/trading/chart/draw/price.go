@@ -49,16 +49,16 @@ func unix(b chart.Bar) float64 { return float64(b.T.Unix()) }
 func (f *frame) candles(bars []chart.Bar, step float64) {
 	width := max((f.x(step)-f.x(0))*0.7, 1)
 	wick := pts(0.8)
-	var green, red [][]pt
+	var green, red []box
 	for _, b := range bars {
 		x := f.x(unix(b))
 		top, bottom := f.y(max(b.O, b.C)), f.y(min(b.O, b.C))
 		if bottom-top < wick {
 			top = bottom - wick // a doji still shows
 		}
-		shapes := [][]pt{
-			rect(x-wick/2, f.y(b.H), x+wick/2, f.y(b.L)),
-			rect(x-width/2, top, x+width/2, bottom),
+		shapes := []box{
+			{x - wick/2, f.y(b.H), x + wick/2, f.y(b.L)},
+			{x - width/2, top, x + width/2, bottom},
 		}
 		if b.C < b.O {
 			red = append(red, shapes...)
@@ -66,6 +66,6 @@ func (f *frame) candles(bars []chart.Bar, step float64) {
 			green = append(green, shapes...)
 		}
 	}
-	f.fill(up, green)
-	f.fill(down, red)
+	f.fillBoxes(up, green)
+	f.fillBoxes(down, red)
 }
