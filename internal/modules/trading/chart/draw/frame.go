@@ -2,6 +2,7 @@ package draw
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image/png"
 	"math"
@@ -32,15 +33,30 @@ var (
 	thin      = pts(0.5)
 )
 
+// errTooFar: the values span more than a float64 holds, so no axis can
+// scale them.
+var errTooFar = errors.New("chart: the values are too far apart to draw")
+
 // newFrame lays out and draws the frame of a chart of [x0, x1] x [y0, y1].
 func newFrame(title string, x0, x1, y0, y1 float64, offset time.Duration, layout string, money chart.Format) (*frame, error) {
 	fs, err := newFaces()
 	if err != nil {
 		return nil, err
 	}
-	if !(y1 > y0) { // a flat line still gets an axis
-		pad := max(math.Abs(y0)/100, 1)
+	// A flat line still gets an axis, and so does one whose rise is lost
+	// in float64's rounding of its size.
+	if !(y1-y0 > max(math.Abs(y0), math.Abs(y1))*1e-9) {
+		pad := math.Abs(y0) / 100
+		if pad == 0 {
+			pad = 1
+		}
 		y0, y1 = y0-pad, y1+pad
+	}
+	if !(x1 > x0) { // so do prices all at one time
+		x0, x1 = x0-1, x1+1
+	}
+	if math.IsInf(y1-y0, 0) || math.IsInf(y1, 0) || math.IsInf(y0, 0) {
+		return nil, errTooFar
 	}
 	f := &frame{canvas: newCanvas(chart.Width, chart.Height), faces: fs, x0: x0, x1: x1, y0: y0, y1: y1}
 	xt := timeTicks(x0, x1, time.FixedZone("", int(offset/time.Second)), layout)

@@ -48,8 +48,14 @@ func moneyAt(lo, hi, step, minor float64, money chart.Format) ([]tick, bool) {
 	}
 	var out []tick
 	prev := ""
-	for i := math.Ceil(lo / minor); i*minor <= hi; i++ {
-		v := i * minor
+	// Counted, not stepped by adding: far from zero, lo/minor can be
+	// past where a float64 still counts by ones.
+	first := math.Ceil(lo/minor) * minor
+	for j := range maxMoneyLabels * 6 {
+		v := first + float64(j)*minor
+		if v > hi {
+			break
+		}
 		// v is a major tick when it is a whole number of steps (within
 		// rounding).
 		if k := math.Round(v / step); math.Abs(v-k*step) < minor/2 {
@@ -88,7 +94,7 @@ var timeSteps = []timeStep{
 	{d: 7 * day, minor: day},
 	{d: 14 * day, minor: 7 * day},
 	{months: 1, minor: 7 * day},
-	{months: 2}, {months: 3}, {months: 6}, {months: 12},
+	{months: 2}, {months: 3}, {months: 6}, {months: 12}, {months: 24}, {months: 60}, {months: 120},
 }
 
 // timeTicks marks [lo, hi] (Unix seconds) at the times of day or dates in
