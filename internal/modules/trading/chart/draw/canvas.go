@@ -30,19 +30,19 @@ func newCanvas(w, h int) *canvas {
 // turned one way first (normalised) and their overlaps stay solid instead
 // of cancelling out. The pass covers only the polygons' bounding box.
 func (c *canvas) fill(col color.Color, polys [][]pt) {
-	box := image.Rectangle{}
+	bounds := image.Rectangle{}
 	for _, p := range polys {
 		for _, q := range p {
 			r := image.Rect(int(math.Floor(q.X)), int(math.Floor(q.Y)), int(math.Ceil(q.X))+1, int(math.Ceil(q.Y))+1)
-			box = box.Union(r)
+			bounds = bounds.Union(r)
 		}
 	}
-	box = box.Intersect(c.img.Bounds())
-	if box.Empty() {
+	bounds = bounds.Intersect(c.img.Bounds())
+	if bounds.Empty() {
 		return
 	}
-	c.z.Reset(box.Dx(), box.Dy())
-	ox, oy := float64(box.Min.X), float64(box.Min.Y)
+	c.z.Reset(bounds.Dx(), bounds.Dy())
+	ox, oy := float64(bounds.Min.X), float64(bounds.Min.Y)
 	for _, p := range polys {
 		if len(p) < 3 {
 			continue
@@ -62,7 +62,7 @@ func (c *canvas) fill(col color.Color, polys [][]pt) {
 		}
 		c.z.ClosePath()
 	}
-	c.z.Draw(c.img, box, image.NewUniform(col), image.Point{})
+	c.z.Draw(c.img, bounds, image.NewUniform(col), image.Point{})
 }
 
 // area is p's signed area (shoelace): its sign is the way p turns.
@@ -100,72 +100,4 @@ func (c *canvas) fillBoxes(col color.RGBA, boxes []box) {
 func blend(p []uint8, col color.RGBA, a float64) {
 	mix := func(d, s uint8) uint8 { return uint8(float64(d)*(1-a) + float64(s)*a + 0.5) }
 	p[0], p[1], p[2], p[3] = mix(p[0], col.R), mix(p[1], col.G), mix(p[2], col.B), mix(p[3], col.A)
-}
-
-// disc is a circle of radius r about c, as a polygon fine enough at
-// these sizes.
-func disc(c pt, r float64) []pt {
-	n := 12
-	if r > 3 {
-		n = 24
-	}
-	p := make([]pt, n)
-	for i := range p {
-		a := 2 * math.Pi * float64(i) / float64(n)
-		p[i] = pt{c.X + r*math.Cos(a), c.Y + r*math.Sin(a)}
-	}
-	return p
-}
-
-// stroke is the outline of a line through pts, width px wide, round at
-// its joins; dashes (on, off, on, ... lengths in px) break it up.
-func stroke(pts []pt, width float64, dashes ...float64) [][]pt {
-	var out [][]pt
-	for _, run := range dash(pts, dashes) {
-		for i := 1; i < len(run); i++ {
-			a, b := run[i-1], run[i]
-			dx, dy := b.X-a.X, b.Y-a.Y
-			l := math.Hypot(dx, dy)
-			if l == 0 {
-				continue
-			}
-			nx, ny := -dy/l*width/2, dx/l*width/2
-			out = append(out, []pt{{a.X + nx, a.Y + ny}, {b.X + nx, b.Y + ny}, {b.X - nx, b.Y - ny}, {a.X - nx, a.Y - ny}})
-			if i < len(run)-1 {
-				out = append(out, disc(b, width/2))
-			}
-		}
-	}
-	return out
-}
-
-// dash cuts the line through pts into the runs that are on.
-func dash(pts []pt, dashes []float64) [][]pt {
-	if len(dashes) == 0 || len(pts) < 2 {
-		return [][]pt{pts}
-	}
-	var runs [][]pt
-	k, left, on := 0, dashes[0], true
-	cur := []pt{pts[0]}
-	for i := 1; i < len(pts); i++ {
-		a, b := pts[i-1], pts[i]
-		l := math.Hypot(b.X-a.X, b.Y-a.Y)
-		done := 0.0
-		for l-done > left {
-			done += left
-			q := pt{a.X + (b.X-a.X)*done/l, a.Y + (b.Y-a.Y)*done/l}
-			if on {
-				runs = append(runs, append(cur, q))
-			}
-			cur, on = []pt{q}, !on
-			k = (k + 1) % len(dashes)
-			left = dashes[k]
-		}
-		left -= l - done
-		cur = append(cur, b)
-	}
-	if on {
-		runs = append(runs, cur)
-	}
-	return runs
 }

@@ -57,7 +57,7 @@ func (f *frame) candles(bars []chart.Bar, step float64) {
 			top = bottom - wick // a doji still shows
 		}
 		shapes := []box{
-			{x - wick/2, f.y(b.H), x + wick/2, f.y(b.L)},
+			{x - wick/2, f.y(max(b.H, b.L)), x + wick/2, f.y(min(b.H, b.L))},
 			{x - width/2, top, x + width/2, bottom},
 		}
 		if b.C < b.O {
