@@ -12,6 +12,9 @@ import (
 // chain (profiles, SSO, STS, IMDS) and the generated SSM client stay out of
 // it; it serves from DynamoDB (or the memory store), so the MongoDB driver
 // and bbolt (with the snapshots, which are the container's) stay out too.
+// It draws its charts on the rasteriser alone: no plotting library, with
+// its font registry (every face parsed at start), its PDF (which brought
+// encoding/gob), SVG, EPS and LaTeX backends.
 func TestTheBootstrapLinksOnlyWhatTheFunctionUses(t *testing.T) {
 	out, err := exec.Command("go", "list", "-tags", "lambda.norpc", "-deps", ".").Output()
 	if err != nil {
@@ -32,6 +35,14 @@ func TestTheBootstrapLinksOnlyWhatTheFunctionUses(t *testing.T) {
 		"go.etcd.io/bbolt",
 		"github.com/miti99bot/miti99bot/internal/storage/bolt",
 		"github.com/miti99bot/miti99bot/internal/backup",
+		"gonum.org/v1/plot",
+		"gonum.org/v1/plot/vg/vgpdf",
+		"gonum.org/v1/plot/vg/vgsvg",
+		"gonum.org/v1/plot/vg/vgeps",
+		"gonum.org/v1/plot/vg/vgtex",
+		"gonum.org/v1/plot/text",
+		"codeberg.org/go-latex/latex",
+		"encoding/gob",
 	}
 	needed := []string{
 		"github.com/aws/aws-sdk-go-v2/service/dynamodb",

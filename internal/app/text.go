@@ -4,6 +4,7 @@ import (
 	"html"
 	"regexp"
 	"strconv"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -28,7 +29,7 @@ func Quote(s string) string {
 	return strconv.Quote(string(r[:maxQuoted])) + "…"
 }
 
-var tags = regexp.MustCompile(`</?[a-zA-Z][^>]*>`)
+var tags = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`</?[a-zA-Z][^>]*>`) })
 
 // Fit is the one rule for a message longer than Telegram accepts: it is cut
 // to the limit with "…" at the end, never sent as is. HTML cut in the
@@ -44,7 +45,7 @@ func fitUnits(text string, mode models.ParseMode, limit int) (string, models.Par
 		return text, mode
 	}
 	if mode == models.ParseModeHTML {
-		text, mode = html.UnescapeString(tags.ReplaceAllString(text, "")), ""
+		text, mode = html.UnescapeString(tags().ReplaceAllString(text, "")), ""
 		if utf16Len(text) <= limit {
 			return text, mode
 		}

@@ -51,14 +51,14 @@ type Messenger struct {
 // NewMessenger prints to out.
 func NewMessenger(out io.Writer) *Messenger { return &Messenger{out: out} }
 
-var tags = regexp.MustCompile(`</?[a-zA-Z][^>]*>`)
+var tags = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`</?[a-zA-Z][^>]*>`) })
 
 // plain turns Telegram HTML into terminal text.
 func plain(text string, mode models.ParseMode) string {
 	if mode != models.ParseModeHTML {
 		return text
 	}
-	return html.UnescapeString(tags.ReplaceAllString(text, ""))
+	return html.UnescapeString(tags().ReplaceAllString(text, ""))
 }
 
 func (m *Messenger) print(prefix, text string) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"regexp"
+	"sync"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -160,11 +161,11 @@ func (a *App) skipDamaged(job CronJob) func(context.Context, app.CronRun) error 
 	}
 }
 
-var plainWord = regexp.MustCompile(`^[A-Za-z0-9_:.,@%+=-]+$`)
+var plainWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_:.,@%+=-]+$`) })
 
 // shellWord quotes s for a POSIX shell unless it needs none.
 func shellWord(s string) string {
-	if plainWord.MatchString(s) {
+	if plainWord().MatchString(s) {
 		return s
 	}
 	out := []byte{'\''}

@@ -43,7 +43,7 @@ const csp = "default-src 'none'; script-src 'self' %s https://telegram.org; styl
 
 // inlineScript is index.html's one inline script: it asks for the data
 // while the page's own script is still on its way.
-var inlineScript = regexp.MustCompile(`(?s)<script>(.*?)</script>`)
+var inlineScript = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<script>(.*?)</script>`) })
 
 // page is the embedded page, read once, each file with its gzip form
 // and an ETag. The page names its static files by content
@@ -92,7 +92,7 @@ var loadPage = sync.OnceValue(func() *page {
 	}
 	p.add("index.html", []byte(index))
 	hashes := []string{}
-	for _, m := range inlineScript.FindAllStringSubmatch(index, -1) {
+	for _, m := range inlineScript().FindAllStringSubmatch(index, -1) {
 		sum := sha256.Sum256([]byte(m[1]))
 		hashes = append(hashes, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'")
 	}

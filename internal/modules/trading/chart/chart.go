@@ -1,7 +1,7 @@
 // Package chart is what the markets draw: a price over a period (candles
 // where the source has OHLC, else a line, the high and the low marked)
 // and a portfolio's value over time, as 800 x 500 PNG, by a Drawer the
-// markets are given (package draw's, on gonum.org/v1/plot, or a test's).
+// markets are given (package draw's, on golang.org/x/image, or a test's).
 package chart
 
 import (

@@ -1,11 +1,14 @@
-// Package draw draws the charts with gonum.org/v1/plot (pure Go, no cgo,
-// its own rasteriser and embedded Liberation fonts, so the same input
-// gives the same bytes on every host).
+// Package draw draws the charts itself on golang.org/x/image's rasteriser
+// and an embedded Liberation Sans (pure Go, no cgo, so the same input gives
+// the same bytes on every host). A plotting library would be linked, and
+// its init paid, by every start of the Lambda, most of which draw nothing.
 package draw
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math"
 
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 )
@@ -28,6 +31,9 @@ func (*Drawer) Draw(ctx context.Context, c chart.Chart) ([]byte, error) {
 	if err := c.Check(); err != nil {
 		return nil, err
 	}
+	if err := finite(c); err != nil {
+		return nil, err
+	}
 	switch c := c.(type) {
 	case chart.Series:
 		return price(c)
@@ -35,4 +41,29 @@ func (*Drawer) Draw(ctx context.Context, c chart.Chart) ([]byte, error) {
 		return value(c)
 	}
 	return nil, fmt.Errorf("chart: cannot draw a %T", c)
+}
+
+// errNotANumber: a price or an amount is NaN or infinite; no axis can
+// hold it, so nothing is drawn.
+var errNotANumber = errors.New("chart: a value is not a finite number")
+
+// finite is errNotANumber unless every value of c is a finite number.
+func finite(c chart.Chart) error {
+	var vs []float64
+	switch c := c.(type) {
+	case chart.Series:
+		for _, b := range c.Bars {
+			vs = append(vs, b.O, b.H, b.L, b.C)
+		}
+	case chart.Portfolio:
+		for _, p := range c.Points {
+			vs = append(vs, p.Cash, p.Holdings, p.Deposited, p.Cash+p.Holdings)
+		}
+	}
+	for _, v := range vs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return errNotANumber
+		}
+	}
+	return nil
 }

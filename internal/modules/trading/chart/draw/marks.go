@@ -1,30 +1,28 @@
 package draw
 
 import (
-	"fmt"
-
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 )
 
-// extremes marks the series' high and low: a dot and "H $x" above the
-// high, "L $y" below the low, each label turned toward the middle so it
-// stays inside the picture.
-func extremes(s chart.Series) ([]plot.Plotter, error) {
-	hi, lo := 0, 0
-	for i, b := range s.Bars {
-		if b.H > s.Bars[hi].H {
+// extremes are the indexes of the bars with the lowest low and the
+// highest high (the first of equals).
+func extremes(bars []chart.Bar) (lo, hi int) {
+	for i, b := range bars {
+		if b.H > bars[hi].H {
 			hi = i
 		}
-		if b.L < s.Bars[lo].L {
+		if b.L < bars[lo].L {
 			lo = i
 		}
 	}
-	var out []plot.Plotter
+	return lo, hi
+}
+
+// markExtremes marks the series' high and low: a dot and "H $x" above the
+// high, "L $y" below the low, each label turned toward the middle so it
+// stays inside the picture.
+func (f *frame) markExtremes(s chart.Series, lo, hi int) {
+	var dots [][]pt
 	for _, m := range []struct {
 		i     int
 		y     float64
@@ -34,28 +32,39 @@ func extremes(s chart.Series) ([]plot.Plotter, error) {
 		{hi, s.Bars[hi].H, "H " + s.Money.String(s.Bars[hi].H), true},
 		{lo, s.Bars[lo].L, "L " + s.Money.String(s.Bars[lo].L), false},
 	} {
-		xy := plotter.XYs{{X: float64(s.Bars[m.i].T.Unix()), Y: m.y}}
-		dot, err := plotter.NewScatter(xy)
-		if err != nil {
-			return nil, fmt.Errorf("chart: %w", err)
-		}
-		dot.GlyphStyle = draw.GlyphStyle{Color: ink, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
-		labels, err := plotter.NewLabels(plotter.XYLabels{XYs: xy, Labels: []string{m.label}})
-		if err != nil {
-			return nil, fmt.Errorf("chart: %w", err)
-		}
-		sty := &labels.TextStyle[0]
-		sty.Font, sty.Color = sans(labelSize, true), ink
-		sty.XAlign = draw.XLeft
+		p := pt{f.x(unix(s.Bars[m.i])), f.y(m.y)}
+		dots = append(dots, disc(p, pts(2.5)))
+		ax := start
 		if m.i > len(s.Bars)/2 {
-			sty.XAlign = draw.XRight
+			ax = end
 		}
-		labels.Offset = vg.Point{Y: vg.Points(-5)}
-		sty.YAlign = draw.YTop
+		y, ay := p.Y+pts(5), start
 		if m.above {
-			labels.Offset.Y, sty.YAlign = vg.Points(5), draw.YBottom
+			y, ay = p.Y-pts(5), end
 		}
-		out = append(out, dot, labels)
+		f.text(f.label, m.label, p.X, y, ax, ay, ink)
 	}
-	return out, nil
+	f.fill(ink, dots)
+}
+
+// markDeposits puts a triangle on the total line at each day whose
+// deposits rose, labelled with the rise.
+func (f *frame) markDeposits(s chart.Portfolio) {
+	var marks [][]pt
+	for i, p := range s.Points {
+		prev := 0.0
+		if i > 0 {
+			prev = s.Points[i-1].Deposited
+		}
+		if p.Deposited <= prev {
+			continue
+		}
+		c, r := pt{f.x(float64(p.T.Unix())), f.y(p.Cash + p.Holdings)}, pts(4)
+		// An outlined triangle standing on its base, centred on c.
+		tri := []pt{{c.X, c.Y - r}, {c.X + r*0.866, c.Y + r/2}, {c.X - r*0.866, c.Y + r/2}, {c.X, c.Y - r}}
+		marks = append(marks, stroke(tri, pts(0.5))...)
+		marks = append(marks, disc(tri[0], pts(0.25)))
+		f.text(f.label, "+"+s.Money.String(p.Deposited-prev), c.X, c.Y-pts(7), middle, end, up)
+	}
+	f.fill(up, marks)
 }

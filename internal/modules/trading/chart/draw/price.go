@@ -1,16 +1,6 @@
 package draw
 
 import (
-	"bytes"
-	"fmt"
-	"image/png"
-
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	vgdraw "gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 )
 
@@ -21,53 +11,61 @@ const maxCandles = 130
 // price draws s: candles when the source has OHLC and they fit, else the
 // closes as a line; the high and the low marked with their prices.
 func price(s chart.Series) ([]byte, error) {
-	p := newPlot(s.Title, s.Offset, s.TimeFormat, s.Money)
-	p.Add(gridLines())
-	if s.OHLC && len(s.Bars) <= maxCandles {
-		step := float64(s.Bars[len(s.Bars)-1].T.Unix()-s.Bars[0].T.Unix()) / float64(len(s.Bars)-1)
-		p.Add(candles{bars: s.Bars, step: step})
-	} else {
-		l, err := plotter.NewLine(closes(s.Bars))
-		if err != nil {
-			return nil, fmt.Errorf("chart: %w", err)
-		}
-		l.Color, l.Width = line, vg.Points(1.6)
-		p.Add(l)
+	bars := s.Bars
+	asCandles := s.OHLC && len(bars) <= maxCandles
+	x0, x1 := unix(bars[0]), unix(bars[len(bars)-1])
+	// A candle's slot: the time between two bars' starts, half of it
+	// beyond the first and the last.
+	step := (x1 - x0) / float64(len(bars)-1)
+	if asCandles {
+		x0, x1 = x0-step/2, x1+step/2
 	}
-	marks, err := extremes(s)
+	lo, hi := extremes(bars)
+	y0, y1 := bars[lo].L, bars[hi].H // marked even when the line is of closes
+	// Room above the high and below the low for their labels.
+	pad := (y1 - y0) * 0.08
+	f, err := newFrame(s.Title, x0, x1, y0-pad, y1+pad, s.Offset, s.TimeFormat, s.Money)
 	if err != nil {
 		return nil, err
 	}
-	p.Add(marks...)
-	// Room above the high and below the low for their labels.
-	pad := (p.Y.Max - p.Y.Min) * 0.08
-	p.Y.Min, p.Y.Max = p.Y.Min-pad, p.Y.Max+pad
-	return encode(p)
-}
-
-func closes(bars []chart.Bar) plotter.XYs {
-	xys := make(plotter.XYs, len(bars))
-	for i, b := range bars {
-		xys[i] = plotter.XY{X: float64(b.T.Unix()), Y: b.C}
+	if asCandles {
+		f.candles(bars, step)
+	} else {
+		xs, ys := make([]float64, len(bars)), make([]float64, len(bars))
+		for i, b := range bars {
+			xs[i], ys[i] = unix(b), b.C
+		}
+		f.fill(line, stroke(f.line(xs, ys), pts(1.6)))
 	}
-	return xys
+	f.markExtremes(s, lo, hi)
+	return f.encode()
 }
 
-func gridLines() *plotter.Grid {
-	g := plotter.NewGrid()
-	g.Vertical.Color, g.Horizontal.Color = grid, grid
-	return g
-}
+func unix(b chart.Bar) float64 { return float64(b.T.Unix()) }
 
-// encode renders p at 800 x 500 px. PNG's default compression: its best
-// took 5 times as long (90% of a render) for 15% fewer bytes.
-func encode(p *plot.Plot) ([]byte, error) {
-	c := vgimg.NewWith(vgimg.UseWH(pageW, pageH), vgimg.UseDPI(dpi))
-	p.Draw(vgdraw.New(c))
-	var b bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
-	if err := enc.Encode(&b, c.Image()); err != nil {
-		return nil, fmt.Errorf("chart: png: %w", err)
+// candles draws OHLC bars: a wick from low to high, a body from open to
+// close (70% of a bar's slot, at least a pixel), green when the close is
+// not below the open.
+func (f *frame) candles(bars []chart.Bar, step float64) {
+	width := max((f.x(step)-f.x(0))*0.7, 1)
+	wick := pts(0.8)
+	var green, red []box
+	for _, b := range bars {
+		x := f.x(unix(b))
+		top, bottom := f.y(max(b.O, b.C)), f.y(min(b.O, b.C))
+		if bottom-top < wick {
+			top = bottom - wick // a doji still shows
+		}
+		shapes := []box{
+			{x - wick/2, f.y(max(b.H, b.L)), x + wick/2, f.y(min(b.H, b.L))},
+			{x - width/2, top, x + width/2, bottom},
+		}
+		if b.C < b.O {
+			red = append(red, shapes...)
+		} else {
+			green = append(green, shapes...)
+		}
 	}
-	return b.Bytes(), nil
+	f.fillBoxes(up, green)
+	f.fillBoxes(down, red)
 }

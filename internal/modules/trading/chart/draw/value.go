@@ -1,89 +1,60 @@
 package draw
 
 import (
-	"fmt"
 	"image/color"
-
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 )
 
-var holdingsColor = color.RGBA{R: 0xe0, G: 0x8a, B: 0x1e, A: 0xff}
+// valueLines are the value chart's three lines, drawn in this order (the
+// total on top) and listed so in the legend.
+var valueLines = []struct {
+	name   string
+	value  func(chart.Point) float64
+	col    color.Color
+	width  float64 // points
+	dashes []float64
+}{
+	{"cash", func(p chart.Point) float64 { return p.Cash }, muted, 1.2, []float64{pts(4), pts(3)}},
+	{"holdings", func(p chart.Point) float64 { return p.Holdings }, holdingsColor, 1.2, nil},
+	{"total", func(p chart.Point) float64 { return p.Cash + p.Holdings }, line, 2.2, nil},
+}
 
 // value draws the total value, cash and holdings as three lines, and
 // marks each deposit (a rise of Deposited) with its amount.
 func value(s chart.Portfolio) ([]byte, error) {
-	p := newPlot(s.Title, s.Offset, "Jan 02", s.Money)
-	p.Add(gridLines())
-	p.Legend.Top, p.Legend.Left = true, true
-	for _, l := range []struct {
-		name  string
-		value func(chart.Point) float64
-		col   color.Color
-		width vg.Length
-		dash  []vg.Length
-	}{
-		{"cash", func(pt chart.Point) float64 { return pt.Cash }, muted, 1.2, []vg.Length{vg.Points(4), vg.Points(3)}},
-		{"holdings", func(pt chart.Point) float64 { return pt.Holdings }, holdingsColor, 1.2, nil},
-		{"total", func(pt chart.Point) float64 { return pt.Cash + pt.Holdings }, line, 2.2, nil},
-	} {
-		xys := make(plotter.XYs, len(s.Points))
-		for i, pt := range s.Points {
-			xys[i] = plotter.XY{X: float64(pt.T.Unix()), Y: l.value(pt)}
+	xs := make([]float64, len(s.Points))
+	ys := make([][]float64, len(valueLines))
+	y0, y1 := 0.0, s.Points[0].Cash // values start at nothing: a rise reads as one
+	for k, l := range valueLines {
+		ys[k] = make([]float64, len(s.Points))
+		for i, p := range s.Points {
+			xs[i], ys[k][i] = float64(p.T.Unix()), l.value(p)
+			y0, y1 = min(y0, ys[k][i]), max(y1, ys[k][i])
 		}
-		ln, err := plotter.NewLine(xys)
-		if err != nil {
-			return nil, fmt.Errorf("chart: %w", err)
-		}
-		ln.Color, ln.Width, ln.Dashes = l.col, vg.Points(float64(l.width)), l.dash
-		p.Add(ln)
-		p.Legend.Add(l.name, ln)
 	}
-	deposits, err := depositMarks(s)
+	// Room above for the legend and the deposits' labels.
+	y1 += (y1 - y0) * 0.12
+	f, err := newFrame(s.Title, xs[0], xs[len(xs)-1], y0, y1, s.Offset, "Jan 02", s.Money)
 	if err != nil {
 		return nil, err
 	}
-	p.Add(deposits...)
-	p.Y.Min = min(p.Y.Min, 0) // values start at nothing: a rise reads as one
-	p.Y.Max += (p.Y.Max - p.Y.Min) * 0.12
-	return encode(p)
+	for k, l := range valueLines {
+		f.fill(l.col, stroke(f.line(xs, ys[k]), pts(l.width), l.dashes...))
+	}
+	f.markDeposits(s)
+	f.legend()
+	return f.encode()
 }
 
-// depositMarks is a triangle on the total line at each day whose
-// deposits rose, labelled with the rise.
-func depositMarks(s chart.Portfolio) ([]plot.Plotter, error) {
-	var xys plotter.XYs
-	var labels []string
-	for i, pt := range s.Points {
-		prev := 0.0
-		if i > 0 {
-			prev = s.Points[i-1].Deposited
-		}
-		if pt.Deposited > prev {
-			xys = append(xys, plotter.XY{X: float64(pt.T.Unix()), Y: pt.Cash + pt.Holdings})
-			labels = append(labels, "+"+s.Money.String(pt.Deposited-prev))
-		}
+// legend names the lines at the data area's top left corner, each after
+// a sample of its line.
+func (f *frame) legend() {
+	_, h := textSize(f.label, "0")
+	sample := pts(20)
+	for k, l := range valueLines {
+		y := f.top + h*(float64(k)+0.5)
+		f.fill(l.col, stroke([]pt{{f.left, y}, {f.left + sample, y}}, pts(l.width), l.dashes...))
+		f.text(f.label, l.name, f.left+sample+textGap, y, start, middle, ink)
 	}
-	if len(xys) == 0 {
-		return nil, nil
-	}
-	marks, err := plotter.NewScatter(xys)
-	if err != nil {
-		return nil, fmt.Errorf("chart: %w", err)
-	}
-	marks.GlyphStyle = draw.GlyphStyle{Color: up, Radius: vg.Points(4), Shape: draw.TriangleGlyph{}}
-	text, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: labels})
-	if err != nil {
-		return nil, fmt.Errorf("chart: %w", err)
-	}
-	for i := range text.TextStyle {
-		text.TextStyle[i].Font, text.TextStyle[i].Color = sans(labelSize, true), up
-		text.TextStyle[i].XAlign, text.TextStyle[i].YAlign = draw.XCenter, draw.YBottom
-	}
-	text.Offset = vg.Point{Y: vg.Points(7)}
-	return []plot.Plotter{marks, text}, nil
 }
