@@ -26,25 +26,12 @@ const (
 	askSymbolText = "Which symbol? (/cancel stops)"
 )
 
-// Orders asks a desk's buy and sell commands' missing arguments.
+// Orders are a desk's buy and sell commands, asking their missing
+// arguments. A market of one symbol (Kit.Only) asks only the amount, and
+// its commands take it alone ("/gold_buy 0.5").
 type Orders struct {
 	Desk *Desk
 	Conv app.Conversations
-	// Symbol reads a symbol as the commands do.
-	Symbol func(string) (string, bool)
-	// Buy and Sell are the commands, run with the asked arguments.
-	Buy, Sell func(ctx context.Context, r *app.Request) error
-	// BuyAmount and SellAmount ask the amount in the commands' forms.
-	BuyAmount, SellAmount string
-	// Only, when set, is the market's one symbol: only the amount is asked
-	// and the commands take it alone ("/gold_buy 0.5").
-	Only string
-}
-
-// Track makes o the desk's, for its buttons; it returns o.
-func (o *Orders) Track() *Orders {
-	o.Desk.orders = o
-	return o
 }
 
 // BuyCommand is the buy command: o.Buy, or the questions when it has no
@@ -65,27 +52,27 @@ func (o *Orders) Steps() map[string]app.TextHandler {
 
 func (o *Orders) run(kind string) func(ctx context.Context, r *app.Request) error {
 	if kind == kindAskBuy {
-		return o.Buy
+		return o.Desk.buyCommand
 	}
-	return o.Sell
+	return o.Desk.sellCommand
 }
 
-func (o *Orders) amountText(kind string) string {
+func (o *Orders) amount(kind string) OrderAmount {
 	if kind == kindAskBuy {
-		return o.BuyAmount
+		return o.Desk.kit.Buy
 	}
-	return o.SellAmount
+	return o.Desk.kit.Sell
 }
 
 func (o *Orders) command(ctx context.Context, r *app.Request, kind string) error {
 	if strings.TrimSpace(r.Args) != "" {
 		return o.run(kind)(ctx, r)
 	}
-	if o.Only != "" {
-		if err := o.Conv.Start(ctx, app.ConversationOf(r, stepAmount, 0, []byte(kind+" "+o.Only))); err != nil {
+	if only := o.Desk.kit.Only; only != "" {
+		if err := o.Conv.Start(ctx, app.ConversationOf(r, stepAmount, 0, []byte(kind+" "+only))); err != nil {
 			return err
 		}
-		_, err := r.Ask(ctx, o.amountText(kind))
+		_, err := r.Ask(ctx, o.amount(kind).Ask)
 		return err
 	}
 	if err := o.Conv.Start(ctx, app.ConversationOf(r, stepSymbol, 0, []byte(kind))); err != nil {
@@ -142,7 +129,7 @@ func (o *Orders) held(ctx context.Context, user int64) ([]string, error) {
 // again.
 func (o *Orders) stepSymbol(ctx context.Context, r *app.TextRequest) error {
 	kind := string(r.Conversation.State)
-	sym, ok := o.Symbol(r.Text)
+	sym, ok := o.Desk.kit.symbol(r.Text)
 	if !ok {
 		if err := r.Continue(ctx, stepSymbol, 0, r.Conversation.State); err != nil {
 			return err
@@ -152,7 +139,7 @@ func (o *Orders) stepSymbol(ctx context.Context, r *app.TextRequest) error {
 	if err := r.Continue(ctx, stepAmount, 0, []byte(kind+" "+sym)); err != nil {
 		return err
 	}
-	_, err := r.Ask(ctx, sym+": "+o.amountText(kind))
+	_, err := r.Ask(ctx, sym+": "+o.amount(kind).Ask)
 	return err
 }
 
@@ -162,7 +149,7 @@ func (o *Orders) stepAmount(ctx context.Context, r *app.TextRequest) error {
 	kind, sym, _ := strings.Cut(string(r.Conversation.State), " ")
 	req := *r.Request
 	req.Args = sym + " " + r.Text
-	if o.Only != "" {
+	if o.Desk.kit.Only != "" {
 		req.Args = r.Text
 	}
 	return o.run(kind)(ctx, &req)
@@ -171,7 +158,7 @@ func (o *Orders) stepAmount(ctx context.Context, r *app.TextRequest) error {
 // press answers the symbol step with a holding's button: the press's
 // update moves the conversation once.
 func (o *Orders) press(ctx context.Context, c *app.CallbackRequest, kind, arg string) error {
-	sym, ok := o.Symbol(arg)
+	sym, ok := o.Desk.kit.symbol(arg)
 	if !ok {
 		return c.Answer(ctx, app.StaleButtonToast)
 	}
@@ -179,6 +166,6 @@ func (o *Orders) press(ctx context.Context, c *app.CallbackRequest, kind, arg st
 		Step: stepAmount, State: []byte(kind + " " + sym), Update: c.UpdateID()}); err != nil {
 		return err
 	}
-	_, err := c.Reply(ctx, sym+": "+o.amountText(kind))
+	_, err := c.Reply(ctx, sym+": "+o.amount(kind).Ask)
 	return err
 }

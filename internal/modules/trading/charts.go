@@ -128,3 +128,7 @@ func offset(zone *time.Location, t time.Time) time.Duration {
 	_, secs := t.In(zone).Zone()
 	return time.Duration(secs) * time.Second
 }
+
+// ICT is the users' time zone (Vietnam, no daylight saving), fixed so the
+// binary needs no tz database: charts label their times in it.
+var ICT = time.FixedZone("ICT", 7*3600)

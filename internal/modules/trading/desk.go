@@ -28,8 +28,9 @@ type Desk struct {
 	// Bot, when set, is asked whether a group board's member is still in
 	// the group when they look at it (BoardMember).
 	Bot    app.Messenger
-	alerts *Alerts // set by Alerts.Track
-	orders *Orders // set by Orders.Track
+	kit    *Kit    // the market's declaration
+	alerts *Alerts // the market's alerts, moved with a chat
+	orders *Orders // the questions a holding's button answers
 }
 
 // unit is how a reply names a quantity of sym.
@@ -108,14 +109,4 @@ func (d *Desk) ShowStats(ctx context.Context, r *app.Request) error {
 	}
 	_, err = r.ReplyKeyboard(ctx, body, d.statsKeyboard(r.UserID))
 	return err
-}
-
-// SellArg reads a sell quantity: "all", or a positive amount within the
-// market's quantity precision.
-func (d *Desk) SellArg(s string) (qty decimal.Decimal, all bool, err error) {
-	if strings.EqualFold(s, "all") {
-		return decimal.Zero, true, nil
-	}
-	qty, err = ParseAmount(s, d.Market.QtyPlaces, decimal.Zero)
-	return qty, false, err
 }

@@ -1,0 +1,116 @@
+package trading
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
+)
+
+// Kit is one market, declared: its sources and their fallbacks, its units
+// and rounding, how it reads symbols, and its commands' words. Build makes
+// the whole module from it (commands, questions, buttons, jobs, the Mini
+// App's routes, inline cards), so every market has the same commands with
+// the same rules, and a market is a value, not wiring.
+type Kit struct {
+	Name     string        // the module, its commands' prefix and its jobs: "coin"
+	Noun     string        // how replies name a symbol: "coin", "gold", "ticker"
+	Settings []app.Setting // every one a source's base URL, checked by CheckURL
+	// Sources are the price sources in fallback order; Histories the
+	// charts' price histories, likewise.
+	Sources   func(s Sites) []Source
+	Histories func(s Sites) []HistorySource
+	Range     PriceRange    // every price a source answers lies in it
+	Fresh     time.Duration // how long a price is reused from the store
+	NoPrice   string        // the reply when every source failed ("": the default)
+
+	Market   Market
+	Money    func(decimal.Decimal) string // cash in replies
+	Currency string                       // the cash's name: "USD"
+	Start    string                       // a first top-up to suggest: "1000"
+	Unit     string                       // a quantity's name in replies ("luong"; "": the symbol)
+	Chart    chart.Format                 // money on charts
+
+	// Symbol reads a typed symbol; nil: the market has one symbol, Only,
+	// and its commands take none.
+	Symbol func(string) (string, bool)
+	Only   string
+	// Inline reads an inline query as a symbol (nil: Symbol).
+	Inline func(string) (string, bool)
+	// SymbolArg names the symbol in usage lines ("symbol", "ticker") and
+	// Example is one ("BTC").
+	SymbolArg, Example string
+	// PriceText is a price reply.
+	PriceText func(sym string, q Quote) string
+
+	// Buy and Sell read an order's amount. A Buy in Cash spends that much.
+	Buy, Sell OrderAmount
+
+	// AlertPrice formats an alert's level (nil: Money); AlertExample is an
+	// alert command's arguments ("BTC above 120000"); AlertLabel names what
+	// an alert watches (nil: the symbol).
+	AlertPrice   func(decimal.Decimal) string
+	AlertExample string
+	AlertLabel   func(sym string) string
+
+	// ChartOnly is the one symbol the charts draw ("": any symbol), named
+	// by ChartLabel (nil: the symbol); ChartHint is a card's chart command
+	// (nil: "/<name>_chart <SYM>"). Periods are the charts' periods (nil:
+	// AllPeriods), Period the one without an argument (zero: Week).
+	ChartOnly  string
+	ChartLabel func(sym string) string
+	ChartHint  func(sym string) string
+	Periods    []Period
+	Period     Period
+
+	// Help describes the commands whose words differ per market.
+	Help Help
+	// InlineHelp is the price cards' line in /help.
+	InlineHelp string
+	// More are a market's own commands, after the kit's.
+	More func(d *Desk) []app.Command
+}
+
+// Help is the descriptions of a market's commands that name its own
+// examples.
+type Help struct {
+	Price, Buy, Sell, Alert, Chart string
+}
+
+// Sites builds a market's sources: the deps (a source may keep state in
+// the store) and the settings' checked base URLs.
+type Sites struct {
+	app.Deps
+	urls map[string]string
+}
+
+// URL is a setting's checked base URL.
+func (s Sites) URL(setting string) string { return s.urls[setting] }
+
+// Client is the sources' HTTP client.
+func (s Sites) Client() *http.Client { return s.HTTP }
+
+// Factory is the market's module, its charts drawn by dr.
+func (k *Kit) Factory(dr chart.Drawer) app.Factory {
+	return app.Factory{
+		Name:     k.Name,
+		Settings: k.Settings,
+		Jobs:     []string{k.Name + "_values", k.Name + "_alerts"},
+		New:      func(d app.Deps) (*app.Module, error) { return k.Build(d, dr) },
+	}
+}
+
+// symbol reads a symbol in a button or a question as the commands do.
+func (k *Kit) symbol(s string) (string, bool) {
+	if k.Symbol == nil {
+		return s, s == k.Only
+	}
+	return k.Symbol(s)
+}
+
+// title is the market's name in a sentence's first place: "Coin".
+func (k *Kit) title() string { return strings.ToUpper(k.Name[:1]) + k.Name[1:] }
