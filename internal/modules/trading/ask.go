@@ -144,9 +144,21 @@ func (o *Orders) stepSymbol(ctx context.Context, r *app.TextRequest) error {
 }
 
 // stepAmount runs the command with the symbol and the typed amount; the
-// conversation ends with the command's reply.
+// conversation ends with the command's reply. An amount the command
+// would refuse unread is explained and asked again, the step kept.
 func (o *Orders) stepAmount(ctx context.Context, r *app.TextRequest) error {
 	kind, sym, _ := strings.Cut(string(r.Conversation.State), " ")
+	if _, _, err := o.amount(kind).parse(o.Desk.Market, strings.TrimSpace(r.Text), kind == kindAskSell); err != nil {
+		if err := r.Continue(ctx, stepAmount, 0, r.Conversation.State); err != nil {
+			return err
+		}
+		ask := o.amount(kind).Ask
+		if o.Desk.kit.Only == "" {
+			ask = sym + ": " + ask
+		}
+		_, err = r.Ask(ctx, app.Quote(r.Text)+": "+err.Error()+". "+ask)
+		return err
+	}
 	req := *r.Request
 	req.Args = sym + " " + r.Text
 	if o.Desk.kit.Only != "" {
