@@ -13,6 +13,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/market"
 )
 
 // Name is the module's name in MODULES.
@@ -25,9 +26,9 @@ const (
 )
 
 // Factory is the module, its charts drawn by dr.
-func Factory(dr chart.Drawer) app.Factory { return kit.Factory(dr) }
+func Factory(dr chart.Drawer) app.Factory { return market.Factory(kit, dr) }
 
-var market = trading.Market{
+var rules = trading.Market{
 	CashPlaces: 2, QtyPlaces: 8,
 	MaxCash: decimal.NewFromInt(1_000_000_000), HistorySize: 50,
 }
@@ -51,9 +52,9 @@ var kit = &trading.Kit{
 			coinbaseHistory(s.HTTP, s.URL(settingCoinbase)), coingeckoHistory(s.HTTP, s.URL(settingCoinGecko))}
 	},
 	Range: priceRange, Fresh: priceFresh,
-	Market: market, Money: usd, Currency: "USD", Start: "1000", Chart: chartUSD,
+	Market: rules, Money: usd, Currency: "USD", Start: "1000", Chart: chartUSD,
 	Symbol: symbolArg, SymbolArg: "symbol", Example: "BTC", PriceText: priceText,
-	Buy:        trading.OrderAmount{Cash: true, Max: market.MaxCash, Arg: "usd", Example: "100", Ask: "How much USD? e.g. 100"},
+	Buy:        trading.OrderAmount{Cash: true, Max: rules.MaxCash, Arg: "usd", Example: "100", Ask: "How much USD? e.g. 100"},
 	Sell:       trading.OrderAmount{Arg: "quantity|all", Example: "0.5", Ask: "How much? A quantity, e.g. 0.5, or all"},
 	AlertPrice: priceUSD, AlertExample: "BTC above 120000",
 	Help: trading.Help{
@@ -66,7 +67,7 @@ var kit = &trading.Kit{
 	InlineHelp: "BTC (any coin) - its price card, to send",
 }
 
-func usd(d decimal.Decimal) string { return trading.USD(d, market.CashPlaces) }
+func usd(d decimal.Decimal) string { return trading.USD(d, rules.CashPlaces) }
 
 // symbolArg reads and checks a symbol argument.
 func symbolArg(s string) (string, bool) {

@@ -15,6 +15,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/market"
 )
 
 // Name is the module's name in MODULES.
@@ -27,12 +28,12 @@ const (
 )
 
 // Factory is the module, its charts drawn by dr.
-func Factory(dr chart.Drawer) app.Factory { return kit.Factory(dr) }
+func Factory(dr chart.Drawer) app.Factory { return market.Factory(kit, dr) }
 
 // The symbol the engine keeps gold under.
 const symbol = "SJC"
 
-var market = trading.Market{
+var rules = trading.Market{
 	CashPlaces: 0, QtyPlaces: 1, // VND; luong to the chi
 	MaxCash: decimal.NewFromInt(1_000_000_000_000), HistorySize: 50,
 }
@@ -59,7 +60,7 @@ var kit = &trading.Kit{
 		return []trading.HistorySource{spotHistory(s.HTTP, s.URL(trading.BinanceURL.Name), s.URL(settingERAPI))}
 	},
 	Range: priceRange, Fresh: priceFresh, NoPrice: "No gold price right now; every source failed. Try again later.",
-	Market: market, Money: trading.VND, Currency: "VND", Start: "100000000", Unit: "luong", Chart: chartVND,
+	Market: rules, Money: trading.VND, Currency: "VND", Start: "100000000", Unit: "luong", Chart: chartVND,
 	Only: symbol, Inline: inlineSymbol, PriceText: priceText,
 	Buy:  trading.OrderAmount{Max: decimal.NewFromInt(10_000), Hint: "(luong, to the chi: e.g. 0.5)", Ask: "How many luong? e.g. 0.5"},
 	Sell: trading.OrderAmount{Hint: "(luong, or all)", Ask: "How many luong? e.g. 0.5, or all"},

@@ -15,6 +15,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/market"
 )
 
 // Name is the module's name in MODULES.
@@ -28,13 +29,13 @@ const (
 )
 
 // Factory is the module, its charts drawn by dr.
-func Factory(dr chart.Drawer) app.Factory { return kit.Factory(dr) }
+func Factory(dr chart.Drawer) app.Factory { return market.Factory(kit, dr) }
 
-// market: whole VND and whole shares. HOSE, HNX and UPCoM all trade round
+// rules: whole VND and whole shares. HOSE, HNX and UPCoM all trade round
 // lots of 100 on their main boards (odd lots go to a separate board we do
 // not model), so buys and partial sells are multiples of 100; selling
 // "all" also clears the odd lot a stock dividend leaves.
-var market = trading.Market{
+var rules = trading.Market{
 	CashPlaces: 0, QtyPlaces: 0,
 	MaxCash: decimal.NewFromInt(1_000_000_000_000), LotSize: decimal.NewFromInt(100), HistorySize: 50,
 }
@@ -60,7 +61,7 @@ var kit = &trading.Kit{
 		return []trading.HistorySource{kbsHistory(s.HTTP, s.URL(settingKBS)), vciHistory(s.HTTP, s.URL(settingVCI))}
 	},
 	Range: priceRange, Fresh: priceFresh,
-	Market: market, Money: trading.VND, Currency: "VND", Start: "100000000", Chart: chartVND,
+	Market: rules, Money: trading.VND, Currency: "VND", Start: "100000000", Chart: chartVND,
 	Symbol: tickerArg, Inline: inlineTicker, SymbolArg: "ticker", Example: "FPT", PriceText: priceText,
 	Buy:          shares("shares", "100", "How many shares? In lots of 100, e.g. 100"),
 	Sell:         shares("shares|all", "100", "How many shares? e.g. 100, or all"),
@@ -108,19 +109,19 @@ func dividends(d *trading.Desk) []app.Command {
 				return err
 			}
 			return trading.Apply(ctx, d.Quotes.Store, r, func(p *trading.Portfolio) (string, error) {
-				if err := p.IncomeShares(market, o.Sym, o.Amount, d.Quotes.Now()); err != nil {
+				if err := p.IncomeShares(rules, o.Sym, o.Amount, d.Quotes.Now()); err != nil {
 					return "", err
 				}
 				return fmt.Sprintf("Recorded a stock dividend of %s %s. You hold %s %s.", trading.Qty(o.Amount), o.Sym, trading.Qty(p.Holdings[o.Sym].Qty), o.Sym), nil
 			})
 		}},
 		{Name: "stock_income_vnd", Description: "Record a cash dividend: /stock_income_vnd FPT 200000", Handler: func(ctx context.Context, r *app.Request) error {
-			o, ok, err := d.Order(ctx, r, "income_vnd", trading.OrderAmount{Cash: true, Max: market.MaxCash, Arg: "vnd received", Example: "200000"}, false)
+			o, ok, err := d.Order(ctx, r, "income_vnd", trading.OrderAmount{Cash: true, Max: rules.MaxCash, Arg: "vnd received", Example: "200000"}, false)
 			if !ok {
 				return err
 			}
 			return trading.Apply(ctx, d.Quotes.Store, r, func(p *trading.Portfolio) (string, error) {
-				if err := p.IncomeCash(market, o.Sym, o.Amount, d.Quotes.Now()); err != nil {
+				if err := p.IncomeCash(rules, o.Sym, o.Amount, d.Quotes.Now()); err != nil {
 					return "", err
 				}
 				return fmt.Sprintf("Recorded a cash dividend of %s on %s. Cash: %s.", trading.VND(o.Amount), o.Sym, trading.VND(p.Cash)), nil

@@ -59,16 +59,16 @@ func (o *Orders) run(kind string) func(ctx context.Context, r *app.Request) erro
 
 func (o *Orders) amount(kind string) OrderAmount {
 	if kind == kindAskBuy {
-		return o.Desk.kit.Buy
+		return o.Desk.Kit.Buy
 	}
-	return o.Desk.kit.Sell
+	return o.Desk.Kit.Sell
 }
 
 func (o *Orders) command(ctx context.Context, r *app.Request, kind string) error {
 	if strings.TrimSpace(r.Args) != "" {
 		return o.run(kind)(ctx, r)
 	}
-	if only := o.Desk.kit.Only; only != "" {
+	if only := o.Desk.Kit.Only; only != "" {
 		if err := o.Conv.Start(ctx, app.ConversationOf(r, stepAmount, 0, []byte(kind+" "+only))); err != nil {
 			return err
 		}
@@ -129,7 +129,7 @@ func (o *Orders) held(ctx context.Context, user int64) ([]string, error) {
 // again.
 func (o *Orders) stepSymbol(ctx context.Context, r *app.TextRequest) error {
 	kind := string(r.Conversation.State)
-	sym, ok := o.Desk.kit.symbol(r.Text)
+	sym, ok := o.Desk.Kit.Read(r.Text)
 	if !ok {
 		if err := r.Continue(ctx, stepSymbol, 0, r.Conversation.State); err != nil {
 			return err
@@ -153,7 +153,7 @@ func (o *Orders) stepAmount(ctx context.Context, r *app.TextRequest) error {
 			return err
 		}
 		ask := o.amount(kind).Ask
-		if o.Desk.kit.Only == "" {
+		if o.Desk.Kit.Only == "" {
 			ask = sym + ": " + ask
 		}
 		_, err = r.Ask(ctx, app.Quote(r.Text)+": "+err.Error()+". "+ask)
@@ -161,16 +161,16 @@ func (o *Orders) stepAmount(ctx context.Context, r *app.TextRequest) error {
 	}
 	req := *r.Request
 	req.Args = sym + " " + r.Text
-	if o.Desk.kit.Only != "" {
+	if o.Desk.Kit.Only != "" {
 		req.Args = r.Text
 	}
 	return o.run(kind)(ctx, &req)
 }
 
-// press answers the symbol step with a holding's button: the press's
+// Press answers the symbol step with a holding's button: the press's
 // update moves the conversation once.
-func (o *Orders) press(ctx context.Context, c *app.CallbackRequest, kind, arg string) error {
-	sym, ok := o.Desk.kit.symbol(arg)
+func (o *Orders) Press(ctx context.Context, c *app.CallbackRequest, kind, arg string) error {
+	sym, ok := o.Desk.Kit.Read(arg)
 	if !ok {
 		return c.Answer(ctx, app.StaleButtonToast)
 	}

@@ -78,8 +78,8 @@ func (d *Desk) Callback(text func(sym string, q Quote) string, symbol func(strin
 			}
 			return req.Edit(ctx, body, kb)
 		case kindAskBuy, kindAskSell:
-			if d.orders != nil {
-				return d.orders.press(ctx, req, data.Fields[0], data.Fields[1])
+			if d.Press != nil {
+				return d.Press(ctx, req, data.Fields[0], data.Fields[1])
 			}
 		}
 		return req.Answer(ctx, app.StaleButtonToast)

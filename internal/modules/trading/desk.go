@@ -28,9 +28,10 @@ type Desk struct {
 	// Bot, when set, is asked whether a group board's member is still in
 	// the group when they look at it (BoardMember).
 	Bot    app.Messenger
-	kit    *Kit    // the market's declaration
-	alerts *Alerts // the market's alerts, moved with a chat
-	orders *Orders // the questions a holding's button answers
+	Kit    *Kit    // the market's declaration
+	Alerts *Alerts // the market's alerts, moved with a chat
+	// Press answers a holding's button at the asking buy or sell.
+	Press func(ctx context.Context, c *app.CallbackRequest, kind, arg string) error
 }
 
 // unit is how a reply names a quantity of sym.

@@ -1,8 +1,6 @@
 package trading
 
 import (
-	"net/http"
-	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -12,10 +10,10 @@ import (
 )
 
 // Kit is one market, declared: its sources and their fallbacks, its units
-// and rounding, how it reads symbols, and its commands' words. Build makes
-// the whole module from it (commands, questions, buttons, jobs, the Mini
-// App's routes, inline cards), so every market has the same commands with
-// the same rules, and a market is a value, not wiring.
+// and rounding, how it reads symbols, and its commands' words. Package
+// market makes the whole module from it (commands, questions, buttons,
+// jobs, the Mini App's routes, inline cards), so every market has the
+// same commands with the same rules, and a market is a value, not wiring.
 type Kit struct {
 	Name     string        // the module, its commands' prefix and its jobs: "coin"
 	Noun     string        // how replies name a symbol: "coin", "gold", "ticker"
@@ -85,32 +83,16 @@ type Help struct {
 // the store) and the settings' checked base URLs.
 type Sites struct {
 	app.Deps
-	urls map[string]string
+	URLs map[string]string // by setting
 }
 
 // URL is a setting's checked base URL.
-func (s Sites) URL(setting string) string { return s.urls[setting] }
+func (s Sites) URL(setting string) string { return s.URLs[setting] }
 
-// Client is the sources' HTTP client.
-func (s Sites) Client() *http.Client { return s.HTTP }
-
-// Factory is the market's module, its charts drawn by dr.
-func (k *Kit) Factory(dr chart.Drawer) app.Factory {
-	return app.Factory{
-		Name:     k.Name,
-		Settings: k.Settings,
-		Jobs:     []string{k.Name + "_values", k.Name + "_alerts"},
-		New:      func(d app.Deps) (*app.Module, error) { return k.Build(d, dr) },
-	}
-}
-
-// symbol reads a symbol in a button or a question as the commands do.
-func (k *Kit) symbol(s string) (string, bool) {
+// Read reads a symbol in a button or a question as the commands do.
+func (k *Kit) Read(s string) (string, bool) {
 	if k.Symbol == nil {
 		return s, s == k.Only
 	}
 	return k.Symbol(s)
 }
-
-// title is the market's name in a sentence's first place: "Coin".
-func (k *Kit) title() string { return strings.ToUpper(k.Name[:1]) + k.Name[1:] }

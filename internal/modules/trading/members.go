@@ -122,8 +122,8 @@ func MoveChat(ctx context.Context, s storage.KVStore, ch app.ChatChange) error {
 // the market keys by chat (the boards' members, the alerts).
 func (d *Desk) OnChatChange(ctx context.Context, ch app.ChatChange) error {
 	err := MoveChat(ctx, d.Quotes.Store, ch)
-	if d.alerts != nil {
-		err = errors.Join(err, d.alerts.MoveChat(ctx, ch))
+	if d.Alerts != nil {
+		err = errors.Join(err, d.Alerts.MoveChat(ctx, ch))
 	}
 	return err
 }

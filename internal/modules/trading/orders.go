@@ -47,7 +47,7 @@ type Order struct {
 // market of one symbol), or answers what is wrong with it (ok false; err
 // is then the reply's error). all takes "all" for an amount.
 func (d *Desk) Order(ctx context.Context, r *app.Request, verb string, a OrderAmount, all bool) (o Order, ok bool, err error) {
-	k := d.kit
+	k := d.Kit
 	arg := strings.TrimSpace(r.Args)
 	o.Sym = k.Only
 	if k.Symbol != nil {
@@ -70,15 +70,15 @@ func (d *Desk) Order(ctx context.Context, r *app.Request, verb string, a OrderAm
 
 // what a symbol is called in replies: "coin symbol", "ticker".
 func (d *Desk) what() string {
-	if d.kit.Noun == "ticker" {
+	if d.Kit.Noun == "ticker" {
 		return "ticker"
 	}
-	return d.kit.Noun + " symbol"
+	return d.Kit.Noun + " symbol"
 }
 
 // PriceCommand is /<name>_price [SYM]: the price, with a refresh button.
 func (d *Desk) PriceCommand(ctx context.Context, r *app.Request) error {
-	k := d.kit
+	k := d.Kit
 	sym := k.Only
 	if k.Symbol != nil {
 		var ok bool
@@ -98,7 +98,7 @@ func (d *Desk) PriceCommand(ctx context.Context, r *app.Request) error {
 // buyCommand buys for an amount of cash or a quantity, as the kit says,
 // at the price a buyer pays.
 func (d *Desk) buyCommand(ctx context.Context, r *app.Request) error {
-	k := d.kit
+	k := d.Kit
 	o, ok, err := d.Order(ctx, r, "buy", k.Buy, false)
 	if !ok {
 		return err
@@ -113,7 +113,7 @@ func (d *Desk) buyCommand(ctx context.Context, r *app.Request) error {
 
 // sellCommand sells a quantity, or all, at the price a seller gets.
 func (d *Desk) sellCommand(ctx context.Context, r *app.Request) error {
-	o, ok, err := d.Order(ctx, r, "sell", d.kit.Sell, true)
+	o, ok, err := d.Order(ctx, r, "sell", d.Kit.Sell, true)
 	if !ok {
 		return err
 	}
