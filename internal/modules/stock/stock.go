@@ -15,6 +15,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/desk"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/market"
 )
 
@@ -104,7 +105,7 @@ func inlineTicker(q string) (string, bool) {
 func dividends(d *trading.Desk) []app.Command {
 	return []app.Command{
 		{Name: "stock_income_stock", Description: "Record a stock dividend: /stock_income_stock FPT 15", Handler: func(ctx context.Context, r *app.Request) error {
-			o, ok, err := d.Order(ctx, r, "income_stock", shares("shares received", "15", ""), false)
+			o, ok, err := desk.Read(ctx, r, d, "income_stock", shares("shares received", "15", ""), false)
 			if !ok {
 				return err
 			}
@@ -116,7 +117,7 @@ func dividends(d *trading.Desk) []app.Command {
 			})
 		}},
 		{Name: "stock_income_vnd", Description: "Record a cash dividend: /stock_income_vnd FPT 200000", Handler: func(ctx context.Context, r *app.Request) error {
-			o, ok, err := d.Order(ctx, r, "income_vnd", trading.OrderAmount{Cash: true, Max: rules.MaxCash, Arg: "vnd received", Example: "200000"}, false)
+			o, ok, err := desk.Read(ctx, r, d, "income_vnd", trading.OrderAmount{Cash: true, Max: rules.MaxCash, Arg: "vnd received", Example: "200000"}, false)
 			if !ok {
 				return err
 			}

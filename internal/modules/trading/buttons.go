@@ -13,7 +13,8 @@ import (
 // A desk's buttons (app.CallbackData): "<name>:p:<SYM>" refreshes a price
 // reply and "<name>:s:<user id>" a portfolio reply, each edited in place. A refresh
 // goes through the quote cache (Quotes.Fresh), so tapping it again and
-// again costs the price sources nothing more than commands would.
+// again costs the price sources nothing more than commands would. Any
+// other kind is a holding's button at the asking buy or sell (Press).
 const (
 	kindPrice = "p"
 	kindStats = "s"
@@ -77,7 +78,7 @@ func (d *Desk) Callback(text func(sym string, q Quote) string, symbol func(strin
 				kb = nil
 			}
 			return req.Edit(ctx, body, kb)
-		case kindAskBuy, kindAskSell:
+		default:
 			if d.Press != nil {
 				return d.Press(ctx, req, data.Fields[0], data.Fields[1])
 			}

@@ -96,3 +96,13 @@ func (k *Kit) Read(s string) (string, bool) {
 	}
 	return k.Symbol(s)
 }
+
+// OrderAmount is how a command reads its amount and asks for it.
+type OrderAmount struct {
+	Cash    bool            // an amount of cash (the market's cash places); else a quantity
+	Max     decimal.Decimal // zero: no bound
+	Arg     string          // its name in the usage line: "usd"
+	Example string          // in the usage line: "100"
+	Hint    string          // said after a refusal: "(whole shares)"
+	Ask     string          // the question when it is asked: "How much USD? e.g. 100"
+}

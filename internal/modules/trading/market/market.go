@@ -11,6 +11,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/desk"
 )
 
 // Factory is k's module, its charts drawn by dr.
@@ -38,8 +39,8 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	}
 	quotes := &trading.Quotes{Store: d.Store, Log: d.Log, Now: d.Now, Fresh: k.Fresh, UnknownFor: trading.UnknownFor, Noun: k.Noun,
 		Range: k.Range, NoPrice: k.NoPrice, Sources: k.Sources(sites)}
-	desk := &trading.Desk{Market: k.Market, Quotes: quotes, Money: k.Money, Bot: d.Bot, Name: k.Name, Start: k.Start, Unit: k.Unit, Kit: k}
-	desk.Values = &trading.Values{Store: d.Store, Log: d.Log, Now: d.Now, Quotes: quotes, Market: k.Market,
+	dk := &trading.Desk{Market: k.Market, Quotes: quotes, Money: k.Money, Bot: d.Bot, Name: k.Name, Start: k.Start, Unit: k.Unit, Kit: k}
+	dk.Values = &trading.Values{Store: d.Store, Log: d.Log, Now: d.Now, Quotes: quotes, Market: k.Market,
 		Photos: d.Photos(), Name: k.Name, Money: k.Chart, Exact: k.Money, Drawer: dr}
 	charts := &trading.Charts{Store: d.Store, Log: d.Log, Now: d.Now, Photos: d.Photos(), Name: k.Name, Noun: k.Noun,
 		Periods: k.Periods, Default: k.Period, Money: k.Chart, Zone: trading.ICT, Drawer: dr, Label: k.ChartLabel}
@@ -53,9 +54,9 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	if price == nil {
 		price = k.Money
 	}
-	alerts := &trading.Alerts{Desk: desk, Bot: d.Bot, Log: d.Log, Symbol: k.Symbol, Fixed: k.Only, Label: k.AlertLabel, Price: price, Example: k.AlertExample}
-	orders := &trading.Orders{Desk: desk, Conv: d.Conversations}
-	desk.Alerts, desk.Press = alerts, orders.Press
+	alerts := &trading.Alerts{Desk: dk, Bot: d.Bot, Log: d.Log, Symbol: k.Symbol, Fixed: k.Only, Label: k.AlertLabel, Price: price, Example: k.AlertExample}
+	orders := &desk.Orders{Desk: dk, Conv: d.Conversations}
+	dk.Alerts, dk.Press = alerts, orders.Press
 
 	chartSym, webSym := k.Symbol, k.Symbol
 	if k.ChartOnly != "" {
@@ -64,21 +65,21 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	}
 	n := k.Name
 	commands := []app.Command{
-		{Name: n + "_price", Description: k.Help.Price, Handler: desk.PriceCommand},
+		{Name: n + "_price", Description: k.Help.Price, Handler: orders.PriceCommand},
 		{Name: n + "_topup", Description: "Add paper " + k.Currency + ": /" + n + "_topup " + k.Start, Handler: trading.TopUpHandler(k.Market, d.Store, d.Now, k.Money)},
 		{Name: n + "_buy", Description: k.Help.Buy, Handler: orders.BuyCommand},
 		{Name: n + "_sell", Description: k.Help.Sell, Handler: orders.SellCommand},
-		{Name: n + "_stats", Description: "Your " + n + " portfolio and profit/loss", Handler: desk.ShowStats},
-		{Name: n + "_top", Description: "The " + n + " board: this group's portfolios by value and 7-day change (private: /" + n + "_top join to be on it)", Handler: desk.TopCommand},
+		{Name: n + "_stats", Description: "Your " + n + " portfolio and profit/loss", Handler: dk.ShowStats},
+		{Name: n + "_top", Description: "The " + n + " board: this group's portfolios by value and 7-day change (private: /" + n + "_top join to be on it)", Handler: dk.TopCommand},
 		{Name: n + "_alert", Description: k.Help.Alert, Handler: alerts.SetCommand},
 		{Name: n + "_alerts", Description: "Your " + n + " price alerts, a Cancel button each", Handler: alerts.ListCommand},
 		{Name: n + "_chart", Description: k.Help.Chart, Handler: charts.Command(chartSym, k.ChartOnly)},
 	}
 	if k.More != nil {
-		commands = append(commands, k.More(desk)...)
+		commands = append(commands, k.More(dk)...)
 	}
 	title := strings.ToUpper(n[:1]) + n[1:]
-	cards := &trading.Cards{Desk: desk, Market: title, Symbol: k.Inline, Text: k.PriceText, Chart: k.ChartHint, Help: k.InlineHelp}
+	cards := &trading.Cards{Desk: dk, Market: title, Symbol: k.Inline, Text: k.PriceText, Chart: k.ChartHint, Help: k.InlineHelp}
 	if cards.Symbol == nil {
 		cards.Symbol = k.Symbol
 	}
@@ -89,11 +90,11 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 		Name:         n,
 		Commands:     commands,
 		Steps:        orders.Steps(),
-		OnChatChange: desk.OnChatChange,
-		OnMemberLeft: desk.OnMemberLeft,
-		Crons:        []app.Cron{desk.Values.Cron(), alerts.Cron()},
-		Web:          []app.WebRoute{desk.WebRoute(), desk.BoardWebRoute(), desk.ChartWebRoute(charts, webSym)},
-		Callbacks:    []app.Callback{desk.Values.Callback(), desk.TopCallback(), alerts.Callback(), desk.Callback(k.PriceText, k.Read), charts.Callback(chartSym)},
-		Inline:       []app.Inline{cards.Inline(), desk.InlineSummary(title)},
+		OnChatChange: dk.OnChatChange,
+		OnMemberLeft: dk.OnMemberLeft,
+		Crons:        []app.Cron{dk.Values.Cron(), alerts.Cron()},
+		Web:          []app.WebRoute{dk.WebRoute(), dk.BoardWebRoute(), dk.ChartWebRoute(charts, webSym)},
+		Callbacks:    []app.Callback{dk.Values.Callback(), dk.TopCallback(), alerts.Callback(), dk.Callback(k.PriceText, k.Read), charts.Callback(chartSym)},
+		Inline:       []app.Inline{cards.Inline(), dk.InlineSummary(title)},
 	}, nil
 }

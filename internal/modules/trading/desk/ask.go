@@ -1,4 +1,6 @@
-package trading
+// Package desk is a market's price, buy and sell commands, and the
+// questions a buy or sell with no arguments asks.
+package desk
 
 import (
 	"context"
@@ -6,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/modules/trading"
 )
 
 // A buy or sell command with nothing after it asks for the symbol, then
@@ -30,7 +33,7 @@ const (
 // arguments. A market of one symbol (Kit.Only) asks only the amount, and
 // its commands take it alone ("/gold_buy 0.5").
 type Orders struct {
-	Desk *Desk
+	Desk *trading.Desk
 	Conv app.Conversations
 }
 
@@ -52,12 +55,12 @@ func (o *Orders) Steps() map[string]app.TextHandler {
 
 func (o *Orders) run(kind string) func(ctx context.Context, r *app.Request) error {
 	if kind == kindAskBuy {
-		return o.Desk.buyCommand
+		return o.buy
 	}
-	return o.Desk.sellCommand
+	return o.sell
 }
 
-func (o *Orders) amount(kind string) OrderAmount {
+func (o *Orders) amount(kind string) trading.OrderAmount {
 	if kind == kindAskBuy {
 		return o.Desk.Kit.Buy
 	}
@@ -101,7 +104,7 @@ func (o *Orders) askSymbol(ctx context.Context, r *app.Request, kind, text strin
 		if i%4 == 0 {
 			rows = append(rows, nil)
 		}
-		rows[len(rows)-1] = append(rows[len(rows)-1], app.Button{Text: sym, Data: app.Data(o.Desk.prefix(), kind, sym)})
+		rows[len(rows)-1] = append(rows[len(rows)-1], app.Button{Text: sym, Data: app.Data(o.Desk.Name+":", kind, sym)})
 	}
 	kb, err := app.Keyboard(rows...)
 	if err != nil {
@@ -113,7 +116,7 @@ func (o *Orders) askSymbol(ctx context.Context, r *app.Request, kind, text strin
 
 // held are the symbols the user holds, sorted.
 func (o *Orders) held(ctx context.Context, user int64) ([]string, error) {
-	p, _, err := Load(ctx, o.Desk.Quotes.Store, user)
+	p, _, err := trading.Load(ctx, o.Desk.Quotes.Store, user)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +151,7 @@ func (o *Orders) stepSymbol(ctx context.Context, r *app.TextRequest) error {
 // would refuse unread is explained and asked again, the step kept.
 func (o *Orders) stepAmount(ctx context.Context, r *app.TextRequest) error {
 	kind, sym, _ := strings.Cut(string(r.Conversation.State), " ")
-	if _, _, err := o.amount(kind).parse(o.Desk.Market, strings.TrimSpace(r.Text), kind == kindAskSell); err != nil {
+	if _, _, err := parse(o.amount(kind), o.Desk.Market, strings.TrimSpace(r.Text), kind == kindAskSell); err != nil {
 		if err := r.Continue(ctx, stepAmount, 0, r.Conversation.State); err != nil {
 			return err
 		}
@@ -171,7 +174,7 @@ func (o *Orders) stepAmount(ctx context.Context, r *app.TextRequest) error {
 // update moves the conversation once.
 func (o *Orders) Press(ctx context.Context, c *app.CallbackRequest, kind, arg string) error {
 	sym, ok := o.Desk.Kit.Read(arg)
-	if !ok {
+	if !ok || (kind != kindAskBuy && kind != kindAskSell) {
 		return c.Answer(ctx, app.StaleButtonToast)
 	}
 	if err := o.Conv.Start(ctx, app.Conversation{ChatID: c.ChatID, ThreadID: c.ThreadID, UserID: c.UserID,
