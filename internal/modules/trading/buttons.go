@@ -69,7 +69,7 @@ func (d *Desk) Callback(text func(sym string, q Quote) string, symbol func(strin
 			} else if !mine {
 				return req.Answer(ctx, NotYoursToast)
 			}
-			body, found, err := d.stats(ctx, owner)
+			body, found, err := d.Stats(ctx, owner)
 			if err != nil {
 				return err
 			}
@@ -87,9 +87,9 @@ func (d *Desk) Callback(text func(sym string, q Quote) string, symbol func(strin
 	}}
 }
 
-// stats is a user's portfolio report at current prices, or, found false,
+// Stats is a user's portfolio report at current prices, or, found false,
 // how to start one.
-func (d *Desk) stats(ctx context.Context, user int64) (text string, found bool, err error) {
+func (d *Desk) Stats(ctx context.Context, user int64) (text string, found bool, err error) {
 	p, found, err := Load(ctx, d.Quotes.Store, user)
 	switch {
 	case err != nil:

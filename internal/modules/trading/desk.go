@@ -100,7 +100,7 @@ func (d *Desk) ShowStats(ctx context.Context, r *app.Request) error {
 		_, err := r.Reply(ctx, "You can only see your own portfolio: /"+d.Name+"_stats")
 		return err
 	}
-	body, found, err := d.stats(ctx, r.UserID)
+	body, found, err := d.Stats(ctx, r.UserID)
 	switch {
 	case err != nil:
 		return err

@@ -6,12 +6,12 @@ package market
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/desk"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/inline"
 )
 
 // Factory is k's module, its charts drawn by dr.
@@ -78,14 +78,6 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	if k.More != nil {
 		commands = append(commands, k.More(dk)...)
 	}
-	title := strings.ToUpper(n[:1]) + n[1:]
-	cards := &trading.Cards{Desk: dk, Market: title, Symbol: k.Inline, Text: k.PriceText, Chart: k.ChartHint, Help: k.InlineHelp}
-	if cards.Symbol == nil {
-		cards.Symbol = k.Symbol
-	}
-	if cards.Chart == nil {
-		cards.Chart = func(sym string) string { return "/" + n + "_chart " + sym }
-	}
 	return &app.Module{
 		Name:         n,
 		Commands:     commands,
@@ -95,6 +87,6 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 		Crons:        []app.Cron{dk.Values.Cron(), alerts.Cron()},
 		Web:          []app.WebRoute{dk.WebRoute(), dk.BoardWebRoute(), dk.ChartWebRoute(charts, webSym)},
 		Callbacks:    []app.Callback{dk.Values.Callback(), dk.TopCallback(), alerts.Callback(), dk.Callback(k.PriceText, k.Read), charts.Callback(chartSym)},
-		Inline:       []app.Inline{cards.Inline(), dk.InlineSummary(title)},
+		Inline:       []app.Inline{inline.Cards(dk), inline.Summary(dk)},
 	}, nil
 }
