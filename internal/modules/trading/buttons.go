@@ -97,5 +97,5 @@ func (d *Desk) Stats(ctx context.Context, user int64) (text string, found bool, 
 	case !found:
 		return fmt.Sprintf("No %s portfolio yet. Start with /%s_topup %s.", d.Name, d.Name, d.Start), false, nil
 	}
-	return report(p.Value(d.Market, d.Quotes.Known(ctx)), d.Money, d.unit), true, nil
+	return report(p.Value(d.Market, d.Quotes.Known(ctx)), d.Money, d.UnitOf), true, nil
 }

@@ -34,8 +34,8 @@ type Desk struct {
 	Press func(ctx context.Context, c *app.CallbackRequest, kind, arg string) error
 }
 
-// unit is how a reply names a quantity of sym.
-func (d *Desk) unit(sym string) string {
+// UnitOf is how a reply names a quantity of sym.
+func (d *Desk) UnitOf(sym string) string {
 	if d.Unit != "" {
 		return d.Unit
 	}
@@ -51,7 +51,7 @@ func (d *Desk) Buy(ctx context.Context, r *app.Request, sym string, buy func(p *
 			return "", err
 		}
 		paid := p.History[len(p.History)-1].Cash.Neg()
-		return fmt.Sprintf("Bought %s %s at %s for %s. Cash: %s.", Qty(qty), d.unit(sym), d.Money(q.Price), d.Money(paid), d.Money(p.Cash)), nil
+		return fmt.Sprintf("Bought %s %s at %s for %s. Cash: %s.", Qty(qty), d.UnitOf(sym), d.Money(q.Price), d.Money(paid), d.Money(p.Cash)), nil
 	})
 }
 
@@ -64,7 +64,7 @@ func (d *Desk) Sell(ctx context.Context, r *app.Request, sym string, qty decimal
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("Sold %s %s at %s for %s. Cash: %s.", Qty(sold), d.unit(sym), d.Money(q.SellPrice()), d.Money(proceeds), d.Money(p.Cash)), nil
+		return fmt.Sprintf("Sold %s %s at %s for %s. Cash: %s.", Qty(sold), d.UnitOf(sym), d.Money(q.SellPrice()), d.Money(proceeds), d.Money(p.Cash)), nil
 	})
 }
 

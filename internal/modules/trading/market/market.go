@@ -10,8 +10,10 @@ import (
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/charts"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/desk"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/inline"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/web"
 )
 
 // Factory is k's module, its charts drawn by dr.
@@ -42,13 +44,13 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	dk := &trading.Desk{Market: k.Market, Quotes: quotes, Money: k.Money, Bot: d.Bot, Name: k.Name, Start: k.Start, Unit: k.Unit, Kit: k}
 	dk.Values = &trading.Values{Store: d.Store, Log: d.Log, Now: d.Now, Quotes: quotes, Market: k.Market,
 		Photos: d.Photos(), Name: k.Name, Money: k.Chart, Exact: k.Money, Drawer: dr}
-	charts := &trading.Charts{Store: d.Store, Log: d.Log, Now: d.Now, Photos: d.Photos(), Name: k.Name, Noun: k.Noun,
+	charted := &charts.Charts{Store: d.Store, Log: d.Log, Now: d.Now, Photos: d.Photos(), Name: k.Name, Noun: k.Noun,
 		Periods: k.Periods, Default: k.Period, Money: k.Chart, Zone: trading.ICT, Drawer: dr, Label: k.ChartLabel}
-	if charts.Periods == nil {
-		charts.Periods, charts.Default = trading.AllPeriods, trading.Week
+	if charted.Periods == nil {
+		charted.Periods, charted.Default = trading.AllPeriods, trading.Week
 	}
 	if k.Histories != nil {
-		charts.Sources = k.Histories(sites)
+		charted.Sources = k.Histories(sites)
 	}
 	price := k.AlertPrice
 	if price == nil {
@@ -73,7 +75,7 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 		{Name: n + "_top", Description: "The " + n + " board: this group's portfolios by value and 7-day change (private: /" + n + "_top join to be on it)", Handler: dk.TopCommand},
 		{Name: n + "_alert", Description: k.Help.Alert, Handler: alerts.SetCommand},
 		{Name: n + "_alerts", Description: "Your " + n + " price alerts, a Cancel button each", Handler: alerts.ListCommand},
-		{Name: n + "_chart", Description: k.Help.Chart, Handler: charts.Command(chartSym, k.ChartOnly)},
+		{Name: n + "_chart", Description: k.Help.Chart, Handler: charted.Command(chartSym, k.ChartOnly)},
 	}
 	if k.More != nil {
 		commands = append(commands, k.More(dk)...)
@@ -85,8 +87,8 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 		OnChatChange: dk.OnChatChange,
 		OnMemberLeft: dk.OnMemberLeft,
 		Crons:        []app.Cron{dk.Values.Cron(), alerts.Cron()},
-		Web:          []app.WebRoute{dk.WebRoute(), dk.BoardWebRoute(), dk.ChartWebRoute(charts, webSym)},
-		Callbacks:    []app.Callback{dk.Values.Callback(), dk.TopCallback(), alerts.Callback(), dk.Callback(k.PriceText, k.Read), charts.Callback(chartSym)},
+		Web:          []app.WebRoute{web.MeRoute(dk), web.DeskBoardRoute(dk), web.ChartRoute(dk, charted, webSym)},
+		Callbacks:    []app.Callback{dk.Values.Callback(), dk.TopCallback(), alerts.Callback(), dk.Callback(k.PriceText, k.Read), charted.Callback(chartSym)},
 		Inline:       []app.Inline{inline.Cards(dk), inline.Summary(dk)},
 	}, nil
 }
