@@ -1,3 +1,5 @@
+// Package charts is a market's price charts: /<market>_chart, its period
+// buttons, and the bounded cache of drawn pictures.
 package charts
 
 import (

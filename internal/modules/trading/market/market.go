@@ -9,6 +9,7 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/boards"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/charts"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/desk"
@@ -72,7 +73,7 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 		{Name: n + "_buy", Description: k.Help.Buy, Handler: orders.BuyCommand},
 		{Name: n + "_sell", Description: k.Help.Sell, Handler: orders.SellCommand},
 		{Name: n + "_stats", Description: "Your " + n + " portfolio and profit/loss", Handler: dk.ShowStats},
-		{Name: n + "_top", Description: "The " + n + " board: this group's portfolios by value and 7-day change (private: /" + n + "_top join to be on it)", Handler: dk.TopCommand},
+		{Name: n + "_top", Description: "The " + n + " board: this group's portfolios by value and 7-day change (private: /" + n + "_top join to be on it)", Handler: boards.Command(dk)},
 		{Name: n + "_alert", Description: k.Help.Alert, Handler: alerts.SetCommand},
 		{Name: n + "_alerts", Description: "Your " + n + " price alerts, a Cancel button each", Handler: alerts.ListCommand},
 		{Name: n + "_chart", Description: k.Help.Chart, Handler: charted.Command(chartSym, k.ChartOnly)},
@@ -88,7 +89,7 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 		OnMemberLeft: dk.OnMemberLeft,
 		Crons:        []app.Cron{dk.Values.Cron(), alerts.Cron()},
 		Web:          []app.WebRoute{web.MeRoute(dk), web.DeskBoardRoute(dk), web.ChartRoute(dk, charted, webSym)},
-		Callbacks:    []app.Callback{dk.Values.Callback(), dk.TopCallback(), alerts.Callback(), dk.Callback(k.PriceText, k.Read), charted.Callback(chartSym)},
+		Callbacks:    []app.Callback{dk.Values.Callback(), boards.Callback(dk), alerts.Callback(), dk.Callback(k.PriceText, k.Read), charted.Callback(chartSym)},
 		Inline:       []app.Inline{inline.Cards(dk), inline.Summary(dk)},
 	}, nil
 }

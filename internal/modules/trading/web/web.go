@@ -1,3 +1,5 @@
+// Package web is a market's answers to the Mini App: the user's
+// portfolio, a group's board, and a holding's chart.
 package web
 
 import (
