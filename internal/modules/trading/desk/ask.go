@@ -37,7 +37,7 @@ type Orders struct {
 	Conv app.Conversations
 }
 
-// BuyCommand is the buy command: o.Buy, or the questions when it has no
+// BuyCommand is the buy command: a buy, or the questions when it has no
 // arguments.
 func (o *Orders) BuyCommand(ctx context.Context, r *app.Request) error {
 	return o.command(ctx, r, kindAskBuy)
