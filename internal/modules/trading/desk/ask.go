@@ -148,14 +148,21 @@ func (o *Orders) stepSymbol(ctx context.Context, r *app.TextRequest) error {
 
 // stepAmount runs the command with the symbol and the typed amount; the
 // conversation ends with the command's reply. An amount the command
-// would refuse unread is explained and asked again, the step kept.
+// would refuse before pricing is explained and asked again, the step kept.
 func (o *Orders) stepAmount(ctx context.Context, r *app.TextRequest) error {
 	kind, sym, _ := strings.Cut(string(r.Conversation.State), " ")
-	if _, _, err := parse(o.amount(kind), o.Desk.Market, strings.TrimSpace(r.Text), kind == kindAskSell); err != nil {
+	// The lots are checked here and not in parse: a dividend's shares are
+	// no trade, and may be an odd lot.
+	a := o.amount(kind)
+	qty, all, err := parse(a, o.Desk.Market, strings.TrimSpace(r.Text), kind == kindAskSell)
+	if err == nil && !all && !a.Cash {
+		err = o.Desk.Market.Lots(qty)
+	}
+	if err != nil {
 		if err := r.Continue(ctx, stepAmount, 0, r.Conversation.State); err != nil {
 			return err
 		}
-		ask := o.amount(kind).Ask
+		ask := a.Ask
 		if o.Desk.Kit.Only == "" {
 			ask = sym + ": " + ask
 		}
