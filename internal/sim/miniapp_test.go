@@ -7,22 +7,22 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/miti99bot/miti99bot/internal/modules/trading"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/web"
 )
 
 // appAnswer is user's /app/api/me as the app writes it, holding what the
 // model below says, before change spoils it.
-func appAnswer(t *testing.T, user int64, change func(me map[string]*trading.WebPortfolio)) (string, *moneyModel) {
+func appAnswer(t *testing.T, user int64, change func(me map[string]*web.WebPortfolio)) (string, *moneyModel) {
 	t.Helper()
 	m := newMoneyModel()
 	a := m.of(book{"coin", 1001})
 	a.cash, a.invested, a.realized = decimal.RequireFromString("700.5"), decimal.RequireFromString("1000"), decimal.RequireFromString("5")
 	a.qty["BTC"], a.cost["BTC"] = decimal.RequireFromString("0.01"), decimal.RequireFromString("304.5")
 	m.of(book{"gold", 1001}) // asked a price, never topped up
-	amount := func(s string) trading.Amount { return trading.Amount{Value: decimal.RequireFromString(s), Text: s} }
-	me := map[string]*trading.WebPortfolio{
+	amount := func(s string) web.Amount { return web.Amount{Value: decimal.RequireFromString(s), Text: s} }
+	me := map[string]*web.WebPortfolio{
 		"coin": {Market: "coin", Found: true, Cash: amount("700.5"), Invested: amount("1000"),
-			Holdings: []trading.WebHolding{{Symbol: "BTC", Qty: "0.01", Cost: amount("304.5")}}},
+			Holdings: []web.WebHolding{{Symbol: "BTC", Qty: "0.01", Cost: amount("304.5")}}},
 		"gold":  {Market: "gold", Start: "/gold_topup 100000000"},
 		"stock": {Market: "stock", Start: "/stock_topup 100000000"},
 	}
@@ -40,36 +40,36 @@ func TestTheMiniAppCheckerFailsAnAnswerTheMoneyModelContradicts(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		user   int64 // whose answer it is
-		change func(me map[string]*trading.WebPortfolio)
+		change func(me map[string]*web.WebPortfolio)
 		want   string // in the one problem named; "" when there is none
 	}{
 		{name: "the bot's confirmations, shown as they are, pass", user: 1001},
 		{name: "cash a cent off fails", user: 1001, want: "coin: not what the bot confirmed: cash/invested/realized 700.51",
-			change: func(me map[string]*trading.WebPortfolio) { me["coin"].Cash.Value = decimal.RequireFromString("700.51") }},
+			change: func(me map[string]*web.WebPortfolio) { me["coin"].Cash.Value = decimal.RequireFromString("700.51") }},
 		{name: "invested not what was topped up fails", user: 1001, want: "coin: not what the bot confirmed",
-			change: func(me map[string]*trading.WebPortfolio) {
+			change: func(me map[string]*web.WebPortfolio) {
 				me["coin"].Invested.Value = decimal.RequireFromString("900")
 			}},
 		{name: "a holding's quantity off fails", user: 1001, want: "BTC 0.02 at cost 304.5, confirmed 0.01",
-			change: func(me map[string]*trading.WebPortfolio) { me["coin"].Holdings[0].Qty = "0.02" }},
+			change: func(me map[string]*web.WebPortfolio) { me["coin"].Holdings[0].Qty = "0.02" }},
 		{name: "a holding's cost off fails", user: 1001, want: "BTC 0.01 at cost 300, confirmed 0.01 at 304.5",
-			change: func(me map[string]*trading.WebPortfolio) {
+			change: func(me map[string]*web.WebPortfolio) {
 				me["coin"].Holdings[0].Cost.Value = decimal.RequireFromString("300")
 			}},
 		{name: "a holding the bot never confirmed fails", user: 1001, want: "ETH 1 never confirmed",
-			change: func(me map[string]*trading.WebPortfolio) {
-				me["coin"].Holdings = append(me["coin"].Holdings, trading.WebHolding{Symbol: "ETH", Qty: "1"})
+			change: func(me map[string]*web.WebPortfolio) {
+				me["coin"].Holdings = append(me["coin"].Holdings, web.WebHolding{Symbol: "ETH", Qty: "1"})
 			}},
 		{name: "a confirmed holding left out fails", user: 1001, want: "BTC 0 at cost 0, confirmed 0.01",
-			change: func(me map[string]*trading.WebPortfolio) { me["coin"].Holdings = nil }},
+			change: func(me map[string]*web.WebPortfolio) { me["coin"].Holdings = nil }},
 		{name: "a portfolio the bot confirmed shown as none fails", user: 1001, want: "coin: not what the bot confirmed",
-			change: func(me map[string]*trading.WebPortfolio) { *me["coin"] = trading.WebPortfolio{Market: "coin"} }},
+			change: func(me map[string]*web.WebPortfolio) { *me["coin"] = web.WebPortfolio{Market: "coin"} }},
 		{name: "money in a market never topped up fails", user: 1001, want: "gold: not what the bot confirmed",
-			change: func(me map[string]*trading.WebPortfolio) {
+			change: func(me map[string]*web.WebPortfolio) {
 				me["gold"].Found, me["gold"].Cash.Value = true, decimal.RequireFromString("1")
 			}},
 		{name: "a market left out of the answer fails", user: 1001, want: "stock: no portfolio in the answer",
-			change: func(me map[string]*trading.WebPortfolio) { delete(me, "stock") }},
+			change: func(me map[string]*web.WebPortfolio) { delete(me, "stock") }},
 		{name: "another user's answer fails", user: 1002, want: "the answer is user 1002's"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -96,13 +96,13 @@ func TestTheMiniAppCheckerReadsWhichMarketsTheUserHas(t *testing.T) {
 func TestTheMiniAppCheckerFailsABoardOfAnotherGroupOrMisranked(t *testing.T) {
 	for _, c := range []struct {
 		name  string
-		board trading.WebBoard
+		board web.WebBoard
 		want  string
 	}{
-		{"the group's board, ranked from 1, passes", trading.WebBoard{Chat: -1001, Rows: []trading.WebBoardRow{{Rank: 1}, {Rank: 2}}}, ""},
-		{"another group's board fails", trading.WebBoard{Chat: -1002, Rows: []trading.WebBoardRow{{Rank: 1}}}, "the board of -1002"},
-		{"an empty board fails", trading.WebBoard{Chat: -1001}, "no rows"},
-		{"a rank skipped fails", trading.WebBoard{Chat: -1001, Rows: []trading.WebBoardRow{{Rank: 1}, {Rank: 3}}}, "row 2 ranked 3"},
+		{"the group's board, ranked from 1, passes", web.WebBoard{Chat: -1001, Rows: []web.WebBoardRow{{Rank: 1}, {Rank: 2}}}, ""},
+		{"another group's board fails", web.WebBoard{Chat: -1002, Rows: []web.WebBoardRow{{Rank: 1}}}, "the board of -1002"},
+		{"an empty board fails", web.WebBoard{Chat: -1001}, "no rows"},
+		{"a rank skipped fails", web.WebBoard{Chat: -1001, Rows: []web.WebBoardRow{{Rank: 1}, {Rank: 3}}}, "row 2 ranked 3"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			body, _ := json.Marshal(c.board)

@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/web"
 )
 
 // readMe checks user's /app/api/me answer against the money model: it
@@ -37,7 +38,7 @@ func readMe(body string, user int64, m *moneyModel) (found map[string]bool, prob
 			problems = append(problems, ns+": no portfolio in the answer")
 			continue
 		}
-		var w trading.WebPortfolio
+		var w web.WebPortfolio
 		if err := json.Unmarshal(raw, &w); err != nil {
 			problems = append(problems, fmt.Sprintf("%s: %v", ns, err))
 			continue
@@ -62,7 +63,7 @@ func readMe(body string, user int64, m *moneyModel) (found map[string]bool, prob
 // shown is the portfolio a page's answer shows, as the store holds one.
 // The page shows no realized profit: that one figure it cannot
 // contradict, and it is taken as the model's.
-func shown(w trading.WebPortfolio, a *account) (*trading.Portfolio, error) {
+func shown(w web.WebPortfolio, a *account) (*trading.Portfolio, error) {
 	if w.Market == "" {
 		return nil, fmt.Errorf("the answer names no market")
 	}
@@ -86,7 +87,7 @@ func shown(w trading.WebPortfolio, a *account) (*trading.Portfolio, error) {
 
 // checkBoard: a board shown is the group's, ranked from 1.
 func checkBoard(body string, chat int64) string {
-	var b trading.WebBoard
+	var b web.WebBoard
 	if err := json.Unmarshal([]byte(body), &b); err != nil {
 		return fmt.Sprintf("not the app's JSON: %v", err)
 	}

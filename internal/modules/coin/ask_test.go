@@ -91,3 +91,21 @@ func TestTradeQuestionsInAGroupAreForcedReplies(t *testing.T) {
 	forced()
 	reply("all", "Sold 0.00166665 BTC at $60,000.50 for $100.00. Cash: $1,000.00.")
 }
+
+// A bad amount typed at the amount question is answered with what is
+// wrong, and the question stays open: the next answer buys.
+func TestABadAmountIsExplainedAndAskedAgain(t *testing.T) {
+	b, _, _ := setup(t)
+	b.Converse(apptest.PrivateChat, apptest.User, []apptest.Step{
+		{Text: "/coin_topup 1000", Want: "Topped up $1,000.00. Cash: $1,000.00."},
+		{Text: "/coin_buy", Want: askSymbol},
+		{Text: "btc", Want: "BTC: " + askBuy},
+		{Text: "lots", Want: `"lots": the amount must be a positive number. BTC: ` + askBuy},
+		{Text: "0.001", Want: `"0.001": too many decimal places: at most 2. BTC: ` + askBuy},
+		{Text: "100", Want: "Bought 0.00166665 BTC at $60,000.50 for $100.00. Cash: $900.00."},
+		{Text: "/coin_sell", Want: askSymbol},
+		{Text: "BTC", Want: "BTC: " + askSell},
+		{Text: "-1", Want: `"-1": the amount must be a positive number. BTC: ` + askSell},
+		{Text: "all", Want: "Sold 0.00166665 BTC at $60,000.50 for $100.00. Cash: $1,000.00."},
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -38,9 +39,19 @@ const keyLife = 15 * 24 * time.Hour
 // refreshBefore renews the key this long before it expires.
 const refreshBefore = 24 * time.Hour
 
+// vnappmob is the SJC source: its base URL, and the store and clock of
+// its cached API key.
+type vnappmob struct {
+	store storage.KVStore
+	log   *slog.Logger
+	now   func() time.Time
+	http  *http.Client
+	base  string
+}
+
 // bearer returns a usable key, fetching a new one when the cached one is
 // missing, expiring soon, or (force) was just refused.
-func (m *module) bearer(ctx context.Context, force bool) (string, error) {
+func (m *vnappmob) bearer(ctx context.Context, force bool) (string, error) {
 	var k apiKey
 	err := m.store.GetJSON(ctx, keyStoreKey, &k)
 	if errors.Is(err, storage.ErrUnreadable) {
@@ -55,7 +66,7 @@ func (m *module) bearer(ctx context.Context, force bool) (string, error) {
 	var r struct {
 		Results string `json:"results"`
 	}
-	if err := trading.GetJSON(ctx, m.http, m.vnappmob+"/api/request_api_key?scope=gold", "", &r); err != nil {
+	if err := trading.GetJSON(ctx, m.http, m.base+"/api/request_api_key?scope=gold", "", &r); err != nil {
 		return "", fmt.Errorf("vnappmob key: %w", err)
 	}
 	if r.Results == "" {
@@ -90,7 +101,7 @@ func jwtExpiry(token string, fallback time.Time) time.Time {
 
 // sjc asks VNAppMob for the latest SJC bar price, in VND per luong: the
 // shop sells at sell_1l (a buyer's Price) and buys back at buy_1l (Bid).
-func (m *module) sjc(ctx context.Context, _ string, _ time.Time) (trading.Quote, error) {
+func (m *vnappmob) sjc(ctx context.Context, _ string, _ time.Time) (trading.Quote, error) {
 	for attempt := 0; attempt < 2; attempt++ {
 		key, err := m.bearer(ctx, attempt > 0)
 		if err != nil {
@@ -102,7 +113,7 @@ func (m *module) sjc(ctx context.Context, _ string, _ time.Time) (trading.Quote,
 				Sell json.Number `json:"sell_1l"`
 			} `json:"results"`
 		}
-		err = trading.GetJSON(ctx, m.http, m.vnappmob+"/api/v2/gold/sjc", key, &r)
+		err = trading.GetJSON(ctx, m.http, m.base+"/api/v2/gold/sjc", key, &r)
 		if errors.Is(err, trading.ErrRefused) {
 			continue // the cached key was revoked or expired early: fetch a new one once
 		}

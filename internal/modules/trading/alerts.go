@@ -119,7 +119,7 @@ func (b *alertBook) end(i int, how string, at time.Time) {
 
 // Track makes the desk's chat changes move the alerts too (OnChatChange).
 func (a *Alerts) Track() *Alerts {
-	a.Desk.alerts = a
+	a.Desk.Alerts = a
 	return a
 }
 

@@ -67,8 +67,8 @@ func UnixTime(v any) (time.Time, error) {
 // Last is the newest bar of h (h has at least one).
 func (h History) Last() chart.Bar { return h.Bars[len(h.Bars)-1] }
 
-// change is the move over the period: the first bar's open (its price
+// Change is the move over the period: the first bar's open (its price
 // when the source has no OHLC) to the last close.
-func (h History) change() (first, last float64) {
+func (h History) Change() (first, last float64) {
 	return h.Bars[0].O, h.Last().C
 }

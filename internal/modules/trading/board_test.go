@@ -161,20 +161,6 @@ func TestTheBoardAsksEachSymbolOnce(t *testing.T) {
 	}
 }
 
-// The board's buttons fit Telegram's 64 bytes for the longest market
-// name and any page (MustKeyboard would panic otherwise).
-func TestTheBoardsButtonsFit(t *testing.T) {
-	d := &Desk{Name: "stock"}
-	for _, order := range []string{byValue, byChange} {
-		for _, private := range []bool{false, true} {
-			kb := d.boardKeyboard(order, 1<<30, 1<<31-1, private, private)
-			if len(kb.InlineKeyboard) == 0 {
-				t.Fatal("no buttons")
-			}
-		}
-	}
-}
-
 // inChatBot answers ChatMember as told: a member when in, else not one.
 type inChatBot struct {
 	app.Messenger // nil: only ChatMember is used

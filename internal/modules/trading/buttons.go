@@ -13,7 +13,8 @@ import (
 // A desk's buttons (app.CallbackData): "<name>:p:<SYM>" refreshes a price
 // reply and "<name>:s:<user id>" a portfolio reply, each edited in place. A refresh
 // goes through the quote cache (Quotes.Fresh), so tapping it again and
-// again costs the price sources nothing more than commands would.
+// again costs the price sources nothing more than commands would. Any
+// other kind is a holding's button at the asking buy or sell (Press).
 const (
 	kindPrice = "p"
 	kindStats = "s"
@@ -68,7 +69,7 @@ func (d *Desk) Callback(text func(sym string, q Quote) string, symbol func(strin
 			} else if !mine {
 				return req.Answer(ctx, NotYoursToast)
 			}
-			body, found, err := d.stats(ctx, owner)
+			body, found, err := d.Stats(ctx, owner)
 			if err != nil {
 				return err
 			}
@@ -77,18 +78,18 @@ func (d *Desk) Callback(text func(sym string, q Quote) string, symbol func(strin
 				kb = nil
 			}
 			return req.Edit(ctx, body, kb)
-		case kindAskBuy, kindAskSell:
-			if d.orders != nil {
-				return d.orders.press(ctx, req, data.Fields[0], data.Fields[1])
+		default:
+			if d.Press != nil {
+				return d.Press(ctx, req, data.Fields[0], data.Fields[1])
 			}
 		}
 		return req.Answer(ctx, app.StaleButtonToast)
 	}}
 }
 
-// stats is a user's portfolio report at current prices, or, found false,
+// Stats is a user's portfolio report at current prices, or, found false,
 // how to start one.
-func (d *Desk) stats(ctx context.Context, user int64) (text string, found bool, err error) {
+func (d *Desk) Stats(ctx context.Context, user int64) (text string, found bool, err error) {
 	p, found, err := Load(ctx, d.Quotes.Store, user)
 	switch {
 	case err != nil:
@@ -96,5 +97,5 @@ func (d *Desk) stats(ctx context.Context, user int64) (text string, found bool, 
 	case !found:
 		return fmt.Sprintf("No %s portfolio yet. Start with /%s_topup %s.", d.Name, d.Name, d.Start), false, nil
 	}
-	return report(p.Value(d.Market, d.Quotes.Known(ctx)), d.Money, d.unit), true, nil
+	return report(p.Value(d.Market, d.Quotes.Known(ctx)), d.Money, d.UnitOf), true, nil
 }

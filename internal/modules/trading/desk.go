@@ -28,12 +28,14 @@ type Desk struct {
 	// Bot, when set, is asked whether a group board's member is still in
 	// the group when they look at it (BoardMember).
 	Bot    app.Messenger
-	alerts *Alerts // set by Alerts.Track
-	orders *Orders // set by Orders.Track
+	Kit    *Kit    // the market's declaration
+	Alerts *Alerts // the market's alerts, moved with a chat
+	// Press answers a holding's button at the asking buy or sell.
+	Press func(ctx context.Context, c *app.CallbackRequest, kind, arg string) error
 }
 
-// unit is how a reply names a quantity of sym.
-func (d *Desk) unit(sym string) string {
+// UnitOf is how a reply names a quantity of sym.
+func (d *Desk) UnitOf(sym string) string {
 	if d.Unit != "" {
 		return d.Unit
 	}
@@ -49,7 +51,7 @@ func (d *Desk) Buy(ctx context.Context, r *app.Request, sym string, buy func(p *
 			return "", err
 		}
 		paid := p.History[len(p.History)-1].Cash.Neg()
-		return fmt.Sprintf("Bought %s %s at %s for %s. Cash: %s.", Qty(qty), d.unit(sym), d.Money(q.Price), d.Money(paid), d.Money(p.Cash)), nil
+		return fmt.Sprintf("Bought %s %s at %s for %s. Cash: %s.", Qty(qty), d.UnitOf(sym), d.Money(q.Price), d.Money(paid), d.Money(p.Cash)), nil
 	})
 }
 
@@ -62,7 +64,7 @@ func (d *Desk) Sell(ctx context.Context, r *app.Request, sym string, qty decimal
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("Sold %s %s at %s for %s. Cash: %s.", Qty(sold), d.unit(sym), d.Money(q.SellPrice()), d.Money(proceeds), d.Money(p.Cash)), nil
+		return fmt.Sprintf("Sold %s %s at %s for %s. Cash: %s.", Qty(sold), d.UnitOf(sym), d.Money(q.SellPrice()), d.Money(proceeds), d.Money(p.Cash)), nil
 	})
 }
 
@@ -98,7 +100,7 @@ func (d *Desk) ShowStats(ctx context.Context, r *app.Request) error {
 		_, err := r.Reply(ctx, "You can only see your own portfolio: /"+d.Name+"_stats")
 		return err
 	}
-	body, found, err := d.stats(ctx, r.UserID)
+	body, found, err := d.Stats(ctx, r.UserID)
 	switch {
 	case err != nil:
 		return err
@@ -108,14 +110,4 @@ func (d *Desk) ShowStats(ctx context.Context, r *app.Request) error {
 	}
 	_, err = r.ReplyKeyboard(ctx, body, d.statsKeyboard(r.UserID))
 	return err
-}
-
-// SellArg reads a sell quantity: "all", or a positive amount within the
-// market's quantity precision.
-func (d *Desk) SellArg(s string) (qty decimal.Decimal, all bool, err error) {
-	if strings.EqualFold(s, "all") {
-		return decimal.Zero, true, nil
-	}
-	qty, err = ParseAmount(s, d.Market.QtyPlaces, decimal.Zero)
-	return qty, false, err
 }

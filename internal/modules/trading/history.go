@@ -57,13 +57,13 @@ var (
 	ErrBadHistory = errors.New("no history source answered usable prices")
 )
 
-// history asks the sources in order and keeps the first answer with
+// FetchHistory asks the sources in order and keeps the first answer with
 // enough prices; a source that answers too few is passed over like a
 // failed one (a new listing, a holiday week), and said so when none has
 // more. An answer with a price that cannot be right is that source's
 // answer, not an outage: the next source is asked at once, and nothing
 // is retried.
-func history(ctx context.Context, srcs []HistorySource, sym string, p Period, now time.Time, log func(src string, err error)) (History, HistorySource, error) {
+func FetchHistory(ctx context.Context, srcs []HistorySource, sym string, p Period, now time.Time, log func(src string, err error)) (History, HistorySource, error) {
 	unknown, few, bad := 0, 0, 0
 	for _, s := range srcs {
 		h, err := s.Bars(ctx, sym, p, now)
@@ -145,8 +145,8 @@ func ParsePeriod(s string, allowed []Period, def Period) (Period, bool) {
 	return Period{}, false
 }
 
-// periodNames is "1d, 7d, 30d or 1y".
-func periodNames(ps []Period) string {
+// PeriodNames is "1d, 7d, 30d or 1y".
+func PeriodNames(ps []Period) string {
 	names := make([]string, len(ps))
 	for i, p := range ps {
 		names[i] = p.Name
@@ -156,3 +156,7 @@ func periodNames(ps []Period) string {
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
+
+// ICT is the users' time zone (Vietnam, no daylight saving), fixed so the
+// binary needs no tz database: charts label their times in it.
+var ICT = time.FixedZone("ICT", 7*3600)

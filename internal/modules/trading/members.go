@@ -25,7 +25,7 @@ const maxNameRunes = 24
 // noteMember records, in the write of a change r made, the group r came
 // from (a private chat is no group) and the user's current name.
 func (p *Portfolio) noteMember(r *app.Request) {
-	if name := displayName(r); name != "" {
+	if name := SenderName(r); name != "" {
 		p.Name = name
 	}
 	if r.Private || r.ChatID == 0 {
@@ -38,14 +38,17 @@ func (p *Portfolio) noteMember(r *app.Request) {
 	}
 }
 
-// displayName is the speaker's name (a group's title for its anonymous
-// admins), as userName cuts it.
-func displayName(r *app.Request) string {
+// displayName is SenderName, as the alerts call it.
+func displayName(r *app.Request) string { return SenderName(r) }
+
+// SenderName is the speaker's name (a group's title for its anonymous
+// admins), as UserName cuts it.
+func SenderName(r *app.Request) string {
 	return clip(r.Sender.DisplayName(), maxNameRunes)
 }
 
-// userName is a user's first and last name, else their @username.
-func userName(u *models.User) string {
+// UserName is a user's first and last name, else their @username.
+func UserName(u *models.User) string {
 	if u == nil {
 		return ""
 	}
@@ -122,8 +125,8 @@ func MoveChat(ctx context.Context, s storage.KVStore, ch app.ChatChange) error {
 // the market keys by chat (the boards' members, the alerts).
 func (d *Desk) OnChatChange(ctx context.Context, ch app.ChatChange) error {
 	err := MoveChat(ctx, d.Quotes.Store, ch)
-	if d.alerts != nil {
-		err = errors.Join(err, d.alerts.MoveChat(ctx, ch))
+	if d.Alerts != nil {
+		err = errors.Join(err, d.Alerts.MoveChat(ctx, ch))
 	}
 	return err
 }

@@ -24,6 +24,14 @@ type Market struct {
 	HistorySize int
 }
 
+// Lots refuses a traded quantity that is not a whole number of lots.
+func (m Market) Lots(qty decimal.Decimal) error {
+	if m.LotSize.IsPositive() && !qty.Mod(m.LotSize).IsZero() {
+		return fmt.Errorf("%w of %s", ErrLot, m.LotSize.String())
+	}
+	return nil
+}
+
 // Holding is one symbol held.
 type Holding struct {
 	Qty  decimal.Decimal `json:"qty"`
@@ -155,8 +163,8 @@ func (p *Portfolio) BuyQty(m Market, sym string, qty, price decimal.Decimal, now
 	if !qty.IsPositive() {
 		return fmt.Errorf("%w: that buys nothing at %s", ErrAmount, price.String())
 	}
-	if m.LotSize.IsPositive() && !qty.Mod(m.LotSize).IsZero() {
-		return fmt.Errorf("%w of %s", ErrLot, m.LotSize.String())
+	if err := m.Lots(qty); err != nil {
+		return err
 	}
 	h := p.Holdings[sym]
 	cost := tradeCash(m, h.Qty, qty, price)
@@ -213,8 +221,8 @@ func (p *Portfolio) CanSell(m Market, sym string, qty decimal.Decimal, all bool)
 	if !ok || !qty.IsPositive() || qty.GreaterThan(h.Qty) {
 		return fmt.Errorf("%w: you hold %s", ErrNoHolding, h.Qty.String())
 	}
-	if m.LotSize.IsPositive() && !all && !qty.Mod(m.LotSize).IsZero() {
-		return fmt.Errorf("%w of %s", ErrLot, m.LotSize.String())
+	if !all {
+		return m.Lots(qty)
 	}
 	return nil
 }

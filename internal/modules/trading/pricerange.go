@@ -22,8 +22,8 @@ const maxPricePlaces = 30
 // ErrOutOfRange marks a price outside its market's range.
 var ErrOutOfRange = errors.New("outside the market's range")
 
-// valid reports whether the range can bound anything.
-func (r PriceRange) valid() bool {
+// Valid reports whether the range can bound anything.
+func (r PriceRange) Valid() bool {
 	return r.Min.IsPositive() && r.Max.GreaterThan(r.Min)
 }
 
@@ -31,7 +31,7 @@ func (r PriceRange) valid() bool {
 // invalid). The digits are counted before any comparison: a number like
 // 1e-999999999 is cheap to read but not to compare.
 func (r PriceRange) Check(p decimal.Decimal) error {
-	if !r.valid() {
+	if !r.Valid() {
 		return fmt.Errorf("%w: no valid range [%s, %s]", ErrPriceInvalid, r.Min, r.Max)
 	}
 	mag := func(d decimal.Decimal) int64 { return int64(d.NumDigits()) + int64(d.Exponent()) } // its integer digits

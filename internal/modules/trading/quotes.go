@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"strings"
 	"time"
 
@@ -95,30 +94,6 @@ type Quotes struct {
 	// <SYM> right now; ...".
 	NoPrice string
 	flights flights
-}
-
-// SourceAt is a price source whose base URL is a module setting.
-type SourceAt struct {
-	Setting string
-	Build   func(c *http.Client, base string) Source
-}
-
-// NewQuotes builds a module's chain of sources, in order, from its
-// settings, every price they answer bounded by rng; every base URL must
-// pass CheckURL, and rng must bound something.
-func NewQuotes(d app.Deps, fresh time.Duration, noun string, rng PriceRange, sources ...SourceAt) (*Quotes, error) {
-	if !rng.valid() {
-		return nil, fmt.Errorf("%s prices: the range [%s, %s] bounds nothing", noun, rng.Min, rng.Max)
-	}
-	qs := &Quotes{Store: d.Store, Log: d.Log, Now: d.Now, Fresh: fresh, UnknownFor: UnknownFor, Noun: noun, Range: rng}
-	for _, s := range sources {
-		base, err := CheckURL(s.Setting, d.Settings[s.Setting])
-		if err != nil {
-			return nil, err
-		}
-		qs.Sources = append(qs.Sources, s.Build(d.HTTP, base))
-	}
-	return qs, nil
 }
 
 // Price returns a fresh cached quote, or asks the sources in order.

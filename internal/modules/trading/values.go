@@ -130,12 +130,3 @@ func (v *Values) Points(ctx context.Context, user int64) ([]DayPoint, error) {
 	}
 	return pts, nil
 }
-
-// Track makes the desk record its portfolios' values daily (the job is
-// the returned Values' Cron) and offer their chart, drawn by dr, on the
-// stats reply.
-func (d *Desk) Track(deps app.Deps, dr chart.Drawer, money chart.Format) *Values {
-	d.Values = &Values{Store: deps.Store, Log: deps.Log, Now: deps.Now, Quotes: d.Quotes, Market: d.Market,
-		Photos: deps.Photos(), Name: d.Name, Money: money, Exact: d.Money, Drawer: dr}
-	return d.Values
-}

@@ -1,4 +1,6 @@
-package trading
+// Package web is a market's answers to the Mini App: the user's
+// portfolio, a group's board, and a holding's chart.
+package web
 
 import (
 	"context"
@@ -11,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/modules/trading"
 )
 
 // WebTrades is how many of the latest trades the Mini App shows.
@@ -66,19 +69,20 @@ type WebTrade struct {
 	Cash   Amount    `json:"cash"`
 }
 
-// WebRoute is the desk's part of the Mini App's /app/api/me: the user's
+// MeRoute is the desk's part of the Mini App's /app/api/me: the user's
 // portfolio valued as /<market>_stats values it, its recorded days, and
 // its latest trades.
-func (d *Desk) WebRoute() app.WebRoute {
+func MeRoute(d *trading.Desk) app.WebRoute {
 	return app.WebRoute{Name: app.WebMe, Handler: func(ctx context.Context, r *app.WebRequest) (any, error) {
-		return d.Web(ctx, r.UserID)
+		return Me(ctx, d, r.UserID)
 	}}
 }
 
-// Web is user's portfolio for the Mini App.
-func (d *Desk) Web(ctx context.Context, user int64) (WebPortfolio, error) {
+// Me is user's portfolio at d for the Mini App.
+func Me(ctx context.Context, d *trading.Desk, user int64) (WebPortfolio, error) {
+	amount := func(v decimal.Decimal) Amount { return Amount{Value: v, Text: d.Money(v)} }
 	out := WebPortfolio{Market: d.Name, Holdings: []WebHolding{}, Values: []WebDayValue{}, Trades: []WebTrade{}}
-	p, found, err := Load(ctx, d.Quotes.Store, user)
+	p, found, err := trading.Load(ctx, d.Quotes.Store, user)
 	if err != nil {
 		return out, err
 	}
@@ -95,7 +99,7 @@ func (d *Desk) Web(ctx context.Context, user int64) (WebPortfolio, error) {
 	}
 	var (
 		wg     sync.WaitGroup
-		pts    []DayPoint
+		pts    []trading.DayPoint
 		ptsErr error
 		syms   = slices.Sorted(maps.Keys(p.Holdings))
 		prices = make([]quoted, len(syms))
@@ -116,27 +120,25 @@ func (d *Desk) Web(ctx context.Context, user int64) (WebPortfolio, error) {
 		return prices[i].price, found && prices[i].ok
 	})
 	out.Found = true
-	out.Cash, out.Invested, out.Total, out.PL = d.amount(v.Cash), d.amount(v.Invested), d.amount(v.Total), d.amount(v.PL)
+	out.Cash, out.Invested, out.Total, out.PL = amount(v.Cash), amount(v.Invested), amount(v.Total), amount(v.PL)
 	for _, l := range v.Lines {
-		out.Holdings = append(out.Holdings, WebHolding{Symbol: l.Symbol, Unit: d.unit(l.Symbol), Qty: Qty(l.Qty),
-			Cost: d.amount(l.Cost), Price: d.amount(l.Price), Value: d.amount(l.Value), PL: d.amount(l.PL), PriceKnown: l.PriceKnown})
+		out.Holdings = append(out.Holdings, WebHolding{Symbol: l.Symbol, Unit: d.UnitOf(l.Symbol), Qty: trading.Qty(l.Qty),
+			Cost: amount(l.Cost), Price: amount(l.Price), Value: amount(l.Value), PL: amount(l.PL), PriceKnown: l.PriceKnown})
 	}
 	for _, pt := range pts {
 		out.Values = append(out.Values, WebDayValue{Day: pt.Day, Value: pt.Cash.Add(pt.Holdings).InexactFloat64(), Deposited: pt.Deposited.InexactFloat64()})
 	}
 	trades := p.History[max(0, len(p.History)-WebTrades):]
 	for _, t := range slices.Backward(trades) {
-		wt := WebTrade{At: t.At, Kind: t.Kind, Symbol: t.Symbol, Cash: d.amount(t.Cash)}
+		wt := WebTrade{At: t.At, Kind: t.Kind, Symbol: t.Symbol, Cash: amount(t.Cash)}
 		if t.Kind != "topup" {
-			price := d.amount(t.Price)
-			wt.Qty, wt.Price = Qty(t.Qty), &price
+			price := amount(t.Price)
+			wt.Qty, wt.Price = trading.Qty(t.Qty), &price
 		}
 		out.Trades = append(out.Trades, wt)
 	}
 	return out, nil
 }
-
-func (d *Desk) amount(v decimal.Decimal) Amount { return Amount{Value: v, Text: d.Money(v)} }
 
 // WebBoard is a group's board for the Mini App: the members who traded
 // in the group, best first.
@@ -175,15 +177,16 @@ func BoardRoute(board func(ctx context.Context, chat, user int64) (b WebBoard, t
 	}}
 }
 
-// BoardWebRoute is the desk's "board" route for the Mini App: the board
+// DeskBoardRoute is the desk's "board" route for the Mini App: the board
 // of the group the page was opened from, as /<market>_top ranks it, to a
 // member of that board (BoardMember).
-func (d *Desk) BoardWebRoute() app.WebRoute {
+func DeskBoardRoute(d *trading.Desk) app.WebRoute {
+	amount := func(v decimal.Decimal) Amount { return Amount{Value: v, Text: d.Money(v)} }
 	return BoardRoute(func(ctx context.Context, chat, user int64) (WebBoard, bool, error) {
 		if member, err := d.BoardMember(ctx, chat, user); err != nil || !member {
 			return WebBoard{}, false, err
 		}
-		rows, err := Board(ctx, d.Quotes.Store, d.Market, d.Quotes.Known(ctx), chat, d.Quotes.Now())
+		rows, err := trading.Board(ctx, d.Quotes.Store, d.Market, d.Quotes.Known(ctx), chat, d.Quotes.Now())
 		if err != nil {
 			return WebBoard{}, false, err
 		}
@@ -193,7 +196,7 @@ func (d *Desk) BoardWebRoute() app.WebRoute {
 			if name == "" {
 				name = "(no name yet)"
 			}
-			b.Rows = append(b.Rows, WebBoardRow{Rank: i + 1, Name: name, Value: d.amount(r.Value), PL: d.amount(r.Change), You: r.User == user})
+			b.Rows = append(b.Rows, WebBoardRow{Rank: i + 1, Name: name, Value: amount(r.Value), PL: amount(r.Change), You: r.User == user})
 		}
 		return b, true, nil
 	})

@@ -1,4 +1,4 @@
-package trading_test
+package web_test
 
 import (
 	"context"
@@ -13,12 +13,14 @@ import (
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/charts"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/web"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 )
 
 func TestBoardRouteShowsAGroupsBoardOnlyToWhoTradedThere(t *testing.T) {
-	route := trading.BoardRoute(func(_ context.Context, chat, user int64) (trading.WebBoard, bool, error) {
-		return trading.WebBoard{Chat: chat, Rows: []trading.WebBoardRow{{Rank: 1, Name: "A"}}}, chat == -100 && user == 7, nil
+	route := web.BoardRoute(func(_ context.Context, chat, user int64) (web.WebBoard, bool, error) {
+		return web.WebBoard{Chat: chat, Rows: []web.WebBoardRow{{Rank: 1, Name: "A"}}}, chat == -100 && user == 7, nil
 	})
 	for _, tc := range []struct {
 		name string
@@ -37,7 +39,7 @@ func TestBoardRouteShowsAGroupsBoardOnlyToWhoTradedThere(t *testing.T) {
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("err %v, want %v", err, tc.want)
 			}
-			if err == nil && got.(trading.WebBoard).Chat != -100 {
+			if err == nil && got.(web.WebBoard).Chat != -100 {
 				t.Errorf("board %+v", got)
 			}
 		})
@@ -60,7 +62,7 @@ func TestChartRouteAnswersOnlyForWhatTheUserHoldsOrTraded(t *testing.T) {
 		}
 		return trading.History{Bars: bars, OHLC: true}, nil
 	}}
-	charts := &trading.Charts{Store: store, Log: slog.New(slog.DiscardHandler), Now: clock, Sources: []trading.HistorySource{src},
+	c := &charts.Charts{Store: store, Log: slog.New(slog.DiscardHandler), Now: clock, Sources: []trading.HistorySource{src},
 		Periods: trading.AllPeriods, Default: trading.Day}
 	desk := &trading.Desk{Market: trading.Market{CashPlaces: 2, QtyPlaces: 8}, Quotes: &trading.Quotes{Store: store, Now: clock}}
 	if _, err := trading.Update(t.Context(), store, 7, func(p *trading.Portfolio) error {
@@ -71,7 +73,7 @@ func TestChartRouteAnswersOnlyForWhatTheUserHoldsOrTraded(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	route := desk.ChartWebRoute(charts, func(s string) (string, bool) { return s, true })
+	route := web.ChartRoute(desk, c, func(s string) (string, bool) { return s, true })
 	for _, tc := range []struct {
 		name   string
 		user   int64
@@ -91,7 +93,7 @@ func TestChartRouteAnswersOnlyForWhatTheUserHoldsOrTraded(t *testing.T) {
 				t.Fatalf("err %v, want %v", err, tc.want)
 			}
 			if err == nil {
-				wc := got.(trading.WebChart)
+				wc := got.(web.WebChart)
 				if wc.Symbol != "BTC" || wc.Period != tc.period || len(wc.Bars) != 10 || !wc.OHLC {
 					t.Errorf("chart %+v", wc)
 				}

@@ -1,4 +1,4 @@
-package trading
+package charts
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/miti99bot/miti99bot/internal/modules/trading"
 )
 
 // KeepCharts bounds the pictures a market's chart cache holds (Charts.Keep
@@ -20,7 +22,7 @@ const KeepCharts = 64
 // unread: the store shrinks, not just the reads.
 const chartPrefix = "chart:"
 
-func chartKey(sym string, p Period, at time.Time) string {
+func chartKey(sym string, p trading.Period, at time.Time) string {
 	return chartPrefix + sym + ":" + p.Name + ":" + strconv.FormatInt(at.UnixMilli(), 10)
 }
 
@@ -49,7 +51,7 @@ func parseChartKey(key string) (c cachedChart, ok bool) {
 }
 
 // cached is the newest picture of sym over p while fresh.
-func (c *Charts) cached(ctx context.Context, sym string, p Period) (Picture, bool) {
+func (c *Charts) cached(ctx context.Context, sym string, p trading.Period) (Picture, bool) {
 	keys, err := c.Store.List(ctx, chartPrefix+sym+":"+p.Name+":")
 	if err != nil {
 		return Picture{}, false
@@ -72,7 +74,7 @@ func (c *Charts) cached(ctx context.Context, sym string, p Period) (Picture, boo
 
 // keep caches pic of sym over p, then sweeps the cache. A failure is
 // logged: the picture is still the caller's to send.
-func (c *Charts) keep(ctx context.Context, sym string, p Period, pic Picture) {
+func (c *Charts) keep(ctx context.Context, sym string, p trading.Period, pic Picture) {
 	if err := c.Store.PutJSON(ctx, chartKey(sym, p, pic.At), pic); err != nil {
 		c.Log.Warn("chart not cached", "symbol", sym, "period", p.Name, "err", err)
 		return
@@ -90,7 +92,7 @@ func (c *Charts) sweep(ctx context.Context) error {
 		return err
 	}
 	fresh := map[string]time.Duration{}
-	for _, p := range AllPeriods {
+	for _, p := range trading.AllPeriods {
 		fresh[p.Name] = p.Fresh
 	}
 	now := c.Now()

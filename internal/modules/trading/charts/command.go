@@ -1,4 +1,4 @@
-package trading
+package charts
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/modules/trading"
 )
 
 // A chart's buttons: "<name>c:<SYM>:<period>" draws sym over period in
@@ -14,7 +15,7 @@ import (
 func (c *Charts) prefix() string { return c.Name + "c:" }
 
 // keyboard is a row of the periods, the one shown marked.
-func (c *Charts) keyboard(sym string, shown Period) *models.InlineKeyboardMarkup {
+func (c *Charts) keyboard(sym string, shown trading.Period) *models.InlineKeyboardMarkup {
 	row := make([]app.Button, 0, len(c.Periods))
 	for _, p := range c.Periods {
 		label := p.Name
@@ -51,9 +52,9 @@ func (c *Charts) Command(symbol func(string) (string, bool), fixed string) func(
 			_, err := r.Reply(ctx, "Not a "+c.Noun+" symbol: "+app.Quote(args[0])+".")
 			return err
 		}
-		p, ok := ParsePeriod(strings.Join(args[1:], ""), c.Periods, c.Default)
+		p, ok := trading.ParsePeriod(strings.Join(args[1:], ""), c.Periods, c.Default)
 		if !ok {
-			_, err := r.Reply(ctx, "A chart's period is "+periodNames(c.Periods)+".")
+			_, err := r.Reply(ctx, "A chart's period is "+trading.PeriodNames(c.Periods)+".")
 			return err
 		}
 		pic, err := c.Picture(ctx, sym, p)
@@ -80,7 +81,7 @@ func (c *Charts) Callback(symbol func(string) (string, bool)) app.Callback {
 	return app.Callback{Prefix: c.prefix(), Handler: func(ctx context.Context, req *app.CallbackRequest) error {
 		rawSym, rawPeriod, _ := strings.Cut(strings.TrimPrefix(req.Data, c.prefix()), ":")
 		sym, okSym := symbol(rawSym)
-		p, okPeriod := ParsePeriod(rawPeriod, c.Periods, Period{})
+		p, okPeriod := trading.ParsePeriod(rawPeriod, c.Periods, trading.Period{})
 		if !okSym || !okPeriod || p.Name == "" {
 			return req.Answer(ctx, app.StaleButtonToast)
 		}

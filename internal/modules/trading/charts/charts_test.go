@@ -1,4 +1,4 @@
-package trading
+package charts
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 )
@@ -21,15 +22,15 @@ var _ chart.Drawer = drawerFunc(nil)
 
 // fixedCharts is a market's charts over ten hourly bars, drawn by d.
 func fixedCharts(now time.Time, d chart.Drawer) *Charts {
-	src := HistorySource{Name: "fixed", Bars: func(context.Context, string, Period, time.Time) (History, error) {
-		h := History{}
+	src := trading.HistorySource{Name: "fixed", Bars: func(context.Context, string, trading.Period, time.Time) (trading.History, error) {
+		h := trading.History{}
 		for i := range 10 {
 			h.Bars = append(h.Bars, chart.Bar{T: now.Add(time.Duration(i-10) * time.Hour), O: 1, H: 2, L: 1, C: 2})
 		}
 		return h, nil
 	}}
 	return &Charts{Store: memory.New().For("coin"), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: func() time.Time { return now },
-		Sources: []HistorySource{src}, Name: "coin", Noun: "coin", Periods: AllPeriods, Default: Week, Zone: ICT, Drawer: d}
+		Sources: []trading.HistorySource{src}, Name: "coin", Noun: "coin", Periods: trading.AllPeriods, Default: trading.Week, Zone: trading.ICT, Drawer: d}
 }
 
 // The market's drawer draws its series, titled; the picture is kept, so a
@@ -42,7 +43,7 @@ func TestAChartIsDrawnByTheMarketsDrawerOnce(t *testing.T) {
 		return []byte("png"), nil
 	}))
 	for range 2 {
-		pic, err := c.Picture(t.Context(), "BTC", Day)
+		pic, err := c.Picture(t.Context(), "BTC", trading.Day)
 		if err != nil || string(pic.PNG) != "png" {
 			t.Fatalf("Picture = %q, %v; want the drawer's bytes", pic.PNG, err)
 		}
@@ -58,7 +59,7 @@ func TestAChartTheDrawerFailsIsAnErrorAndNotCached(t *testing.T) {
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	broken := errors.New("out of ink")
 	c := fixedCharts(now, drawerFunc(func(context.Context, chart.Chart) ([]byte, error) { return nil, broken }))
-	if _, err := c.Picture(t.Context(), "BTC", Day); !errors.Is(err, broken) {
+	if _, err := c.Picture(t.Context(), "BTC", trading.Day); !errors.Is(err, broken) {
 		t.Fatalf("err = %v; want the drawer's", err)
 	}
 	if keys, _ := c.Store.List(t.Context(), "chart:"); len(keys) != 0 {

@@ -1,4 +1,6 @@
-package trading
+// Package charts is a market's price charts: /<market>_chart, its period
+// buttons, and the bounded cache of drawn pictures.
+package charts
 
 import (
 	"context"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
@@ -24,13 +27,13 @@ type Charts struct {
 	Log     *slog.Logger
 	Now     func() time.Time
 	Photos  app.Photos
-	Sources []HistorySource
+	Sources []trading.HistorySource
 	Name    string // the market: "coin" (commands /coin_chart, buttons "coinc:")
 	Noun    string // how replies name a symbol: "coin", "ticker"
 	// Periods are the ones the market draws, in button order; Default
 	// is the one without an argument.
-	Periods []Period
-	Default Period
+	Periods []trading.Period
+	Default trading.Period
 	Money   chart.Format
 	Zone    *time.Location
 	Drawer  chart.Drawer
@@ -42,7 +45,7 @@ type Charts struct {
 	Keep int
 }
 
-func (c *Charts) label(sym string) string {
+func (c *Charts) SymbolLabel(sym string) string {
 	if c.Label == nil {
 		return sym
 	}
@@ -58,12 +61,12 @@ type Picture struct {
 
 // Picture returns the chart of sym over p: the cached one while fresh,
 // else drawn from the first source that has enough prices.
-func (c *Charts) Picture(ctx context.Context, sym string, p Period) (Picture, error) {
+func (c *Charts) Picture(ctx context.Context, sym string, p trading.Period) (Picture, error) {
 	if pic, ok := c.cached(ctx, sym, p); ok {
 		return pic, nil
 	}
 	now := c.Now()
-	h, src, err := history(ctx, c.Sources, sym, p, now, func(name string, err error) {
+	h, src, err := trading.FetchHistory(ctx, c.Sources, sym, p, now, func(name string, err error) {
 		c.Log.Warn("history source failed", "source", name, "symbol", sym, "period", p.Name, "err", err)
 	})
 	if err != nil {
@@ -81,20 +84,20 @@ func (c *Charts) Picture(ctx context.Context, sym string, p Period) (Picture, er
 
 // title is "BTC 7d: $61,234.50, +2.31% (+$1,234.00)": the last price and
 // the move over the period, in percent and in the market's money.
-func (c *Charts) title(sym string, p Period, h History) string {
-	first, last := h.change()
+func (c *Charts) title(sym string, p trading.Period, h trading.History) string {
+	first, last := h.Change()
 	diff := last - first
 	sign := "+"
 	if diff < 0 {
 		sign = "-"
 	}
 	pct := 100 * math.Abs(diff) / first
-	return fmt.Sprintf("%s %s: %s, %s%.2f%% (%s%s)", c.label(sym), p.Name, c.Money.String(last), sign, pct, sign, c.Money.String(math.Abs(diff)))
+	return fmt.Sprintf("%s %s: %s, %s%.2f%% (%s%s)", c.SymbolLabel(sym), p.Name, c.Money.String(last), sign, pct, sign, c.Money.String(math.Abs(diff)))
 }
 
 // caption repeats the title (a picture is not read by everyone), then
 // says where the prices come from and up to when.
-func (c *Charts) caption(title string, h History, src HistorySource) string {
+func (c *Charts) caption(title string, h trading.History, src trading.HistorySource) string {
 	kind := "prices"
 	if h.OHLC {
 		kind = "OHLC bars"
@@ -108,16 +111,16 @@ func (c *Charts) caption(title string, h History, src HistorySource) string {
 
 // why is the words for a chart that cannot be drawn (ok false: another
 // error, the caller's to return).
-func (c *Charts) why(err error, sym string, p Period) (string, bool) {
-	sym = c.label(sym)
+func (c *Charts) why(err error, sym string, p trading.Period) (string, bool) {
+	sym = c.SymbolLabel(sym)
 	switch {
-	case errors.Is(err, ErrUnknownSymbol):
+	case errors.Is(err, trading.ErrUnknownSymbol):
 		return fmt.Sprintf("Unknown %s: %s.", c.Noun, sym), true
-	case errors.Is(err, ErrTooFew):
+	case errors.Is(err, trading.ErrTooFew):
 		return fmt.Sprintf("Too few prices of %s over %s to draw a chart; try a longer period.", sym, p.Name), true
-	case errors.Is(err, ErrNoHistory):
+	case errors.Is(err, trading.ErrNoHistory):
 		return fmt.Sprintf("No price history for %s right now; every source failed. Try again later.", sym), true
-	case errors.Is(err, ErrBadHistory):
+	case errors.Is(err, trading.ErrBadHistory):
 		return fmt.Sprintf("No chart of %s right now: the price history the sources answered has prices that cannot be right (zero, negative or not a number).", sym), true
 	}
 	return "", false

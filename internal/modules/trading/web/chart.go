@@ -1,4 +1,4 @@
-package trading
+package web
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/modules/trading"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/charts"
 )
 
 // WebChart is a symbol's prices over a period for the Mini App's chart.
@@ -34,24 +36,24 @@ type WebBar struct {
 // webChartKeep bounds the charts one process keeps for the page.
 const webChartKeep = 64
 
-// ChartWebRoute is the desk's "chart" route: ?symbol=&period= answers the
+// ChartRoute is the desk's "chart" route: ?symbol=&period= answers the
 // prices c's sources give for a symbol the user holds or traded (so the
 // page can make the sources answer only for what portfolios hold), chart
 // naming the symbol c draws for it (gold: world spot for any holding).
 // An answer is kept in this process for the period's Fresh.
-func (d *Desk) ChartWebRoute(c *Charts, chart func(sym string) (string, bool)) app.WebRoute {
+func ChartRoute(d *trading.Desk, c *charts.Charts, chart func(sym string) (string, bool)) app.WebRoute {
 	kept := &webCharts{at: map[string]time.Time{}, charts: map[string]WebChart{}}
 	return app.WebRoute{Name: "chart", Handler: func(ctx context.Context, r *app.WebRequest) (any, error) {
 		sym := strings.ToUpper(strings.TrimSpace(r.Query.Get("symbol")))
-		p, ok := ParsePeriod(r.Query.Get("period"), c.Periods, c.Default)
+		p, ok := trading.ParsePeriod(r.Query.Get("period"), c.Periods, c.Default)
 		if !ok || sym == "" {
 			return nil, app.ErrWebNotFound
 		}
-		pf, found, err := Load(ctx, d.Quotes.Store, r.UserID)
+		pf, found, err := trading.Load(ctx, d.Quotes.Store, r.UserID)
 		if err != nil {
 			return nil, err
 		}
-		if !found || !pf.traded(sym) {
+		if !found || !traded(pf, sym) {
 			return nil, app.ErrWebNotFound
 		}
 		chartSym, ok := chart(sym)
@@ -63,16 +65,16 @@ func (d *Desk) ChartWebRoute(c *Charts, chart func(sym string) (string, bool)) a
 			wc.Symbol = sym
 			return wc, nil
 		}
-		h, src, err := history(ctx, c.Sources, chartSym, p, now, func(name string, err error) {
+		h, src, err := trading.FetchHistory(ctx, c.Sources, chartSym, p, now, func(name string, err error) {
 			c.Log.Warn("history source failed", "source", name, "symbol", chartSym, "period", p.Name, "err", err)
 		})
 		switch {
-		case errors.Is(err, ErrUnknownSymbol), errors.Is(err, ErrTooFew), errors.Is(err, ErrNoHistory), errors.Is(err, ErrBadHistory):
+		case errors.Is(err, trading.ErrUnknownSymbol), errors.Is(err, trading.ErrTooFew), errors.Is(err, trading.ErrNoHistory), errors.Is(err, trading.ErrBadHistory):
 			return nil, app.ErrWebNotFound
 		case err != nil:
 			return nil, err
 		}
-		wc := WebChart{Symbol: sym, Label: c.label(chartSym), Period: p.Name, OHLC: h.OHLC, Source: src.Name, Note: src.Note}
+		wc := WebChart{Symbol: sym, Label: c.SymbolLabel(chartSym), Period: p.Name, OHLC: h.OHLC, Source: src.Name, Note: src.Note}
 		for _, q := range c.Periods {
 			wc.Periods = append(wc.Periods, q.Name)
 		}
@@ -84,8 +86,8 @@ func (d *Desk) ChartWebRoute(c *Charts, chart func(sym string) (string, bool)) a
 	}}
 }
 
-// traded reports whether the portfolio holds sym or traded it.
-func (p *Portfolio) traded(sym string) bool {
+// traded reports whether p holds sym or traded it.
+func traded(p *trading.Portfolio, sym string) bool {
 	if _, ok := p.Holdings[sym]; ok {
 		return true
 	}

@@ -1,4 +1,6 @@
-package trading
+// Package desk is a market's price, buy and sell commands, and the
+// questions a buy or sell with no arguments asks.
+package desk
 
 import (
 	"context"
@@ -6,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/modules/trading"
 )
 
 // A buy or sell command with nothing after it asks for the symbol, then
@@ -26,28 +29,15 @@ const (
 	askSymbolText = "Which symbol? (/cancel stops)"
 )
 
-// Orders asks a desk's buy and sell commands' missing arguments.
+// Orders are a desk's buy and sell commands, asking their missing
+// arguments. A market of one symbol (Kit.Only) asks only the amount, and
+// its commands take it alone ("/gold_buy 0.5").
 type Orders struct {
-	Desk *Desk
+	Desk *trading.Desk
 	Conv app.Conversations
-	// Symbol reads a symbol as the commands do.
-	Symbol func(string) (string, bool)
-	// Buy and Sell are the commands, run with the asked arguments.
-	Buy, Sell func(ctx context.Context, r *app.Request) error
-	// BuyAmount and SellAmount ask the amount in the commands' forms.
-	BuyAmount, SellAmount string
-	// Only, when set, is the market's one symbol: only the amount is asked
-	// and the commands take it alone ("/gold_buy 0.5").
-	Only string
 }
 
-// Track makes o the desk's, for its buttons; it returns o.
-func (o *Orders) Track() *Orders {
-	o.Desk.orders = o
-	return o
-}
-
-// BuyCommand is the buy command: o.Buy, or the questions when it has no
+// BuyCommand is the buy command: a buy, or the questions when it has no
 // arguments.
 func (o *Orders) BuyCommand(ctx context.Context, r *app.Request) error {
 	return o.command(ctx, r, kindAskBuy)
@@ -65,27 +55,27 @@ func (o *Orders) Steps() map[string]app.TextHandler {
 
 func (o *Orders) run(kind string) func(ctx context.Context, r *app.Request) error {
 	if kind == kindAskBuy {
-		return o.Buy
+		return o.buy
 	}
-	return o.Sell
+	return o.sell
 }
 
-func (o *Orders) amountText(kind string) string {
+func (o *Orders) amount(kind string) trading.OrderAmount {
 	if kind == kindAskBuy {
-		return o.BuyAmount
+		return o.Desk.Kit.Buy
 	}
-	return o.SellAmount
+	return o.Desk.Kit.Sell
 }
 
 func (o *Orders) command(ctx context.Context, r *app.Request, kind string) error {
 	if strings.TrimSpace(r.Args) != "" {
 		return o.run(kind)(ctx, r)
 	}
-	if o.Only != "" {
-		if err := o.Conv.Start(ctx, app.ConversationOf(r, stepAmount, 0, []byte(kind+" "+o.Only))); err != nil {
+	if only := o.Desk.Kit.Only; only != "" {
+		if err := o.Conv.Start(ctx, app.ConversationOf(r, stepAmount, 0, []byte(kind+" "+only))); err != nil {
 			return err
 		}
-		_, err := r.Ask(ctx, o.amountText(kind))
+		_, err := r.Ask(ctx, o.amount(kind).Ask)
 		return err
 	}
 	if err := o.Conv.Start(ctx, app.ConversationOf(r, stepSymbol, 0, []byte(kind))); err != nil {
@@ -114,7 +104,7 @@ func (o *Orders) askSymbol(ctx context.Context, r *app.Request, kind, text strin
 		if i%4 == 0 {
 			rows = append(rows, nil)
 		}
-		rows[len(rows)-1] = append(rows[len(rows)-1], app.Button{Text: sym, Data: app.Data(o.Desk.prefix(), kind, sym)})
+		rows[len(rows)-1] = append(rows[len(rows)-1], app.Button{Text: sym, Data: app.Data(o.Desk.Name+":", kind, sym)})
 	}
 	kb, err := app.Keyboard(rows...)
 	if err != nil {
@@ -126,7 +116,7 @@ func (o *Orders) askSymbol(ctx context.Context, r *app.Request, kind, text strin
 
 // held are the symbols the user holds, sorted.
 func (o *Orders) held(ctx context.Context, user int64) ([]string, error) {
-	p, _, err := Load(ctx, o.Desk.Quotes.Store, user)
+	p, _, err := trading.Load(ctx, o.Desk.Quotes.Store, user)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +132,7 @@ func (o *Orders) held(ctx context.Context, user int64) ([]string, error) {
 // again.
 func (o *Orders) stepSymbol(ctx context.Context, r *app.TextRequest) error {
 	kind := string(r.Conversation.State)
-	sym, ok := o.Symbol(r.Text)
+	sym, ok := o.Desk.Kit.Read(r.Text)
 	if !ok {
 		if err := r.Continue(ctx, stepSymbol, 0, r.Conversation.State); err != nil {
 			return err
@@ -152,33 +142,52 @@ func (o *Orders) stepSymbol(ctx context.Context, r *app.TextRequest) error {
 	if err := r.Continue(ctx, stepAmount, 0, []byte(kind+" "+sym)); err != nil {
 		return err
 	}
-	_, err := r.Ask(ctx, sym+": "+o.amountText(kind))
+	_, err := r.Ask(ctx, sym+": "+o.amount(kind).Ask)
 	return err
 }
 
 // stepAmount runs the command with the symbol and the typed amount; the
-// conversation ends with the command's reply.
+// conversation ends with the command's reply. An amount the command
+// would refuse before pricing is explained and asked again, the step kept.
 func (o *Orders) stepAmount(ctx context.Context, r *app.TextRequest) error {
 	kind, sym, _ := strings.Cut(string(r.Conversation.State), " ")
+	// The lots are checked here and not in parse: a dividend's shares are
+	// no trade, and may be an odd lot.
+	a := o.amount(kind)
+	qty, all, err := parse(a, o.Desk.Market, strings.TrimSpace(r.Text), kind == kindAskSell)
+	if err == nil && !all && !a.Cash {
+		err = o.Desk.Market.Lots(qty)
+	}
+	if err != nil {
+		if err := r.Continue(ctx, stepAmount, 0, r.Conversation.State); err != nil {
+			return err
+		}
+		ask := a.Ask
+		if o.Desk.Kit.Only == "" {
+			ask = sym + ": " + ask
+		}
+		_, err = r.Ask(ctx, app.Quote(r.Text)+": "+err.Error()+". "+ask)
+		return err
+	}
 	req := *r.Request
 	req.Args = sym + " " + r.Text
-	if o.Only != "" {
+	if o.Desk.Kit.Only != "" {
 		req.Args = r.Text
 	}
 	return o.run(kind)(ctx, &req)
 }
 
-// press answers the symbol step with a holding's button: the press's
+// Press answers the symbol step with a holding's button: the press's
 // update moves the conversation once.
-func (o *Orders) press(ctx context.Context, c *app.CallbackRequest, kind, arg string) error {
-	sym, ok := o.Symbol(arg)
-	if !ok {
+func (o *Orders) Press(ctx context.Context, c *app.CallbackRequest, kind, arg string) error {
+	sym, ok := o.Desk.Kit.Read(arg)
+	if !ok || (kind != kindAskBuy && kind != kindAskSell) {
 		return c.Answer(ctx, app.StaleButtonToast)
 	}
 	if err := o.Conv.Start(ctx, app.Conversation{ChatID: c.ChatID, ThreadID: c.ThreadID, UserID: c.UserID,
 		Step: stepAmount, State: []byte(kind + " " + sym), Update: c.UpdateID()}); err != nil {
 		return err
 	}
-	_, err := c.Reply(ctx, sym+": "+o.amountText(kind))
+	_, err := c.Reply(ctx, sym+": "+o.amount(kind).Ask)
 	return err
 }

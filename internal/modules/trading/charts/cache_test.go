@@ -1,4 +1,4 @@
-package trading
+package charts
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 )
 
@@ -28,12 +29,12 @@ func TestTheChartCacheStaysBounded(t *testing.T) {
 	t0 := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	type ask struct {
 		sym   string
-		p     Period
+		p     trading.Period
 		after time.Duration // since t0
 	}
 	var many []ask // 500 symbols over 4 periods, a second apart
 	for i := range 2000 {
-		many = append(many, ask{fmt.Sprintf("S%d", i/4), AllPeriods[i%4], time.Duration(i) * time.Second})
+		many = append(many, ask{fmt.Sprintf("S%d", i/4), trading.AllPeriods[i%4], time.Duration(i) * time.Second})
 	}
 	tests := []struct {
 		name   string
@@ -43,13 +44,13 @@ func TestTheChartCacheStaysBounded(t *testing.T) {
 		keys   []string
 	}{
 		{"2000 distinct charts leave Keep", nil, many, 2000, nil},
-		{"a fresh chart is read, not drawn", nil, []ask{{"BTC", Day, 0}, {"BTC", Day, time.Minute}}, 1,
+		{"a fresh chart is read, not drawn", nil, []ask{{"BTC", trading.Day, 0}, {"BTC", trading.Day, time.Minute}}, 1,
 			[]string{"chart:BTC:1d:" + fmt.Sprint(t0.UnixMilli())}},
-		{"a stale chart is redrawn and the stale one deleted", nil, []ask{{"BTC", Day, 0}, {"BTC", Day, 2 * time.Minute}}, 2,
+		{"a stale chart is redrawn and the stale one deleted", nil, []ask{{"BTC", trading.Day, 0}, {"BTC", trading.Day, 2 * time.Minute}}, 2,
 			[]string{"chart:BTC:1d:" + fmt.Sprint(t0.Add(2*time.Minute).UnixMilli())}},
-		{"charts past their freshness are deleted by another's write", nil, []ask{{"BTC", Day, 0}, {"ETH", Year, 0}, {"SOL", Week, 5 * time.Minute}}, 3,
+		{"charts past their freshness are deleted by another's write", nil, []ask{{"BTC", trading.Day, 0}, {"ETH", trading.Year, 0}, {"SOL", trading.Week, 5 * time.Minute}}, 3,
 			[]string{"chart:ETH:1y:" + fmt.Sprint(t0.UnixMilli()), "chart:SOL:7d:" + fmt.Sprint(t0.Add(5*time.Minute).UnixMilli())}},
-		{"the earlier key shape is deleted", []string{"chart:BTC:1d", "chart:ETH:1y"}, []ask{{"BTC", Day, 0}}, 1,
+		{"the earlier key shape is deleted", []string{"chart:BTC:1d", "chart:ETH:1y"}, []ask{{"BTC", trading.Day, 0}}, 1,
 			[]string{"chart:BTC:1d:" + fmt.Sprint(t0.UnixMilli())}},
 	}
 	for _, tt := range tests {

@@ -1,4 +1,6 @@
-package trading
+// Package boards is a market's /<market>_top: the board of a group, or of
+// the users who opted in, and its buttons.
+package boards
 
 import (
 	"context"
@@ -11,6 +13,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -31,18 +34,25 @@ const (
 	leave    = "l"
 )
 
-func (d *Desk) boardPrefix() string { return d.Name + "t:" }
+// desk is a market's desk, for the board's methods.
+type desk struct{ *trading.Desk }
+
+func (d desk) boardPrefix() string { return d.Name + "t:" }
 
 var errNoPortfolio = errors.New("no portfolio")
 
-// TopCommand is /<market>_top: the board of the group it is asked in, or,
+// Command is /<market>_top: the board of the group it is asked in, or,
 // in a private chat, of the users who opted in, with the asker's rank
 // among them; "join" and "leave" opt in and out.
-func (d *Desk) TopCommand(ctx context.Context, r *app.Request) error {
+func Command(dk *trading.Desk) func(context.Context, *app.Request) error {
+	return desk{dk}.command
+}
+
+func (d desk) command(ctx context.Context, r *app.Request) error {
 	switch arg := strings.ToLower(strings.TrimSpace(r.Args)); arg {
 	case "":
 	case "join", "leave":
-		msg, err := d.setListed(ctx, r.UserID, displayName(r), arg == "join")
+		msg, err := d.setListed(ctx, r.UserID, trading.SenderName(r), arg == "join")
 		if err != nil {
 			return err
 		}
@@ -60,8 +70,9 @@ func (d *Desk) TopCommand(ctx context.Context, r *app.Request) error {
 	return err
 }
 
-// TopCallback handles the board's buttons.
-func (d *Desk) TopCallback() app.Callback {
+// Callback handles the board's buttons.
+func Callback(dk *trading.Desk) app.Callback {
+	d := desk{dk}
 	return app.Callback{Prefix: d.boardPrefix(), Handler: func(ctx context.Context, req *app.CallbackRequest) error {
 		data, err := app.ParseCallback(d.boardPrefix(), req.Data, 1, 2)
 		if err != nil {
@@ -73,7 +84,7 @@ func (d *Desk) TopCallback() app.Callback {
 		case (order == join || order == leave) && len(data.Fields) == 1 && private:
 			var name string
 			if req.Query != nil {
-				name = userName(&req.Query.From)
+				name = trading.UserName(&req.Query.From)
 			}
 			msg, err := d.setListed(ctx, req.UserID, name, order == join)
 			if err != nil {
@@ -100,8 +111,8 @@ func (d *Desk) TopCallback() app.Callback {
 
 // setListed puts the user's portfolio on the opted-in board or takes it
 // off, under the name given (when known), and says so.
-func (d *Desk) setListed(ctx context.Context, user int64, name string, listed bool) (string, error) {
-	err := storage.UpdateJSON(ctx, d.Quotes.Store, Key(user), func(p *Portfolio, found bool) (bool, error) {
+func (d desk) setListed(ctx context.Context, user int64, name string, listed bool) (string, error) {
+	err := storage.UpdateJSON(ctx, d.Quotes.Store, trading.Key(user), func(p *trading.Portfolio, found bool) (bool, error) {
 		if !found {
 			return false, errNoPortfolio
 		}
@@ -124,21 +135,21 @@ func (d *Desk) setListed(ctx context.Context, user int64, name string, listed bo
 }
 
 // board renders a board in order (byValue or byChange) at page.
-func (d *Desk) board(ctx context.Context, chat int64, private bool, asker int64, order string, page int) (string, *models.InlineKeyboardMarkup, error) {
+func (d desk) board(ctx context.Context, chat int64, private bool, asker int64, order string, page int) (string, *models.InlineKeyboardMarkup, error) {
 	scope := chat
 	if private {
-		scope = Everyone
+		scope = trading.Everyone
 	}
-	prices := OncePerSymbol(d.Quotes.Known(ctx))
+	prices := trading.OncePerSymbol(d.Quotes.Known(ctx))
 	now := d.Quotes.Now()
-	rows, err := Board(ctx, d.Quotes.Store, d.Market, prices, scope, now)
+	rows, err := trading.Board(ctx, d.Quotes.Store, d.Market, prices, scope, now)
 	if err != nil {
 		return "", nil, err
 	}
-	listed := slices.ContainsFunc(rows, func(r Row) bool { return r.User == asker })
-	var outsider *Row // the asker of a private board they are not on
+	listed := slices.ContainsFunc(rows, func(r trading.Row) bool { return r.User == asker })
+	var outsider *trading.Row // the asker of a private board they are not on
 	if private && !listed {
-		me, found, err := RowOf(ctx, d.Quotes.Store, d.Market, prices, asker, now)
+		me, found, err := trading.RowOf(ctx, d.Quotes.Store, d.Market, prices, asker, now)
 		if err != nil {
 			return "", nil, err
 		}
@@ -152,9 +163,9 @@ func (d *Desk) board(ctx context.Context, chat int64, private bool, asker int64,
 		}
 		return fmt.Sprintf("No one has traded %s in this group yet: a /%s_buy here puts you on its board.", d.Name, d.Name), nil, nil
 	}
-	sortRows := SortByValue
+	sortRows := trading.SortByValue
 	if order == byChange {
-		sortRows = SortByChange
+		sortRows = trading.SortByChange
 	}
 	sortRows(rows)
 	var b strings.Builder
@@ -163,7 +174,7 @@ func (d *Desk) board(ctx context.Context, chat int64, private bool, asker int64,
 		what = "the opted-in"
 	}
 	if order == byChange {
-		how = fmt.Sprintf("by %d-day change", ChangeDays)
+		how = fmt.Sprintf("by %d-day change", trading.ChangeDays)
 	}
 	count := "no one yet"
 	if len(rows) > 0 {
@@ -178,7 +189,7 @@ func (d *Desk) board(ctx context.Context, chat int64, private bool, asker int64,
 	} else {
 		page = 0
 	}
-	mine := slices.IndexFunc(rows, func(r Row) bool { return r.User == asker })
+	mine := slices.IndexFunc(rows, func(r trading.Row) bool { return r.User == asker })
 	for i := first; i < last; i++ {
 		b.WriteString(d.boardLine(i+1, rows[i], i == mine))
 	}
@@ -199,8 +210,8 @@ func (d *Desk) board(ctx context.Context, chat int64, private bool, asker int64,
 	return strings.TrimSuffix(b.String(), "\n"), d.boardKeyboard(order, page, pages, private, listed), nil
 }
 
-func (d *Desk) boardKeyboard(order string, page, pages int, private, listed bool) *models.InlineKeyboardMarkup {
-	other, label := byChange, fmt.Sprintf("📊 By %d-day change", ChangeDays)
+func (d desk) boardKeyboard(order string, page, pages int, private, listed bool) *models.InlineKeyboardMarkup {
+	other, label := byChange, fmt.Sprintf("📊 By %d-day change", trading.ChangeDays)
 	if order == byChange {
 		other, label = byValue, "💰 By value"
 	}

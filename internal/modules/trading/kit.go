@@ -1,0 +1,108 @@
+package trading
+
+import (
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
+)
+
+// Kit is one market, declared: its sources and their fallbacks, its units
+// and rounding, how it reads symbols, and its commands' words. Package
+// market makes the whole module from it (commands, questions, buttons,
+// jobs, the Mini App's routes, inline cards), so every market has the
+// same commands with the same rules, and a market is a value, not wiring.
+type Kit struct {
+	Name     string        // the module, its commands' prefix and its jobs: "coin"
+	Noun     string        // how replies name a symbol: "coin", "gold", "ticker"
+	Settings []app.Setting // every one a source's base URL, checked by CheckURL
+	// Sources are the price sources in fallback order; Histories the
+	// charts' price histories, likewise.
+	Sources   func(s Sites) []Source
+	Histories func(s Sites) []HistorySource
+	Range     PriceRange    // every price a source answers lies in it
+	Fresh     time.Duration // how long a price is reused from the store
+	NoPrice   string        // the reply when every source failed ("": the default)
+
+	Market   Market
+	Money    func(decimal.Decimal) string // cash in replies
+	Currency string                       // the cash's name: "USD"
+	Start    string                       // a first top-up to suggest: "1000"
+	Unit     string                       // a quantity's name in replies ("luong"; "": the symbol)
+	Chart    chart.Format                 // money on charts
+
+	// Symbol reads a typed symbol; nil: the market has one symbol, Only,
+	// and its commands take none.
+	Symbol func(string) (string, bool)
+	Only   string
+	// Inline reads an inline query as a symbol (nil: Symbol).
+	Inline func(string) (string, bool)
+	// SymbolArg names the symbol in usage lines ("symbol", "ticker") and
+	// Example is one ("BTC").
+	SymbolArg, Example string
+	// PriceText is a price reply.
+	PriceText func(sym string, q Quote) string
+
+	// Buy and Sell read an order's amount. A Buy in Cash spends that much.
+	Buy, Sell OrderAmount
+
+	// AlertPrice formats an alert's level (nil: Money); AlertExample is an
+	// alert command's arguments ("BTC above 120000"); AlertLabel names what
+	// an alert watches (nil: the symbol).
+	AlertPrice   func(decimal.Decimal) string
+	AlertExample string
+	AlertLabel   func(sym string) string
+
+	// ChartOnly is the one symbol the charts draw ("": any symbol), named
+	// by ChartLabel (nil: the symbol); ChartHint is a card's chart command
+	// (nil: "/<name>_chart <SYM>"). Periods are the charts' periods (nil:
+	// AllPeriods), Period the one without an argument (zero: Week).
+	ChartOnly  string
+	ChartLabel func(sym string) string
+	ChartHint  func(sym string) string
+	Periods    []Period
+	Period     Period
+
+	// Help describes the commands whose words differ per market.
+	Help Help
+	// InlineHelp is the price cards' line in /help.
+	InlineHelp string
+	// More are a market's own commands, after the kit's.
+	More func(d *Desk) []app.Command
+}
+
+// Help is the descriptions of a market's commands that name its own
+// examples.
+type Help struct {
+	Price, Buy, Sell, Alert, Chart string
+}
+
+// Sites builds a market's sources: the deps (a source may keep state in
+// the store) and the settings' checked base URLs.
+type Sites struct {
+	app.Deps
+	URLs map[string]string // by setting
+}
+
+// URL is a setting's checked base URL.
+func (s Sites) URL(setting string) string { return s.URLs[setting] }
+
+// Read reads a symbol in a button or a question as the commands do.
+func (k *Kit) Read(s string) (string, bool) {
+	if k.Symbol == nil {
+		return s, s == k.Only
+	}
+	return k.Symbol(s)
+}
+
+// OrderAmount is how a command reads its amount and asks for it.
+type OrderAmount struct {
+	Cash    bool            // an amount of cash (the market's cash places); else a quantity
+	Max     decimal.Decimal // zero: no bound
+	Arg     string          // its name in the usage line: "usd"
+	Example string          // in the usage line: "100"
+	Hint    string          // said after a refusal: "(whole shares)"
+	Ask     string          // the question when it is asked: "How much USD? e.g. 100"
+}

@@ -1,0 +1,95 @@
+// Package market makes a market's module from its declaration
+// (trading.Kit): every part of the kit, each told of the others it answers
+// for (the desk's buttons ask through the orders, a chat's move moves its
+// alerts), so no part wires itself into another.
+package market
+
+import (
+	"fmt"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/modules/trading"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/boards"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/charts"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/desk"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/inline"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/web"
+)
+
+// Factory is k's module, its charts drawn by dr.
+func Factory(k *trading.Kit, dr chart.Drawer) app.Factory {
+	return app.Factory{
+		Name:     k.Name,
+		Settings: k.Settings,
+		Jobs:     []string{k.Name + "_values", k.Name + "_alerts"},
+		New:      func(d app.Deps) (*app.Module, error) { return Build(k, d, dr) },
+	}
+}
+
+// Build makes k's module, its charts drawn by dr.
+func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
+	sites := trading.Sites{Deps: d, URLs: map[string]string{}}
+	for _, s := range k.Settings {
+		base, err := trading.CheckURL(s.Name, d.Settings[s.Name])
+		if err != nil {
+			return nil, err
+		}
+		sites.URLs[s.Name] = base
+	}
+	if !k.Range.Valid() {
+		return nil, fmt.Errorf("%s prices: the range [%s, %s] bounds nothing", k.Noun, k.Range.Min, k.Range.Max)
+	}
+	quotes := &trading.Quotes{Store: d.Store, Log: d.Log, Now: d.Now, Fresh: k.Fresh, UnknownFor: trading.UnknownFor, Noun: k.Noun,
+		Range: k.Range, NoPrice: k.NoPrice, Sources: k.Sources(sites)}
+	dk := &trading.Desk{Market: k.Market, Quotes: quotes, Money: k.Money, Bot: d.Bot, Name: k.Name, Start: k.Start, Unit: k.Unit, Kit: k}
+	dk.Values = &trading.Values{Store: d.Store, Log: d.Log, Now: d.Now, Quotes: quotes, Market: k.Market,
+		Photos: d.Photos(), Name: k.Name, Money: k.Chart, Exact: k.Money, Drawer: dr}
+	charted := &charts.Charts{Store: d.Store, Log: d.Log, Now: d.Now, Photos: d.Photos(), Name: k.Name, Noun: k.Noun,
+		Periods: k.Periods, Default: k.Period, Money: k.Chart, Zone: trading.ICT, Drawer: dr, Label: k.ChartLabel}
+	if charted.Periods == nil {
+		charted.Periods, charted.Default = trading.AllPeriods, trading.Week
+	}
+	if k.Histories != nil {
+		charted.Sources = k.Histories(sites)
+	}
+	price := k.AlertPrice
+	if price == nil {
+		price = k.Money
+	}
+	alerts := &trading.Alerts{Desk: dk, Bot: d.Bot, Log: d.Log, Symbol: k.Symbol, Fixed: k.Only, Label: k.AlertLabel, Price: price, Example: k.AlertExample}
+	orders := &desk.Orders{Desk: dk, Conv: d.Conversations}
+	dk.Alerts, dk.Press = alerts, orders.Press
+
+	chartSym, webSym := k.Symbol, k.Symbol
+	if k.ChartOnly != "" {
+		chartSym = func(s string) (string, bool) { return s, s == k.ChartOnly }
+		webSym = func(string) (string, bool) { return k.ChartOnly, true }
+	}
+	n := k.Name
+	commands := []app.Command{
+		{Name: n + "_price", Description: k.Help.Price, Handler: orders.PriceCommand},
+		{Name: n + "_topup", Description: "Add paper " + k.Currency + ": /" + n + "_topup " + k.Start, Handler: trading.TopUpHandler(k.Market, d.Store, d.Now, k.Money)},
+		{Name: n + "_buy", Description: k.Help.Buy, Handler: orders.BuyCommand},
+		{Name: n + "_sell", Description: k.Help.Sell, Handler: orders.SellCommand},
+		{Name: n + "_stats", Description: "Your " + n + " portfolio and profit/loss", Handler: dk.ShowStats},
+		{Name: n + "_top", Description: "The " + n + " board: this group's portfolios by value and 7-day change (private: /" + n + "_top join to be on it)", Handler: boards.Command(dk)},
+		{Name: n + "_alert", Description: k.Help.Alert, Handler: alerts.SetCommand},
+		{Name: n + "_alerts", Description: "Your " + n + " price alerts, a Cancel button each", Handler: alerts.ListCommand},
+		{Name: n + "_chart", Description: k.Help.Chart, Handler: charted.Command(chartSym, k.ChartOnly)},
+	}
+	if k.More != nil {
+		commands = append(commands, k.More(dk)...)
+	}
+	return &app.Module{
+		Name:         n,
+		Commands:     commands,
+		Steps:        orders.Steps(),
+		OnChatChange: dk.OnChatChange,
+		OnMemberLeft: dk.OnMemberLeft,
+		Crons:        []app.Cron{dk.Values.Cron(), alerts.Cron()},
+		Web:          []app.WebRoute{web.MeRoute(dk), web.DeskBoardRoute(dk), web.ChartRoute(dk, charted, webSym)},
+		Callbacks:    []app.Callback{dk.Values.Callback(), boards.Callback(dk), alerts.Callback(), dk.Callback(k.PriceText, k.Read), charted.Callback(chartSym)},
+		Inline:       []app.Inline{inline.Cards(dk), inline.Summary(dk)},
+	}, nil
+}
