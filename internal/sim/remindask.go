@@ -104,21 +104,22 @@ func (l *life) between(asked time.Time) bool {
 
 // restartServing ends the process of the stretch's runtime while it is
 // idle (a webhook's container killed, a Lambda environment recycled, a
-// poller stopped: its lease handed on), and a new one starts.
+// poller stopped: its lease handed on), and a new one starts. The history
+// names the runtime, not the process: an operator's deployments, which
+// start processes of their own, stay out of what the users saw.
 func (l *life) restartServing() {
-	p := l.live[l.rt]
-	if p == nil {
-		return
-	}
-	if p.stop != nil {
-		p.stop()
-		<-p.ran
-		l.confirmAll()
-	} else {
-		p.kill()
+	if p := l.live[l.rt]; p != nil {
+		if p.stop != nil {
+			p.stop()
+			<-p.ran
+			l.confirmAll()
+		} else {
+			p.kill()
+		}
 	}
 	l.live[l.rt] = nil
-	l.hist.line("restart %s as %s", p.name, l.serving(l.rt).name)
+	l.serving(l.rt)
+	l.hist.line("restart %s", l.rt)
 }
 
 // cancelAsked is r's user sending /cancel at the question to, whose answer
