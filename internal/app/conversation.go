@@ -33,7 +33,10 @@ import (
 //
 // Each plain message is claimed once like any update; a conversation's
 // record also remembers the updates that moved it, so a message delivered
-// again never moves it twice. /cancel is the engine's: it ends whatever
+// again never moves it twice: its step runs again from the wait the
+// message answered, its changes (Continue, End, ApplyOnce by UpdateID)
+// made once, and says again what it says (the run before may have died
+// before its question was sent). /cancel is the engine's: it ends whatever
 // conversation the user holds in the chat.
 type TextRequest struct {
 	*Request

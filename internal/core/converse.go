@@ -43,6 +43,21 @@ type convChange struct {
 	Prev    int64             `json:"prev,omitempty"` // the wait it ended, whose timer to cancel
 	Ended   *app.Conversation `json:"ended,omitempty"`
 	EndedBy string            `json:"by,omitempty"` // the module of Ended
+	// Answered is the wait a step's message answered, when the change is
+	// a step's: the message delivered again runs that step again.
+	Answered *convWait `json:"answered,omitempty"`
+}
+
+// convWait is the wait a message found: its module's step and state.
+type convWait struct {
+	Module string `json:"module"`
+	Step   string `json:"step"`
+	State  []byte `json:"state,omitempty"`
+	Seq    int64  `json:"seq"`
+}
+
+func (r *convRecord) wait() *convWait {
+	return &convWait{Module: r.Module, Step: r.Step, State: r.State, Seq: r.Seq}
 }
 
 // errNoChange: the record is not as the change needs; write nothing.
@@ -123,8 +138,12 @@ func (m moduleConversations) Start(ctx context.Context, c app.Conversation) erro
 	now := m.a.now()
 	key := convKey(c.ChatID, c.ThreadID, c.UserID)
 	ch, err := m.a.changeConv(ctx, key, c.Update, func(r *convRecord) (convChange, error) {
-		if c.Seq != 0 && (r.Module != m.module || r.Seq != c.Seq) {
-			return convChange{}, app.ErrConversationMoved
+		var answered *convWait
+		if c.Seq != 0 { // a step's Continue, from the wait its message answered
+			if r.Module != m.module || r.Seq != c.Seq {
+				return convChange{}, app.ErrConversationMoved
+			}
+			answered = r.wait()
 		}
 		var ch convChange
 		if r.Module != "" {
@@ -136,7 +155,7 @@ func (m moduleConversations) Start(ctx context.Context, c app.Conversation) erro
 		r.Seq++
 		r.Module, r.Step, r.State = m.module, c.Step, c.State
 		r.Expires = now.Add(ttl).Truncate(time.Second).Add(time.Second)
-		ch.Seq, ch.At = r.Seq, r.Expires
+		ch.Seq, ch.At, ch.Answered = r.Seq, r.Expires, answered
 		return ch, nil
 	})
 	if err != nil {
@@ -152,8 +171,9 @@ func (m moduleConversations) End(ctx context.Context, chat int64, thread int, us
 		if r.Module != m.module {
 			return convChange{}, errNoChange
 		}
+		answered := r.wait() // when a step ends it
 		ch := r.end(key)
-		ch.Ended = nil // the module ends it itself: nothing to tell
+		ch.Ended, ch.Answered = nil, answered // the module ends it itself: nothing to tell
 		return ch, nil
 	})
 	return err
@@ -166,8 +186,9 @@ func (a *App) endStep(ctx context.Context, key, module string, seq, update int64
 		if r.Module != module || r.Seq != seq {
 			return convChange{}, errNoChange
 		}
+		answered := r.wait()
 		ch := r.end(key)
-		ch.Ended = nil
+		ch.Ended, ch.Answered = nil, answered
 		return ch, nil
 	})
 	return err

@@ -3,7 +3,6 @@ package core_test
 import (
 	"context"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -25,30 +24,6 @@ func TestAConversationTakesTheUsersNextPlainMessagesStepByStep(t *testing.T) {
 		{Text: "30", Want: "Ann is 30"},
 		{Text: "more", Want: "I only understand commands here: /help lists them."},
 	})
-}
-
-func TestAPlainMessageDeliveredAgainMovesTheConversationOnce(t *testing.T) {
-	k := newAsker("ask")
-	k.ageTTL = time.Hour
-	b := newConvBot(t, k.factory())
-	b.MustSay(private, user, "/ask")
-	// The step moves the conversation, then the store fails: the update
-	// is neither finished nor recorded, and Telegram delivers it again.
-	var once sync.Once
-	k.onStep = func() { once.Do(func() { b.Store.SetDown(true) }) }
-	u := withID(telegramtest.Text(private, user, "Ann"), 424242)
-	if err := b.Handle(u); err == nil {
-		t.Fatal("the update ended with the store down")
-	}
-	b.Store.SetDown(false)
-	b.clk.Add(3 * time.Minute) // past the claim's stale mark: the redelivery runs
-	if err := b.Handle(withID(telegramtest.Text(private, user, "Ann"), 424242)); err != nil {
-		t.Fatal(err)
-	}
-	if n := k.steps.Load(); n != 1 {
-		t.Fatalf("the step ran %d times, want 1", n)
-	}
-	b.Expect(private, user, "30", "Ann is 30")
 }
 
 func TestACommandDuringAConversationRunsAsACommandAndTheConversationWaitsOn(t *testing.T) {

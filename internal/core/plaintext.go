@@ -72,8 +72,17 @@ func (a *App) routeText(ctx context.Context, act *action, base app.Request, text
 	case err != nil:
 		return err
 	}
-	if _, moved := rec.Replay(base.Update.ID); moved {
-		// Delivered again: this message already moved its conversation.
+	if kept, moved := rec.Replay(base.Update.ID); moved {
+		// Delivered again: this message already moved its conversation,
+		// and its run failed or died after (before its question reached
+		// the user, say). Its step runs again from the wait the message
+		// answered: the step's changes, once per update, are not made
+		// again; what it says is said again, as a command's reply is.
+		if w := kept.Answered; w != nil {
+			if mod := a.moduleNamed(w.Module); mod != nil && mod.Steps[w.Step] != nil {
+				return a.runStep(ctx, act, mod, key, convRecord{Module: w.Module, Step: w.Step, State: w.State, Seq: w.Seq}, base, text)
+			}
+		}
 		// Its run may have failed before the wait's timer was set.
 		return a.ensureTimer(ctx, key, rec)
 	}

@@ -37,6 +37,9 @@ type command struct {
 	cmd    string // the counted command ("" when the bot ignores it)
 	random bool
 	after  func(id int64, calls []Call) // the models' observation of its answer
+	// replyTo, when set, is the bot's message the text replies to (in its
+	// topic): a group hears a plain message only so.
+	replyTo *keyboard
 }
 
 // talk is a member of a chat sending a command.
@@ -51,7 +54,13 @@ func (l *life) talk() {
 		user = c.id // the chat is who trades, plays and is counted
 	}
 	cmd := l.pickCommand(c, thread, user)
+	if cmd.replyTo != nil {
+		thread = cmd.replyTo.thread
+	}
 	u := l.ids.text(l.clk.Now(), c, thread, user, cmd.text)
+	if cmd.replyTo != nil {
+		replyToBot(u.Message, c, cmd.replyTo.message, cmd.replyTo.rows)
+	}
 	if anonymous {
 		asChat(u.Message)
 	}

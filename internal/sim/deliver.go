@@ -27,6 +27,7 @@ type delivery struct {
 	user    int64
 	cmd     string // the command, when it is one the bot counts
 	random  bool   // its texts carry wordle's random words
+	step    bool   // a plain message answering a conversation's question
 	again   bool   // Telegram delivering it once more
 	handled bool   // the bot said it was handled
 }
@@ -112,7 +113,11 @@ func (l *life) checkAnswers(d *delivery, calls []Call, handled bool) {
 	case d.exp == expInline && answered == 0 && !excused:
 		why = "an inline query never answered"
 	}
+	checker := "answers"
+	if d.step && d.exp == expReply && sent == 0 {
+		checker = LostStep
+	}
 	if why != "" {
-		l.fail("answers", "%s: %s", d.what, why)
+		l.fail(checker, "%s: %s", d.what, why)
 	}
 }

@@ -84,23 +84,6 @@ func guess(r *rand.Rand, odds int, game string, words []string, before *storedGa
 	return command{text: "/" + game + " " + word, what: fmt.Sprintf("/%s <right=%t>", game, win), cmd: game, exp: expReply, random: true}
 }
 
-// typedGuess starts how the history names a guess typed as a plain word.
-const typedGuess = "<typed wordle guess"
-
-// mayType sends a guess in a private chat whose game runs as the plain
-// word, one time in three: the bot takes it as the command (not counted
-// as one in the stats), once per update however often it is delivered.
-// The draw is from the users' talk stream, so a seed's other draws stay.
-func (l *life) mayType(c *chat, before *storedGame, cmd *command) {
-	if c.kind != private || before == nil || before.Over || l.cv.IntN(3) != 0 {
-		return
-	}
-	_, word, _ := strings.Cut(cmd.text, " ")
-	cmd.text, cmd.cmd = word, ""
-	cmd.what = typedGuess + " " + strings.Trim(strings.TrimPrefix(cmd.what, "/wordle "), "<>") + ">"
-	l.hist.count("typed-guesses", 1)
-}
-
 // played finishes a command of m's game in c, whose game was before: the
 // history names it by its text unless it names a guess ("/<game> <right=..>"),
 // and its answer moves the game's model.

@@ -177,6 +177,7 @@ func TestFixedBugsStayFixed(t *testing.T) {
 		{sim.LostGameResult, 83, 3}, // a confirmed give-up's write timed out
 		{sim.Recounted, 1, 1},       // killed after the count, before the record
 		{sim.KilledCount, 2, 1},     // killed at the count
+		{sim.LostStep, 51, 1},       // a conversation's step moved it, killed before its question
 	} {
 		t.Run(fmt.Sprintf("%s/seed%d", life.bug, life.seed), func(t *testing.T) {
 			t.Parallel()

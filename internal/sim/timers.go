@@ -141,12 +141,18 @@ func (l *life) setReminder() {
 		at := now.In(ict).Add(time.Duration(5+l.tm.IntN(600)) * time.Minute).Truncate(time.Minute)
 		when, due = "at "+at.Format("15:04"), at
 	}
-	update := l.ids.update + 1 // the id the update is given
-	r := &reminder{key: fmt.Sprintf("%d:%d", user, update), token: token, chat: c, from: c.id, thread: thread, user: user, due: due}
-	l.timers.reminders[r.key], l.timers.byToken[token] = r, r
+	r := &reminder{token: token, chat: c, from: c.id, thread: thread, user: user, due: due}
+	l.timers.byToken[token] = r
 	l.timers.order = append(l.timers.order, r)
 	l.hist.count("reminders-asked", 1)
-	calls := l.sendTimerCommand(c, thread, user, "/remind "+when+" "+token+" stretch", "remind")
+	var calls []Call
+	if l.cv.IntN(4) == 0 {
+		calls = l.askReminder(r, when) // what, then when (remindask.go)
+	} else {
+		r.key = fmt.Sprintf("%d:%d", user, l.ids.update+1) // the id the update is given
+		l.timers.reminders[r.key] = r
+		calls = l.sendTimerCommand(c, thread, user, "/remind "+when+" "+token+" stretch", "remind")
+	}
 	// Confirmed: a reply to its update reached the user with its Cancel
 	// button; the module must then hold it pending.
 	for _, call := range calls {

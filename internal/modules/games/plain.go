@@ -36,29 +36,24 @@ func (p *Play[G, P]) Hears(r *app.TextRequest) bool {
 	return false
 }
 
-// IsRunning reports whether a game runs for subject: a plain message
-// is a move only then (a command starts one).
-func (p *Play[G, P]) IsRunning(ctx context.Context, subject int64) (bool, error) {
-	g, err := Current[G](ctx, p.Store, subject)
-	if err != nil || g == nil {
-		return false, err
-	}
-	return !*p.Over(g), nil
-}
-
 // Plain offers a plain message to a game as the move its command would
-// make with the text as arguments: taken when the game Hears it, it runs,
-// and take says the text is the game's kind of move (a five-letter word).
-// A move goes through the command (Move), so a message delivered again
-// moves the game once.
+// make with the text as arguments: taken when the game Hears it, it runs
+// (or its move is the one the game remembers: the message delivered again
+// after the move ended the game), and take says the text is the game's
+// kind of move (a five-letter word). A move goes through the command
+// (Move), so a message delivered again moves the game once and earns the
+// same reply.
 func (p *Play[G, P]) Plain(take func(text string) bool, move func(context.Context, *app.Request) error) app.OnTextHandler {
 	return func(ctx context.Context, r *app.TextRequest) (bool, error) {
 		if !take(r.Text) || !p.Hears(r) {
 			return false, nil
 		}
-		running, err := p.IsRunning(ctx, r.ChatID)
-		if err != nil || !running {
+		g, err := Current[G](ctx, p.Store, r.ChatID)
+		if err != nil || g == nil {
 			return false, err
+		}
+		if _, moved := Replayed[G, P](g, r.Request); !moved && *p.Over(g) {
+			return false, nil
 		}
 		req := *r.Request
 		req.Command = p.Command

@@ -62,3 +62,41 @@ func TestInAGroupOnlyAReplyToTheGamesMessageIsAGuess(t *testing.T) {
 		t.Fatalf("the reply to the game got %q", got)
 	}
 }
+
+// A typed guess that ended the game, its reply refused (a 5xx), is
+// delivered again: the game is over by then, yet the message is the move
+// the game remembers, so it is taken again and says again what it earned
+// (in a private chat not the hint; in a group not silence).
+func TestATypedGuessThatEndedTheGameIsAnsweredWhenDeliveredAgain(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		chat int64
+	}{{"private", apptest.PrivateChat}, {"group", apptest.Group}} {
+		t.Run(tt.name, func(t *testing.T) {
+			b := apptest.New(t, []app.Factory{fixed("crane")})
+			b.MustSay(tt.chat, apptest.User, "/wordle")
+			_, kb, _ := b.Srv.Keyboard(tt.chat)
+			guess := func() *models.Update {
+				u := telegramtest.Text(tt.chat, apptest.User, "crane")
+				u.ID = 770101
+				if tt.chat != apptest.PrivateChat {
+					u.Message.ReplyToMessage = &models.Message{ID: 1, Chat: u.Message.Chat, ReplyMarkup: &models.InlineKeyboardMarkup{InlineKeyboard: kb},
+						From: &models.User{ID: 99, IsBot: true, Username: "miti99bot"}}
+				}
+				return u
+			}
+			b.Srv.FailNext("sendMessage", telegramtest.Failure{Code: 500, Description: "Internal Server Error"})
+			if err := b.Handle(guess()); err == nil {
+				t.Fatal("the guess was handled though its reply was refused")
+			}
+			before := len(b.Replies())
+			if err := b.Handle(guess()); err != nil {
+				t.Fatal(err)
+			}
+			got := b.Replies()[before:]
+			if len(got) != 1 || !strings.HasSuffix(got[0], "Solved in 1/6!") {
+				t.Fatalf("the redelivered winning guess got %q", got)
+			}
+		})
+	}
+}
