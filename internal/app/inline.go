@@ -62,6 +62,8 @@ type InlineRequest struct {
 	Role Role
 	// Update is the inline query's update_id.
 	Update int64
+	// Words are the module's texts in the asker's language.
+	Words
 }
 
 // InlineResult is one result the user may pick: a text message sent in

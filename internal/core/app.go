@@ -183,6 +183,7 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 			Rand:       o.rand,
 			Timers:     a.timers.For(f.Name),
 			AppURL:     o.appURL,
+			Texts:      moduleTexts{a: a, module: f.Name},
 
 			Conversations: moduleConversations{a: a, module: f.Name},
 		})

@@ -55,6 +55,6 @@ func (a *App) conversationTimedOut(ctx context.Context, t app.Timer) error {
 		c.ChatID, c.ThreadID = t.ChatID, t.ThreadID // where the chat is now
 		return mod.OnConversationEnd(ctx, app.ConversationEnd{Conversation: c, Reason: app.EndTimedOut})
 	}
-	_, err = a.bot.Send(ctx, app.Message{ChatID: t.ChatID, ThreadID: t.ThreadID, Text: timedOutText})
+	_, err = a.bot.Send(ctx, app.Message{ChatID: t.ChatID, ThreadID: t.ThreadID, Text: a.say(a.chatLang(ctx, t.ChatID), "timed_out")})
 	return err
 }
