@@ -194,11 +194,15 @@ func inlineResults(routes []inlineRoute, byRoute [][]app.InlineResult) []app.Inl
 }
 
 // inlineHelp are m's inline queries as /help lists them.
-func inlineHelp(m *app.Module) []string {
+func (r *Registry) inlineHelp(m *app.Module, lang app.Lang) []string {
 	var lines []string
 	for _, in := range m.Inline {
-		if in.Help != "" {
-			lines = append(lines, "<i>inline</i> "+html.EscapeString(in.Help))
+		help := in.Help
+		if key := m.Name + "." + in.HelpKey; in.HelpKey != "" && r.catalog != nil && r.catalog.Has(lang, key) {
+			help = r.catalog.Text(lang, key, nil)
+		}
+		if help != "" {
+			lines = append(lines, "<i>inline</i> "+html.EscapeString(help))
 		}
 	}
 	return lines
