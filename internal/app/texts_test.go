@@ -38,3 +38,36 @@ func TestWordsRenderTheModulesKeyInItsLanguageWithPluralAndTheEnginesShared(t *t
 		t.Fatal(err)
 	}
 }
+
+// refusedFor is an adapter's refusal for rights naming the kind refused.
+type refusedFor string
+
+func (r refusedFor) Error() string       { return "not enough rights to send " + string(r) }
+func (r refusedFor) Unwrap() error       { return app.ErrNoRights }
+func (r refusedFor) LackedRight() string { return string(r) }
+
+// A chart refused for rights is said in the chat's language, the right
+// named as the language names it.
+func TestARefusalForRightsIsSaidInTheChatsLanguage(t *testing.T) {
+	core := fstest.MapFS{
+		"locales/en.toml": {Data: []byte("no_right = \"I may not send {{.Right}} here.\"\n[right]\nphotos = \"photos\"\n")},
+		"locales/vi.toml": {Data: []byte("no_right = \"Mình không được phép gửi {{.Right}} ở đây.\"\n[right]\nphotos = \"ảnh\"\n")},
+	}
+	cat := locale.NewCatalog(locale.Source{Namespace: "core", FS: core})
+	vi := app.NewWords(cat, "chart", app.Vietnamese)
+	tests := []struct {
+		err  error
+		want string
+		ok   bool
+	}{
+		{refusedFor("photos"), "Mình không được phép gửi ảnh ở đây.", true},
+		{refusedFor("video notes"), "Mình không được phép gửi video notes ở đây.", true}, // a kind the catalog lacks: Telegram's word
+		{refusedFor("text messages"), "", false},
+		{app.ErrChatGone, "", false},
+	}
+	for _, tt := range tests {
+		if got, ok := vi.NoRightText(tt.err); got != tt.want || ok != tt.ok {
+			t.Errorf("NoRightText(%v) = %q, %v; want %q, %v", tt.err, got, ok, tt.want, tt.ok)
+		}
+	}
+}
