@@ -50,7 +50,9 @@ func MustKeyboard(rows ...[]Button) *models.InlineKeyboardMarkup {
 
 // StaleButtonToast answers a press whose data no longer means anything:
 // ParseCallback refused it (forged, or an older button's format), or it
-// names a kind the module no longer has.
+// names a kind the module no longer has. It is English only: a module
+// with Texts answers req.T(StaleButton), the same words in the presser's
+// language.
 const StaleButtonToast = "This button no longer applies."
 
 // ErrUnfinished marks a press that acted but left work owed (a finished

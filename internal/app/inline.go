@@ -42,6 +42,9 @@ type Inline struct {
 	// Help is its line in /help, under the module's commands: the query,
 	// " - ", what it offers ("BTC (any coin) - its price card"); "": none.
 	Help string
+	// HelpKey is Help's key in the module's Texts, its line in the
+	// reader's language ("" or a key the catalog lacks: Help).
+	HelpKey string
 }
 
 // DefaultInlineCache is an Inline's CacheTime when it names none.
@@ -62,6 +65,8 @@ type InlineRequest struct {
 	Role Role
 	// Update is the inline query's update_id.
 	Update int64
+	// Words are the module's texts in the asker's language.
+	Words
 }
 
 // InlineResult is one result the user may pick: a text message sent in

@@ -5,8 +5,10 @@
 // to Telegram (Messenger, Message, Edit, Keyboard, Live, InlineAnswer, the
 // error classes to act on), how it does a piece of work once (ApplyOnce,
 // TakeClaim, Timers), how it hears plain messages (Conversations,
-// Module.Steps and Module.OnText; the routing rule is on TextRequest) and
-// the text rules (Fit, Quote). The
+// Module.Steps and Module.OnText; the routing rule is on TextRequest),
+// what it says in which language (Module.Texts, Words and req.T, Args,
+// Deps.Texts for a chat's language without a request) and the text rules
+// (Fit, Quote). The
 // engine that runs modules is internal/core; the adapters
 // (internal/telegram, the console) implement Messenger. This package imports
 // neither, so `go doc ./internal/app` is a module author's manual.
@@ -14,6 +16,7 @@ package app
 
 import (
 	"context"
+	"io/fs"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
@@ -41,7 +44,7 @@ func (v Visibility) String() string {
 // Command is one slash command of a module.
 type Command struct {
 	Name        string // ^[a-z0-9_]{1,32}$, without the slash
-	Description string // shown in /help and Telegram's menu
+	Description string // English, shown in /help and Telegram's menu unless Texts has "cmd.<Name>"
 	Visibility  Visibility
 	Handler     func(ctx context.Context, req *Request) error
 }
@@ -166,6 +169,12 @@ type Module struct {
 	// (the routing rule is on TextRequest), in module order; the first
 	// that takes it has it. A game takes a guess while one runs in the chat.
 	OnText OnTextHandler
+	// Texts are the module's words (see Words): locales/en.toml and
+	// locales/vi.toml, embedded in the module's package
+	// (//go:embed locales). A command's description in /help and
+	// Telegram's menu is its key "cmd.<name>" when the catalog has it.
+	// The engine parses them at the first lookup, not at start.
+	Texts fs.FS
 }
 
 // Setting is a configuration value a module needs. The config package reads
@@ -205,14 +214,15 @@ func (v Visibility) May(role Role) bool {
 // Registry is the read-only view of the enabled modules a module may ask
 // (/help renders it; stats counts only real commands).
 type Registry interface {
-	// HelpText renders the commands role may run, grouped by module.
-	HelpText(role Role) string
+	// HelpText renders the commands role may run, grouped by module, in
+	// lang.
+	HelpText(role Role, lang Lang) string
 	// HelpModules are the modules with a command role may run, and how
 	// many such commands there are in all.
 	HelpModules(role Role) (names []string, commands int)
-	// HelpPage is one module's page of HelpText; ok false when role may
-	// run none of its commands.
-	HelpPage(role Role, module string) (page string, ok bool)
+	// HelpPage is one module's page of HelpText in lang; ok false when
+	// role may run none of its commands.
+	HelpPage(role Role, module string, lang Lang) (page string, ok bool)
 	// HasCommand reports whether name is a command of an enabled module.
 	HasCommand(name string) bool
 }
@@ -242,6 +252,9 @@ type Deps struct {
 	// AppURL is the Mini App's public URL (https://…/app/), "" while the
 	// runtime does not know it (see APP_URL); never nil.
 	AppURL func() string
+	// Texts are the module's words for work no request carries (a timer,
+	// a push): a chat's language, or a named one.
+	Texts Texts
 }
 
 // Factory builds a module. The registry calls New once, at start-up.

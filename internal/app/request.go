@@ -43,6 +43,8 @@ type Request struct {
 	// Role is the Sender's (a chat's is RoleUser: an anonymous admin may
 	// be anyone among its admins).
 	Role Role
+	// Words are the module's texts in the chat's language: r.T(key).
+	Words
 
 	bot Messenger
 }
@@ -95,6 +97,9 @@ type CallbackRequest struct {
 	Sender Actor
 	UserID int64 // Sender.ID
 	Role   Role
+	// Words are the module's texts in the chat's language (a toast, an
+	// edit): c.T(key).
+	Words
 
 	bot Messenger
 }

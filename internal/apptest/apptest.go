@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -46,6 +47,33 @@ type Bot struct {
 	App    *core.App
 	Logs   *Logs
 	Log    *slog.Logger // the app's logger, writing into Logs
+
+	langs sync.Map // user id -> Telegram's language_code for them (Speaks)
+}
+
+// Speaks makes every update from userID carry Telegram's language_code
+// code ("vi", "en-US"), as that user's client would send it.
+func (b *Bot) Speaks(userID int64, code string) { b.langs.Store(userID, code) }
+
+// withLanguage gives u's sender the language_code Speaks set for them.
+func (b *Bot) withLanguage(u *models.Update) {
+	var from *models.User
+	switch {
+	case u.Message != nil:
+		from = u.Message.From
+	case u.CallbackQuery != nil:
+		from = &u.CallbackQuery.From
+	case u.InlineQuery != nil:
+		from = u.InlineQuery.From
+	case u.MyChatMember != nil:
+		from = &u.MyChatMember.From
+	}
+	if from == nil || from.LanguageCode != "" {
+		return
+	}
+	if code, ok := b.langs.Load(from.ID); ok {
+		from.LanguageCode = code.(string)
+	}
 }
 
 // New starts a core with the given modules; opts come after the defaults
@@ -110,6 +138,7 @@ func (b *Bot) Handle(u *models.Update) error {
 	if u.ID == 0 {
 		u.ID = updateSeq.Add(1)
 	}
+	b.withLanguage(u)
 	return b.App.HandleUpdate(b.t.Context(), u)
 }
 

@@ -47,6 +47,7 @@ type App struct {
 	metrics *metrics.Metrics // nil: none
 
 	timers *timer.Engine // every module's timers (Deps.Timers)
+	langs  langCache     // chats' language records read lately
 
 	userMu   sync.Mutex
 	username string // the bot's @username, for /cmd@Bot; resolved lazily
@@ -183,6 +184,7 @@ func New(provider storage.KVProvider, bot app.Messenger, opts ...Option) (*App, 
 			Rand:       o.rand,
 			Timers:     a.timers.For(f.Name),
 			AppURL:     o.appURL,
+			Texts:      moduleTexts{a: a, module: f.Name},
 
 			Conversations: moduleConversations{a: a, module: f.Name},
 		})

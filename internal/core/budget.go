@@ -24,16 +24,6 @@ const (
 	RecordTime = recordTries*recordBudget + time.Second
 )
 
-// Replies the core itself sends.
-const (
-	apologyText = "Sorry, something went wrong while handling that. Please try again later."
-	unknownText = "Unknown command. Send /help to see what I can do."
-	// pressFailedText is the toast of a press whose handler failed.
-	pressFailedText = "Sorry, that did not work. Please try again."
-	// inlineText answers a press on a message sent in inline mode.
-	inlineText = "This button does not belong to a message of mine."
-)
-
 // notRecorded is the log line of a run whose outcome did not land: the
 // simulation excuses the repeated reply its redelivery may send by it.
 const notRecorded = "could not record the update's outcome"

@@ -10,6 +10,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -24,6 +25,11 @@ func (a *App) ChatChanged(ctx context.Context, ch app.ChatChange) error {
 		return nil
 	}
 	var errs []error
+	if err := a.moveChatState(ctx, langModule, ch); err != nil {
+		errs = append(errs, fmt.Errorf("the chat's language: %w", err))
+	}
+	a.langs.forget(ch.ChatID)
+	a.langs.forget(ch.MovedTo)
 	for _, m := range a.reg.modules {
 		if err := a.moveChatState(ctx, m, ch); err != nil {
 			errs = append(errs, fmt.Errorf("module %q: %w", m.Name, err))
@@ -158,8 +164,16 @@ func (a *App) planMembership(cm *models.ChatMemberUpdated) *action {
 		return nil
 	case was == models.ChatMemberTypeLeft || was == models.ChatMemberTypeBanned:
 		chat := cm.Chat.ID
-		return &action{module: storage.CoreNamespace, name: "bot added", chatID: chat, run: func(ctx context.Context) error {
-			return a.greet(ctx, chat)
+		// The group hears the language of whoever added the bot.
+		lang := locale.FromTelegram(cm.From.LanguageCode)
+		return &action{module: storage.CoreNamespace, name: "bot added", chatID: chat, lang: lang, run: func(ctx context.Context) error {
+			if err := a.noteAddedBy(ctx, chat, lang); err != nil {
+				return err
+			}
+			if chosen, err := a.chatLang(ctx, chat); err == nil {
+				lang = chosen // a group that chose before keeps its choice
+			}
+			return a.greet(ctx, chat, lang)
 		}}
 	}
 	return nil // a change of rights: nothing to do
@@ -170,7 +184,7 @@ const greetEvery = 24 * time.Hour
 
 // greet sends /help's page to a group that added the bot, once a day at
 // most (a mark in the core namespace, taken with CAS across runtimes).
-func (a *App) greet(ctx context.Context, chat int64) error {
+func (a *App) greet(ctx context.Context, chat int64, lang app.Lang) error {
 	key := "greeted:" + strconv.FormatInt(chat, 10)
 	now := a.now()
 	stamp := []byte(strconv.FormatInt(now.UnixNano(), 10))
@@ -186,8 +200,6 @@ func (a *App) greet(ctx context.Context, chat int64) error {
 	if err != nil || !fresh {
 		return err
 	}
-	_, err = a.bot.Send(ctx, app.Message{ChatID: chat, Text: greetText + a.reg.HelpText(app.RoleUser), ParseMode: models.ParseModeHTML})
+	_, err = a.bot.Send(ctx, app.Message{ChatID: chat, Text: a.say(lang, "greet") + "\n\n" + a.reg.HelpText(app.RoleUser, lang), ParseMode: models.ParseModeHTML})
 	return err
 }
-
-const greetText = "Hi! I am miti99bot. Send a command to begin.\n\n"

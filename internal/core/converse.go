@@ -14,10 +14,6 @@ import (
 // Texts of the engine's conversations.
 const (
 	cancelCommand  = "cancel"
-	cancelledText  = "Cancelled."
-	noCancelText   = "Nothing to cancel."
-	timedOutText   = "No answer came in time, so I stopped waiting. Send the command again to start over."
-	plainHintText  = "I only understand commands here: /help lists them."
 	convTimerOwner = storage.CoreNamespace // the timers' module: no module may be named so
 )
 
@@ -204,7 +200,7 @@ func (a *App) tellEnded(ctx context.Context, ch convChange, why app.EndReason) {
 	if mod == nil || mod.OnConversationEnd == nil {
 		return
 	}
-	err := a.safely(ctx, mod.Name, "conversation end", 0, 0, func() error {
+	err := a.safely(ctx, mod.Name, "conversation end", "", 0, 0, func() error {
 		return mod.OnConversationEnd(ctx, app.ConversationEnd{Conversation: *ch.Ended, Reason: why})
 	})
 	if err != nil {

@@ -22,13 +22,6 @@ import (
 // rewritten is dropped by the next health check.
 const damagedPrefix = "damaged:"
 
-// damagedText is what a user reads when the command needed a damaged item.
-const damagedText = "Some of the data this needs is damaged and cannot be read. " +
-	"The bot's operator has been told and can repair it; until then this cannot be done."
-
-// damagedToast is damagedText for a button press (a toast holds 200 characters).
-const damagedToast = "The data this needs is damaged and cannot be read. The bot's operator has been told."
-
 // DamageMark is a damaged item's marker: which item, and the fingerprint of
 // the bytes that could not be read.
 type DamageMark struct {
@@ -133,11 +126,11 @@ func DamagedItems(ctx context.Context, p storage.KVProvider) ([]DamageMark, erro
 }
 
 // tellDamaged answers an update whose run met a damaged item.
-func (a *App) tellDamaged(ctx context.Context, chat int64, thread int) {
+func (a *App) tellDamaged(ctx context.Context, lang app.Lang, chat int64, thread int) {
 	if chat == 0 {
 		return
 	}
-	if _, err := a.bot.Send(ctx, app.Message{ChatID: chat, ThreadID: thread, Text: damagedText}); err != nil {
+	if _, err := a.bot.Send(ctx, app.Message{ChatID: chat, ThreadID: thread, Text: a.say(lang, "damaged")}); err != nil {
 		a.log.Warn("could not tell the user of a damaged item", "err", err)
 	}
 }

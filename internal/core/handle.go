@@ -57,7 +57,7 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 	case claimGiveUp:
 		outcome = metrics.Dropped
 		log.at(ctx, slog.LevelError, "update dropped after repeated failures", "attempts", dedupMaxAttempts)
-		a.apologise(ctx, act.chatID, act.threadID)
+		a.apologise(ctx, act.lang, act.chatID, act.threadID)
 		return nil
 	}
 	if act.press != nil && (claimed.rec.Answered || act.oneShot && claimed.rec.Attempts > 1) {
@@ -77,7 +77,7 @@ func (a *App) HandleUpdate(ctx context.Context, u *models.Update) error {
 		// A damaged item no run can read: every delivery would fail the
 		// same way. Reported (once per item), the user told, and finished.
 		a.reportDamage(ctx, act.module, err, "update_id", u.ID, "action", act.name)
-		a.tellDamaged(ctx, act.chatID, act.threadID)
+		a.tellDamaged(ctx, act.lang, act.chatID, act.threadID)
 		act.failed, err = true, nil
 	}
 	if act.event != nil && err == nil && !act.failed {

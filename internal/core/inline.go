@@ -34,12 +34,12 @@ const minInlineCache = time.Second
 // once (oneShot): a run of the same update again, after a crash between
 // the answer and its record, answers no more. Telegram refuses a second
 // answer, and one given that late.
-func (a *App) planInline(u *models.Update) *action {
+func (a *App) planInline(u *models.Update, lang app.Lang) *action {
 	q := u.InlineQuery
 	sender := app.UserActor(q.From) // an inline query always comes from a user
 	req := &app.InlineRequest{
 		Query: strings.TrimSpace(q.Query), Sender: sender, UserID: sender.ID,
-		ChatType: q.ChatType, Role: a.roleOf(sender.ID), Update: u.ID,
+		ChatType: q.ChatType, Role: a.roleOf(sender.ID), Update: u.ID, Words: a.words(storage.CoreNamespace, lang),
 	}
 	once := &answerOnce{queryID: q.ID}
 	act := &action{module: storage.CoreNamespace, name: "inline", press: once, oneShot: true}
@@ -115,8 +115,10 @@ func (a *App) gatherInline(ctx context.Context, req *app.InlineRequest) app.Inli
 		ans.CacheTime = min(ans.CacheTime, cacheOf(r.in))
 		go func() {
 			var results []app.InlineResult
-			err := a.safely(gctx, r.module.Name, "inline", 0, 0, func() (err error) {
-				results, err = r.in.Handler(gctx, req)
+			mreq := *req // each module speaks its own words
+			mreq.Words = a.words(r.module.Name, req.Lang)
+			err := a.safely(gctx, r.module.Name, "inline", "", 0, 0, func() (err error) {
+				results, err = r.in.Handler(gctx, &mreq)
 				return err
 			})
 			got <- answered{i: i, results: results, err: err}
@@ -191,15 +193,16 @@ func inlineResults(routes []inlineRoute, byRoute [][]app.InlineResult) []app.Inl
 	return out
 }
 
-// inlineHint closes a /help that lists inline queries: how to ask one.
-const inlineHint = "<i>inline</i>: type my @username, a space and the query in any chat, then pick a result to send there."
-
 // inlineHelp are m's inline queries as /help lists them.
-func inlineHelp(m *app.Module) []string {
+func (r *Registry) inlineHelp(m *app.Module, lang app.Lang) []string {
 	var lines []string
 	for _, in := range m.Inline {
-		if in.Help != "" {
-			lines = append(lines, "<i>inline</i> "+html.EscapeString(in.Help))
+		help := in.Help
+		if key := m.Name + "." + in.HelpKey; in.HelpKey != "" && r.catalog != nil && r.catalog.Has(lang, key) {
+			help = r.catalog.Text(lang, key, nil)
+		}
+		if help != "" {
+			lines = append(lines, "<i>inline</i> "+html.EscapeString(help))
 		}
 	}
 	return lines

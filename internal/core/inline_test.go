@@ -194,15 +194,15 @@ func TestHelpListsAModulesInlineQueriesUnderItsCommands(t *testing.T) {
 		withCmd("coinish", app.Inline{Match: anyQuery, Handler: results(0, nil), Help: "BTC (any coin) - its price card"}),
 		withCmd("plain"),
 	})
-	text := b.App.Registry().HelpText(app.RoleUser)
+	text := b.App.Registry().HelpText(app.RoleUser, app.English)
 	if !strings.Contains(text, "/coinish_price - A price\n<i>inline</i> BTC (any coin) - its price card\n") || !strings.Contains(text, "type my @username") {
 		t.Fatalf("help:\n%s", text)
 	}
-	page, _ := b.App.Registry().HelpPage(app.RoleUser, "coinish")
+	page, _ := b.App.Registry().HelpPage(app.RoleUser, "coinish", app.English)
 	if !strings.Contains(page, "<i>inline</i> BTC (any coin) - its price card") {
 		t.Fatalf("the module's page:\n%s", page)
 	}
-	if page, _ := b.App.Registry().HelpPage(app.RoleUser, "plain"); strings.Contains(page, "inline") {
+	if page, _ := b.App.Registry().HelpPage(app.RoleUser, "plain", app.English); strings.Contains(page, "inline") {
 		t.Fatalf("a module without inline queries:\n%s", page)
 	}
 }

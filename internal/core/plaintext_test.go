@@ -40,15 +40,15 @@ func TestAnUntakenMessageGetsAHintInPrivateAndNothingInAGroup(t *testing.T) {
 
 func TestHelpSaysAnswersMayBeTypedWhereAModuleHearsThem(t *testing.T) {
 	b := newConvBot(t, taker("game", "g:"), testModule(&atomic.Bool{}))
-	if got := b.App.Registry().HelpText(app.RoleUser); !strings.Contains(got, "just type your answer") || !strings.Contains(got, "/cancel") {
+	if got := b.App.Registry().HelpText(app.RoleUser, app.English); !strings.Contains(got, "just type your answer") || !strings.Contains(got, "/cancel") {
 		t.Fatalf("help:\n%s", got)
 	}
-	page, _ := b.App.Registry().HelpPage(app.RoleUser, "testmod")
+	page, _ := b.App.Registry().HelpPage(app.RoleUser, "testmod", app.English)
 	if strings.Contains(page, "just type") {
 		t.Fatalf("a module that hears no text says answers may be typed:\n%s", page)
 	}
 	plain := newConvBot(t, testModule(&atomic.Bool{}))
-	if got := plain.App.Registry().HelpText(app.RoleUser); strings.Contains(got, "just type") {
+	if got := plain.App.Registry().HelpText(app.RoleUser, app.English); strings.Contains(got, "just type") {
 		t.Fatalf("help without a module that hears text:\n%s", got)
 	}
 }
@@ -62,7 +62,7 @@ func TestTheMenuOffersCancelWhereAModuleAsksQuestions(t *testing.T) {
 		{[]app.Factory{taker("game", "")}, false},
 	} {
 		b := newConvBot(t, tc.mods...)
-		got := slices.ContainsFunc(b.App.Registry().MenuCommands(), func(c models.BotCommand) bool { return c.Command == "cancel" })
+		got := slices.ContainsFunc(b.App.Registry().MenuCommands(app.English), func(c models.BotCommand) bool { return c.Command == "cancel" })
 		if got != tc.want {
 			t.Errorf("modules %v: /cancel in the menu %v, want %v", tc.mods[0].Name, got, tc.want)
 		}

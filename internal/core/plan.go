@@ -25,6 +25,9 @@ type action struct {
 	// oneShot: run at most once; a run again after one that did not record
 	// its end counts as answered (an inline query, gone by then).
 	oneShot bool
+	// lang is the language the update is answered in, the engine's
+	// apology included.
+	lang app.Lang
 }
 
 // plan decides what an update asks for, without side effects (except
@@ -33,18 +36,27 @@ func (a *App) plan(ctx context.Context, u *models.Update) (*action, error) {
 	if act := a.planChatService(u); act != nil {
 		return act, nil
 	}
+	var (
+		act  *action
+		err  error
+		lang = a.langOf(ctx, u)
+	)
 	switch {
 	case u.Message != nil:
-		return a.planCommand(ctx, u, u.Message)
+		act, err = a.planCommand(ctx, u, u.Message, lang)
 	case u.CallbackQuery != nil:
-		return a.planCallback(u), nil
+		act = a.planCallback(u, lang)
 	case u.InlineQuery != nil:
-		return a.planInline(u), nil
+		act = a.planInline(u, lang)
 	}
-	return nil, nil
+	if act != nil {
+		act.lang = lang
+		a.keepClientLang(act, u)
+	}
+	return act, err
 }
 
-func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Message) (*action, error) {
+func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Message, lang app.Lang) (*action, error) {
 	if msg.IsAutomaticForward {
 		// A linked channel's post, copied into its discussion group by
 		// Telegram: written for the channel, it asks nothing of the group.
@@ -52,7 +64,7 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 	}
 	pc, ok := parseCommand(msg)
 	if !ok {
-		return a.planText(ctx, u, msg)
+		return a.planText(ctx, u, msg, lang)
 	}
 	if pc.mention != "" {
 		me, err := a.botUsername(ctx)
@@ -68,7 +80,7 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 	userID := sender.ID
 	chat, thread := msg.Chat.ID, topicOf(msg)
 	if pc.name == cancelCommand {
-		return a.planCancel(u, msg), nil
+		return a.planCancel(u, msg, lang), nil
 	}
 	rt, known := a.reg.commands[pc.name]
 	role := a.roleOf(userID)
@@ -77,7 +89,7 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 			return nil, nil // groups hear many commands meant for other bots
 		}
 		return &action{module: storage.CoreNamespace, name: "unknown", chatID: chat, run: func(ctx context.Context) error {
-			_, err := a.bot.Send(ctx, app.Message{ChatID: chat, Text: unknownText})
+			_, err := a.bot.Send(ctx, app.Message{ChatID: chat, Text: a.say(lang, "unknown_command")})
 			return err
 		}}, nil
 	}
@@ -88,11 +100,12 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 	req := app.NewRequest(a.bot, app.Request{
 		Update: u, Message: msg, Module: rt.module.Name, Command: pc.name, Args: pc.args,
 		ChatID: chat, ThreadID: thread, Sender: sender, UserID: userID, Private: private, Role: role,
+		Words: a.words(rt.module.Name, lang),
 	})
 	return &action{
 		module: rt.module.Name, name: "/" + pc.name, chatID: chat, threadID: thread,
 		run: func(ctx context.Context) error {
-			err := a.safely(ctx, rt.module.Name, "/"+pc.name, chat, thread, func() error { return rt.cmd.Handler(ctx, req) })
+			err := a.safely(ctx, rt.module.Name, "/"+pc.name, lang, chat, thread, func() error { return rt.cmd.Handler(ctx, req) })
 			if errors.Is(err, errPanicked) {
 				return nil // apologised: the same input would only panic again
 			}
@@ -102,7 +115,7 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 	}, nil
 }
 
-func (a *App) planCallback(u *models.Update) *action {
+func (a *App) planCallback(u *models.Update, lang app.Lang) *action {
 	q := u.CallbackQuery
 	press := &answerOnce{Messenger: a.bot, queryID: q.ID}
 	// A press names the real user, an anonymous admin's too (ActsFor).
@@ -120,7 +133,7 @@ func (a *App) planCallback(u *models.Update) *action {
 		// inline results carry no callback buttons, so it is not one of
 		// its keyboards.
 		return &action{module: storage.CoreNamespace, name: "callback", run: func(ctx context.Context) error {
-			return press.AnswerCallback(ctx, q.ID, inlineText)
+			return press.AnswerCallback(ctx, q.ID, a.say(lang, "inline_button"))
 		}}
 	}
 	req := app.NewCallbackRequest(press, r)
@@ -128,14 +141,15 @@ func (a *App) planCallback(u *models.Update) *action {
 	if !ok {
 		// The keyboard is stale or foreign: stop the spinner, say so.
 		return &action{module: storage.CoreNamespace, name: "callback", run: func(ctx context.Context) error {
-			return press.AnswerCallback(ctx, q.ID, app.StaleButtonToast)
+			return press.AnswerCallback(ctx, q.ID, a.say(lang, "stale_button"))
 		}}
 	}
 	req.Module = cr.module.Name
+	req.Words = a.words(cr.module.Name, lang)
 	name := "callback " + cr.cb.Prefix
 	act := &action{module: cr.module.Name, name: name, chatID: req.ChatID, threadID: req.ThreadID, press: press}
 	act.run = func(ctx context.Context) error {
-		err := a.safely(ctx, cr.module.Name, name, 0, 0, func() error { return cr.cb.Handler(ctx, req) })
+		err := a.safely(ctx, cr.module.Name, name, lang, 0, 0, func() error { return cr.cb.Handler(ctx, req) })
 		return a.endPress(ctx, act, err)
 	}
 	return act
@@ -156,10 +170,10 @@ func (a *App) endPress(ctx context.Context, act *action, err error) error {
 		a.log.Warn("button press acted but did not finish; run again", "action", act.name, "err", err)
 	case errors.Is(err, storage.ErrUnreadable):
 		a.reportDamage(ctx, act.module, err, "action", act.name)
-		text = damagedToast
+		text = a.say(act.lang, "damaged_toast")
 		act.failed, err = true, nil
 	case err != nil:
-		text = pressFailedText
+		text = a.say(act.lang, "press_failed")
 		a.log.Error("button press failed; answered with an apology", "action", act.name, "err", err)
 		act.failed, err = true, nil
 	}
@@ -177,14 +191,14 @@ var errPanicked = errors.New("the handler panicked")
 
 // safely runs a handler, turning a panic into a log line, an apology in
 // chat (when not 0) and errPanicked.
-func (a *App) safely(ctx context.Context, module, name string, chat int64, thread int, f func() error) (err error) {
+func (a *App) safely(ctx context.Context, module, name string, lang app.Lang, chat int64, thread int, f func() error) (err error) {
 	defer func() {
 		r := recover()
 		if r == nil {
 			return
 		}
 		a.log.Error("handler panicked", "module", module, "action", name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-		a.apologise(ctx, chat, thread)
+		a.apologise(ctx, lang, chat, thread)
 		err = errPanicked
 	}()
 	return f()
@@ -223,11 +237,11 @@ func topicOf(m *models.Message) int {
 }
 
 // apologise tells a chat (none: 0) that its update was not handled.
-func (a *App) apologise(ctx context.Context, chat int64, thread int) {
+func (a *App) apologise(ctx context.Context, lang app.Lang, chat int64, thread int) {
 	if chat == 0 {
 		return
 	}
-	if _, err := a.bot.Send(ctx, app.Message{ChatID: chat, ThreadID: thread, Text: apologyText}); err != nil {
+	if _, err := a.bot.Send(ctx, app.Message{ChatID: chat, ThreadID: thread, Text: a.say(lang, "apology")}); err != nil {
 		a.log.Warn("could not apologise", "err", err)
 	}
 }

@@ -74,6 +74,7 @@ func (r *Registry) register(mods []*app.Module) error {
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
 	r.commands = map[string]route{}
+	r.catalog = buildCatalog(mods)
 	seenModule := map[string]bool{}
 	cronOwner := map[string]string{}
 	for _, m := range mods {

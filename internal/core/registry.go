@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 
 	robfig "github.com/robfig/cron/v3"
 )
@@ -39,6 +40,9 @@ type Registry struct {
 	// disabledJobs are the catalogue's jobs whose module is not enabled,
 	// with that module.
 	disabledJobs map[string]string
+	// catalog is the engine's and the modules' texts, parsed at the
+	// first lookup.
+	catalog *locale.Catalog
 }
 
 type route struct {

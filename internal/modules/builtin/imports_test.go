@@ -18,7 +18,7 @@ const project = "github.com/miti99bot/miti99bot/"
 // the runtimes) is reached only through internal/app.
 func reachable(path string) bool {
 	switch path {
-	case project + "internal/app", project + "internal/storage", project + "internal/redact":
+	case project + "internal/app", project + "internal/storage", project + "internal/redact", project + "internal/locale":
 		return true
 	}
 	return strings.HasPrefix(path, project+"internal/modules/")

@@ -1,10 +1,11 @@
 // Package util is the bot's front door: /start, /help (generated from the
-// registry, honouring visibility) and /info (ids for the owner and admins).
+// registry, honouring visibility), /language (the chat's language) and
+// /info (ids for the owner and admins).
 package util
 
 import (
 	"context"
-	"fmt"
+	"embed"
 
 	"github.com/go-telegram/bot/models"
 
@@ -14,25 +15,36 @@ import (
 // Name is the module's name in MODULES.
 const Name = "util"
 
+// texts are the module's words (see app.Words).
+//
+//go:embed locales/*.toml
+var texts embed.FS
+
 // Factory registers the module.
 var Factory = app.Factory{Name: Name, New: New}
 
 // New builds the module.
 func New(d app.Deps) (*app.Module, error) {
 	return &app.Module{
-		Name: Name,
+		Name:  Name,
+		Texts: texts,
 		Commands: []app.Command{
 			{Name: "start", Description: "Say hello and show what the bot can do", Handler: func(ctx context.Context, r *app.Request) error {
-				_, err := r.ReplyHTML(ctx, "Hi! I am miti99bot.\n\n"+d.Registry.HelpText(r.Role))
+				_, err := r.ReplyHTML(ctx, r.T("hello")+"\n\n"+d.Registry.HelpText(r.Role, r.Lang))
 				return err
 			}},
 			{Name: "help", Description: "List the commands you can use", Handler: func(ctx context.Context, r *app.Request) error {
 				return help(ctx, d.Registry, r)
 			}},
+			{Name: "language", Description: "Choose the language I speak in this chat", Handler: func(ctx context.Context, r *app.Request) error {
+				return language(ctx, d, r)
+			}},
 			{Name: "info", Description: "Show chat, topic and sender ids", Visibility: app.Protected, Handler: info},
 		},
 		Callbacks: []app.Callback{{Prefix: helpPrefix, Handler: func(ctx context.Context, req *app.CallbackRequest) error {
 			return helpPage(ctx, d.Registry, req)
+		}}, {Prefix: langPrefix, Handler: func(ctx context.Context, req *app.CallbackRequest) error {
+			return languagePressed(ctx, d, req)
 		}}},
 	}, nil
 }
@@ -47,10 +59,10 @@ const helpOnOnePage = 15
 func help(ctx context.Context, reg app.Registry, r *app.Request) error {
 	modules, commands := reg.HelpModules(r.Role)
 	if commands <= helpOnOnePage || len(modules) < 2 {
-		_, err := r.ReplyHTML(ctx, reg.HelpText(r.Role))
+		_, err := r.ReplyHTML(ctx, reg.HelpText(r.Role, r.Lang))
 		return err
 	}
-	page, _ := reg.HelpPage(r.Role, modules[0])
+	page, _ := reg.HelpPage(r.Role, modules[0], r.Lang)
 	_, err := r.ReplyMessage(ctx, app.Message{Text: page, ParseMode: models.ParseModeHTML, Keyboard: helpKeyboard(modules, modules[0])})
 	return err
 }
@@ -61,12 +73,12 @@ func help(ctx context.Context, reg app.Registry, r *app.Request) error {
 func helpPage(ctx context.Context, reg app.Registry, req *app.CallbackRequest) error {
 	data, err := app.ParseCallback(helpPrefix, req.Data, 1, 1)
 	if err != nil {
-		return req.Answer(ctx, app.StaleButtonToast)
+		return req.Answer(ctx, req.T(app.StaleButton))
 	}
 	module := data.Fields[0]
-	page, ok := reg.HelpPage(req.Role, module)
+	page, ok := reg.HelpPage(req.Role, module, req.Lang)
 	if !ok {
-		return req.Answer(ctx, "That module's commands are not yours to run, or it is off now: /help lists what is.")
+		return req.Answer(ctx, req.T("module_off"))
 	}
 	modules, _ := reg.HelpModules(req.Role)
 	return req.EditMessage(ctx, app.Edit{Text: page, ParseMode: models.ParseModeHTML, Keyboard: helpKeyboard(modules, module)})
@@ -90,6 +102,6 @@ func helpKeyboard(modules []string, current string) *models.InlineKeyboardMarkup
 }
 
 func info(ctx context.Context, r *app.Request) error {
-	_, err := r.Reply(ctx, fmt.Sprintf("chat_id: %d\nthread_id: %d\nuser_id: %d", r.ChatID, r.ThreadID, r.UserID))
+	_, err := r.Reply(ctx, r.T("info", app.Args{"Chat": r.ChatID, "Thread": r.ThreadID, "User": r.UserID}))
 	return err
 }

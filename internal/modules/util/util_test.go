@@ -84,3 +84,31 @@ func TestOldHelpButtonsKeepWorkingAndForgedOnesGetTheStaleToast(t *testing.T) {
 		}
 	}
 }
+
+// A Vietnamese client gets util and the engine in Vietnamese: /start's
+// greeting, /help's frame and each command's description from util's
+// catalog; an English one still reads English.
+func TestAVietnameseUserReadsStartAndHelpInVietnamese(t *testing.T) {
+	b := apptest.New(t, builtin.Catalogue())
+	b.Speaks(apptest.User, "vi")
+	b.MustSay(apptest.PrivateChat, apptest.User, "/start")
+	got := b.Last()
+	for _, want := range []string{"Chào bạn! Mình là miti99bot.", "/help - Xem các lệnh bạn dùng được"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("/start in Vietnamese = %q, want it to hold %q", got, want)
+		}
+	}
+	b.MustSay(apptest.PrivateChat, apptest.User, "/help")
+	if got := b.Last(); !strings.HasPrefix(got, "<b>Danh sách lệnh: util</b>\n/start - Chào hỏi") {
+		t.Errorf("/help in Vietnamese = %q", got)
+	}
+	b.MustSay(apptest.PrivateChat, apptest.User, "/nosuchcommand")
+	if got, want := b.Last(), "Mình không biết lệnh này. Gửi /help để xem mình làm được gì."; got != want {
+		t.Errorf("an unknown command in Vietnamese = %q, want %q", got, want)
+	}
+	b.Speaks(apptest.Admin, "en-US")
+	b.MustSay(apptest.Admin, apptest.Admin, "/nosuchcommand")
+	if got, want := b.Last(), "Unknown command. Send /help to see what I can do."; got != want {
+		t.Errorf("an unknown command in English = %q, want %q", got, want)
+	}
+}

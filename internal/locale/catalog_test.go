@@ -1,0 +1,97 @@
+package locale_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/miti99bot/miti99bot/internal/locale"
+)
+
+func files(en, vi string) fstest.MapFS {
+	return fstest.MapFS{
+		"locales/en.toml": {Data: []byte(en)},
+		"locales/vi.toml": {Data: []byte(vi)},
+	}
+}
+
+func TestACatalogIsCompleteOnlyWithEveryKeyInBothLanguagesAlike(t *testing.T) {
+	tests := []struct {
+		name, en, vi string
+		want         string // a problem's start; "" for none
+	}{
+		{"complete", "a = \"Hi {{.Name}}\"\n[n]\none = \"{{.Count}} try\"\nother = \"{{.Count}} tries\"\n",
+			"a = \"Chào {{ .Name }}\"\n[n]\nother = \"{{.Count}} lượt\"\n", ""},
+		{"a key missing in Vietnamese", "a = \"A\"\nb = \"B\"\n", "a = \"A\"\n", "m.b: missing in vi"},
+		{"a key missing in English", "a = \"A\"\n", "a = \"A\"\nb = \"B\"\n", "m.b: missing in en"},
+		{"a placeholder differs", "a = \"Hi {{.Name}}\"\n", "a = \"Chào {{.Ten}}\"\n", "m.a: placeholders"},
+		{"plural in one language only", "[n]\none = \"{{.Count}} try\"\nother = \"{{.Count}} tries\"\n", "n = \"{{.Count}} lượt\"\n", "m.n: plural"},
+		{"an English plural without one", "[n]\nother = \"{{.Count}} tries\"\n", "[n]\nother = \"{{.Count}} lượt\"\n", "m.n: an English plural"},
+		{"a file that does not parse", "a = \"A\n", "a = \"A\"\n", "m: "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := locale.NewCatalog(locale.Source{Namespace: "m", FS: files(tt.en, tt.vi)})
+			got := c.Check()
+			if tt.want == "" {
+				if len(got) != 0 {
+					t.Fatalf("problems %q, want none", got)
+				}
+				return
+			}
+			if !slices.ContainsFunc(got, func(p string) bool { return strings.HasPrefix(p, tt.want) }) {
+				t.Fatalf("problems %q, want one starting %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestATextMissingInALanguageReadsInEnglishAndAnUnknownKeyAsItself(t *testing.T) {
+	c := locale.NewCatalog(locale.Source{Namespace: "m", FS: files("a = \"A\"\nb = \"B\"\n", "a = \"Á\"\n")})
+	for _, tt := range []struct {
+		lang      locale.Lang
+		key, want string
+	}{
+		{locale.Vietnamese, "m.a", "Á"},
+		{locale.Vietnamese, "m.b", "B"},
+		{locale.English, "m.zz", "m.zz"},
+		{"fr", "m.a", "A"},
+	} {
+		if got := c.Text(tt.lang, tt.key, nil); got != tt.want {
+			t.Errorf("Text(%s, %s) = %q, want %q", tt.lang, tt.key, got, tt.want)
+		}
+	}
+}
+
+func TestTelegramsLanguageCodeChoosesVietnameseOnlyForVi(t *testing.T) {
+	for code, want := range map[string]locale.Lang{"vi": locale.Vietnamese, "vi-VN": locale.Vietnamese, "VI": locale.Vietnamese,
+		"en": locale.English, "en-US": locale.English, "": locale.English, "fr": locale.English, "video": locale.English} {
+		if got := locale.FromTelegram(code); got != want {
+			t.Errorf("FromTelegram(%q) = %s, want %s", code, got, want)
+		}
+	}
+}
+
+func TestACatalogReadsNothingUntilItsFirstLookup(t *testing.T) {
+	fsys := &countingFS{MapFS: files("a = \"A\"\n", "a = \"Á\"\n")}
+	c := locale.NewCatalog(locale.Source{Namespace: "m", FS: fsys})
+	if fsys.opened != 0 {
+		t.Fatalf("built catalog opened %d files", fsys.opened)
+	}
+	c.Text(locale.English, "m.a", nil)
+	c.Text(locale.Vietnamese, "m.a", nil)
+	if fsys.opened != 2 {
+		t.Fatalf("two lookups opened %d files, want each file once", fsys.opened)
+	}
+}
+
+type countingFS struct {
+	fstest.MapFS
+	opened int
+}
+
+func (f *countingFS) ReadFile(name string) ([]byte, error) {
+	f.opened++
+	return f.MapFS.ReadFile(name)
+}
