@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/miti99bot/miti99bot/internal/app"
 )
 
 // verdict is how one attribute of a guess compares with the answer's.
@@ -20,7 +22,8 @@ const (
 
 var marks = map[verdict]string{miss: "🟥", partial: "🟨", match: "🟩", older: "⬆️", newer: "⬇️"}
 
-// cell is one attribute of a guessed champion with its verdict.
+// cell is one attribute of a guessed champion with its verdict. Label is
+// the attribute's text key under "attr.".
 type cell struct {
 	Label, Value string
 	Verdict      verdict
@@ -58,22 +61,23 @@ func compare(guess, answer *champion) []cell {
 	}
 	join := func(s []string) string { return strings.Join(s, ", ") }
 	return []cell{
-		{"Gender", guess.Gender, compareOne(guess.Gender, answer.Gender)},
-		{"Positions", join(guess.Positions), compareSets(guess.Positions, answer.Positions)},
-		{"Species", join(guess.Species), compareSets(guess.Species, answer.Species)},
-		{"Resource", guess.Resource, compareOne(guess.Resource, answer.Resource)},
-		{"Range", join(guess.Range), compareSets(guess.Range, answer.Range)},
-		{"Regions", join(guess.Regions), compareSets(guess.Regions, answer.Regions)},
-		{"Released", strconv.Itoa(guess.Year), year},
+		{"gender", guess.Gender, compareOne(guess.Gender, answer.Gender)},
+		{"positions", join(guess.Positions), compareSets(guess.Positions, answer.Positions)},
+		{"species", join(guess.Species), compareSets(guess.Species, answer.Species)},
+		{"resource", guess.Resource, compareOne(guess.Resource, answer.Resource)},
+		{"range", join(guess.Range), compareSets(guess.Range, answer.Range)},
+		{"regions", join(guess.Regions), compareSets(guess.Regions, answer.Regions)},
+		{"released", strconv.Itoa(guess.Year), year},
 	}
 }
 
-// table renders a guess's comparison, one attribute per line.
-func table(guess *champion, cells []cell) string {
+// table renders a guess's comparison, one attribute per line, named in
+// w's language.
+func table(w app.Words, guess *champion, cells []cell) string {
 	var b strings.Builder
 	b.WriteString(guess.Name)
 	for _, c := range cells {
-		fmt.Fprintf(&b, "\n%s %s: %s", marks[c.Verdict], c.Label, c.Value)
+		fmt.Fprintf(&b, "\n%s %s: %s", marks[c.Verdict], w.T("attr."+c.Label), c.Value)
 	}
 	return b.String()
 }
@@ -86,6 +90,3 @@ func summary(guess *champion, cells []cell) string {
 	}
 	return b.String() + " " + guess.Name
 }
-
-// legend explains the marks once per game.
-const legend = "🟩 same · 🟨 partly · 🟥 different · ⬆️ the answer is newer · ⬇️ older"

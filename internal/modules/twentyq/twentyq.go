@@ -5,6 +5,7 @@ package twentyq
 
 import (
 	"context"
+	"embed"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -31,6 +32,12 @@ const (
 	settingMaxOutput = "GEMINI_MAX_OUTPUT_TOKENS"
 	settingRate      = "TWENTYQ_QUESTIONS_PER_MINUTE"
 )
+
+// texts are the module's words (see app.Words), with the shared game
+// flow's (games.Texts).
+//
+//go:embed locales/*.toml
+var texts embed.FS
 
 // Factory registers the module.
 var Factory = app.Factory{
@@ -86,15 +93,16 @@ func New(d app.Deps) (*app.Module, error) {
 
 func (m *module) module() *app.Module {
 	play := &games.Play[game, *game]{ // no buttons: only the give-up command
-		Name: "game", Command: "twentyq", Store: m.store,
+		Command: "twentyq", Store: m.store,
 		ID:     func(g *game) int64 { return g.ID },
 		Over:   func(g *game) *bool { return &g.Over },
-		GaveUp: func(g *game) string { return "It was: " + g.Secret + "." },
+		GaveUp: func(w app.Words, g *game) string { return w.T("gave_up", app.Args{"Secret": g.Secret}) },
 		Finish: m.finish,
 	}
 	return &app.Module{
 		ChatState: slices.Concat(games.ChatState, []string{"results:{chat}"}), // resultsKey
 		Name:      Name,
+		Texts:     games.Texts(texts),
 		// While a game runs, a typed question or guess is asked as
 		// /twentyq <question> asks it (in a group: a reply to the bot).
 		OnText: play.Plain(func(string) bool { return true }, m.cmdAsk),

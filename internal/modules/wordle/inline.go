@@ -58,7 +58,7 @@ func (m *module) inline() app.Inline {
 			}
 			title := "Wordle " + s.score()
 			return []app.InlineResult{{
-				ID: strconv.FormatInt(s.Game, 10), Title: title, Description: "Share your grid (no letters)",
+				ID: strconv.FormatInt(s.Game, 10), Title: title, Description: r.T("share"),
 				Text: title + "\n" + strings.Join(s.Rows, "\n"),
 			}}, nil
 		},
