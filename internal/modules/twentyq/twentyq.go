@@ -114,38 +114,52 @@ func (m *module) module() *app.Module {
 	}
 }
 
-const (
-	unavailableText = "Twenty questions is unavailable: no Gemini API key is configured."
-	startText       = "I am thinking of something. Ask yes/no questions (20 at most), or guess it: type them (in a group, reply to me) or send /twentyq <question>."
-	runningText     = "A game is running: type a question (in a group, reply to me) or send /twentyq <question>; /twentyq_giveup ends it."
-	// misconfiguredText does not say "try again": no retry can help until
-	// the operator changes the settings the log names.
-	misconfiguredText = "Gemini refused the bot's configuration, so twenty questions cannot work until the bot's owner fixes it (the log says what). Your question was not counted."
-)
+// maxQuestionLen bounds a question, in characters.
+const maxQuestionLen = 200
 
-// system tells Gemini the rules and the secret.
-func system(secret string) string {
+// answers are the game's answers as stored with each question; the
+// player reads each as the text "answer.<lower case>" in their language,
+// and Gemini is asked to answer with those words.
+var answers = []string{"Yes", "No", "Sometimes", "Unknown", "Correct"}
+
+// languageNames name the player's language to Gemini.
+var languageNames = map[app.Lang]string{app.English: "English", app.Vietnamese: "Vietnamese"}
+
+// system tells Gemini the rules and the secret, and to answer in the
+// player's language (w's) with that language's answer words.
+func system(secret string, w app.Words) string {
+	say := func(answer string) string { return w.T("answer." + strings.ToLower(answer)) }
+	lang := languageNames[w.Lang]
 	return "You are the host of a game of twenty questions. The secret is: " + secret + ". " +
-		"The player asks one yes/no question or makes a guess. Reply with exactly one word: " +
-		"Yes, No, Sometimes or Unknown; or Correct if the player has named the secret (synonyms count). " +
+		"The player asks one yes/no question or makes a guess, in " + lang + ". Reply in " + lang + " with exactly one of: " +
+		say("Yes") + ", " + say("No") + ", " + say("Sometimes") + " or " + say("Unknown") + "; or " + say("Correct") +
+		" if the player has named the secret (synonyms and translations count). " +
 		"Never reveal the secret and never add anything else."
 }
 
-// normalize maps Gemini's reply onto the game's answers.
-func normalize(reply string) (string, bool) {
-	w := strings.ToLower(strings.Trim(strings.Fields(reply + " x")[0], ".!,;:\"'*"))
-	switch w {
-	case "yes", "no", "sometimes", "unknown":
-		return strings.ToUpper(w[:1]) + w[1:], true
-	case "correct":
-		return "Correct", true
+// normalize maps Gemini's reply onto the game's answers: it begins with
+// an answer's words in w's language or in English (the longest such
+// answer wins: "Không rõ" is Unknown, not No).
+func normalize(reply string, w app.Words) (string, bool) {
+	words := strings.Fields(strings.ToLower(reply))
+	for i, f := range words {
+		words[i] = strings.Trim(f, ".!?,;:\"'*")
 	}
-	return "", false
+	best, bestLen := "", 0
+	for _, lang := range []app.Words{w, w.In(app.English)} {
+		for _, a := range answers {
+			said := strings.Fields(strings.ToLower(lang.T("answer." + strings.ToLower(a))))
+			if len(said) > bestLen && len(said) <= len(words) && slices.Equal(words[:len(said)], said) {
+				best, bestLen = a, len(said)
+			}
+		}
+	}
+	return best, best != ""
 }
 
 func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 	if m.gemini == nil {
-		_, err := r.Reply(ctx, unavailableText)
+		_, err := r.Reply(ctx, r.T("unavailable"))
 		return err
 	}
 	question := strings.TrimSpace(r.Args)
@@ -157,8 +171,8 @@ func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 		_, err = r.Reply(ctx, reply)
 		return err
 	}
-	if len([]rune(question)) > 200 {
-		_, err := r.Reply(ctx, "Keep the question under 200 characters.")
+	if len([]rune(question)) > maxQuestionLen {
+		_, err := r.Reply(ctx, r.T("too_long", app.Args{"Max": maxQuestionLen}))
 		return err
 	}
 	// A question answered already, delivered again after its reply
@@ -183,7 +197,7 @@ func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 	if ok, err := m.allow(ctx, r.UserID); err != nil {
 		return err
 	} else if !ok {
-		_, err := r.Reply(ctx, "Slow down: too many questions this minute.")
+		_, err := r.Reply(ctx, r.T("slow_down"))
 		return err
 	}
 	started, err := m.start(ctx, r.ChatID)
@@ -197,33 +211,34 @@ func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 	if err != nil {
 		return err
 	}
-	answer, err := m.gemini.ask(ctx, system(g.Secret), question)
+	answer, err := m.gemini.ask(ctx, system(g.Secret, r.Words), question)
 	var refused *noAnswer
 	switch {
 	case errors.As(err, &refused):
-		m.log.Info("twentyq: gemini gave no answer", "why", refused.why)
-		_, err := r.Reply(ctx, "Gemini gave no answer: "+refused.why+". Your question was not counted; try asking it another way.")
+		m.log.Info("twentyq: gemini gave no answer", "why", refused.Error())
+		why := r.T("why."+refused.reason, app.Args{"Detail": refused.detail})
+		_, err := r.Reply(ctx, r.T("no_answer", app.Args{"Why": why}))
 		return err
 	case errors.Is(err, errBusy):
-		_, err := r.Reply(ctx, "Gemini is busy right now; your question was not counted. Try again in a minute.")
+		_, err := r.Reply(ctx, r.T("busy"))
 		return err
 	case errors.Is(err, errRefused):
 		m.log.Error("twentyq: gemini refused the configuration", "err", err)
-		_, err := r.Reply(ctx, misconfiguredText)
+		_, err := r.Reply(ctx, r.T("misconfigured"))
 		return err
 	case err != nil:
 		m.log.Warn("twentyq: gemini failed", "err", err)
-		_, err := r.Reply(ctx, "Gemini did not answer; your question was not counted. Try again later.")
+		_, err := r.Reply(ctx, r.T("failed"))
 		return err
 	}
-	norm, ok := normalize(answer)
+	norm, ok := normalize(answer, r.Words)
 	if !ok {
 		m.log.Warn("twentyq: unexpected answer", "answer", answer)
 		norm = "Unknown"
 	}
 	prefix := ""
 	if started {
-		prefix = startText + "\n"
+		prefix = r.T("start") + "\n"
 	}
 	reply, err := m.record(ctx, r, g.Secret, question, norm, prefix)
 	if err != nil {
@@ -238,7 +253,7 @@ func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
 	err := m.store.GetJSON(ctx, resultsKey(r.ChatID), &res)
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
-		_, err := r.Reply(ctx, "No finished game here yet.")
+		_, err := r.Reply(ctx, r.T("no_results"))
 		return err
 	case err != nil:
 		return err
@@ -247,6 +262,6 @@ func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
 	if res.Won > 0 {
 		avg = fmt.Sprintf("%.1f", float64(res.Questions)/float64(res.Won))
 	}
-	_, err = r.Reply(ctx, fmt.Sprintf("Played %d, won %d; %s questions per win on average.", res.Played, res.Won, avg))
+	_, err = r.Reply(ctx, r.T("results", app.Args{"Played": res.Played, "Won": res.Won, "Average": avg}))
 	return err
 }
