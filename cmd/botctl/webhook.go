@@ -88,6 +88,7 @@ func commandsSync(ctx context.Context, e env) error {
 	if err := a.SyncCommands(ctx); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "published %d commands\n", len(a.Registry().MenuCommands(locale.English)))
+	menus := a.Registry().Menus()
+	fmt.Fprintf(e.stdout, "published %d commands in %d menus (default and groups, in %d languages)\n", len(menus[0].Commands), len(menus), len(locale.Langs))
 	return nil
 }

@@ -17,13 +17,26 @@ type Messenger interface {
 	// Edit rewrites a message the bot sent; what it already says is no error.
 	Edit(ctx context.Context, e Edit) error
 	AnswerCallback(ctx context.Context, queryID, text string) error
-	SetCommands(ctx context.Context, cmds []models.BotCommand) error
+	// SetCommands publishes one of Telegram's command menus (setMyCommands).
+	SetCommands(ctx context.Context, m Menu) error
 	GetMe(ctx context.Context) (*models.User, error)
 	// ChatMember asks Telegram what userID is in the group chatID now
 	// (getChatMember; the bot must be in the chat).
 	ChatMember(ctx context.Context, chatID, userID int64) (Membership, error)
 	Photos
 	InlineAnswerer
+}
+
+// Menu is one of Telegram's command menus: the commands its chats are
+// shown, in one language.
+type Menu struct {
+	Commands []models.BotCommand
+	// Lang is the users' language_code the menu is for; "": everyone no
+	// menu of their language is for (the default).
+	Lang string
+	// Groups: the menu of group chats (scope all_group_chats), not the
+	// default scope's.
+	Groups bool
 }
 
 // Message is one outgoing text message.

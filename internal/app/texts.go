@@ -85,4 +85,8 @@ type Texts interface {
 	// choice, else who added the bot; English when none is known). An
 	// error is the store's: retry as with any other read.
 	Chat(ctx context.Context, chat int64) (Words, error)
+	// Choose makes lang the language chat is spoken to in (a private
+	// chat's is its user's own choice), from its next update on. Who may
+	// choose a group's is the caller's rule (its admins: /language).
+	Choose(ctx context.Context, chat int64, lang Lang) error
 }

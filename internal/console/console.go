@@ -113,7 +113,7 @@ func (m *Messenger) AnswerCallback(_ context.Context, _ string, text string) err
 }
 
 // SetCommands has no menu to update in a terminal.
-func (m *Messenger) SetCommands(context.Context, []models.BotCommand) error { return nil }
+func (m *Messenger) SetCommands(context.Context, app.Menu) error { return nil }
 
 // GetMe returns the console bot.
 func (m *Messenger) GetMe(context.Context) (*models.User, error) {

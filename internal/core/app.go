@@ -47,6 +47,7 @@ type App struct {
 	metrics *metrics.Metrics // nil: none
 
 	timers *timer.Engine // every module's timers (Deps.Timers)
+	langs  langCache     // chats' language records read lately
 
 	userMu   sync.Mutex
 	username string // the bot's @username, for /cmd@Bot; resolved lazily

@@ -25,6 +25,11 @@ func (a *App) ChatChanged(ctx context.Context, ch app.ChatChange) error {
 		return nil
 	}
 	var errs []error
+	if err := a.moveChatState(ctx, langModule, ch); err != nil {
+		errs = append(errs, fmt.Errorf("the chat's language: %w", err))
+	}
+	a.langs.forget(ch.ChatID)
+	a.langs.forget(ch.MovedTo)
 	for _, m := range a.reg.modules {
 		if err := a.moveChatState(ctx, m, ch); err != nil {
 			errs = append(errs, fmt.Errorf("module %q: %w", m.Name, err))
@@ -162,6 +167,12 @@ func (a *App) planMembership(cm *models.ChatMemberUpdated) *action {
 		// The group hears the language of whoever added the bot.
 		lang := locale.FromTelegram(cm.From.LanguageCode)
 		return &action{module: storage.CoreNamespace, name: "bot added", chatID: chat, lang: lang, run: func(ctx context.Context) error {
+			if err := a.noteAddedBy(ctx, chat, lang); err != nil {
+				return err
+			}
+			if chosen, err := a.chatLang(ctx, chat); err == nil {
+				lang = chosen // a group that chose before keeps its choice
+			}
 			return a.greet(ctx, chat, lang)
 		}}
 	}

@@ -55,6 +55,9 @@ func (a *App) conversationTimedOut(ctx context.Context, t app.Timer) error {
 		c.ChatID, c.ThreadID = t.ChatID, t.ThreadID // where the chat is now
 		return mod.OnConversationEnd(ctx, app.ConversationEnd{Conversation: c, Reason: app.EndTimedOut})
 	}
-	_, err = a.bot.Send(ctx, app.Message{ChatID: t.ChatID, ThreadID: t.ThreadID, Text: a.say(a.chatLang(ctx, t.ChatID), "timed_out")})
+	// The conversation has ended: a store that cannot say the chat's
+	// language leaves the notice in English rather than unsaid.
+	lang, _ := a.chatLang(ctx, t.ChatID)
+	_, err = a.bot.Send(ctx, app.Message{ChatID: t.ChatID, ThreadID: t.ThreadID, Text: a.say(lang, "timed_out")})
 	return err
 }

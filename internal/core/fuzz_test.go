@@ -34,9 +34,9 @@ func (sink) ChatMember(context.Context, int64, int64) (app.Membership, error) {
 func (sink) SendPhoto(_ context.Context, p app.Photo) (*models.Message, error) {
 	return &models.Message{ID: 1, Chat: models.Chat{ID: p.ChatID}}, nil
 }
-func (sink) EditPhoto(context.Context, app.PhotoEdit) error         { return nil }
-func (sink) Edit(context.Context, app.Edit) error                   { return nil }
-func (sink) SetCommands(context.Context, []models.BotCommand) error { return nil }
+func (sink) EditPhoto(context.Context, app.PhotoEdit) error { return nil }
+func (sink) Edit(context.Context, app.Edit) error           { return nil }
+func (sink) SetCommands(context.Context, app.Menu) error    { return nil }
 func (sink) GetMe(context.Context) (*models.User, error) {
 	return &models.User{Username: "miti99bot"}, nil
 }

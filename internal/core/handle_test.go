@@ -228,8 +228,26 @@ func TestSyncCommandsPublishesThePublicCommands(t *testing.T) {
 			t.Errorf("/%s has no description", c.Command)
 		}
 	}
-	want := []string{"start", "help", "ping", "echo", "boom", "fail"}
+	want := []string{"start", "help", "language", "ping", "echo", "boom", "fail"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("menu = %q, want %q", names, want)
+	}
+}
+
+// Telegram shows a Vietnamese user the Vietnamese menu, in private chats
+// and groups alike: each command's description from its module's catalog.
+func TestSyncCommandsPublishesAMenuPerLanguageAndForGroups(t *testing.T) {
+	h := newHarness(t)
+	if err := h.app.SyncCommands(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, scope := range []string{"default", "all_group_chats"} {
+		for lang, want := range map[string]string{"": "List the commands you can use", "vi": "Xem các lệnh bạn dùng được"} {
+			menu := h.srv.CommandsFor(lang, scope)
+			i := slices.IndexFunc(menu, func(c models.BotCommand) bool { return c.Command == "help" })
+			if i < 0 || menu[i].Description != want {
+				t.Errorf("the %s menu in %q: %+v, want /help as %q", scope, lang, menu, want)
+			}
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/storage"
 
 	"github.com/go-telegram/bot/models"
@@ -129,11 +130,30 @@ func (r *Registry) MenuCommands(lang app.Lang) []models.BotCommand {
 	return out
 }
 
-// SyncCommands publishes the public commands with setMyCommands, so no
-// hand-maintained command list exists anywhere.
+// Menus are the command menus SyncCommands publishes: for the default
+// scope and for group chats, each in English (the default language, for
+// every user no other menu is for) and in Vietnamese (language_code vi).
+func (r *Registry) Menus() []app.Menu {
+	var out []app.Menu
+	for _, groups := range []bool{false, true} {
+		for _, lang := range locale.Langs {
+			m := app.Menu{Commands: r.MenuCommands(lang), Groups: groups}
+			if lang != locale.English {
+				m.Lang = string(lang)
+			}
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// SyncCommands publishes the public commands with setMyCommands, every
+// menu of Menus, so no hand-maintained command list exists anywhere.
 func (a *App) SyncCommands(ctx context.Context) error {
-	if err := a.bot.SetCommands(ctx, a.reg.MenuCommands(app.English)); err != nil {
-		return fmt.Errorf("setMyCommands: %w", err)
+	for _, m := range a.reg.Menus() {
+		if err := a.bot.SetCommands(ctx, m); err != nil {
+			return fmt.Errorf("setMyCommands (language %q, groups %v): %w", m.Lang, m.Groups, err)
+		}
 	}
 	return nil
 }

@@ -3,8 +3,7 @@ package core
 import (
 	"context"
 	"embed"
-
-	"github.com/go-telegram/bot/models"
+	"fmt"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/locale"
@@ -44,34 +43,6 @@ func (a *App) words(module string, lang app.Lang) app.Words {
 	return app.NewWords(a.cat(), module, lang)
 }
 
-// langOf is the language an update is answered in: the sender's client's
-// (Telegram's language_code) in a private chat, English elsewhere.
-func (a *App) langOf(_ context.Context, u *models.Update) app.Lang {
-	var from *models.User
-	switch {
-	case u.Message != nil:
-		if u.Message.Chat.Type != models.ChatTypePrivate {
-			return app.English
-		}
-		from = u.Message.From
-	case u.CallbackQuery != nil:
-		if m := u.CallbackQuery.Message.Message; m == nil || m.Chat.Type != models.ChatTypePrivate {
-			return app.English
-		}
-		from = &u.CallbackQuery.From
-	case u.InlineQuery != nil:
-		from = u.InlineQuery.From
-	}
-	if from == nil {
-		return app.English
-	}
-	return locale.FromTelegram(from.LanguageCode)
-}
-
-// chatLang is the language a chat is spoken to in without an update (a
-// time-out).
-func (a *App) chatLang(_ context.Context, _ int64) app.Lang { return app.English }
-
 // moduleTexts are a module's Deps.Texts.
 type moduleTexts struct {
 	a      *App
@@ -83,5 +54,13 @@ var _ app.Texts = moduleTexts{}
 func (t moduleTexts) In(lang app.Lang) app.Words { return t.a.words(t.module, lang) }
 
 func (t moduleTexts) Chat(ctx context.Context, chat int64) (app.Words, error) {
-	return t.a.words(t.module, t.a.chatLang(ctx, chat)), nil
+	lang, err := t.a.chatLang(ctx, chat)
+	return t.a.words(t.module, lang), err
+}
+
+func (t moduleTexts) Choose(ctx context.Context, chat int64, lang app.Lang) error {
+	if !lang.Valid() {
+		return fmt.Errorf("choose %q for chat %d: not a language the bot speaks", lang, chat)
+	}
+	return t.a.ChooseLang(ctx, chat, lang)
 }

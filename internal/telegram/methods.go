@@ -88,10 +88,14 @@ func (c *Client) AnswerCallback(ctx context.Context, queryID, text string) error
 	return err
 }
 
-// SetCommands publishes the command menu.
-func (c *Client) SetCommands(ctx context.Context, cmds []models.BotCommand) error {
+// SetCommands publishes a command menu, for its scope and language.
+func (c *Client) SetCommands(ctx context.Context, m app.Menu) error {
+	p := &bot.SetMyCommandsParams{Commands: m.Commands, LanguageCode: m.Lang}
+	if m.Groups {
+		p.Scope = &models.BotCommandScopeAllGroupChats{}
+	}
 	_, err := call(ctx, c, "setMyCommands", 0, false, func(ctx context.Context) (bool, error) {
-		return c.bot.SetMyCommands(ctx, &bot.SetMyCommandsParams{Commands: cmds})
+		return c.bot.SetMyCommands(ctx, p)
 	})
 	return err
 }

@@ -2,8 +2,10 @@ package telegramtest
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/go-telegram/bot/models"
@@ -203,9 +205,42 @@ func (s *Server) setMyCommands(w http.ResponseWriter, params map[string]string) 
 		writeFailure(w, badRequest("can't parse commands JSON object"))
 		return
 	}
+	m, err := menuOf(params)
+	if err != nil {
+		writeFailure(w, badRequest(err.Error()))
+		return
+	}
 	s.mu.Lock()
-	s.commands = cmds
+	if s.commands == nil {
+		s.commands = map[menu][]models.BotCommand{}
+	}
+	s.commands[m] = cmds
 	s.notify()
 	s.mu.Unlock()
 	writeOK(w, true)
+}
+
+// menuOf reads setMyCommands' language_code (empty, or two ISO 639-1
+// letters) and scope (a BotCommandScope; none: "default"), refusing what
+// Telegram refuses.
+func menuOf(params map[string]string) (menu, error) {
+	m := menu{lang: params["language_code"], scope: "default"}
+	if l := m.lang; l != "" && (len(l) != 2 || strings.ToLower(l) != l) {
+		return menu{}, fmt.Errorf("invalid language code %q", l)
+	}
+	if raw := params["scope"]; raw != "" {
+		var sc struct {
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal([]byte(raw), &sc); err != nil {
+			return menu{}, fmt.Errorf("can't parse BotCommandScope JSON object")
+		}
+		switch sc.Type {
+		case "default", "all_private_chats", "all_group_chats", "all_chat_administrators":
+			m.scope = sc.Type
+		default: // chat scopes name a chat: not modelled
+			return menu{}, fmt.Errorf("unsupported bot command scope type %q", sc.Type)
+		}
+	}
+	return m, nil
 }

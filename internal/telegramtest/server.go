@@ -60,12 +60,12 @@ type Server struct {
 	nextMessage int
 	webhookURL  string
 	webhookSec  string
-	commands    []models.BotCommand
-	poll        *poller            // the getUpdates request in flight
-	shown       map[[2]int64]shown // (chat, message id) -> what the message says now
-	left        map[[2]int64]bool  // (chat, user) no longer a member (Leave)
-	admins      map[[2]int64]bool  // (chat, user) -> an administrator, SetChatAdmin
-	inline      inlineQueries      // its own lock: answered while s.mu is free
+	commands    map[menu][]models.BotCommand // setMyCommands, by scope and language
+	poll        *poller                      // the getUpdates request in flight
+	shown       map[[2]int64]shown           // (chat, message id) -> what the message says now
+	left        map[[2]int64]bool            // (chat, user) no longer a member (Leave)
+	admins      map[[2]int64]bool            // (chat, user) -> an administrator, SetChatAdmin
+	inline      inlineQueries                // its own lock: answered while s.mu is free
 }
 
 // shown is a sent message's current text (a photo's caption) and
@@ -192,12 +192,20 @@ func (s *Server) WaitAbandoned(ctx context.Context, n int) error {
 	}
 }
 
-// Commands returns the command menu last set with setMyCommands.
-func (s *Server) Commands() []models.BotCommand {
+// Commands is the default menu: the default scope's, for every language
+// no menu of its own is for.
+func (s *Server) Commands() []models.BotCommand { return s.CommandsFor("", "default") }
+
+// CommandsFor is the menu setMyCommands set for language_code lang (""
+// the default) and scope ("default", "all_group_chats", ...).
+func (s *Server) CommandsFor(lang, scope string) []models.BotCommand {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]models.BotCommand(nil), s.commands...)
+	return append([]models.BotCommand(nil), s.commands[menu{lang, scope}]...)
 }
+
+// menu names one of setMyCommands' menus.
+type menu struct{ lang, scope string }
 
 // SetWebhookState sets the webhook as if setWebhook had been called.
 func (s *Server) SetWebhookState(url string) {

@@ -1,5 +1,6 @@
 // Package util is the bot's front door: /start, /help (generated from the
-// registry, honouring visibility) and /info (ids for the owner and admins).
+// registry, honouring visibility), /language (the chat's language) and
+// /info (ids for the owner and admins).
 package util
 
 import (
@@ -35,10 +36,15 @@ func New(d app.Deps) (*app.Module, error) {
 			{Name: "help", Description: "List the commands you can use", Handler: func(ctx context.Context, r *app.Request) error {
 				return help(ctx, d.Registry, r)
 			}},
+			{Name: "language", Description: "Choose the language I speak in this chat", Handler: func(ctx context.Context, r *app.Request) error {
+				return language(ctx, d, r)
+			}},
 			{Name: "info", Description: "Show chat, topic and sender ids", Visibility: app.Protected, Handler: info},
 		},
 		Callbacks: []app.Callback{{Prefix: helpPrefix, Handler: func(ctx context.Context, req *app.CallbackRequest) error {
 			return helpPage(ctx, d.Registry, req)
+		}}, {Prefix: langPrefix, Handler: func(ctx context.Context, req *app.CallbackRequest) error {
+			return languagePressed(ctx, d, req)
 		}}},
 	}, nil
 }
