@@ -35,7 +35,7 @@ func TestAVietnameseUserPlaysLoldleInVietnamese(t *testing.T) {
 		{"/loldle KAISA", "Kai'Sa\n🟩 Giới tính: Female\n🟩 Vị trí: Bottom\n🟩 Chủng loài: Human, Void-Being\n🟩 Tài nguyên: Mana\n" +
 			"🟩 Tầm đánh: Ranged\n🟩 Khu vực: The Void\n🟩 Năm ra mắt: 2018\n2/8\nĐoán trúng sau 2 lượt! Đó là Kai'Sa."},
 		{"/loldle_giveup", "Chưa có ván loldle nào đang chơi. Gửi /loldle để bắt đầu."},
-		{"/loldle_stats", "Đã chơi 1, thắng 1 (100%)\nChuỗi thắng 1, dài nhất 1\nSố lượt trung bình mỗi lần thắng: 2.0"},
+		{"/loldle_stats", "Đã chơi 1, thắng 1 (100%)\nChuỗi thắng 1, dài nhất 1\nSố lượt trung bình mỗi lần thắng: 2,0"},
 	})
 	b.Expect(apptest.PrivateChat, apptest.Owner, "/loldle_setmax 11", "Cách dùng: /loldle_setmax <1..10> (hiện là 8)")
 	b.Expect(apptest.PrivateChat, apptest.Owner, "/loldle_setmax 2", "Các ván loldle mới được 2 lượt; ván đang chơi giữ nguyên số lượt của nó.")

@@ -11,10 +11,10 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/games"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
@@ -228,7 +228,7 @@ func (m *module) finish(ctx context.Context, subject int64, g *game) error {
 func statsText(w app.Words, rec games.Record) string {
 	text := rec.Summary(w)
 	if avg, ok := rec.AverageTries(); ok {
-		text += "\n" + w.T("average_tries", app.Args{"Average": strconv.FormatFloat(avg, 'f', 1, 64)})
+		text += "\n" + w.T("average_tries", app.Args{"Average": locale.Float(w.Lang, avg, 1)})
 	}
 	return text
 }

@@ -42,7 +42,7 @@ func TestAVietnameseUserPlaysTwentyQuestionsInVietnamese(t *testing.T) {
 		{"nó là động vật à?", "1/20 nó là động vật à?: Có"},
 		{"nó có bay được không?", "2/20 nó có bay được không?: Không"},
 		{"có phải con mèo không?", "3/20 có phải con mèo không?: Đoán đúng\nBạn đoán trúng sau 3 câu: a cat!"},
-		{"/twentyq_stats", "Đã chơi 1, thắng 1; trung bình 3.0 câu hỏi mỗi lần thắng."},
+		{"/twentyq_stats", "Đã chơi 1, thắng 1; trung bình 3,0 câu hỏi mỗi lần thắng."},
 	})
 	system := f.requests[0].SystemInstruction.Parts[0].Text
 	for _, want := range []string{"The secret is: a cat.", "in Vietnamese", "Có, Không, Đôi khi or Không rõ", "Đoán đúng"} {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/games"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
@@ -260,7 +261,7 @@ func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
 	}
 	avg := "-"
 	if res.Won > 0 {
-		avg = fmt.Sprintf("%.1f", float64(res.Questions)/float64(res.Won))
+		avg = locale.Float(r.Lang, float64(res.Questions)/float64(res.Won), 1)
 	}
 	_, err = r.Reply(ctx, r.T("results", app.Args{"Played": res.Played, "Won": res.Won, "Average": avg}))
 	return err
