@@ -39,7 +39,9 @@ type Inline struct {
 	// same query without asking (zero: DefaultInlineCache). A price card
 	// is worth its market's price cache.
 	CacheTime time.Duration
-	// Help is its line in /help, under the module's commands: the query,
+	// Help is its line in /help, under the module's commands (English; the
+	// module's text "inline.<n>", n its place in Module.Inline from 1, in
+	// the reader's language when the catalog has it): the query,
 	// " - ", what it offers ("BTC (any coin) - its price card"); "": none.
 	Help string
 }

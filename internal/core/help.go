@@ -23,7 +23,7 @@ func (r *Registry) HelpText(role app.Role, lang app.Lang) string {
 	inline := false
 	for _, m := range r.modules {
 		if lines := r.helpLines(m, role, lang); len(lines) > 0 {
-			in := inlineHelp(m)
+			in := r.inlineHelp(m, lang)
 			inline = inline || len(in) > 0
 			fmt.Fprintf(&b, "\n<b>%s</b>\n%s\n", html.EscapeString(m.Name), strings.Join(append(lines, in...), "\n"))
 		}
@@ -71,7 +71,7 @@ func (r *Registry) HelpPage(role app.Role, module string, lang app.Lang) (page s
 			lines = append(lines, "", r.say(lang, "plain_note"))
 		}
 		page = fmt.Sprintf("<b>%s</b>\n%s", r.say(lang, "help_page_title", app.Args{"Module": html.EscapeString(m.Name)}), strings.Join(lines, "\n"))
-		if in := inlineHelp(m); len(in) > 0 {
+		if in := r.inlineHelp(m, lang); len(in) > 0 {
 			page += "\n" + strings.Join(in, "\n") + "\n\n" + r.say(lang, "inline_hint")
 		}
 		return page, true

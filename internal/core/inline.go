@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"strconv"
 	"strings"
 	"time"
 
@@ -193,13 +194,20 @@ func inlineResults(routes []inlineRoute, byRoute [][]app.InlineResult) []app.Inl
 	return out
 }
 
-// inlineHelp are m's inline queries as /help lists them.
-func inlineHelp(m *app.Module) []string {
+// inlineHelp are m's inline queries as /help lists them, in lang: the
+// module's text "inline.<n>" (n counts m.Inline from 1) when its catalog
+// has it, else the Inline's Help.
+func (r *Registry) inlineHelp(m *app.Module, lang app.Lang) []string {
 	var lines []string
-	for _, in := range m.Inline {
-		if in.Help != "" {
-			lines = append(lines, "<i>inline</i> "+html.EscapeString(in.Help))
+	for i, in := range m.Inline {
+		if in.Help == "" {
+			continue
 		}
+		help := in.Help
+		if key := m.Name + ".inline." + strconv.Itoa(i+1); r.catalog != nil && r.catalog.Has(lang, key) {
+			help = r.catalog.Text(lang, key, nil)
+		}
+		lines = append(lines, "<i>inline</i> "+html.EscapeString(help))
 	}
 	return lines
 }
