@@ -1,10 +1,12 @@
 package wordle
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/modules/util"
 )
 
 // startText and viStart are a new game's message in English and Vietnamese.
@@ -56,4 +58,21 @@ func TestAVietnameseUserPlaysWordleInVietnamese(t *testing.T) {
 		t.Fatalf("given up: %q", got)
 	}
 	b.Expect(chat, apptest.User, "/wordle_stats", "Đã chơi 2, thắng 1 (50%)\nChuỗi thắng 0, dài nhất 1\n1: 0\n2: █1\n3: 0\n4: 0\n5: 0\n6: 0")
+}
+
+// /help lists wordle's commands and its inline query in the reader's
+// language.
+func TestAVietnameseUserReadsWordlesHelpInVietnamese(t *testing.T) {
+	b := apptest.New(t, []app.Factory{util.Factory, Factory})
+	b.Speaks(apptest.User, "vi")
+	b.MustSay(apptest.PrivateChat, apptest.User, "/help")
+	got := b.Last()
+	for _, want := range []string{
+		"/wordle_new - Bắt đầu ván Wordle mới",
+		"<i>inline</i> wordle - ván bạn chơi xong hôm nay, bảng không có chữ cái, để chia sẻ",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("/help = %q, want it to hold %q", got, want)
+		}
+	}
 }
