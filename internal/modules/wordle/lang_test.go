@@ -50,7 +50,7 @@ func TestAVietnameseUserPlaysWordleInVietnamese(t *testing.T) {
 		t.Fatalf("a new game: %q with %s", got, b.Buttons(chat))
 	}
 	press("🏳 Bỏ cuộc")
-	if got := lastEdit(); got != "Bỏ cuộc ván Wordle này à?\n0/6" || b.Buttons(chat) != "[Có, bỏ cuộc] [Không, chơi tiếp]" {
+	if got := lastEdit(); got != "Bạn muốn bỏ cuộc ván Wordle này à?\n0/6" || b.Buttons(chat) != "[Có, bỏ cuộc] [Không, chơi tiếp]" {
 		t.Fatalf("the confirmation: %q with %s", got, b.Buttons(chat))
 	}
 	press("Có, bỏ cuộc")
