@@ -65,3 +65,12 @@ func TestAnEnglishPlayersPromptAsksForEnglish(t *testing.T) {
 		}
 	}
 }
+
+// Gemini is told every language the bot speaks by its name.
+func TestEveryLanguageHasANameForGemini(t *testing.T) {
+	for _, l := range locale.Langs {
+		if languageNames[l] == "" {
+			t.Errorf("no name for %s", l)
+		}
+	}
+}
