@@ -15,12 +15,17 @@ var answers = []string{"Yes", "No", "Sometimes", "Unknown", "Correct"}
 // languageNames name the player's language to Gemini.
 var languageNames = map[app.Lang]string{app.English: "English", app.Vietnamese: "Vietnamese"}
 
-// system tells Gemini the rules and the secret, and to answer in the
-// player's language (w's) with that language's answer words.
+// system tells Gemini the rules and the secret (and its name in the
+// player's language), and to answer in that language (w's) with its answer
+// words.
 func system(secret string, w app.Words) string {
 	say := func(answer string) string { return w.T("answer." + strings.ToLower(answer)) }
 	lang := languageNames[w.Lang]
-	return "You are the host of a game of twenty questions. The secret is: " + secret + ". " +
+	named := ""
+	if s := secretIn(w, secret); s != secret {
+		named = "In " + lang + " it is: " + s + ". "
+	}
+	return "You are the host of a game of twenty questions. The secret is: " + secret + ". " + named +
 		"The player asks one yes/no question or makes a guess, in " + lang + ". Reply in " + lang + " with exactly one of: " +
 		say("Yes") + ", " + say("No") + ", " + say("Sometimes") + " or " + say("Unknown") + "; or " + say("Correct") +
 		" if the player has named the secret (synonyms and translations count). " +

@@ -80,10 +80,10 @@ func (m *module) record(ctx context.Context, r *app.Request, secret, q, a, prefi
 		switch {
 		case a == "Correct":
 			g.Over, g.Won = true, true
-			reply += "\n" + r.T("got_it", app.Args{"Questions": n, "Secret": g.Secret})
+			reply += "\n" + r.T("got_it", app.Args{"Questions": n, "Secret": secretIn(r.Words, g.Secret)})
 		case n >= maxQuestions:
 			g.Over = true
-			reply += "\n" + r.T("out_of_questions", app.Args{"Secret": g.Secret})
+			reply += "\n" + r.T("out_of_questions", app.Args{"Secret": secretIn(r.Words, g.Secret)})
 		}
 		if g.Over {
 			g.End(games.Ended{Game: g.ID, Won: g.Won, Tries: n})

@@ -41,11 +41,11 @@ func TestAVietnameseUserPlaysTwentyQuestionsInVietnamese(t *testing.T) {
 		{"/twentyq " + strings.Repeat("ư", 201), "Câu hỏi cần ngắn hơn 200 ký tự."},
 		{"nó là động vật à?", "1/20 nó là động vật à?: Có"},
 		{"nó có bay được không?", "2/20 nó có bay được không?: Không"},
-		{"có phải con mèo không?", "3/20 có phải con mèo không?: Đoán đúng\nBạn đoán trúng sau 3 câu: a cat!"},
+		{"có phải con mèo không?", "3/20 có phải con mèo không?: Đoán đúng\nBạn đoán trúng sau 3 câu: con mèo!"},
 		{"/twentyq_stats", "Đã chơi 1, thắng 1; trung bình 3,0 câu hỏi mỗi lần thắng."},
 	})
 	system := f.requests[0].SystemInstruction.Parts[0].Text
-	for _, want := range []string{"The secret is: a cat.", "in Vietnamese", "Có, Không, Đôi khi or Không rõ", "Đoán đúng"} {
+	for _, want := range []string{"The secret is: a cat.", "In Vietnamese it is: con mèo.", "in Vietnamese", "Có, Không, Đôi khi or Không rõ", "Đoán đúng"} {
 		if !strings.Contains(system, want) {
 			t.Errorf("the prompt %q does not say %q", system, want)
 		}
@@ -71,6 +71,22 @@ func TestEveryLanguageHasANameForGemini(t *testing.T) {
 	for _, l := range locale.Langs {
 		if languageNames[l] == "" {
 			t.Errorf("no name for %s", l)
+		}
+	}
+}
+
+// Every thing the bot may think of has its name in each language, and
+// English names it as the list does.
+func TestEveryThingHasANameInEveryLanguage(t *testing.T) {
+	cat := locale.NewCatalog(locale.Source{Namespace: Name, FS: games.Texts(texts)})
+	for _, th := range things {
+		for _, l := range locale.Langs {
+			if !cat.Has(l, Name+"."+thingKey(th)) {
+				t.Errorf("%q has no name in %s (%s)", th, l, thingKey(th))
+			}
+		}
+		if got := app.NewWords(cat, Name, app.English).T(thingKey(th)); got != th {
+			t.Errorf("%q reads %q in English", th, got)
 		}
 	}
 }

@@ -97,7 +97,7 @@ func (m *module) module() *app.Module {
 		Command: "twentyq", Store: m.store,
 		ID:     func(g *game) int64 { return g.ID },
 		Over:   func(g *game) *bool { return &g.Over },
-		GaveUp: func(w app.Words, g *game) string { return w.T("gave_up", app.Args{"Secret": g.Secret}) },
+		GaveUp: func(w app.Words, g *game) string { return w.T("gave_up", app.Args{"Secret": secretIn(w, g.Secret)}) },
 		Finish: m.finish,
 	}
 	return &app.Module{

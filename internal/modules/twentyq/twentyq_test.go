@@ -70,11 +70,13 @@ func (f *fakeGemini) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Asked to answer in Vietnamese, it does, as Gemini would; it knows
 	// a cat and an animal by their Vietnamese names too.
 	vi := strings.Contains(req.SystemInstruction.Parts[0].Text, "in Vietnamese")
+	_, viSecret, _ := strings.Cut(req.SystemInstruction.Parts[0].Text, "In Vietnamese it is: ")
+	viSecret, _, _ = strings.Cut(viSecret, ".")
 	answer := map[bool]string{false: "No", true: "Không."}[vi]
 	switch {
 	case f.reply != "":
 		answer = f.reply
-	case strings.Contains(q, strings.TrimPrefix(secret, "a ")) || secret == "a cat" && strings.Contains(q, "mèo"):
+	case strings.Contains(q, strings.TrimPrefix(secret, "a ")) || vi && strings.Contains(q, viSecret):
 		answer = map[bool]string{false: "Correct.", true: "Đoán đúng!"}[vi]
 	case strings.Contains(q, "animal") || strings.Contains(q, "động vật"):
 		answer = map[bool]string{false: "Yes.", true: "Có."}[vi]
