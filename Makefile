@@ -32,9 +32,9 @@ help:
 	@grep -E '^## ' $(MAKEFILE_LIST) | sed 's/^## /  /'
 
 
-## run: chat with the whole bot in this terminal (memory store, no token, no Telegram; price and schedule commands call their APIs)
+## run: chat with the whole bot in this terminal (memory store, no token, no Telegram; price and schedule commands call their APIs; LANG_CODE=vi speaks Vietnamese)
 run: $(WEBAPP_ASSETS)
-	$(GO) run ./cmd/container -console
+	$(GO) run ./cmd/container -console $(if $(LANG_CODE),-lang $(LANG_CODE))
 
 ## run-polling: run the bot against Telegram (needs TELEGRAM_BOT_TOKEN; memory store unless configured)
 run-polling: $(WEBAPP_ASSETS)

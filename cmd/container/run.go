@@ -20,6 +20,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.SetOutput(stderr)
 	consoleMode := fs.Bool("console", false, "chat with the bot in this terminal (no token, no Telegram; the modules' own APIs are still called)")
 	consoleLog := fs.String("log", "", "with -console: the file the logs go to (default: a new file in the temporary directory; - for stderr)")
+	consoleLang := fs.String("lang", "", "with -console: the language your Telegram client is set to, as its language_code (vi: the bot speaks Vietnamese; default: English)")
 	healthcheck := fs.Bool("healthcheck", false, "GET this container's /healthz and exit 0 if healthy (for Docker's HEALTHCHECK)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -48,7 +49,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	defer b.Close()
 	if *consoleMode {
-		b.Console.Logs = logsAt
+		b.Console.Logs, b.Console.Lang = logsAt, *consoleLang
 		return container.Console(ctx, b, consoleInput, stdout)
 	}
 	return container.Serve(ctx, b, &m)

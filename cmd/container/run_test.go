@@ -192,3 +192,29 @@ func TestCronStatusListsTheJobsOfAFreshStart(t *testing.T) {
 		}
 	}
 }
+
+// -lang vi is a console user whose Telegram client is set to Vietnamese:
+// the bot answers in Vietnamese, and in English without it.
+func TestTheConsoleSpeaksTheLanguageItIsGiven(t *testing.T) {
+	for _, tt := range []struct{ lang, want string }{
+		{"vi", "Mình không biết lệnh này."},
+		{"", "Unknown command."},
+	} {
+		t.Run("lang "+tt.lang, func(t *testing.T) {
+			saved := consoleInput
+			consoleInput = strings.NewReader("/nosuchcommand\n")
+			t.Cleanup(func() { consoleInput = saved })
+			args := consoleArgs(t)
+			if tt.lang != "" {
+				args = append(args, "-lang", tt.lang)
+			}
+			var out bytes.Buffer
+			if err := run(t.Context(), args, envOf(nil), &out, io.Discard); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out.String(), "bot> "+tt.want) {
+				t.Fatalf("the console with -lang %q printed:\n%s", tt.lang, out.String())
+			}
+		})
+	}
+}

@@ -39,11 +39,12 @@ type Inline struct {
 	// same query without asking (zero: DefaultInlineCache). A price card
 	// is worth its market's price cache.
 	CacheTime time.Duration
-	// Help is its line in /help, under the module's commands (English; the
-	// module's text "inline.<n>", n its place in Module.Inline from 1, in
-	// the reader's language when the catalog has it): the query,
+	// Help is its line in /help, under the module's commands: the query,
 	// " - ", what it offers ("BTC (any coin) - its price card"); "": none.
 	Help string
+	// HelpKey is Help's key in the module's Texts, its line in the
+	// reader's language ("" or a key the catalog lacks: Help).
+	HelpKey string
 }
 
 // DefaultInlineCache is an Inline's CacheTime when it names none.

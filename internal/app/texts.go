@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -64,7 +65,7 @@ func (w Words) T(key string, args ...Args) string {
 		a = args[0]
 	}
 	full := w.ns + "." + key
-	if len(key) > len(engineNS) && key[:len(engineNS)+1] == engineNS+"." {
+	if strings.HasPrefix(key, engineNS+".") {
 		full = key
 	}
 	return w.cat.Text(w.Lang, full, a)

@@ -39,6 +39,10 @@ type Messenger struct {
 	PhotoDir string
 	// Logs says where the logs go, once at the start ("": nothing said).
 	Logs string
+	// Lang is the language_code the user's updates carry, as a Telegram
+	// client set to it sends ("vi": the bot answers in Vietnamese; "":
+	// none, so English).
+	Lang string
 
 	mu        sync.Mutex
 	out       io.Writer
@@ -171,10 +175,23 @@ func (m *Messenger) Run(ctx context.Context, in io.Reader, out io.Writer, handle
 			} else if ok {
 				u = pressUpdate(id, b)
 			}
+			m.speak(u)
 			if err := handle(ctx, u); err != nil {
 				fmt.Fprintf(out, "(not handled: %v)\n", err)
 			}
 		}
+	}
+}
+
+// speak gives u's sender the console's language_code.
+func (m *Messenger) speak(u *models.Update) {
+	switch {
+	case u.Message != nil:
+		u.Message.From.LanguageCode = m.Lang
+	case u.CallbackQuery != nil:
+		u.CallbackQuery.From.LanguageCode = m.Lang
+	case u.InlineQuery != nil:
+		u.InlineQuery.From.LanguageCode = m.Lang
 	}
 }
 

@@ -50,7 +50,8 @@ func (a *App) NotifyDeploy(ctx context.Context, sha string) bool {
 		log.Warn("deploy: command menu not updated", "err", err)
 	}
 	a.sweepLegacy(ctx)
-	if _, err := a.bot.Send(ctx, app.Message{ChatID: a.ownerID, Text: "miti99bot deployed: " + sha}); err != nil {
+	lang, _ := a.chatLang(ctx, a.ownerID) // unreadable: the notice in English rather than none
+	if _, err := a.bot.Send(ctx, app.Message{ChatID: a.ownerID, Text: a.say(lang, "deployed", app.Args{"Commit": sha})}); err != nil {
 		a.metrics.DeployNotice(metrics.Failed)
 		log.Warn("deploy: owner not notified", "err", err)
 		return true

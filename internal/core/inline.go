@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"html"
-	"strconv"
 	"strings"
 	"time"
 
@@ -194,20 +193,17 @@ func inlineResults(routes []inlineRoute, byRoute [][]app.InlineResult) []app.Inl
 	return out
 }
 
-// inlineHelp are m's inline queries as /help lists them, in lang: the
-// module's text "inline.<n>" (n counts m.Inline from 1) when its catalog
-// has it, else the Inline's Help.
+// inlineHelp are m's inline queries as /help lists them.
 func (r *Registry) inlineHelp(m *app.Module, lang app.Lang) []string {
 	var lines []string
-	for i, in := range m.Inline {
-		if in.Help == "" {
-			continue
-		}
+	for _, in := range m.Inline {
 		help := in.Help
-		if key := m.Name + ".inline." + strconv.Itoa(i+1); r.catalog != nil && r.catalog.Has(lang, key) {
+		if key := m.Name + "." + in.HelpKey; in.HelpKey != "" && r.catalog != nil && r.catalog.Has(lang, key) {
 			help = r.catalog.Text(lang, key, nil)
 		}
-		lines = append(lines, "<i>inline</i> "+html.EscapeString(help))
+		if help != "" {
+			lines = append(lines, "<i>inline</i> "+html.EscapeString(help))
+		}
 	}
 	return lines
 }

@@ -183,6 +183,19 @@ func (a *App) langOf(ctx context.Context, u *models.Update) app.Lang {
 	return rec.lang(private, client)
 }
 
+// keepClientLang makes act, a message's, first keep its private chat's
+// client language (noteClient).
+func (a *App) keepClientLang(act *action, u *models.Update) {
+	if u.Message == nil {
+		return
+	}
+	run := act.run
+	act.run = func(ctx context.Context) error {
+		a.noteClient(ctx, u)
+		return run(ctx)
+	}
+}
+
 // noteClient keeps a private chat's client language, so a timer or push
 // to the chat speaks it too; written only when it changed.
 func (a *App) noteClient(ctx context.Context, u *models.Update) {

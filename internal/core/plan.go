@@ -51,13 +51,7 @@ func (a *App) plan(ctx context.Context, u *models.Update) (*action, error) {
 	}
 	if act != nil {
 		act.lang = lang
-		if u.Message != nil {
-			run := act.run
-			act.run = func(ctx context.Context) error {
-				a.noteClient(ctx, u)
-				return run(ctx)
-			}
-		}
+		a.keepClientLang(act, u)
 	}
 	return act, err
 }

@@ -1,6 +1,8 @@
 package core_test
 
 import (
+	"context"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -60,5 +62,28 @@ func TestWorkWithNoRequestSpeaksTheChatsLanguage(t *testing.T) {
 	}
 	if err := d.Texts.Choose(t.Context(), apptest.Group, "fr"); err == nil {
 		t.Fatal("a language the bot does not speak was chosen")
+	}
+}
+
+// /help lists a module's inline query in the reader's language when its
+// HelpKey is in the catalog, its Help otherwise.
+func TestAnInlineQuerysHelpLineIsInTheReadersLanguage(t *testing.T) {
+	texts := fstest.MapFS{
+		"locales/en.toml": {Data: []byte("card = \"BTC - its price card\"\n")},
+		"locales/vi.toml": {Data: []byte("card = \"BTC - thẻ giá của nó\"\n")},
+	}
+	f := app.Factory{Name: "cards", New: func(app.Deps) (*app.Module, error) {
+		return &app.Module{Name: "cards", Texts: texts,
+			Commands: []app.Command{{Name: "card", Description: "A card", Handler: func(context.Context, *app.Request) error { return nil }}},
+			Inline: []app.Inline{{Match: func(string) bool { return true }, Help: "BTC - its price card", HelpKey: "card",
+				Handler: func(context.Context, *app.InlineRequest) ([]app.InlineResult, error) { return nil, nil }}},
+		}, nil
+	}}
+	b := apptest.New(t, []app.Factory{f})
+	for lang, want := range map[app.Lang]string{app.English: "BTC - its price card", app.Vietnamese: "BTC - thẻ giá của nó"} {
+		page, _ := b.App.Registry().HelpPage(app.RoleUser, "cards", lang)
+		if !strings.Contains(page, "<i>inline</i> "+want) {
+			t.Errorf("the %s page: %q, want the inline line %q", lang, page, want)
+		}
 	}
 }

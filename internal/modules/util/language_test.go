@@ -42,11 +42,11 @@ func TestAGroupSpeaksItsAdminsChoiceElseItsAddersLanguage(t *testing.T) {
 	if err := b.Handle(added); err != nil {
 		t.Fatal(err)
 	}
-	if got := b.Last(); !strings.HasPrefix(got, "Chào bạn! Mình là miti99bot.") || !strings.Contains(got, "\n\nDanh sách lệnh\n") {
+	if got := b.Last(); !strings.HasPrefix(got, "Xin chào! Mình là miti99bot.") || !strings.Contains(got, "\n\nDanh sách lệnh\n") {
 		t.Fatalf("the greeting of a group a Vietnamese user added: %q", got)
 	}
 	b.MustSay(apptest.Group, apptest.User, "/help")
-	if got := b.Last(); !strings.Contains(got, "Lệnh của util</b>\n") {
+	if got := b.Last(); !strings.Contains(got, "Danh sách lệnh: util</b>\n") {
 		t.Fatalf("/help in that group: %q", got)
 	}
 	b.Expect(apptest.Group, apptest.User, "/language en", "Chỉ quản trị viên của nhóm mới đổi được ngôn ngữ của nhóm.")
@@ -62,7 +62,7 @@ func TestAGroupSpeaksItsAdminsChoiceElseItsAddersLanguage(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.MustSay(super, apptest.User, "/help")
-	if got := b.Last(); !strings.Contains(got, "Lệnh của util</b>\n") {
+	if got := b.Last(); !strings.Contains(got, "Danh sách lệnh: util</b>\n") {
 		t.Fatalf("/help in the supergroup the group became: %q", got)
 	}
 }

@@ -99,7 +99,7 @@ func TestAVietnameseUserReadsStartAndHelpInVietnamese(t *testing.T) {
 		}
 	}
 	b.MustSay(apptest.PrivateChat, apptest.User, "/help")
-	if got := b.Last(); !strings.HasPrefix(got, "<b>Lệnh của util</b>\n/start - Chào hỏi") {
+	if got := b.Last(); !strings.HasPrefix(got, "<b>Danh sách lệnh: util</b>\n/start - Chào hỏi") {
 		t.Errorf("/help in Vietnamese = %q", got)
 	}
 	b.MustSay(apptest.PrivateChat, apptest.User, "/nosuchcommand")

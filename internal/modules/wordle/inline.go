@@ -45,6 +45,7 @@ func (m *module) inline() app.Inline {
 		Match:    func(q string) bool { return strings.EqualFold(q, Name) },
 		Personal: true,
 		Help:     "wordle - your game finished today, its grid without letters, to share",
+		HelpKey:  "inline.wordle",
 		Handler: func(ctx context.Context, r *app.InlineRequest) ([]app.InlineResult, error) {
 			var s shared
 			err := m.store.GetJSON(ctx, sharedKey(r.UserID), &s)
