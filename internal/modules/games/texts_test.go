@@ -1,6 +1,9 @@
 package games_test
 
 import (
+	"errors"
+	"io"
+	"io/fs"
 	"slices"
 	"testing"
 
@@ -43,5 +46,30 @@ func TestTheSharedToastsReadInThePressersLanguage(t *testing.T) {
 	}
 	if got, want := vi.T("games.none_running", app.Args{"Game": vi.T("game"), "Command": "wordle"}), "Chưa có ván Wordle nào đang chơi. Gửi /wordle để bắt đầu."; got != want {
 		t.Errorf("none running in Vietnamese = %q, want %q", got, want)
+	}
+}
+
+// Opened rather than read whole, a joined file is the same bytes.
+func TestAJoinedFileOpensAsItReads(t *testing.T) {
+	fsys := games.Texts(games.SampleTexts)
+	whole, err := fs.ReadFile(fsys, "locales/vi.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := fsys.Open("locales/vi.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	opened, err := io.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := f.Stat()
+	if err != nil || string(opened) != string(whole) || st.Size() != int64(len(whole)) || st.Name() != "vi.toml" {
+		t.Fatalf("opened %d bytes (%v, %v), read %d", len(opened), st, err, len(whole))
+	}
+	if _, err := fsys.Open("locales/fr.toml"); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a file neither has: %v", err)
 	}
 }
