@@ -12,7 +12,8 @@ import (
 )
 
 // Toasts the buttons answer with instead of acting (data that does not
-// parse gets app.StaleButtonToast).
+// parse gets the engine's app.StaleButton), in English: the presser reads
+// the catalog's "games.stale" and "games.not_yours" in their language.
 const (
 	StaleToast    = "That game has moved on: this button no longer applies."
 	NotYoursToast = "This button is for whoever asked to give up."
@@ -34,9 +35,10 @@ const (
 // has moved past answers a toast instead of acting; every change goes
 // through Update's CAS, so a double tap acts once, and the give-up
 // command goes through Move, so a redelivery of it acts no more. G is the
-// game, P its pointer type (G embeds LastMove).
+// game, P its pointer type (G embeds LastMove). Its words are the module's
+// catalog's (see Texts), in the language of whoever moved or pressed: the
+// module's text "game" names the game in its replies.
 type Play[G any, P Replayable[G]] struct {
-	Name    string // how replies name the game: "Wordle"
 	Command string // the game's command, "wordle": the give-up command is /wordle_giveup
 	// Prefix is the module's callback prefix, e.g. "wordle:"; empty for a
 	// game without buttons (its keyboards are nil).
@@ -44,11 +46,12 @@ type Play[G any, P Replayable[G]] struct {
 	Store  storage.KVStore
 	ID     func(*G) int64
 	Over   func(*G) *bool
-	// Board is a running game's message; GaveUp a given-up game's.
-	Board, GaveUp func(*G) string
+	// Board is a running game's message; GaveUp a given-up game's; both
+	// in w's language.
+	Board, GaveUp func(w app.Words, g *G) string
 	// Start is a new game with a fresh ID, and Started its message.
 	Start   func(ctx context.Context) (*G, error)
-	Started func(*G) string
+	Started func(w app.Words, g *G) string
 	// Finish counts a game that ended; an error fails the update. It
 	// counts a game once however often it is called (games.Add, by the
 	// game's ID): a give-up run again after its write landed unheard
@@ -57,18 +60,18 @@ type Play[G any, P Replayable[G]] struct {
 }
 
 // StatsCommand is /<Command>_stats: the chat's record of finished games,
-// as text renders it.
-func (p *Play[G, P]) StatsCommand(description string, text func(Record) string) app.Command {
+// as text renders it in w's language.
+func (p *Play[G, P]) StatsCommand(description string, text func(w app.Words, rec Record) string) app.Command {
 	return app.Command{Name: p.Command + "_stats", Description: description, Handler: func(ctx context.Context, r *app.Request) error {
 		rec, found, err := Load(ctx, p.Store, r.ChatID)
 		switch {
 		case err != nil:
 			return err
 		case !found:
-			_, err := r.Reply(ctx, fmt.Sprintf("No finished %s yet.", p.Name))
+			_, err := r.Reply(ctx, r.T("games.none_finished", app.Args{"Game": r.T("game")}))
 			return err
 		}
-		_, err = r.Reply(ctx, text(rec))
+		_, err = r.Reply(ctx, text(r.Words, rec))
 		return err
 	}}
 }
@@ -83,38 +86,38 @@ func (p *Play[G, P]) data(act string, id int64, user ...int64) app.CallbackData 
 	return d
 }
 
-// Running is a running game's keyboard.
-func (p *Play[G, P]) Running(g *G) *models.InlineKeyboardMarkup {
+// Running is a running game's keyboard, in w's language.
+func (p *Play[G, P]) Running(w app.Words, g *G) *models.InlineKeyboardMarkup {
 	if p.Prefix == "" {
 		return nil
 	}
-	return app.MustKeyboard([]app.Button{{Text: "🏳 Give up", Data: p.data(actGiveUp, p.ID(g))}})
+	return app.MustKeyboard([]app.Button{{Text: w.T("games.give_up"), Data: p.data(actGiveUp, p.ID(g))}})
 }
 
-// Finished is a finished game's keyboard.
-func (p *Play[G, P]) Finished(g *G) *models.InlineKeyboardMarkup {
+// Finished is a finished game's keyboard, in w's language.
+func (p *Play[G, P]) Finished(w app.Words, g *G) *models.InlineKeyboardMarkup {
 	if p.Prefix == "" {
 		return nil
 	}
-	return app.MustKeyboard([]app.Button{{Text: "🔄 New game", Data: p.data(actNew, p.ID(g))}})
+	return app.MustKeyboard([]app.Button{{Text: w.T("games.new_game"), Data: p.data(actNew, p.ID(g))}})
 }
 
 // Keyboard is the keyboard a message about g carries: give up while it
-// runs, new game once it is over.
-func (p *Play[G, P]) Keyboard(g *G) *models.InlineKeyboardMarkup {
+// runs, new game once it is over; in w's language.
+func (p *Play[G, P]) Keyboard(w app.Words, g *G) *models.InlineKeyboardMarkup {
 	if g == nil {
 		return nil
 	}
 	if *p.Over(g) {
-		return p.Finished(g)
+		return p.Finished(w, g)
 	}
-	return p.Running(g)
+	return p.Running(w, g)
 }
 
-func (p *Play[G, P]) confirm(g *G, user int64) *models.InlineKeyboardMarkup {
+func (p *Play[G, P]) confirm(w app.Words, g *G, user int64) *models.InlineKeyboardMarkup {
 	return app.MustKeyboard([]app.Button{
-		{Text: "Yes, give up", Data: p.data(actConfirm, p.ID(g), user)},
-		{Text: "No, keep playing", Data: p.data(actKeep, p.ID(g), user)},
+		{Text: w.T("games.confirm_give_up"), Data: p.data(actConfirm, p.ID(g), user)},
+		{Text: w.T("games.keep_playing"), Data: p.data(actKeep, p.ID(g), user)},
 	})
 }
 
@@ -153,13 +156,13 @@ func (p *Play[G, P]) parse(data string) (press, error) {
 func (p *Play[G, P]) Handle(ctx context.Context, req *app.CallbackRequest) error {
 	pr, err := p.parse(req.Data)
 	if err != nil {
-		return req.Answer(ctx, app.StaleButtonToast)
+		return req.Answer(ctx, req.T(app.StaleButton))
 	}
 	if pr.user != 0 {
 		if mine, err := req.ActsFor(ctx, pr.user); err != nil {
 			return err
 		} else if !mine {
-			return req.Answer(ctx, NotYoursToast)
+			return req.Answer(ctx, req.T("games.not_yours"))
 		}
 	}
 	subject := req.ChatID
@@ -170,18 +173,19 @@ func (p *Play[G, P]) Handle(ctx context.Context, req *app.CallbackRequest) error
 			return err
 		}
 		if g == nil || p.ID(g) != pr.game || *p.Over(g) {
-			return req.Answer(ctx, StaleToast)
+			return req.Answer(ctx, req.T("games.stale"))
 		}
 		if pr.act == actKeep {
-			return req.Edit(ctx, p.Board(g), p.Running(g))
+			return req.Edit(ctx, p.Board(req.Words, g), p.Running(req.Words, g))
 		}
-		return req.Edit(ctx, fmt.Sprintf("Give up this %s?\n%s", p.Name, p.Board(g)), p.confirm(g, req.UserID))
+		ask := req.T("games.ask_give_up", app.Args{"Game": req.T("game")})
+		return req.Edit(ctx, ask+"\n"+p.Board(req.Words, g), p.confirm(req.Words, g, req.UserID))
 	case actConfirm:
 		return p.confirmed(ctx, req, subject, pr.game)
 	case actNew:
 		return p.newGame(ctx, req, subject, pr.game)
 	}
-	return req.Answer(ctx, app.StaleButtonToast)
+	return req.Answer(ctx, req.T(app.StaleButton))
 }
 
 // newGame starts a game after game id ended, once per press (by its
@@ -196,15 +200,15 @@ func (p *Play[G, P]) newGame(ctx context.Context, req *app.CallbackRequest, subj
 		if err != nil {
 			return nil, "", err
 		}
-		return started, p.Started(started), nil
+		return started, p.Started(req.Words, started), nil
 	})
 	switch {
 	case err != nil:
 		return err
 	case reply == "":
-		return req.Answer(ctx, StaleToast)
+		return req.Answer(ctx, req.T("games.stale"))
 	}
-	if _, err := req.ReplyKeyboard(ctx, reply, p.Keyboard(g)); err != nil {
+	if _, err := req.ReplyKeyboard(ctx, reply, p.Keyboard(req.Words, g)); err != nil {
 		return app.Unfinished(err) // the game stands: run again, the press sends its message
 	}
 	return nil

@@ -2,7 +2,6 @@ package games
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 )
@@ -21,13 +20,13 @@ func (p *Play[G, P]) giveUp(ctx context.Context, r *app.Request) error {
 			return nil, "", nil
 		}
 		*p.Over(g) = true
-		return g, p.GaveUp(g), nil
+		return g, p.GaveUp(r.Words, g), nil
 	})
 	switch {
 	case err != nil:
 		return err
 	case reply == "":
-		_, err := r.Reply(ctx, fmt.Sprintf("No %s is running. Start one with /%s.", p.Name, p.Command))
+		_, err := r.Reply(ctx, r.T("games.none_running", app.Args{"Game": r.T("game"), "Command": p.Command}))
 		return err
 	}
 	if ran || p.ID(g) != 0 { // a game with no id could not say it was counted
@@ -35,7 +34,7 @@ func (p *Play[G, P]) giveUp(ctx context.Context, r *app.Request) error {
 			return err
 		}
 	}
-	_, err = r.ReplyKeyboard(ctx, reply, p.Finished(g))
+	_, err = r.ReplyKeyboard(ctx, reply, p.Finished(r.Words, g))
 	return err
 }
 
@@ -63,11 +62,11 @@ func (p *Play[G, P]) confirmed(ctx context.Context, req *app.CallbackRequest, su
 			// A double tap: the board shows it already (not modified, no
 			// error), and the toast says the press is stale. A run again
 			// was answered already: the toast is not sent twice.
-			if err := req.Edit(ctx, p.GaveUp(g), p.Finished(g)); err != nil {
+			if err := req.Edit(ctx, p.GaveUp(req.Words, g), p.Finished(req.Words, g)); err != nil {
 				return err
 			}
 		}
-		return req.Answer(ctx, StaleToast)
+		return req.Answer(ctx, req.T("games.stale"))
 	}
 	if err := p.Finish(ctx, subject, g); err != nil {
 		// The board keeps the prompt (no new-game button that would let a
@@ -75,5 +74,5 @@ func (p *Play[G, P]) confirmed(ctx context.Context, req *app.CallbackRequest, su
 		// again finds this game over, counts it and shows its end.
 		return app.Unfinished(err)
 	}
-	return req.Edit(ctx, p.GaveUp(g), p.Finished(g))
+	return req.Edit(ctx, p.GaveUp(req.Words, g), p.Finished(req.Words, g))
 }

@@ -82,9 +82,10 @@ func Load(ctx context.Context, s storage.KVStore, subject int64) (r Record, foun
 	return r, err == nil, err
 }
 
-// Summary is the record's first lines: games, wins and streaks.
-func (r Record) Summary() string {
-	return fmt.Sprintf("Played %d, won %d (%d%%)\nStreak %d, best %d", r.Played, r.Won, 100*r.Won/max(r.Played, 1), r.Streak, r.MaxStreak)
+// Summary is the record's first lines, in w's language (a game module's
+// words, see Texts): games, wins and streaks.
+func (r Record) Summary(w app.Words) string {
+	return w.T("games.summary", app.Args{"Played": r.Played, "Won": r.Won, "Percent": 100 * r.Won / max(r.Played, 1), "Streak": r.Streak, "Best": r.MaxStreak})
 }
 
 // AverageTries is the mean number of tries of the games won (ok false

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
 )
@@ -29,8 +30,8 @@ func TestRecord(t *testing.T) {
 		if err != nil || !found {
 			t.Fatal(found, err)
 		}
-		if r.Summary() != "Played 4, won 3 (75%)\nStreak 1, best 2" || !slices.Equal(r.Dist, []int{1, 0, 2}) {
-			t.Fatalf("%q %v", r.Summary(), r.Dist)
+		if r.Summary(WordsIn(app.English)) != "Played 4, won 3 (75%)\nStreak 1, best 2" || !slices.Equal(r.Dist, []int{1, 0, 2}) {
+			t.Fatalf("%q %v", r.Summary(WordsIn(app.English)), r.Dist)
 		}
 		if avg, ok := r.AverageTries(); !ok || avg != 7.0/3 {
 			t.Fatalf("average %v", avg)

@@ -110,7 +110,8 @@ func TestTheLongestGameButtonFitsTelegramsLimit(t *testing.T) {
 	}
 	p := &games.Play[g, *g]{Prefix: "loldle:", ID: func(x *g) int64 { return x.ID }, Over: func(x *g) *bool { return &x.Over }}
 	big := &g{ID: math.MinInt64}
-	for _, kb := range []*models.InlineKeyboardMarkup{p.Running(big), p.Finished(big), games.Confirm(p, big, math.MinInt64)} {
+	w := games.WordsIn(app.Vietnamese)
+	for _, kb := range []*models.InlineKeyboardMarkup{p.Running(w, big), p.Finished(w, big), games.Confirm(p, w, big, math.MinInt64)} {
 		for _, row := range kb.InlineKeyboard {
 			for _, b := range row {
 				if len(b.CallbackData) > app.MaxCallbackData {

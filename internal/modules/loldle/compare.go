@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/miti99bot/miti99bot/internal/app"
 )
 
 // verdict is how one attribute of a guess compares with the answer's.
@@ -20,10 +22,33 @@ const (
 
 var marks = map[verdict]string{miss: "🟥", partial: "🟨", match: "🟩", older: "⬆️", newer: "⬇️"}
 
-// cell is one attribute of a guessed champion with its verdict.
+// cell is one attribute of a guessed champion with its verdict. Label is
+// the attribute's text key under "attr.".
 type cell struct {
-	Label, Value string
-	Verdict      verdict
+	Label   string
+	Values  []string
+	Verdict verdict
+}
+
+// translated are the attributes whose values read in the reader's
+// language (the text "value.<value>"); the others' values (species,
+// resources, regions: the game's own names) read as the table has them.
+var translated = []string{"gender", "positions", "range"}
+
+// valueKey is an attribute value's text key: "value.positions_middle"
+// (never a bare "other": a table holding "other" is a plural form).
+func valueKey(attr, v string) string { return "value." + attr + "_" + strings.ToLower(v) }
+
+// values are c's values as w's language reads them, joined.
+func (c cell) values(w app.Words) string {
+	if !slices.Contains(translated, c.Label) {
+		return strings.Join(c.Values, ", ")
+	}
+	out := make([]string, len(c.Values))
+	for i, v := range c.Values {
+		out[i] = w.T(valueKey(c.Label, v))
+	}
+	return strings.Join(out, ", ")
 }
 
 // compareSets: equal sets match, overlapping ones are partial.
@@ -56,24 +81,25 @@ func compare(guess, answer *champion) []cell {
 	case guess.Year > answer.Year:
 		year = newer
 	}
-	join := func(s []string) string { return strings.Join(s, ", ") }
+	one := func(s string) []string { return []string{s} }
 	return []cell{
-		{"Gender", guess.Gender, compareOne(guess.Gender, answer.Gender)},
-		{"Positions", join(guess.Positions), compareSets(guess.Positions, answer.Positions)},
-		{"Species", join(guess.Species), compareSets(guess.Species, answer.Species)},
-		{"Resource", guess.Resource, compareOne(guess.Resource, answer.Resource)},
-		{"Range", join(guess.Range), compareSets(guess.Range, answer.Range)},
-		{"Regions", join(guess.Regions), compareSets(guess.Regions, answer.Regions)},
-		{"Released", strconv.Itoa(guess.Year), year},
+		{"gender", one(guess.Gender), compareOne(guess.Gender, answer.Gender)},
+		{"positions", guess.Positions, compareSets(guess.Positions, answer.Positions)},
+		{"species", guess.Species, compareSets(guess.Species, answer.Species)},
+		{"resource", one(guess.Resource), compareOne(guess.Resource, answer.Resource)},
+		{"range", guess.Range, compareSets(guess.Range, answer.Range)},
+		{"regions", guess.Regions, compareSets(guess.Regions, answer.Regions)},
+		{"released", one(strconv.Itoa(guess.Year)), year},
 	}
 }
 
-// table renders a guess's comparison, one attribute per line.
-func table(guess *champion, cells []cell) string {
+// table renders a guess's comparison, one attribute per line, named in
+// w's language.
+func table(w app.Words, guess *champion, cells []cell) string {
 	var b strings.Builder
 	b.WriteString(guess.Name)
 	for _, c := range cells {
-		fmt.Fprintf(&b, "\n%s %s: %s", marks[c.Verdict], c.Label, c.Value)
+		fmt.Fprintf(&b, "\n%s %s: %s", marks[c.Verdict], w.T("attr."+c.Label), c.values(w))
 	}
 	return b.String()
 }
@@ -86,6 +112,3 @@ func summary(guess *champion, cells []cell) string {
 	}
 	return b.String() + " " + guess.Name
 }
-
-// legend explains the marks once per game.
-const legend = "🟩 same · 🟨 partly · 🟥 different · ⬆️ the answer is newer · ⬇️ older"

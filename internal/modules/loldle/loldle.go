@@ -7,18 +7,26 @@ package loldle
 
 import (
 	"context"
+	"embed"
 	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/games"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
 // Name is the module's name in MODULES.
 const Name = "loldle"
+
+// texts are the module's words (see app.Words), with the shared game
+// flow's (games.Texts).
+//
+//go:embed locales/*.toml
+var texts embed.FS
 
 // Factory registers the module.
 var Factory = app.Factory{Name: Name, New: New}
@@ -48,22 +56,23 @@ func New(d app.Deps) (*app.Module, error) {
 
 func (m *module) module() *app.Module {
 	m.play = &games.Play[game, *game]{
-		Name: "loldle", Command: "loldle", Prefix: callbackPrefix, Store: m.store,
+		Command: "loldle", Prefix: callbackPrefix, Store: m.store,
 		ID:     func(g *game) int64 { return g.ID },
 		Over:   func(g *game) *bool { return &g.Over },
 		Board:  m.board,
-		GaveUp: func(g *game) string { return "It was " + g.Answer + "." },
+		GaveUp: func(w app.Words, g *game) string { return w.T("gave_up", app.Args{"Answer": g.Answer}) },
 		Start: func(ctx context.Context) (*game, error) {
 			limit := 0
 			g, _, err := m.playable(ctx, nil, &limit)
 			return g, err
 		},
-		Started: func(g *game) string { return startText(g.Max) },
+		Started: func(w app.Words, g *game) string { return startText(w, g.Max) },
 		Finish:  m.finish,
 	}
 	return &app.Module{
 		ChatState: games.ChatState,
 		Name:      Name,
+		Texts:     games.Texts(texts),
 		Callbacks: []app.Callback{{Prefix: callbackPrefix, Handler: m.play.Handle}},
 		OnText:    m.play.Plain(m.namesChampion, m.cmdGuess),
 		Commands: []app.Command{
@@ -88,8 +97,10 @@ type game struct {
 	games.LastMove
 }
 
-func startText(max int) string {
-	return fmt.Sprintf("New loldle: guess the champion in %d tries: type a name (in a group, reply to the board) or send /loldle <champion>.\n%s", max, legend)
+// startText is a new game's message, with the marks' legend (once per
+// game), in w's language.
+func startText(w app.Words, max int) string {
+	return w.T("start", app.Args{"Count": max}) + "\n" + w.T("legend")
 }
 
 // namesChampion says a plain message is a loldle guess: it names a
@@ -100,8 +111,9 @@ func (m *module) namesChampion(text string) bool {
 	return guess != nil || len(candidates) > 0
 }
 
-// board is a running game at a glance: one line per guess.
-func (m *module) board(g *game) string {
+// board is a running game at a glance: one line per guess (marks and
+// names: the same in every language).
+func (m *module) board(_ app.Words, g *game) string {
 	answer := m.roster().get(g.Answer)
 	var b strings.Builder
 	for _, name := range g.Guesses {
@@ -114,7 +126,7 @@ func (m *module) board(g *game) string {
 }
 
 func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
-	guess, refusal := m.parseGuess(r.Args)
+	guess, refusal := m.parseGuess(r.Words, r.Args)
 	if refusal != "" {
 		_, err := r.Reply(ctx, refusal)
 		return err
@@ -126,11 +138,11 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 			return nil, "", err
 		}
 		if guess == nil && started {
-			return g, startText(g.Max), nil
+			return g, startText(r.Words, g.Max), nil
 		}
-		reply, changed := m.move(g, guess)
+		reply, changed := m.move(r.Words, g, guess)
 		if started {
-			reply = startText(g.Max) + "\n\n" + reply
+			reply = startText(r.Words, g.Max) + "\n\n" + reply
 		}
 		if g.Over {
 			g.End(games.Ended{Game: g.ID, Won: g.Won, Tries: len(g.Guesses)})
@@ -146,14 +158,14 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 	if err := games.Finish(ctx, m.store, r.ChatID, games.EndedBy(shown)); err != nil {
 		return err
 	}
-	_, err = r.ReplyKeyboard(ctx, reply, m.play.Keyboard(shown))
+	_, err = r.ReplyKeyboard(ctx, reply, m.play.Keyboard(r.Words, shown))
 	return err
 }
 
 // parseGuess finds the champion a guess names ("" is no guess: show the
 // board). A name that matches none or several is answered with refusal
-// and uses no try.
-func (m *module) parseGuess(arg string) (guess *champion, refusal string) {
+// and uses no try; the refusal is in w's language.
+func (m *module) parseGuess(w app.Words, arg string) (guess *champion, refusal string) {
 	if arg == "" {
 		return nil, ""
 	}
@@ -162,9 +174,9 @@ func (m *module) parseGuess(arg string) (guess *champion, refusal string) {
 	case guess != nil:
 		return guess, ""
 	case len(candidates) > 0:
-		return nil, "Which one? " + strings.Join(candidates, ", ")
+		return nil, w.T("which_one", app.Args{"Names": strings.Join(candidates, ", ")})
 	}
-	return nil, "No champion called " + app.Quote(arg) + ". A wrong name uses no try."
+	return nil, w.T("no_champion", app.Args{"Name": app.Quote(arg)})
 }
 
 // playable is the game a guess plays: the running one, or a new one when
@@ -184,24 +196,24 @@ func (m *module) playable(ctx context.Context, cur *game, limit *int) (g *game, 
 }
 
 // move plays guess (nil: none) in g and says how it went; changed reports
-// whether g took a try.
-func (m *module) move(g *game, guess *champion) (reply string, changed bool) {
+// whether g took a try. The reply is in w's language.
+func (m *module) move(w app.Words, g *game, guess *champion) (reply string, changed bool) {
 	answer := m.roster().get(g.Answer)
 	switch {
 	case guess == nil:
-		return m.board(g), false
+		return m.board(w, g), false
 	case slices.Contains(g.Guesses, guess.Name):
-		return guess.Name + " was already guessed.\n" + m.board(g), false
+		return w.T("already_guessed", app.Args{"Name": guess.Name}) + "\n" + m.board(w, g), false
 	}
 	g.Guesses = append(g.Guesses, guess.Name)
-	reply = table(guess, compare(guess, answer)) + fmt.Sprintf("\n%d/%d", len(g.Guesses), g.Max)
+	reply = table(w, guess, compare(guess, answer)) + fmt.Sprintf("\n%d/%d", len(g.Guesses), g.Max)
 	switch {
 	case guess == answer:
 		g.Over, g.Won = true, true
-		reply += fmt.Sprintf("\nSolved in %d! It was %s.", len(g.Guesses), answer.Name)
+		reply += "\n" + w.T("solved", app.Args{"Tries": len(g.Guesses), "Answer": answer.Name})
 	case len(g.Guesses) >= g.Max:
 		g.Over = true
-		reply += "\nOut of tries. It was " + answer.Name + "."
+		reply += "\n" + w.T("out_of_tries", app.Args{"Answer": answer.Name})
 	}
 	return reply, true
 }
@@ -211,11 +223,12 @@ func (m *module) finish(ctx context.Context, subject int64, g *game) error {
 	return games.Finish(ctx, m.store, subject, &games.Ended{Game: g.ID, Won: g.Won, Tries: len(g.Guesses)})
 }
 
-// statsText is a record with the average tries of a win.
-func statsText(rec games.Record) string {
-	text := rec.Summary()
+// statsText is a record with the average tries of a win, in w's
+// language.
+func statsText(w app.Words, rec games.Record) string {
+	text := rec.Summary(w)
 	if avg, ok := rec.AverageTries(); ok {
-		text += fmt.Sprintf("\nAverage tries to win: %.1f", avg)
+		text += "\n" + w.T("average_tries", app.Args{"Average": locale.Float(w.Lang, avg, 1)})
 	}
 	return text
 }

@@ -156,7 +156,7 @@ func TestAttributesCompare(t *testing.T) {
 				got = append(got, c.Verdict)
 			}
 			if !slices.Equal(got, tt.want) {
-				t.Fatalf("got %v, want %v\n%s", got, tt.want, table(mustFind(t, tt.guess), cells))
+				t.Fatalf("got %v, want %v\n%s", got, tt.want, table(app.Words{}, mustFind(t, tt.guess), cells))
 			}
 		})
 	}
@@ -166,7 +166,7 @@ func TestAGameFromStartToStats(t *testing.T) {
 	b := apptest.New(t, []app.Factory{fixed("Kai'Sa")})
 	steps := []apptest.Step{
 		{"/loldle_stats", "No finished loldle yet."},
-		{"/loldle kassadin", startText(8) + "\n\nKassadin\n🟥 Gender: Male\n🟥 Positions: Middle\n🟩 Species: Human, Void-Being\n" +
+		{"/loldle kassadin", enStart(8) + "\n\nKassadin\n🟥 Gender: Male\n🟥 Positions: Middle\n🟩 Species: Human, Void-Being\n" +
 			"🟩 Resource: Mana\n🟥 Range: Melee\n🟨 Regions: Shurima, The Void\n⬆️ Released: 2009\n1/8"},
 		{"/loldle Kassadin", "Kassadin was already guessed.\n🟥🟥🟩🟩🟥🟨⬆️ Kassadin\n1/8"},
 		{"/loldle teemoo", "No champion called \"teemoo\". A wrong name uses no try."},
@@ -198,7 +198,7 @@ func TestOnlyTheOwnerSetsTheLimit(t *testing.T) {
 	b := apptest.New(t, []app.Factory{fixed("Ahri")})
 	b.MustSay(apptest.PrivateChat, apptest.User, "/loldle_setmax 2")
 	b.MustSay(apptest.Group, apptest.User, "/loldle")
-	if got := b.Last(); !strings.HasPrefix(got, startText(8)) {
+	if got := b.Last(); !strings.HasPrefix(got, enStart(8)) {
 		t.Fatalf("a user changed the limit: %q", got)
 	}
 }
@@ -242,7 +242,7 @@ func TestAGameWhoseChampionLeftTheTableStartsAfresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.MustSay(apptest.Group, apptest.User, "/loldle zed")
-	if got := b.Last(); !strings.HasPrefix(got, startText(8)) || !strings.HasSuffix(got, "Solved in 1! It was Zed.") {
+	if got := b.Last(); !strings.HasPrefix(got, enStart(8)) || !strings.HasSuffix(got, "Solved in 1! It was Zed.") {
 		t.Fatalf("got %q", got)
 	}
 }

@@ -3,7 +3,6 @@ package loldle
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 
 	"github.com/miti99bot/miti99bot/internal/app"
@@ -46,12 +45,12 @@ func (m *module) cmdSetMax(ctx context.Context, r *app.Request) error {
 		if err != nil {
 			return err
 		}
-		_, err = r.Reply(ctx, fmt.Sprintf("Usage: /loldle_setmax <%d..%d> (now %d)", lowestMax, highestMax, cur))
+		_, err = r.Reply(ctx, r.T("setmax_usage", app.Args{"Low": lowestMax, "High": highestMax, "Now": cur}))
 		return err
 	}
 	if err := m.store.PutJSON(ctx, settingsKey, settings{Max: n}); err != nil {
 		return err
 	}
-	_, err = r.Reply(ctx, fmt.Sprintf("New loldle games allow %d tries; running games keep theirs.", n))
+	_, err = r.Reply(ctx, r.T("setmax_done", app.Args{"Count": n}))
 	return err
 }

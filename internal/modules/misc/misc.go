@@ -5,8 +5,9 @@ package misc
 
 import (
 	"context"
+	"embed"
 	"errors"
-	"fmt"
+	"strconv"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -15,13 +16,19 @@ import (
 // Name is the module's name in MODULES.
 const Name = "misc"
 
+// texts are the module's words (see app.Words).
+//
+//go:embed locales/*.toml
+var texts embed.FS
+
 // Factory registers the module.
 var Factory = app.Factory{Name: Name, New: New}
 
 // New builds the module.
 func New(d app.Deps) (*app.Module, error) {
 	return &app.Module{
-		Name: Name,
+		Name:  Name,
+		Texts: texts,
 		Commands: []app.Command{
 			{Name: "ping", Description: "Check that the bot is alive", Handler: func(ctx context.Context, r *app.Request) error {
 				rec := lastPing{At: d.Now().UTC(), ChatID: r.ChatID, UserID: r.UserID}
@@ -30,7 +37,7 @@ func New(d app.Deps) (*app.Module, error) {
 				if err := d.Store.PutJSON(ctx, lastPingKey, rec); err != nil {
 					return err
 				}
-				_, err := r.Reply(ctx, "pong")
+				_, err := r.Reply(ctx, r.T("pong"))
 				return err
 			}},
 			{Name: "mstats", Description: "Show when /ping was last used", Visibility: app.Protected, Handler: func(ctx context.Context, r *app.Request) error {
@@ -38,20 +45,19 @@ func New(d app.Deps) (*app.Module, error) {
 				err := d.Store.GetJSON(ctx, lastPingKey, &rec)
 				switch {
 				case errors.Is(err, storage.ErrNotFound):
-					_, err := r.Reply(ctx, "No /ping yet.")
+					_, err := r.Reply(ctx, r.T("no_ping"))
 					return err
 				case err != nil:
 					return err
 				}
-				_, err = r.Reply(ctx, fmt.Sprintf("Last /ping: %s UTC by user %d in chat %d",
-					rec.At.Format("2006-01-02 15:04:05"), rec.UserID, rec.ChatID))
+				_, err = r.Reply(ctx, r.T("last_ping", app.Args{"At": rec.At.Format("2006-01-02 15:04:05"), "User": strconv.FormatInt(rec.UserID, 10), "Chat": strconv.FormatInt(rec.ChatID, 10)}))
 				return err
 			}},
 			// The bot reads its own store, which botctl cannot open while
 			// the bot holds the embedded file, and the image has no botctl.
 			{Name: "cron_status", Description: "Show each cron job's last runs and next fire, and the store they are read from", Visibility: app.Private, Handler: func(ctx context.Context, r *app.Request) error {
 				if d.CronStatus == nil {
-					_, err := r.Reply(ctx, "This runtime keeps no cron status.")
+					_, err := r.Reply(ctx, r.T("no_cron_status"))
 					return err
 				}
 				text, err := d.CronStatus(ctx)

@@ -65,3 +65,17 @@ func TestCronStatusIsTheOwnersAnswerFromTheRuntime(t *testing.T) {
 		})
 	}
 }
+
+// A Vietnamese client reads misc in Vietnamese: /mstats before and after a
+// /ping, and the owner's /cron_status where the runtime keeps none.
+func TestAVietnameseUserReadsMiscInVietnamese(t *testing.T) {
+	at := time.Date(2026, 11, 29, 8, 30, 0, 0, time.UTC)
+	b := apptest.New(t, []app.Factory{misc.Factory}, core.WithClock(func() time.Time { return at }))
+	for _, u := range []int64{apptest.Admin, apptest.Owner, apptest.User} {
+		b.Speaks(u, "vi")
+	}
+	b.Expect(apptest.PrivateChat, apptest.Admin, "/mstats", "Chưa có ai dùng /ping.")
+	b.Expect(apptest.PrivateChat, apptest.User, "/ping", "pong")
+	b.Expect(apptest.PrivateChat, apptest.Admin, "/mstats", "Lần /ping gần nhất: 2026-11-29 08:30:00 UTC, do người dùng 3 trong cuộc trò chuyện 3")
+	b.Expect(apptest.PrivateChat, apptest.Owner, "/cron_status", "Môi trường chạy này không lưu trạng thái cron.")
+}

@@ -6,6 +6,7 @@ package stats
 import (
 	"cmp"
 	"context"
+	"embed"
 	"fmt"
 	"slices"
 	"strconv"
@@ -17,6 +18,11 @@ import (
 
 // Name is the module's name in MODULES.
 const Name = "stats"
+
+// texts are the module's words (see app.Words).
+//
+//go:embed locales/*.toml
+var texts embed.FS
 
 // Factory registers the module.
 var Factory = app.Factory{Name: Name, New: New}
@@ -36,7 +42,8 @@ type module struct {
 func New(d app.Deps) (*app.Module, error) {
 	m := &module{t: newTallies(d.Store), known: d.Registry.HasCommand}
 	return &app.Module{
-		Name: Name,
+		Name:  Name,
+		Texts: texts,
 		Commands: []app.Command{{
 			Name: "stats", Visibility: app.Protected,
 			Description: "Command usage: /stats, /stats users, /stats user <name|id>, /stats cmd <name>",
@@ -76,15 +83,15 @@ func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
 	var err error
 	switch {
 	case len(fields) == 0:
-		text, err = m.overview(ctx)
+		text, err = m.overview(ctx, r.Words)
 	case fields[0] == "users" && len(fields) == 1:
-		text, err = m.users(ctx, 30)
+		text, err = m.users(ctx, r.Words, 30)
 	case fields[0] == "user" && len(fields) == 2:
-		text, err = m.user(ctx, fields[1])
+		text, err = m.user(ctx, r.Words, fields[1])
 	case fields[0] == "cmd" && len(fields) == 2:
-		text, err = m.command(ctx, strings.ToLower(strings.TrimPrefix(fields[1], "/")))
+		text, err = m.command(ctx, r.Words, strings.ToLower(strings.TrimPrefix(fields[1], "/")))
 	default:
-		text = "Usage: /stats, /stats users, /stats user <name|id>, /stats cmd <name>"
+		text = r.T("usage")
 	}
 	if err != nil {
 		return err
@@ -121,35 +128,35 @@ func (u usage) sum(key func(user, cmd string) string) map[string]int64 {
 	return out
 }
 
-func (m *module) overview(ctx context.Context) (string, error) {
+func (m *module) overview(ctx context.Context, w app.Words) (string, error) {
 	u, err := m.t.load(ctx)
 	if err != nil {
 		return "", err
 	}
 	cmds := u.perCommand()
 	if len(cmds) == 0 {
-		return "No commands counted yet.", nil
+		return w.T("none_counted"), nil
 	}
 	var b strings.Builder
-	b.WriteString("Top commands:\n")
+	b.WriteString(w.T("top_commands") + "\n")
 	for i, e := range ranked(cmds)[:min(10, len(cmds))] {
 		fmt.Fprintf(&b, "%d. /%s: %d\n", i+1, e.name, e.count)
 	}
-	return b.String() + "\n" + u.users(10), nil
+	return b.String() + "\n" + u.users(w, 10), nil
 }
 
-func (m *module) users(ctx context.Context, limit int) (string, error) {
+func (m *module) users(ctx context.Context, w app.Words, limit int) (string, error) {
 	u, err := m.t.load(ctx)
 	if err != nil {
 		return "", err
 	}
-	return u.users(limit), nil
+	return u.users(w, limit), nil
 }
 
-func (u usage) users(limit int) string {
+func (u usage) users(w app.Words, limit int) string {
 	sums := u.perUser()
 	var b strings.Builder
-	b.WriteString("Top users:\n")
+	b.WriteString(w.T("top_users") + "\n")
 	for i, e := range ranked(sums)[:min(limit, len(sums))] {
 		fmt.Fprintf(&b, "%d. %s: %d\n", i+1, u.label(e.name), e.count)
 	}
@@ -158,14 +165,14 @@ func (u usage) users(limit int) string {
 
 // user shows one user's commands; who is an id or a username (with or
 // without @).
-func (m *module) user(ctx context.Context, who string) (string, error) {
+func (m *module) user(ctx context.Context, w app.Words, who string) (string, error) {
 	u, err := m.t.load(ctx)
 	if err != nil {
 		return "", err
 	}
 	id := u.resolve(strings.TrimPrefix(who, "@"))
 	if id == "" {
-		return "No such user: " + app.Quote(who), nil
+		return w.T("no_such_user", app.Args{"Who": app.Quote(who)}), nil
 	}
 	mine := u.counts[id]
 	var total int64
@@ -173,10 +180,10 @@ func (m *module) user(ctx context.Context, who string) (string, error) {
 		total += n
 	}
 	if total == 0 {
-		return "No commands counted for " + u.label(id) + ".", nil
+		return w.T("none_for_user", app.Args{"User": u.label(id)}), nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %d commands\n", u.label(id), total)
+	b.WriteString(w.T("user_total", app.Args{"User": u.label(id), "Total": strconv.FormatInt(total, 10)}) + "\n")
 	for _, e := range ranked(mine) {
 		fmt.Fprintf(&b, "/%s: %d\n", e.name, e.count)
 	}
@@ -195,9 +202,9 @@ func (u usage) resolve(who string) string {
 	return ""
 }
 
-func (m *module) command(ctx context.Context, name string) (string, error) {
+func (m *module) command(ctx context.Context, w app.Words, name string) (string, error) {
 	if !m.known(name) {
-		return "No such command: " + app.Quote(name) + ".", nil
+		return w.T("no_such_command", app.Args{"Name": app.Quote(name)}), nil
 	}
 	u, err := m.t.load(ctx)
 	if err != nil {
@@ -212,10 +219,10 @@ func (m *module) command(ctx context.Context, name string) (string, error) {
 		}
 	}
 	if total == 0 {
-		return "/" + name + " has not been used.", nil
+		return w.T("unused", app.Args{"Name": name}), nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "/%s: %d uses\n", name, total)
+	b.WriteString(w.T("command_total", app.Args{"Name": name, "Total": strconv.FormatInt(total, 10)}) + "\n")
 	for i, e := range ranked(byUser)[:min(10, len(byUser))] {
 		fmt.Fprintf(&b, "%d. %s: %d\n", i+1, u.label(e.name), e.count)
 	}

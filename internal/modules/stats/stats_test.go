@@ -60,3 +60,24 @@ func TestStatsIsHiddenFromUsers(t *testing.T) {
 		t.Fatalf("a user saw %q", b.Replies())
 	}
 }
+
+// A Vietnamese admin reads /stats in Vietnamese; the numbers and names
+// are the same as in English.
+func TestAVietnameseAdminReadsStatsInVietnamese(t *testing.T) {
+	b := apptest.New(t, builtin.Catalogue())
+	b.Speaks(apptest.Admin, "vi")
+	b.Expect(apptest.PrivateChat, apptest.Admin, "/stats cmd ping", "Chưa ai dùng /ping.")
+	for _, tt := range []struct{ text, want string }{
+		{"/stats", "Lệnh dùng nhiều nhất:\n1. /stats: 1\n\nNgười dùng lệnh nhiều nhất:\n1. @user (2): 1"},
+		{"/stats user 2", "@user (2): 2 lệnh\n/stats: 2"},
+		{"/stats user nobody", "Không có người dùng \"nobody\""},
+		{"/stats cmd stats", "/stats: 4 lượt dùng\n1. @user (2): 4"},
+		{"/stats cmd nope", "Không có lệnh \"nope\"."},
+		{"/stats what", "Cách dùng: /stats, /stats users, /stats user <tên|id>, /stats cmd <tên>"},
+	} {
+		b.MustSay(apptest.PrivateChat, apptest.Admin, tt.text)
+		if got := b.Last(); got != tt.want {
+			t.Errorf("%s:\ngot:\n%s\nwant:\n%s", tt.text, got, tt.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package twentyq
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/games"
@@ -56,9 +57,9 @@ func (m *module) start(ctx context.Context, chat int64) (bool, error) {
 func (m *module) startAlone(ctx context.Context, r *app.Request) (string, error) {
 	_, reply, err := games.Move(ctx, m.store, r, func(g *game) (*game, string, error) {
 		if g != nil && !g.Over {
-			return nil, runningText, nil
+			return nil, r.T("running"), nil
 		}
-		return m.newGame(), startText, nil
+		return m.newGame(), r.T("start"), nil
 	})
 	return reply, err
 }
@@ -71,18 +72,18 @@ func (m *module) startAlone(ctx context.Context, r *app.Request) (string, error)
 func (m *module) record(ctx context.Context, r *app.Request, secret, q, a, prefix string) (string, error) {
 	shown, reply, err := games.Move(ctx, m.store, r, func(g *game) (*game, string, error) {
 		if g == nil || g.Secret != secret || g.Over {
-			return nil, prefix + "That game has ended meanwhile.", nil
+			return nil, prefix + r.T("ended_meanwhile"), nil
 		}
 		g.Asked = append(g.Asked, exchange{Q: q, A: a})
 		n := len(g.Asked)
-		reply := prefix + fmt.Sprintf("%d/%d %s: %s", n, maxQuestions, q, a)
+		reply := prefix + fmt.Sprintf("%d/%d %s: %s", n, maxQuestions, q, r.T("answer."+strings.ToLower(a)))
 		switch {
 		case a == "Correct":
 			g.Over, g.Won = true, true
-			reply += fmt.Sprintf("\nYou got it in %d: %s!", n, g.Secret)
+			reply += "\n" + r.T("got_it", app.Args{"Questions": n, "Secret": secretIn(r.Words, g.Secret)})
 		case n >= maxQuestions:
 			g.Over = true
-			reply += "\nOut of questions. It was: " + g.Secret + "."
+			reply += "\n" + r.T("out_of_questions", app.Args{"Secret": secretIn(r.Words, g.Secret)})
 		}
 		if g.Over {
 			g.End(games.Ended{Game: g.ID, Won: g.Won, Tries: n})

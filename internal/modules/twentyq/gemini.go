@@ -83,21 +83,23 @@ var (
 // noAnswer: Gemini answered, but with no usable answer: the prompt was
 // blocked, or generation stopped for another reason than a normal stop
 // (safety, recitation, the token budget). Asking again would end the same
-// way, so the player is told why, in words.
-type noAnswer struct{ why string }
+// way, so the player is told why, in words: the text "why.<reason>" in
+// their language, with detail (Gemini's own word for it) where it has one.
+type noAnswer struct{ reason, detail string }
 
-func (e *noAnswer) Error() string { return "gemini: no answer: " + e.why }
+func (e *noAnswer) Error() string {
+	if e.detail != "" {
+		return "gemini: no answer: " + e.reason + " (" + e.detail + ")"
+	}
+	return "gemini: no answer: " + e.reason
+}
 
-// stopReasons are Gemini's finishReason values in the player's words;
+// stopReasons are Gemini's finishReason values the player is told in
+// words (the text "why.<value in lower case>"); any other is "stopped".
 // STOP, the normal end, is the only one that carries an answer.
-var stopReasons = map[string]string{
-	"MAX_TOKENS":         "it ran out of its token budget",
-	"SAFETY":             "its safety filter stopped it",
-	"RECITATION":         "its recitation filter stopped it",
-	"LANGUAGE":           "the language is not supported",
-	"BLOCKLIST":          "the question has a blocked term",
-	"PROHIBITED_CONTENT": "its content filter stopped it",
-	"SPII":               "it would have revealed personal information",
+var stopReasons = map[string]bool{
+	"MAX_TOKENS": true, "SAFETY": true, "RECITATION": true, "LANGUAGE": true,
+	"BLOCKLIST": true, "PROHIBITED_CONTENT": true, "SPII": true,
 }
 
 // ask sends one question under system instructions and returns the text.
@@ -138,7 +140,7 @@ func (g *gemini) ask(ctx context.Context, system, question string) (string, erro
 		}
 		return "", fmt.Errorf("%w: %s", errUnavailable, redact.String(msg, g.key))
 	case out.PromptFeedback != nil && out.PromptFeedback.BlockReason != "":
-		return "", &noAnswer{why: "it blocked the question (" + strings.ToLower(out.PromptFeedback.BlockReason) + ")"}
+		return "", &noAnswer{reason: "blocked", detail: strings.ToLower(out.PromptFeedback.BlockReason)}
 	case len(out.Candidates) == 0:
 		return "", fmt.Errorf("%w: no candidate", errUnavailable)
 	}
@@ -150,11 +152,10 @@ func (g *gemini) ask(ctx context.Context, system, question string) (string, erro
 // by the token budget may start "Yes" and mean nothing).
 func answerOf(c content, finish string) (string, error) {
 	if finish != "" && finish != "STOP" {
-		why, ok := stopReasons[finish]
-		if !ok {
-			why = "it stopped early (" + strings.ToLower(finish) + ")"
+		if !stopReasons[finish] {
+			return "", &noAnswer{reason: "stopped", detail: strings.ToLower(finish)}
 		}
-		return "", &noAnswer{why: why}
+		return "", &noAnswer{reason: strings.ToLower(finish)}
 	}
 	var text strings.Builder
 	for _, p := range c.Parts {

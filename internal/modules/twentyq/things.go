@@ -1,5 +1,12 @@
 package twentyq
 
+import (
+	"slices"
+	"strings"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+)
+
 // things the bot may think of: everyday, widely known, unambiguous.
 var things = []string{
 	"a cat", "a dog", "an elephant", "a penguin", "a shark", "a butterfly", "a horse", "a snake", "an owl", "a dolphin",
@@ -13,4 +20,24 @@ var things = []string{
 	"a hospital", "a school", "a library", "an airport", "a bridge", "a castle", "a lighthouse",
 	"a doctor", "a teacher", "a firefighter", "a chef", "an astronaut",
 	"a football", "a chess set", "a kite", "a balloon", "a candle", "a wallet", "a backpack", "a hat", "shoes",
+}
+
+// thingKey is a thing's text key: its name without the article, "thing.ice_cream".
+func thingKey(thing string) string {
+	for _, article := range []string{"a ", "an ", "the "} {
+		if rest, ok := strings.CutPrefix(thing, article); ok {
+			thing = rest
+			break
+		}
+	}
+	return "thing." + strings.ReplaceAll(strings.ToLower(thing), " ", "_")
+}
+
+// secretIn is the secret as w's language names it; one the list no longer
+// has (a game stored by an older binary) reads as it was stored.
+func secretIn(w app.Words, secret string) string {
+	if !slices.Contains(things, secret) {
+		return secret
+	}
+	return w.T(thingKey(secret))
 }

@@ -5,6 +5,7 @@ package twentyq
 
 import (
 	"context"
+	"embed"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/games"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
@@ -31,6 +33,12 @@ const (
 	settingMaxOutput = "GEMINI_MAX_OUTPUT_TOKENS"
 	settingRate      = "TWENTYQ_QUESTIONS_PER_MINUTE"
 )
+
+// texts are the module's words (see app.Words), with the shared game
+// flow's (games.Texts).
+//
+//go:embed locales/*.toml
+var texts embed.FS
 
 // Factory registers the module.
 var Factory = app.Factory{
@@ -86,15 +94,16 @@ func New(d app.Deps) (*app.Module, error) {
 
 func (m *module) module() *app.Module {
 	play := &games.Play[game, *game]{ // no buttons: only the give-up command
-		Name: "game", Command: "twentyq", Store: m.store,
+		Command: "twentyq", Store: m.store,
 		ID:     func(g *game) int64 { return g.ID },
 		Over:   func(g *game) *bool { return &g.Over },
-		GaveUp: func(g *game) string { return "It was: " + g.Secret + "." },
+		GaveUp: func(w app.Words, g *game) string { return w.T("gave_up", app.Args{"Secret": secretIn(w, g.Secret)}) },
 		Finish: m.finish,
 	}
 	return &app.Module{
 		ChatState: slices.Concat(games.ChatState, []string{"results:{chat}"}), // resultsKey
 		Name:      Name,
+		Texts:     games.Texts(texts),
 		// While a game runs, a typed question or guess is asked as
 		// /twentyq <question> asks it (in a group: a reply to the bot).
 		OnText: play.Plain(func(string) bool { return true }, m.cmdAsk),
@@ -106,38 +115,12 @@ func (m *module) module() *app.Module {
 	}
 }
 
-const (
-	unavailableText = "Twenty questions is unavailable: no Gemini API key is configured."
-	startText       = "I am thinking of something. Ask yes/no questions (20 at most), or guess it: type them (in a group, reply to me) or send /twentyq <question>."
-	runningText     = "A game is running: type a question (in a group, reply to me) or send /twentyq <question>; /twentyq_giveup ends it."
-	// misconfiguredText does not say "try again": no retry can help until
-	// the operator changes the settings the log names.
-	misconfiguredText = "Gemini refused the bot's configuration, so twenty questions cannot work until the bot's owner fixes it (the log says what). Your question was not counted."
-)
-
-// system tells Gemini the rules and the secret.
-func system(secret string) string {
-	return "You are the host of a game of twenty questions. The secret is: " + secret + ". " +
-		"The player asks one yes/no question or makes a guess. Reply with exactly one word: " +
-		"Yes, No, Sometimes or Unknown; or Correct if the player has named the secret (synonyms count). " +
-		"Never reveal the secret and never add anything else."
-}
-
-// normalize maps Gemini's reply onto the game's answers.
-func normalize(reply string) (string, bool) {
-	w := strings.ToLower(strings.Trim(strings.Fields(reply + " x")[0], ".!,;:\"'*"))
-	switch w {
-	case "yes", "no", "sometimes", "unknown":
-		return strings.ToUpper(w[:1]) + w[1:], true
-	case "correct":
-		return "Correct", true
-	}
-	return "", false
-}
+// maxQuestionLen bounds a question, in characters.
+const maxQuestionLen = 200
 
 func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 	if m.gemini == nil {
-		_, err := r.Reply(ctx, unavailableText)
+		_, err := r.Reply(ctx, r.T("unavailable"))
 		return err
 	}
 	question := strings.TrimSpace(r.Args)
@@ -149,8 +132,8 @@ func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 		_, err = r.Reply(ctx, reply)
 		return err
 	}
-	if len([]rune(question)) > 200 {
-		_, err := r.Reply(ctx, "Keep the question under 200 characters.")
+	if len([]rune(question)) > maxQuestionLen {
+		_, err := r.Reply(ctx, r.T("too_long", app.Args{"Max": maxQuestionLen}))
 		return err
 	}
 	// A question answered already, delivered again after its reply
@@ -175,7 +158,7 @@ func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 	if ok, err := m.allow(ctx, r.UserID); err != nil {
 		return err
 	} else if !ok {
-		_, err := r.Reply(ctx, "Slow down: too many questions this minute.")
+		_, err := r.Reply(ctx, r.T("slow_down"))
 		return err
 	}
 	started, err := m.start(ctx, r.ChatID)
@@ -189,33 +172,34 @@ func (m *module) cmdAsk(ctx context.Context, r *app.Request) error {
 	if err != nil {
 		return err
 	}
-	answer, err := m.gemini.ask(ctx, system(g.Secret), question)
+	answer, err := m.gemini.ask(ctx, system(g.Secret, r.Words), question)
 	var refused *noAnswer
 	switch {
 	case errors.As(err, &refused):
-		m.log.Info("twentyq: gemini gave no answer", "why", refused.why)
-		_, err := r.Reply(ctx, "Gemini gave no answer: "+refused.why+". Your question was not counted; try asking it another way.")
+		m.log.Info("twentyq: gemini gave no answer", "why", refused.Error())
+		why := r.T("why."+refused.reason, app.Args{"Detail": refused.detail})
+		_, err := r.Reply(ctx, r.T("no_answer", app.Args{"Why": why}))
 		return err
 	case errors.Is(err, errBusy):
-		_, err := r.Reply(ctx, "Gemini is busy right now; your question was not counted. Try again in a minute.")
+		_, err := r.Reply(ctx, r.T("busy"))
 		return err
 	case errors.Is(err, errRefused):
 		m.log.Error("twentyq: gemini refused the configuration", "err", err)
-		_, err := r.Reply(ctx, misconfiguredText)
+		_, err := r.Reply(ctx, r.T("misconfigured"))
 		return err
 	case err != nil:
 		m.log.Warn("twentyq: gemini failed", "err", err)
-		_, err := r.Reply(ctx, "Gemini did not answer; your question was not counted. Try again later.")
+		_, err := r.Reply(ctx, r.T("failed"))
 		return err
 	}
-	norm, ok := normalize(answer)
+	norm, ok := normalize(answer, r.Words)
 	if !ok {
 		m.log.Warn("twentyq: unexpected answer", "answer", answer)
 		norm = "Unknown"
 	}
 	prefix := ""
 	if started {
-		prefix = startText + "\n"
+		prefix = r.T("start") + "\n"
 	}
 	reply, err := m.record(ctx, r, g.Secret, question, norm, prefix)
 	if err != nil {
@@ -230,15 +214,15 @@ func (m *module) cmdStats(ctx context.Context, r *app.Request) error {
 	err := m.store.GetJSON(ctx, resultsKey(r.ChatID), &res)
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
-		_, err := r.Reply(ctx, "No finished game here yet.")
+		_, err := r.Reply(ctx, r.T("no_results"))
 		return err
 	case err != nil:
 		return err
 	}
 	avg := "-"
 	if res.Won > 0 {
-		avg = fmt.Sprintf("%.1f", float64(res.Questions)/float64(res.Won))
+		avg = locale.Float(r.Lang, float64(res.Questions)/float64(res.Won), 1)
 	}
-	_, err = r.Reply(ctx, fmt.Sprintf("Played %d, won %d; %s questions per win on average.", res.Played, res.Won, avg))
+	_, err = r.Reply(ctx, r.T("results", app.Args{"Played": res.Played, "Won": res.Won, "Average": avg}))
 	return err
 }

@@ -67,14 +67,19 @@ func (f *fakeGemini) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	q := strings.ToLower(req.Contents[0].Parts[0].Text)
 	_, rest, _ := strings.Cut(req.SystemInstruction.Parts[0].Text, "The secret is: ")
 	secret, _, _ := strings.Cut(rest, ". ")
-	answer := "No"
+	// Asked to answer in Vietnamese, it does, as Gemini would; it knows
+	// a cat and an animal by their Vietnamese names too.
+	vi := strings.Contains(req.SystemInstruction.Parts[0].Text, "in Vietnamese")
+	_, viSecret, _ := strings.Cut(req.SystemInstruction.Parts[0].Text, "In Vietnamese it is: ")
+	viSecret, _, _ = strings.Cut(viSecret, ".")
+	answer := map[bool]string{false: "No", true: "Không."}[vi]
 	switch {
 	case f.reply != "":
 		answer = f.reply
-	case strings.Contains(q, strings.TrimPrefix(secret, "a ")):
-		answer = "Correct."
-	case strings.Contains(q, "animal"):
-		answer = "Yes."
+	case strings.Contains(q, strings.TrimPrefix(secret, "a ")) || vi && strings.Contains(q, viSecret):
+		answer = map[bool]string{false: "Correct.", true: "Đoán đúng!"}[vi]
+	case strings.Contains(q, "animal") || strings.Contains(q, "động vật"):
+		answer = map[bool]string{false: "Yes.", true: "Có."}[vi]
 	}
 	_ = json.NewEncoder(w).Encode(map[string]any{
 		"candidates":    []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{map[string]any{"text": answer}}}, "finishReason": "STOP"}},
@@ -175,8 +180,11 @@ func TestThePerUserRateLimitProtectsTheKey(t *testing.T) {
 }
 
 func TestNormalize(t *testing.T) {
-	for in, want := range map[string]string{"Yes.": "Yes", "no": "No", "**Sometimes**": "Sometimes", "Correct!": "Correct", "UNKNOWN": "Unknown", "": "", "Maybe": ""} {
-		if got, _ := normalize(in); got != want {
+	for in, want := range map[string]string{
+		"Yes.": "Yes", "no": "No", "**Sometimes**": "Sometimes", "Correct!": "Correct", "UNKNOWN": "Unknown", "": "", "Maybe": "",
+		"Có.": "Yes", "không": "No", "Không rõ.": "Unknown", "**Đôi khi**": "Sometimes", "Đoán đúng!": "Correct", "Đúng": "",
+	} {
+		if got, _ := normalize(in, viWords()); got != want {
 			t.Errorf("normalize(%q) = %q, want %q", in, got, want)
 		}
 	}

@@ -45,6 +45,7 @@ func (m *module) inline() app.Inline {
 		Match:    func(q string) bool { return strings.EqualFold(q, Name) },
 		Personal: true,
 		Help:     "wordle - your game finished today, its grid without letters, to share",
+		HelpKey:  "inline.wordle",
 		Handler: func(ctx context.Context, r *app.InlineRequest) ([]app.InlineResult, error) {
 			var s shared
 			err := m.store.GetJSON(ctx, sharedKey(r.UserID), &s)
@@ -58,7 +59,7 @@ func (m *module) inline() app.Inline {
 			}
 			title := "Wordle " + s.score()
 			return []app.InlineResult{{
-				ID: strconv.FormatInt(s.Game, 10), Title: title, Description: "Share your grid (no letters)",
+				ID: strconv.FormatInt(s.Game, 10), Title: title, Description: r.T("share"),
 				Text: title + "\n" + strings.Join(s.Rows, "\n"),
 			}}, nil
 		},

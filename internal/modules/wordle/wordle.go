@@ -5,9 +5,11 @@ package wordle
 
 import (
 	"context"
+	"embed"
 	"fmt"
 	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,6 +20,12 @@ import (
 
 // Name is the module's name in MODULES.
 const Name = "wordle"
+
+// texts are the module's words (see app.Words), with the shared game
+// flow's (games.Texts).
+//
+//go:embed locales/*.toml
+var texts embed.FS
 
 // Factory registers the module.
 var Factory = app.Factory{Name: Name, New: New}
@@ -45,13 +53,15 @@ func (m *module) newGame() *game { return &game{ID: m.newID(), Answer: m.pick()}
 
 func (m *module) module() *app.Module {
 	m.play = &games.Play[game, *game]{
-		Name: "Wordle", Command: "wordle", Prefix: callbackPrefix, Store: m.store,
-		ID:      func(g *game) int64 { return g.ID },
-		Over:    func(g *game) *bool { return &g.Over },
-		Board:   func(g *game) string { return g.board() },
-		GaveUp:  func(g *game) string { return "The word was " + strings.ToUpper(g.Answer) + "." },
+		Command: "wordle", Prefix: callbackPrefix, Store: m.store,
+		ID:    func(g *game) int64 { return g.ID },
+		Over:  func(g *game) *bool { return &g.Over },
+		Board: func(_ app.Words, g *game) string { return g.board() },
+		GaveUp: func(w app.Words, g *game) string {
+			return w.T("gave_up", app.Args{"Answer": strings.ToUpper(g.Answer)})
+		},
 		Start:   func(context.Context) (*game, error) { return m.newGame(), nil },
-		Started: func(*game) string { return startText },
+		Started: func(w app.Words, _ *game) string { return w.T("start") },
 		Finish:  m.finish,
 	}
 	return &app.Module{
@@ -59,6 +69,7 @@ func (m *module) module() *app.Module {
 		Callbacks: []app.Callback{{Prefix: callbackPrefix, Handler: m.play.Handle}},
 		Inline:    []app.Inline{m.inline()},
 		Name:      Name,
+		Texts:     games.Texts(texts),
 		OnText:    m.play.Plain(isGuessShaped, m.cmdGuess),
 		Commands: []app.Command{
 			{Name: "wordle", Description: "Play Wordle: /wordle, then type five-letter guesses (or /wordle <word>)", Handler: m.cmdGuess},
@@ -69,8 +80,6 @@ func (m *module) module() *app.Module {
 	}
 }
 
-const startText = "New Wordle: guess the five-letter word in six tries: type a word (in a group, reply to the board) or send /wordle <word>."
-
 // isGuessShaped says a plain message is a Wordle guess: one five-letter
 // word. Anything else is left to the other modules (a champion's name).
 func isGuessShaped(text string) bool {
@@ -78,24 +87,25 @@ func isGuessShaped(text string) bool {
 	return len(w) == 5 && strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") == ""
 }
 
-// checkGuess explains why a guess is refused; a refused guess uses no turn.
-func checkGuess(w string) string {
+// checkGuess explains why a guess is refused, as a text key and its
+// arguments ("" accepted); a refused guess uses no turn.
+func checkGuess(w string) (key string, args app.Args) {
 	switch {
 	case len([]rune(w)) != 5:
-		return "A guess is a five-letter word."
+		return "not_five_letters", nil
 	case strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "":
-		return "A guess uses the letters a to z only."
+		return "letters_only", nil
 	case !isWord(w):
-		return fmt.Sprintf("%q is not in the word list.", w)
+		return "not_a_word", app.Args{"Word": strconv.Quote(w)}
 	}
-	return ""
+	return "", nil
 }
 
 func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 	guess := strings.ToLower(strings.TrimSpace(r.Args))
 	if guess != "" {
-		if why := checkGuess(guess); why != "" {
-			_, err := r.Reply(ctx, why)
+		if why, args := checkGuess(guess); why != "" {
+			_, err := r.Reply(ctx, r.T(why, args))
 			return err
 		}
 	}
@@ -106,24 +116,24 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 		}
 		switch {
 		case guess == "" && started:
-			return g, startText, nil
+			return g, r.T("start"), nil
 		case guess == "":
 			return nil, g.board(), nil
 		case slices.Contains(g.Guesses, guess):
-			return nil, fmt.Sprintf("%q was already guessed.\n%s", guess, g.board()), nil
+			return nil, r.T("already_guessed", app.Args{"Word": strconv.Quote(guess)}) + "\n" + g.board(), nil
 		}
 		g.Guesses = append(g.Guesses, guess)
 		reply := g.board()
 		switch {
 		case guess == g.Answer:
 			g.Over, g.Won = true, true
-			reply += fmt.Sprintf("\nSolved in %d/%d!", len(g.Guesses), maxGuesses)
+			reply += "\n" + r.T("solved", app.Args{"Tries": len(g.Guesses), "Max": maxGuesses})
 		case len(g.Guesses) == maxGuesses:
 			g.Over = true
-			reply += "\nOut of tries. The word was " + strings.ToUpper(g.Answer) + "."
+			reply += "\n" + r.T("out_of_tries", app.Args{"Answer": strings.ToUpper(g.Answer)})
 		}
 		if started {
-			reply = startText + "\n" + reply
+			reply = r.T("start") + "\n" + reply
 		}
 		if g.Over {
 			g.End(games.Ended{Game: g.ID, Won: g.Won, Tries: len(g.Guesses)})
@@ -141,7 +151,7 @@ func (m *module) cmdGuess(ctx context.Context, r *app.Request) error {
 			return err
 		}
 	}
-	_, err = r.ReplyKeyboard(ctx, reply, m.play.Keyboard(shown))
+	_, err = r.ReplyKeyboard(ctx, reply, m.play.Keyboard(r.Words, shown))
 	return err
 }
 
@@ -156,7 +166,7 @@ func (m *module) cmdNew(ctx context.Context, r *app.Request) error {
 		if g != nil && !g.Over && len(g.Guesses) > 0 {
 			next.End(games.Ended{Game: g.ID, Tries: len(g.Guesses)}) // an abandoned game counts as lost
 		}
-		return next, startText, nil
+		return next, r.T("start"), nil
 	})
 	if err != nil {
 		return err
@@ -164,14 +174,14 @@ func (m *module) cmdNew(ctx context.Context, r *app.Request) error {
 	if err := games.Finish(ctx, m.store, r.ChatID, games.EndedBy(started)); err != nil {
 		return err
 	}
-	_, err = r.ReplyKeyboard(ctx, reply, m.play.Running(started))
+	_, err = r.ReplyKeyboard(ctx, reply, m.play.Running(r.Words, started))
 	return err
 }
 
-// statsText is a record with its wins by tries.
-func statsText(rec games.Record) string {
+// statsText is a record with its wins by tries, in w's language.
+func statsText(w app.Words, rec games.Record) string {
 	var b strings.Builder
-	b.WriteString(rec.Summary())
+	b.WriteString(rec.Summary(w))
 	for i := range maxGuesses {
 		n := 0
 		if i < len(rec.Dist) {
