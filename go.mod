@@ -18,7 +18,6 @@ require (
 	github.com/chromedp/chromedp v0.23.1
 	github.com/compose-spec/compose-go/v2 v2.17.0
 	github.com/go-telegram/bot v1.20.0
-	github.com/nicksnyder/go-i18n/v2 v2.7.0
 	github.com/prometheus/client_model v0.6.3
 	github.com/prometheus/common v0.74.0
 	github.com/prometheus/prometheus v0.315.1

@@ -7,8 +7,9 @@ import (
 	"sync"
 
 	"github.com/BurntSushi/toml"
-	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/message/catalog"
 )
 
 // Dir is where a source keeps its files: Dir/en.toml, Dir/vi.toml, one
@@ -35,10 +36,8 @@ type Catalog struct {
 }
 
 type loaded struct {
-	bundle     *goi18n.Bundle
-	localizers map[Lang]*goi18n.Localizer
-	keys       map[Lang]map[string]*goi18n.Message
-	plural     map[Lang]map[string]bool // written with plural forms
+	keys     map[Lang]map[string]*text
+	printers map[Lang]*message.Printer
 }
 
 // NewCatalog gathers sources; nothing is read until a lookup.
@@ -48,75 +47,57 @@ func NewCatalog(sources ...Source) *Catalog {
 	return c
 }
 
+// parse reads every source's files into one golang.org/x/text catalog:
+// the library picks a text's CLDR plural form and prints it; the files
+// keep go-i18n's TOML shape ({{.Name}} placeholders, one/other tables),
+// which translators read.
 func (c *Catalog) parse() (*loaded, error) {
-	l := &loaded{
-		bundle:     goi18n.NewBundle(language.English),
-		localizers: map[Lang]*goi18n.Localizer{},
-		keys:       map[Lang]map[string]*goi18n.Message{},
-		plural:     map[Lang]map[string]bool{},
-	}
+	l := &loaded{keys: map[Lang]map[string]*text{}, printers: map[Lang]*message.Printer{}}
+	b := catalog.NewBuilder(catalog.Fallback(language.English))
 	var errs []error
 	for _, lang := range Langs {
-		l.keys[lang], l.plural[lang] = map[string]*goi18n.Message{}, map[string]bool{}
+		l.keys[lang] = map[string]*text{}
+		tag := language.Make(string(lang))
 		for _, s := range c.sources {
-			msgs, plural, err := parseFile(s.FS, lang)
+			texts, err := parseFile(s.FS, lang)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("%s: %w", s.Namespace, err))
 				continue
 			}
-			for _, m := range msgs {
-				l.plural[lang][s.Namespace+"."+m.ID] = plural[m.ID]
-				m.ID = s.Namespace + "." + m.ID
-				l.keys[lang][m.ID] = m
-			}
-			if err := l.bundle.AddMessages(language.Make(string(lang)), msgs...); err != nil {
-				errs = append(errs, fmt.Errorf("%s/%s: %w", s.Namespace, lang, err))
+			for key, t := range texts {
+				key = s.Namespace + "." + key
+				if err := b.Set(tag, key, t.compile()); err != nil {
+					errs = append(errs, fmt.Errorf("%s/%s: %w", key, lang, err))
+					continue
+				}
+				l.keys[lang][key] = t
 			}
 		}
-		// A text missing in a language reads in English rather than as
-		// its key; the catalog's test fails before that ships.
-		l.localizers[lang] = goi18n.NewLocalizer(l.bundle, string(lang), string(English))
+		l.printers[lang] = message.NewPrinter(tag, message.Catalog(b))
 	}
 	return l, errors.Join(errs...)
 }
 
-// parseFile reads fsys's Dir/<lang>.toml (keys not namespaced), and
-// which keys are written with plural forms (a table with "other"). A
-// missing file is no texts.
-func parseFile(fsys fs.FS, lang Lang) ([]*goi18n.Message, map[string]bool, error) {
+// parseFile reads fsys's Dir/<lang>.toml, keys not namespaced (a nested
+// table's keys joined by "."). A missing file is no texts.
+func parseFile(fsys fs.FS, lang Lang) (map[string]*text, error) {
 	name := Dir + "/" + string(lang) + ".toml"
 	buf, err := fs.ReadFile(fsys, name)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
+		return nil, nil
 	}
 	if err != nil {
-		return nil, nil, err
-	}
-	msgs, err := goi18n.ParseMessageBytes(buf, toml.Unmarshal)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
+		return nil, err
 	}
 	var raw map[string]any
 	if err := toml.Unmarshal(buf, &raw); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	plural := map[string]bool{}
-	markPlural(raw, "", plural)
-	return msgs, plural, nil
-}
-
-func markPlural(raw map[string]any, prefix string, out map[string]bool) {
-	for k, v := range raw {
-		sub, ok := v.(map[string]any)
-		if !ok {
-			continue
-		}
-		if _, ok := sub["other"]; ok {
-			out[prefix+k] = true
-			continue
-		}
-		markPlural(sub, prefix+k+".", out)
+	out := map[string]*text{}
+	if err := collect(raw, "", out); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	return out, nil
 }
 
 // Err is what parsing the sources found wrong (nil: nothing). Lookups
@@ -133,25 +114,22 @@ func (c *Catalog) Has(lang Lang, key string) bool {
 	return ok
 }
 
-// Text renders key in lang with args (a template's {{.Name}} values);
-// args[CountArg], when given, picks the plural form. A key the catalog
-// lacks in lang reads in English; one it lacks altogether reads as the key
-// itself, which the catalog tests forbid.
+// Text renders key in lang with args (a text's {{.Name}} values);
+// args[CountArg], when given, picks the plural form and reads as a number
+// of lang; the others read as fmt prints them. A key the catalog lacks in
+// lang reads in English; one it lacks altogether reads as the key itself,
+// which the catalog tests forbid.
 func (c *Catalog) Text(lang Lang, key string, args map[string]any) string {
 	l, _ := c.load()
-	lc := &goi18n.LocalizeConfig{MessageID: key, TemplateData: args}
-	if n, ok := args[CountArg]; ok {
-		lc.PluralCount = n
+	lang = lang.Or(English)
+	t, ok := l.keys[lang][key]
+	if !ok {
+		lang = English
+		if t, ok = l.keys[lang][key]; !ok {
+			return key
+		}
 	}
-	loc := l.localizers[lang.Or(English)]
-	if loc == nil {
-		return key
-	}
-	s, err := loc.Localize(lc)
-	if err != nil && s == "" {
-		return key
-	}
-	return s
+	return l.printers[lang].Sprintf(key, t.args(args)...)
 }
 
 // Keys are the namespaced keys lang has, for the catalog's tests.

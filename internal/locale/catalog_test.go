@@ -95,3 +95,34 @@ func (f *countingFS) ReadFile(name string) ([]byte, error) {
 	f.opened++
 	return f.MapFS.ReadFile(name)
 }
+
+func TestATextPicksItsPluralFormByCountAndReadsCountAsItsLanguagesNumber(t *testing.T) {
+	c := locale.NewCatalog(locale.Source{Namespace: "m", FS: files(
+		"id = \"chat {{.Chat}}\"\n[won]\none = \"{{.Name}} won in {{.Count}} try (100%)\"\nother = \"{{.Name}} won in {{.Count}} tries\"\n",
+		"id = \"chat {{.Chat}}\"\n[won]\nother = \"{{.Name}} thắng sau {{.Count}} lượt\"\n")})
+	for _, tt := range []struct {
+		lang locale.Lang
+		key  string
+		args map[string]any
+		want string
+	}{
+		{locale.English, "m.won", map[string]any{"Name": "An", "Count": 1}, "An won in 1 try (100%)"},
+		{locale.English, "m.won", map[string]any{"Name": "An", "Count": 1234}, "An won in 1,234 tries"},
+		{locale.Vietnamese, "m.won", map[string]any{"Name": "An", "Count": 1234}, "An thắng sau 1.234 lượt"},
+		// Any other value reads as fmt prints it: a chat id is no amount.
+		{locale.Vietnamese, "m.id", map[string]any{"Chat": int64(-1001000000002)}, "chat -1001000000002"},
+	} {
+		if got := c.Text(tt.lang, tt.key, tt.args); got != tt.want {
+			t.Errorf("Text(%s, %s, %v) = %q, want %q", tt.lang, tt.key, tt.args, got, tt.want)
+		}
+	}
+}
+
+func TestACatalogRunsNoTemplateAndSaysSo(t *testing.T) {
+	c := locale.NewCatalog(locale.Source{Namespace: "m", FS: files(
+		"a = \"{{if .X}}yes{{end}}\"\n", "a = \"{{if .X}}có{{end}}\"\n")})
+	got := c.Check()
+	if !slices.ContainsFunc(got, func(p string) bool { return strings.Contains(p, "is not a {{.Name}} placeholder") }) {
+		t.Fatalf("problems %q, want the template action named", got)
+	}
+}

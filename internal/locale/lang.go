@@ -1,6 +1,6 @@
 // Package locale is what the bot says in which language: the languages it
 // speaks (Lang), the catalog of every module's texts in them (Catalog, on
-// go-i18n with CLDR plurals) and how numbers, money and time read in each
+// golang.org/x/text/message with CLDR plurals) and how numbers, money and time read in each
 // (Number, Money, DateTime, on golang.org/x/text's CLDR data). It imports
 // nothing of the bot, so the module API, the engine, the charts and the
 // Mini App share one rule per language.
