@@ -271,7 +271,7 @@ func TestMoneyPutsTheSignFirst(t *testing.T) {
 // The longest refresh data (the longest desk name, a ten-character symbol,
 // the largest user id) fits Telegram's 64 bytes: Keyboard would panic.
 func TestTheLongestRefreshButtonFits(t *testing.T) {
-	d := &Desk{Name: "stock"}
+	d := &Desk{Kit: &Kit{Name: "stock"}}
 	kb := d.PriceKeyboard("ABCDEFGHIJ")
 	if n := len(kb.InlineKeyboard[0][0].CallbackData); n > app.MaxCallbackData {
 		t.Fatalf("%d bytes", n)

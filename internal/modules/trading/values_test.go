@@ -12,7 +12,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
-	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
@@ -24,7 +23,7 @@ func valuesOn(s storage.KVStore, now *time.Time, price string) *Values {
 	clock := func() time.Time { return *now }
 	q := &Quotes{Store: s, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clock, Fresh: time.Second,
 		Sources: []Source{{Name: "fixed", Price: func(context.Context, string, time.Time) (decimal.Decimal, error) { return d(price), nil }}}}
-	return &Values{Store: s, Log: q.Log, Now: clock, Quotes: q, Market: usd, Name: "coin", Money: chart.Format{}, Exact: func(v decimal.Decimal) string { return v.String() }}
+	return &Values{Desk: &Desk{Kit: &Kit{Market: usd, Name: "coin", Money: func(v decimal.Decimal) string { return v.String() }}, Quotes: q}}
 }
 
 // days is each point's day and total value, "day=total".

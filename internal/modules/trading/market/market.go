@@ -42,9 +42,8 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	}
 	quotes := &trading.Quotes{Store: d.Store, Log: d.Log, Now: d.Now, Fresh: k.Fresh, UnknownFor: trading.UnknownFor, Noun: k.Noun,
 		Range: k.Range, NoPrice: k.NoPrice, Sources: k.Sources(sites)}
-	dk := &trading.Desk{Market: k.Market, Quotes: quotes, Money: k.Money, Bot: d.Bot, Name: k.Name, Start: k.Start, Unit: k.Unit, Kit: k}
-	dk.Values = &trading.Values{Store: d.Store, Log: d.Log, Now: d.Now, Quotes: quotes, Market: k.Market,
-		Photos: d.Photos(), Name: k.Name, Money: k.Chart, Exact: k.Money, Drawer: dr}
+	dk := &trading.Desk{Kit: k, Quotes: quotes, Bot: d.Bot}
+	dk.Values = &trading.Values{Desk: dk, Photos: d.Photos(), Drawer: dr}
 	charted := &charts.Charts{Store: d.Store, Log: d.Log, Now: d.Now, Photos: d.Photos(), Name: k.Name, Noun: k.Noun,
 		Periods: k.Periods, Default: k.Period, Money: k.Chart, Zone: trading.ICT, Drawer: dr, Label: k.ChartLabel}
 	if charted.Periods == nil {
@@ -89,7 +88,7 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 		OnMemberLeft: dk.OnMemberLeft,
 		Crons:        []app.Cron{dk.Values.Cron(), alerts.Cron()},
 		Web:          []app.WebRoute{web.MeRoute(dk), web.DeskBoardRoute(dk), web.ChartRoute(dk, charted, webSym)},
-		Callbacks:    []app.Callback{dk.Values.Callback(), boards.Callback(dk), alerts.Callback(), dk.Callback(k.PriceText, k.Read), charted.Callback(chartSym)},
+		Callbacks:    []app.Callback{dk.Values.Callback(), boards.Callback(dk), alerts.Callback(), dk.Callback(), charted.Callback(chartSym)},
 		Inline:       []app.Inline{inline.Cards(dk), inline.Summary(dk)},
 	}, nil
 }

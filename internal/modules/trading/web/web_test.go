@@ -64,7 +64,7 @@ func TestChartRouteAnswersOnlyForWhatTheUserHoldsOrTraded(t *testing.T) {
 	}}
 	c := &charts.Charts{Store: store, Log: slog.New(slog.DiscardHandler), Now: clock, Sources: []trading.HistorySource{src},
 		Periods: trading.AllPeriods, Default: trading.Day}
-	desk := &trading.Desk{Market: trading.Market{CashPlaces: 2, QtyPlaces: 8}, Quotes: &trading.Quotes{Store: store, Now: clock}}
+	desk := &trading.Desk{Kit: &trading.Kit{Market: trading.Market{CashPlaces: 2, QtyPlaces: 8}}, Quotes: &trading.Quotes{Store: store, Now: clock}}
 	if _, err := trading.Update(t.Context(), store, 7, func(p *trading.Portfolio) error {
 		if err := p.TopUp(desk.Market, decimal.NewFromInt(100), now); err != nil {
 			return err
