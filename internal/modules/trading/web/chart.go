@@ -38,14 +38,15 @@ const webChartKeep = 64
 
 // ChartRoute is the desk's "chart" route: ?symbol=&period= answers the
 // prices c's sources give for a symbol the user holds or traded (so the
-// page can make the sources answer only for what portfolios hold), chart
-// naming the symbol c draws for it (gold: world spot for any holding).
-// An answer is kept in this process for the period's Fresh.
-func ChartRoute(d *trading.Desk, c *charts.Charts, chart func(sym string) (string, bool)) app.WebRoute {
+// page can make the sources answer only for what portfolios hold), as c
+// reads it, or the one symbol c draws for any holding (Kit.ChartOnly:
+// gold's world spot). An answer is kept in this process for the period's
+// Fresh.
+func ChartRoute(d *trading.Desk, c *charts.Charts) app.WebRoute {
 	kept := &webCharts{at: map[string]time.Time{}, charts: map[string]WebChart{}}
 	return app.WebRoute{Name: "chart", Handler: func(ctx context.Context, r *app.WebRequest) (any, error) {
 		sym := strings.ToUpper(strings.TrimSpace(r.Query.Get("symbol")))
-		p, ok := trading.ParsePeriod(r.Query.Get("period"), c.Periods, c.Default)
+		p, ok := trading.ParsePeriod(r.Query.Get("period"), c.Periods, c.Period)
 		if !ok || sym == "" {
 			return nil, app.ErrWebNotFound
 		}
@@ -56,7 +57,10 @@ func ChartRoute(d *trading.Desk, c *charts.Charts, chart func(sym string) (strin
 		if !found || !traded(pf, sym) {
 			return nil, app.ErrWebNotFound
 		}
-		chartSym, ok := chart(sym)
+		chartSym, ok := c.ChartOnly, true
+		if chartSym == "" {
+			chartSym, ok = c.ChartSymbol(sym)
+		}
 		if !ok {
 			return nil, app.ErrWebNotFound
 		}
@@ -65,7 +69,7 @@ func ChartRoute(d *trading.Desk, c *charts.Charts, chart func(sym string) (strin
 			wc.Symbol = sym
 			return wc, nil
 		}
-		h, src, err := trading.FetchHistory(ctx, c.Sources, chartSym, p, now, func(name string, err error) {
+		h, src, err := trading.FetchHistory(ctx, c.History, chartSym, p, now, func(name string, err error) {
 			c.Log.Warn("history source failed", "source", name, "symbol", chartSym, "period", p.Name, "err", err)
 		})
 		switch {

@@ -62,8 +62,9 @@ func TestChartRouteAnswersOnlyForWhatTheUserHoldsOrTraded(t *testing.T) {
 		}
 		return trading.History{Bars: bars, OHLC: true}, nil
 	}}
-	c := &charts.Charts{Store: store, Log: slog.New(slog.DiscardHandler), Now: clock, Sources: []trading.HistorySource{src},
-		Periods: trading.AllPeriods, Default: trading.Day}
+	every := func(s string) (string, bool) { return s, true }
+	c := &charts.Charts{Kit: &trading.Kit{Symbol: every, Periods: trading.AllPeriods, Period: trading.Day},
+		Store: store, Log: slog.New(slog.DiscardHandler), Now: clock, History: []trading.HistorySource{src}}
 	desk := &trading.Desk{Kit: &trading.Kit{Market: trading.Market{CashPlaces: 2, QtyPlaces: 8}}, Quotes: &trading.Quotes{Store: store, Now: clock}}
 	if _, err := trading.Update(t.Context(), store, 7, func(p *trading.Portfolio) error {
 		if err := p.TopUp(desk.Market, decimal.NewFromInt(100), now); err != nil {
@@ -73,7 +74,7 @@ func TestChartRouteAnswersOnlyForWhatTheUserHoldsOrTraded(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	route := web.ChartRoute(desk, c, func(s string) (string, bool) { return s, true })
+	route := web.ChartRoute(desk, c)
 	for _, tc := range []struct {
 		name   string
 		user   int64
