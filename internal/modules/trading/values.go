@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -65,17 +64,13 @@ func (v *Values) Cron() app.Cron {
 }
 
 func (v *Values) record(ctx context.Context, run app.CronRun) error {
-	keys, err := v.Quotes.Store.List(ctx, "user:")
+	users, err := portfolioUsers(ctx, v.Quotes.Store)
 	if err != nil {
 		return fmt.Errorf("%s values: %w", v.Name, err)
 	}
 	day := closedDay(run.Slot)
 	var errs []error
-	for _, k := range keys {
-		user, err := strconv.ParseInt(strings.TrimPrefix(k, "user:"), 10, 64)
-		if err != nil {
-			continue // not a portfolio
-		}
+	for _, user := range users {
 		if err := v.recordOne(ctx, user, day); err != nil {
 			errs = append(errs, fmt.Errorf("user %d: %w", user, err))
 		}
