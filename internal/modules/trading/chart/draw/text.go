@@ -23,8 +23,9 @@ var sans = sync.OnceValues(func() (*opentype.Font, error) {
 	return f, nil
 })
 
-// faces are one picture's text faces, by use.
-type faces struct{ title, tick, label font.Face }
+// faces are one picture's text faces: the title's, and the small one of
+// everything else.
+type faces struct{ title, small font.Face }
 
 func newFaces() (faces, error) {
 	f, err := sans()
@@ -42,10 +43,7 @@ func newFaces() (faces, error) {
 	if fs.title, err = face(titleSize); err != nil {
 		return faces{}, err
 	}
-	if fs.tick, err = face(tickSize); err != nil {
-		return faces{}, err
-	}
-	if fs.label, err = face(labelSize); err != nil {
+	if fs.small, err = face(smallSize); err != nil {
 		return faces{}, err
 	}
 	return fs, nil
