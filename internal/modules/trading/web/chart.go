@@ -14,14 +14,15 @@ import (
 
 // WebChart is a symbol's prices over a period for the Mini App's chart.
 type WebChart struct {
-	Symbol  string   `json:"symbol"`
-	Label   string   `json:"label"` // what the chart shows (gold: world spot)
-	Period  string   `json:"period"`
-	Periods []string `json:"periods"`
-	OHLC    bool     `json:"ohlc"` // the bars have real opens, highs and lows
-	Bars    []WebBar `json:"bars"`
-	Source  string   `json:"source"`
-	Note    string   `json:"note,omitempty"`
+	Symbol  string    `json:"symbol"`
+	Label   string    `json:"label"` // what the chart shows (gold: world spot)
+	Period  string    `json:"period"`
+	Periods []string  `json:"periods"`
+	OHLC    bool      `json:"ohlc"` // the bars have real opens, highs and lows
+	Bars    []WebBar  `json:"bars"`
+	Source  string    `json:"source"`
+	Note    string    `json:"note,omitempty"`
+	at      time.Time // when this process answered it (webCharts)
 }
 
 // WebBar is one bar: its time in Unix seconds, and its prices.
@@ -43,7 +44,7 @@ const webChartKeep = 64
 // gold's world spot). An answer is kept in this process for the period's
 // Fresh.
 func ChartRoute(d *trading.Desk, c *charts.Charts) app.WebRoute {
-	kept := &webCharts{at: map[string]time.Time{}, charts: map[string]WebChart{}}
+	kept := &webCharts{charts: map[string]WebChart{}}
 	return app.WebRoute{Name: "chart", Handler: func(ctx context.Context, r *app.WebRequest) (any, error) {
 		sym := strings.ToUpper(strings.TrimSpace(r.Query.Get("symbol")))
 		p, ok := trading.ParsePeriod(r.Query.Get("period"), c.Periods, c.Period)
@@ -103,28 +104,26 @@ func traded(p *trading.Portfolio, sym string) bool {
 	return false
 }
 
-// webCharts is a small cache of answered charts, emptied when full.
+// webCharts is a small cache of answered charts, by when each was
+// answered, emptied when full.
 type webCharts struct {
 	mu     sync.Mutex
-	at     map[string]time.Time
 	charts map[string]WebChart
 }
 
 func (w *webCharts) get(key string, now time.Time, fresh time.Duration) (WebChart, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	at, ok := w.at[key]
-	if !ok || now.Sub(at) >= fresh {
-		return WebChart{}, false
-	}
-	return w.charts[key], true
+	wc, ok := w.charts[key]
+	return wc, ok && now.Sub(wc.at) < fresh
 }
 
 func (w *webCharts) put(key string, wc WebChart, now time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if len(w.at) >= webChartKeep {
-		w.at, w.charts = map[string]time.Time{}, map[string]WebChart{}
+	if len(w.charts) >= webChartKeep {
+		w.charts = map[string]WebChart{}
 	}
-	w.at[key], w.charts[key] = now, wc
+	wc.at = now
+	w.charts[key] = wc
 }
