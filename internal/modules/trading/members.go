@@ -96,12 +96,7 @@ func MoveChat(ctx context.Context, s storage.KVStore, ch app.ChatChange) error {
 	}
 	var errs []error
 	for _, u := range users {
-		p, found, err := Load(ctx, s, u)
-		if err != nil || !found || !p.inChat(ch.ChatID) {
-			errs = append(errs, err)
-			continue
-		}
-		err = storage.UpdateJSON(ctx, s, Key(u), func(p *Portfolio, found bool) (bool, error) {
+		err := storage.UpdateJSON(ctx, s, Key(u), func(p *Portfolio, found bool) (bool, error) {
 			if !found || !p.inChat(ch.ChatID) {
 				return false, nil
 			}
