@@ -179,7 +179,7 @@ func TestConcurrentTradesOnTheRealBackends(t *testing.T) {
 		var wg sync.WaitGroup
 		for _, amount := range []string{"5", "7"} {
 			wg.Go(func() {
-				if _, err := Update(ctx, s, 1, func(p *Portfolio) error { return p.TopUp(usd, d(amount), t0) }); err != nil {
+				if _, err := update(ctx, s, 1, func(p *Portfolio) error { return p.TopUp(usd, d(amount), t0) }); err != nil {
 					t.Error(err)
 				}
 			})
@@ -193,13 +193,13 @@ func TestConcurrentTradesOnTheRealBackends(t *testing.T) {
 		if !backendtest.AtomicValueCAS(t, prov) {
 			t.Skip(backendtest.FerretDBLimit) // the insert race above ran
 		}
-		if _, err := Update(ctx, s, 2, func(p *Portfolio) error { return p.TopUp(usd, d("1000"), t0) }); err != nil {
+		if _, err := update(ctx, s, 2, func(p *Portfolio) error { return p.TopUp(usd, d("1000"), t0) }); err != nil {
 			t.Fatal(err)
 		}
 		wg.Go(func() {
 			for range 200 {
 				if err := asAUser(func() error {
-					_, err := Update(ctx, s, 2, func(p *Portfolio) error { return p.TopUp(usd, d("1"), t0) })
+					_, err := update(ctx, s, 2, func(p *Portfolio) error { return p.TopUp(usd, d("1"), t0) })
 					return err
 				}); err != nil {
 					t.Error(err)
@@ -210,7 +210,7 @@ func TestConcurrentTradesOnTheRealBackends(t *testing.T) {
 		wg.Go(func() {
 			for i := range 200 {
 				err := asAUser(func() error {
-					_, err := Update(ctx, s, 2, func(p *Portfolio) error {
+					_, err := update(ctx, s, 2, func(p *Portfolio) error {
 						if i%2 == 0 {
 							_, err := p.BuyFor(usd, "BTC", d("0.50"), d("2"), t0)
 							return err
@@ -237,8 +237,23 @@ func TestConcurrentTradesOnTheRealBackends(t *testing.T) {
 	})
 }
 
+// update applies f to the user's portfolio under compare-and-swap, as
+// Apply does without its once-per-update record: ErrBusy when it kept
+// changing.
+func update(ctx context.Context, s storage.KVStore, userID int64, f func(p *Portfolio) error) (*Portfolio, error) {
+	var out *Portfolio
+	err := storage.UpdateJSON(ctx, s, Key(userID), func(p *Portfolio, _ bool) (bool, error) {
+		out = p
+		return true, f(p)
+	})
+	if errors.Is(err, storage.ErrBusy) {
+		return nil, ErrBusy
+	}
+	return out, err
+}
+
 // asAUser does what ErrBusy asks of the user: try again. Two writers
-// hammering one portfolio can starve one of them past Update's retries on
+// hammering one portfolio can starve one of them past update's retries on
 // a slow disk (bolt fsyncs every write); the contract allows that, and
 // the state must still end where a serial run does.
 func asAUser(op func() error) error {

@@ -49,7 +49,7 @@ func TestTheDailyValuesOnEveryBackend(t *testing.T) {
 		ctx := context.Background()
 		s := prov.For("coin")
 		now := time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC) // midnight in Vietnam: the 29th closes
-		if _, err := Update(ctx, s, 1, func(p *Portfolio) error {
+		if _, err := update(ctx, s, 1, func(p *Portfolio) error {
 			if err := p.TopUp(usd, d("1000"), now); err != nil {
 				return err
 			}
@@ -57,7 +57,7 @@ func TestTheDailyValuesOnEveryBackend(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Update(ctx, s, 2, func(p *Portfolio) error { return p.TopUp(usd, d("10"), now) }); err != nil {
+		if _, err := update(ctx, s, 2, func(p *Portfolio) error { return p.TopUp(usd, d("10"), now) }); err != nil {
 			t.Fatal(err)
 		}
 		v := valuesOn(s, &now, "60000")
@@ -125,7 +125,7 @@ func TestASlotRunLateRecordsItsOwnDay(t *testing.T) {
 	ctx := context.Background()
 	s := memory.New().For("coin")
 	slot := time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
-	if _, err := Update(ctx, s, 1, func(p *Portfolio) error { return p.TopUp(usd, d("10"), slot) }); err != nil {
+	if _, err := update(ctx, s, 1, func(p *Portfolio) error { return p.TopUp(usd, d("10"), slot) }); err != nil {
 		t.Fatal(err)
 	}
 	now := slot.AddDate(0, 0, 1).Add(30 * time.Second) // the next fire's minute

@@ -15,6 +15,7 @@ import (
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/charts"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/web"
+	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 )
 
@@ -66,11 +67,11 @@ func TestChartRouteAnswersOnlyForWhatTheUserHoldsOrTraded(t *testing.T) {
 	c := &charts.Charts{Kit: &trading.Kit{Symbol: every, Periods: trading.AllPeriods, Period: trading.Day},
 		Store: store, Log: slog.New(slog.DiscardHandler), Now: clock, History: []trading.HistorySource{src}}
 	desk := &trading.Desk{Kit: &trading.Kit{Market: trading.Market{CashPlaces: 2, QtyPlaces: 8}}, Quotes: &trading.Quotes{Store: store, Now: clock}}
-	if _, err := trading.Update(t.Context(), store, 7, func(p *trading.Portfolio) error {
+	if err := storage.UpdateJSON(t.Context(), store, trading.Key(7), func(p *trading.Portfolio, _ bool) (bool, error) {
 		if err := p.TopUp(desk.Market, decimal.NewFromInt(100), now); err != nil {
-			return err
+			return false, err
 		}
-		return p.BuyQty(desk.Market, "BTC", decimal.NewFromInt(1), decimal.NewFromInt(10), now)
+		return true, p.BuyQty(desk.Market, "BTC", decimal.NewFromInt(1), decimal.NewFromInt(10), now)
 	}); err != nil {
 		t.Fatal(err)
 	}
