@@ -63,7 +63,7 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	n := k.Name
 	commands := []app.Command{
 		{Name: n + "_price", Description: k.Help.Price, Handler: orders.PriceCommand},
-		{Name: n + "_topup", Description: "Add paper " + k.Currency + ": /" + n + "_topup " + k.Start, Handler: trading.TopUpHandler(k.Market, d.Store, d.Now, k.Money)},
+		{Name: n + "_topup", Description: "Add paper " + k.Currency + ": /" + n + "_topup " + k.Start, Handler: dk.TopUp},
 		{Name: n + "_buy", Description: k.Help.Buy, Handler: orders.BuyCommand},
 		{Name: n + "_sell", Description: k.Help.Sell, Handler: orders.SellCommand},
 		{Name: n + "_stats", Description: "Your " + n + " portfolio and profit/loss", Handler: dk.ShowStats},
