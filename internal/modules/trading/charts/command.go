@@ -34,10 +34,7 @@ func (c *Charts) keyboard(sym string, shown trading.Period) *models.InlineKeyboa
 func (c *Charts) Command() func(context.Context, *app.Request) error {
 	return func(ctx context.Context, r *app.Request) error {
 		args := strings.Fields(r.Args)
-		options := make([]string, len(c.Periods))
-		for i, p := range c.Periods {
-			options[i] = p.Name
-		}
+		options := trading.Names(c.Periods)
 		usage := "Usage: /" + c.Name + "_chart <symbol> [" + strings.Join(options, "|") + "]"
 		if c.ChartOnly != "" {
 			usage = "Usage: /" + c.Name + "_chart [" + strings.Join(options, "|") + "]"

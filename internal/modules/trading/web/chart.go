@@ -79,10 +79,7 @@ func ChartRoute(d *trading.Desk, c *charts.Charts) app.WebRoute {
 		case err != nil:
 			return nil, err
 		}
-		wc := WebChart{Symbol: sym, Label: c.SymbolLabel(chartSym), Period: p.Name, OHLC: h.OHLC, Source: src.Name, Note: src.Note}
-		for _, q := range c.Periods {
-			wc.Periods = append(wc.Periods, q.Name)
-		}
+		wc := WebChart{Symbol: sym, Label: c.SymbolLabel(chartSym), Period: p.Name, Periods: trading.Names(c.Periods), OHLC: h.OHLC, Source: src.Name, Note: src.Note}
 		for _, b := range h.Bars {
 			wc.Bars = append(wc.Bars, WebBar{T: b.T.Unix(), O: b.O, H: b.H, L: b.L, C: b.C})
 		}
