@@ -82,7 +82,7 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 		OnChatChange: dk.OnChatChange,
 		OnMemberLeft: dk.OnMemberLeft,
 		Crons:        []app.Cron{dk.Values.Cron(), alerts.Cron()},
-		Web:          []app.WebRoute{web.MeRoute(dk), web.DeskBoardRoute(dk), web.ChartRoute(dk, charted)},
+		Web:          []app.WebRoute{web.MeRoute(dk), web.BoardRoute(dk), web.ChartRoute(dk, charted)},
 		Callbacks:    []app.Callback{dk.Values.Callback(), boards.Callback(dk), alerts.Callback(), dk.Callback(), charted.Callback()},
 		Inline:       []app.Inline{inline.Cards(dk), inline.Summary(dk)},
 	}, nil

@@ -20,9 +20,15 @@ import (
 )
 
 func TestBoardRouteShowsAGroupsBoardOnlyToWhoTradedThere(t *testing.T) {
-	route := web.BoardRoute(func(_ context.Context, chat, user int64) (web.WebBoard, bool, error) {
-		return web.WebBoard{Chat: chat, Rows: []web.WebBoardRow{{Rank: 1, Name: "A"}}}, chat == -100 && user == 7, nil
-	})
+	store := memory.New().For("coin")
+	for user, chats := range map[int64][]int64{7: {-100}, 8: {-200}} {
+		if err := store.PutJSON(t.Context(), trading.Key(user), trading.Portfolio{Name: "A", Chats: chats}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	desk := &trading.Desk{Kit: &trading.Kit{Money: func(v decimal.Decimal) string { return v.String() }},
+		Quotes: &trading.Quotes{Store: store, Now: func() time.Time { return time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC) }}}
+	route := web.BoardRoute(desk)
 	for _, tc := range []struct {
 		name string
 		chat string
