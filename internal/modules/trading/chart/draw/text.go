@@ -32,19 +32,14 @@ func newFaces() (faces, error) {
 	if err != nil {
 		return faces{}, err
 	}
-	face := func(size float64) (font.Face, error) {
-		fc, err := opentype.NewFace(f, &opentype.FaceOptions{Size: size, DPI: dpi, Hinting: font.HintingNone})
-		if err != nil {
-			return nil, fmt.Errorf("chart: font: %w", err)
-		}
-		return fc, nil
-	}
 	var fs faces
-	if fs.title, err = face(titleSize); err != nil {
-		return faces{}, err
-	}
-	if fs.small, err = face(smallSize); err != nil {
-		return faces{}, err
+	for _, x := range []struct {
+		face *font.Face
+		size float64
+	}{{&fs.title, titleSize}, {&fs.small, smallSize}} {
+		if *x.face, err = opentype.NewFace(f, &opentype.FaceOptions{Size: x.size, DPI: dpi, Hinting: font.HintingNone}); err != nil {
+			return faces{}, fmt.Errorf("chart: font: %w", err)
+		}
 	}
 	return fs, nil
 }
