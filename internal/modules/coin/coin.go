@@ -57,6 +57,7 @@ var kit = &trading.Kit{
 	Buy:        trading.OrderAmount{Cash: true, Max: rules.MaxCash, Arg: "usd", Example: "100", Ask: "How much USD? e.g. 100"},
 	Sell:       trading.OrderAmount{Arg: "quantity|all", Example: "0.5", Ask: "How much? A quantity, e.g. 0.5, or all"},
 	AlertPrice: priceUSD, AlertExample: "BTC above 120000",
+	Periods: trading.AllPeriods, Period: trading.Week,
 	Help: trading.Help{
 		Price: "A coin's price in USD: /coin_price BTC",
 		Buy:   "Buy a coin for USD: /coin_buy BTC 100 (alone: asks)",

@@ -52,7 +52,7 @@ func coinbaseHistory(c *http.Client, base string) trading.HistorySource {
 				return trading.History{}, fmt.Errorf("coinbase candles: %w", err)
 			}
 			for i, k := range r.Candles {
-				b, err := bar(k.Start, k.Open, k.High, k.Low, k.Close)
+				b, err := trading.ReadBar(k.Start, k.Open, k.High, k.Low, k.Close)
 				if err != nil {
 					return trading.History{}, fmt.Errorf("coinbase candles: candle %d: %w", i, err)
 				}
@@ -61,24 +61,6 @@ func coinbaseHistory(c *http.Client, base string) trading.HistorySource {
 		}
 		return h, nil
 	}}
-}
-
-// bar reads one OHLC bar whose fields are numbers or strings.
-func bar(t, o, hi, lo, c any) (chart.Bar, error) {
-	var b chart.Bar
-	var err error
-	if b.T, err = trading.UnixTime(t); err != nil {
-		return b, err
-	}
-	for _, f := range []struct {
-		dst *float64
-		v   any
-	}{{&b.O, o}, {&b.H, hi}, {&b.L, lo}, {&b.C, c}} {
-		if *f.dst, err = trading.Float(f.v); err != nil {
-			return b, err
-		}
-	}
-	return b, nil
 }
 
 // geckoDays is a period as CoinGecko's market chart asks it.
@@ -102,7 +84,7 @@ func coingeckoHistory(c *http.Client, base string) trading.HistorySource {
 			if len(pt) != 2 {
 				return trading.History{}, fmt.Errorf("coingecko market chart: point %d has %d fields", i, len(pt))
 			}
-			b, err := bar(pt[0], pt[1], pt[1], pt[1], pt[1])
+			b, err := trading.ReadBar(pt[0], pt[1], pt[1], pt[1], pt[1])
 			if err != nil {
 				return trading.History{}, fmt.Errorf("coingecko market chart: point %d: %w", i, err)
 			}

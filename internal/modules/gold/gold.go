@@ -70,6 +70,7 @@ var kit = &trading.Kit{
 	ChartOnly:    chartSymbol,
 	ChartLabel:   func(string) string { return chartLabel },
 	ChartHint:    func(string) string { return "/gold_chart (world gold in VND)" },
+	Periods:      trading.AllPeriods, Period: trading.Week,
 	Help: trading.Help{
 		Price: "SJC gold buy/sell price in VND per luong",
 		Buy:   "Buy gold by the luong: /gold_buy 0.5 (alone: asks)",

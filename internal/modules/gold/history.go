@@ -2,7 +2,6 @@ package gold
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"time"
@@ -31,16 +30,9 @@ func spotHistory(c *http.Client, binance, erAPI string) trading.HistorySource {
 		if err != nil {
 			return trading.History{}, fmt.Errorf("world spot: %w", err)
 		}
-		var r struct {
-			Result string                 `json:"result"`
-			Rates  map[string]json.Number `json:"rates"`
-		}
-		if err := trading.GetJSON(ctx, c, erAPI+"/v6/latest/USD", "", &r); err != nil {
-			return trading.History{}, fmt.Errorf("world spot: exchange rates: %w", err)
-		}
-		vnd, err := positive(r.Rates["VND"])
-		if r.Result != "success" || err != nil {
-			return trading.History{}, fmt.Errorf("exchange rates: unusable answer (result %q)", r.Result)
+		vnd, err := usdVND(ctx, c, erAPI)
+		if err != nil {
+			return trading.History{}, fmt.Errorf("world spot: %w", err)
 		}
 		perLuong := vnd.Mul(gramsPerLuong).Div(gramsPerTroyOunce).InexactFloat64()
 		for i := range h.Bars {

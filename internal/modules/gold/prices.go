@@ -147,21 +147,30 @@ func spot(c *http.Client, binance, erAPI string) func(context.Context, string, t
 		if err != nil {
 			return trading.Quote{}, fmt.Errorf("world spot: %w", err)
 		}
-		var r struct {
-			Result string                 `json:"result"`
-			Rates  map[string]json.Number `json:"rates"`
-		}
-		if err := trading.GetJSON(ctx, c, erAPI+"/v6/latest/USD", "", &r); err != nil {
-			return trading.Quote{}, err
-		}
-		vnd, err := positive(r.Rates["VND"])
-		if r.Result != "success" || err != nil {
-			return trading.Quote{}, fmt.Errorf("exchange rates: unusable answer (result %q)", r.Result)
+		vnd, err := usdVND(ctx, c, erAPI)
+		if err != nil {
+			return trading.Quote{}, fmt.Errorf("world spot: %w", err)
 		}
 		perLuong := usdPerOunce.Mul(vnd).Mul(gramsPerLuong).Div(gramsPerTroyOunce).Round(0)
 		note := fmt.Sprintf("world spot $%s/oz x %s VND/USD x 37.5/31.1035 oz per luong", usdPerOunce.StringFixed(2), vnd.StringFixed(0))
 		return trading.Quote{Price: perLuong, Note: note}, nil
 	}
+}
+
+// usdVND is the day's USD/VND rate from ExchangeRate-API's open rates.
+func usdVND(ctx context.Context, c *http.Client, erAPI string) (decimal.Decimal, error) {
+	var r struct {
+		Result string                 `json:"result"`
+		Rates  map[string]json.Number `json:"rates"`
+	}
+	if err := trading.GetJSON(ctx, c, erAPI+"/v6/latest/USD", "", &r); err != nil {
+		return decimal.Zero, fmt.Errorf("exchange rates: %w", err)
+	}
+	vnd, err := positive(r.Rates["VND"])
+	if r.Result != "success" || err != nil {
+		return decimal.Zero, fmt.Errorf("exchange rates: unusable answer (result %q)", r.Result)
+	}
+	return vnd, nil
 }
 
 // priceRange is what a luong of gold can sanely cost in VND, from SJC or

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart/draw"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
@@ -52,8 +53,8 @@ func (f dailyBrokers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var kbsBars []string
 	var t, o, h, l, c []string
 	for i := range f.n {
-		day := f.now.AddDate(0, 0, i-f.n+1).In(ict)
-		day = time.Date(day.Year(), day.Month(), day.Day(), 7, 0, 0, 0, ict)
+		day := f.now.AddDate(0, 0, i-f.n+1).In(trading.ICT)
+		day = time.Date(day.Year(), day.Month(), day.Day(), 7, 0, 0, 0, trading.ICT)
 		cl := 70000 + 100*(i%9)
 		kbsBars = append([]string{fmt.Sprintf(`{"t":%q,"o":%d,"h":%d,"l":%d,"c":%d,"v":1000}`, day.Format("2006-01-02 15:04"), cl-200, cl+300, cl-400, cl)}, kbsBars...)
 		t, o = append(t, fmt.Sprintf("%q", fmt.Sprint(day.Unix()))), append(o, fmt.Sprint(cl-200))

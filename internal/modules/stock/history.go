@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
@@ -19,24 +18,13 @@ var periods = []trading.Period{trading.Week, trading.Month, trading.Year}
 // kbsHistory reads KB Securities' daily bars over the period.
 func kbsHistory(c *http.Client, base string) trading.HistorySource {
 	return trading.HistorySource{Name: "KBS", Bars: func(ctx context.Context, sym string, p trading.Period, now time.Time) (trading.History, error) {
-		day := func(t time.Time) string { return t.In(ict).Format("02-01-2006") }
-		u := fmt.Sprintf("%s/iis-server/investment/stocks/%s/data_day?sdate=%s&edate=%s",
-			base, url.PathEscape(sym), day(now.Add(-p.Span)), day(now))
-		var r struct {
-			Bars []struct {
-				T          string
-				O, H, L, C json.Number
-			} `json:"data_day"`
-		}
-		if err := trading.Do(ctx, c, trading.Call{URL: u, Header: browserish}, &r); err != nil {
+		bars, err := kbsDays(ctx, c, base, sym, now.Add(-p.Span), now)
+		if err != nil {
 			return trading.History{}, fmt.Errorf("kbs history: %w", err)
 		}
-		if len(r.Bars) == 0 {
-			return trading.History{}, trading.ErrUnknown
-		}
 		h := trading.History{OHLC: true}
-		for i, b := range r.Bars {
-			t, err := time.ParseInLocation("2006-01-02 15:04", b.T, ict)
+		for i, b := range bars {
+			t, err := time.ParseInLocation("2006-01-02 15:04", b.T, trading.ICT)
 			if err != nil {
 				return trading.History{}, fmt.Errorf("kbs history: bar %d: %w", i, err)
 			}
@@ -58,20 +46,10 @@ var vciCountBack = map[string]int{"7d": 10, "30d": 30, "1y": 260}
 // l, c (t in seconds, as numbers or strings).
 func vciHistory(c *http.Client, base string) trading.HistorySource {
 	return trading.HistorySource{Name: "VCI", Bars: func(ctx context.Context, sym string, p trading.Period, now time.Time) (trading.History, error) {
-		body := map[string]any{"timeFrame": "ONE_DAY", "symbols": []string{sym}, "to": now.Unix(), "countBack": vciCountBack[p.Name]}
-		var r []struct {
-			Symbol     string
-			T          []any
-			O, H, L, C []json.Number
-		}
-		call := trading.Call{Method: http.MethodPost, URL: base + "/api/chart/OHLCChart/gap-chart", Header: browserish, Body: body}
-		if err := trading.Do(ctx, c, call, &r); err != nil {
+		s, err := vciDays(ctx, c, base, sym, now, vciCountBack[p.Name])
+		if err != nil {
 			return trading.History{}, fmt.Errorf("vci history: %w", err)
 		}
-		if len(r) == 0 || len(r[0].T) == 0 {
-			return trading.History{}, trading.ErrUnknown
-		}
-		s := r[0]
 		if n := len(s.T); len(s.O) != n || len(s.H) != n || len(s.L) != n || len(s.C) != n {
 			return trading.History{}, fmt.Errorf("vci history: arrays of %d, %d, %d, %d, %d", n, len(s.O), len(s.H), len(s.L), len(s.C))
 		}

@@ -20,57 +20,75 @@ import (
 // clients without a browser-like agent.
 var browserish = http.Header{"User-Agent": {"Mozilla/5.0 (compatible; miti99bot)"}}
 
-// ict is Vietnam's time zone (no daylight saving), fixed so the binary needs
-// no tz database.
-var ict = time.FixedZone("ICT", 7*3600)
-
 // kbs reads the daily bars of KB Securities and takes the close of the
 // latest one; two weeks back covers weekends and Tet.
 func kbs(c *http.Client, base string) trading.Source {
 	return trading.Source{Name: "KBS", Price: func(ctx context.Context, sym string, now time.Time) (decimal.Decimal, error) {
-		day := func(t time.Time) string { return t.In(ict).Format("02-01-2006") }
-		u := fmt.Sprintf("%s/iis-server/investment/stocks/%s/data_day?sdate=%s&edate=%s",
-			base, url.PathEscape(sym), day(now.AddDate(0, 0, -14)), day(now))
-		var r struct {
-			Bars []kbsBar `json:"data_day"`
-		}
-		if err := trading.Do(ctx, c, trading.Call{URL: u, Header: browserish}, &r); err != nil {
+		bars, err := kbsDays(ctx, c, base, sym, now.AddDate(0, 0, -14), now)
+		if err != nil {
 			return decimal.Zero, err
 		}
-		if len(r.Bars) == 0 {
-			return decimal.Zero, trading.ErrUnknown
-		}
-		// Newest first in practice, but the order is not promised.
-		latest := slices.MaxFunc(r.Bars, func(a, b kbsBar) int { return cmp.Compare(a.T, b.T) })
+		latest := slices.MaxFunc(bars, func(a, b kbsBar) int { return cmp.Compare(a.T, b.T) })
 		return wholeVND(latest.C)
 	}}
 }
 
+// kbsBar is one of KBS's daily bars.
 type kbsBar struct {
-	T string      `json:"t"` // "2026-11-27 07:00": sorts as text
-	C json.Number `json:"c"`
+	T          string // "2026-11-27 07:00": sorts as text
+	O, H, L, C json.Number
+}
+
+// kbsDays are KBS's daily bars of sym from one day to another (in ICT).
+func kbsDays(ctx context.Context, c *http.Client, base, sym string, from, to time.Time) ([]kbsBar, error) {
+	day := func(t time.Time) string { return t.In(trading.ICT).Format("02-01-2006") }
+	u := fmt.Sprintf("%s/iis-server/investment/stocks/%s/data_day?sdate=%s&edate=%s", base, url.PathEscape(sym), day(from), day(to))
+	var r struct {
+		Bars []kbsBar `json:"data_day"`
+	}
+	if err := trading.Do(ctx, c, trading.Call{URL: u, Header: browserish}, &r); err != nil {
+		return nil, err
+	}
+	if len(r.Bars) == 0 {
+		return nil, trading.ErrUnknown
+	}
+	return r.Bars, nil
 }
 
 // vci reads Vietcap's daily OHLC chart and takes the last close.
 func vci(c *http.Client, base string) trading.Source {
 	return trading.Source{Name: "VCI", Price: func(ctx context.Context, sym string, now time.Time) (decimal.Decimal, error) {
-		body := map[string]any{"timeFrame": "ONE_DAY", "symbols": []string{sym}, "to": now.Unix(), "countBack": 5}
-		var r []struct {
-			Symbol string        `json:"symbol"`
-			C      []json.Number `json:"c"`
-		}
-		call := trading.Call{Method: http.MethodPost, URL: base + "/api/chart/OHLCChart/gap-chart", Header: browserish, Body: body}
-		if err := trading.Do(ctx, c, call, &r); err != nil {
+		s, err := vciDays(ctx, c, base, sym, now, 5)
+		if err != nil {
 			return decimal.Zero, err
 		}
-		if len(r) == 0 || len(r[0].C) == 0 {
-			return decimal.Zero, trading.ErrUnknown
+		if s.Symbol != "" && !strings.EqualFold(s.Symbol, sym) {
+			return decimal.Zero, fmt.Errorf("asked for %s, answered %s", sym, s.Symbol)
 		}
-		if r[0].Symbol != "" && !strings.EqualFold(r[0].Symbol, sym) {
-			return decimal.Zero, fmt.Errorf("asked for %s, answered %s", sym, r[0].Symbol)
-		}
-		return wholeVND(r[0].C[len(r[0].C)-1])
+		return wholeVND(s.C[len(s.C)-1])
 	}}
+}
+
+// vciBars are Vietcap's daily bars as parallel arrays: t (seconds, as
+// numbers or strings), o, h, l, c.
+type vciBars struct {
+	Symbol     string
+	T          []any
+	O, H, L, C []json.Number
+}
+
+// vciDays are Vietcap's last n daily bars of sym up to a time.
+func vciDays(ctx context.Context, c *http.Client, base, sym string, to time.Time, n int) (vciBars, error) {
+	body := map[string]any{"timeFrame": "ONE_DAY", "symbols": []string{sym}, "to": to.Unix(), "countBack": n}
+	var r []vciBars
+	call := trading.Call{Method: http.MethodPost, URL: base + "/api/chart/OHLCChart/gap-chart", Header: browserish, Body: body}
+	if err := trading.Do(ctx, c, call, &r); err != nil {
+		return vciBars{}, err
+	}
+	if len(r) == 0 || len(r[0].T) == 0 || len(r[0].C) == 0 {
+		return vciBars{}, trading.ErrUnknown
+	}
+	return r[0], nil
 }
 
 // ssi reads SSI iBoard's quote of one stock: the last matched price.

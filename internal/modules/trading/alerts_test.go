@@ -107,7 +107,7 @@ var alertNow = time.Date(2026, 12, 3, 13, 35, 0, 0, time.UTC)
 func replica(s storage.KVStore, clk *clock, src *priceTable, bot *sentBot, fresh time.Duration) *Alerts {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	q := &Quotes{Store: s, Log: log, Now: clk.Now, Fresh: fresh, Sources: []Source{src.source()}, Noun: "coin"}
-	desk := &Desk{Market: usd, Quotes: q, Money: func(v decimal.Decimal) string { return USD(v, 2) }, Name: "coin", Start: "1000"}
+	desk := &Desk{Kit: &Kit{Market: usd, Money: func(v decimal.Decimal) string { return USD(v, 2) }, Name: "coin", Start: "1000"}, Quotes: q}
 	upper := func(s string) (string, bool) { s = strings.ToUpper(s); return s, UpperAlnum(s, 2, 10) }
 	return (&Alerts{Desk: desk, Bot: bot, Log: log, Symbol: upper, Price: desk.Money, Example: "BTC above 120000"}).Track()
 }
@@ -392,7 +392,7 @@ func TestAlertsMoveWithTheChat(t *testing.T) {
 // The Cancel button fits Telegram's 64 bytes for the longest market name
 // and the largest ids.
 func TestTheCancelButtonFits(t *testing.T) {
-	a := &Alerts{Desk: &Desk{Name: "stock"}}
+	a := &Alerts{Desk: &Desk{Kit: &Kit{Name: "stock"}}}
 	const most = int64(1<<63 - 1)
 	if _, err := app.Keyboard([]app.Button{a.cancelButton(most, most, "❌ Cancel")}); err != nil {
 		t.Fatal(err)

@@ -64,6 +64,25 @@ func UnixTime(v any) (time.Time, error) {
 	return time.Unix(int64(f), 0).UTC(), nil
 }
 
+// ReadBar reads one OHLC bar whose fields are numbers or strings, its
+// time as UnixTime reads one.
+func ReadBar(t, o, hi, lo, c any) (chart.Bar, error) {
+	var b chart.Bar
+	var err error
+	if b.T, err = UnixTime(t); err != nil {
+		return b, err
+	}
+	for _, f := range []struct {
+		dst *float64
+		v   any
+	}{{&b.O, o}, {&b.H, hi}, {&b.L, lo}, {&b.C, c}} {
+		if *f.dst, err = Float(f.v); err != nil {
+			return b, err
+		}
+	}
+	return b, nil
+}
+
 // Last is the newest bar of h (h has at least one).
 func (h History) Last() chart.Bar { return h.Bars[len(h.Bars)-1] }
 

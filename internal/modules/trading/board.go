@@ -122,12 +122,7 @@ func rowOf(ctx context.Context, s storage.KVStore, m Market, prices func(sym str
 
 // SortByValue orders rows by value, highest first, ties by user id.
 func SortByValue(rows []Row) {
-	slices.SortStableFunc(rows, func(a, b Row) int {
-		if c := b.Value.Cmp(a.Value); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.User, b.User)
-	})
+	slices.SortStableFunc(rows, func(a, b Row) int { return cmp.Or(b.Value.Cmp(a.Value), cmp.Compare(a.User, b.User)) })
 }
 
 // SortByChange orders rows by their change in percent, highest first;
@@ -140,13 +135,7 @@ func SortByChange(rows []Row) {
 			}
 			return 1
 		}
-		if c := b.Pct.Cmp(a.Pct); c != 0 {
-			return c
-		}
-		if c := b.Value.Cmp(a.Value); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.User, b.User)
+		return cmp.Or(b.Pct.Cmp(a.Pct), b.Value.Cmp(a.Value), cmp.Compare(a.User, b.User))
 	})
 }
 

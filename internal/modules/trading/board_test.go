@@ -204,7 +204,7 @@ func TestTheMiniAppBoardIsForMembersStillInTheGroup(t *testing.T) {
 			}
 			seed(t, s, user, "100", "100", nil, chats, false)
 			var logs bytes.Buffer
-			d := &Desk{Market: usd, Quotes: &Quotes{Store: s, Log: slog.New(slog.NewJSONHandler(&logs, nil))}, Bot: tt.bot}
+			d := &Desk{Kit: &Kit{Market: usd}, Quotes: &Quotes{Store: s, Log: slog.New(slog.NewJSONHandler(&logs, nil))}, Bot: tt.bot}
 			member, err := d.BoardMember(context.Background(), group, user)
 			if err != nil || member != tt.member {
 				t.Fatalf("BoardMember = %t, %v; want %t", member, err, tt.member)

@@ -35,11 +35,10 @@ func (d *Desk) PriceKeyboard(sym string) *models.InlineKeyboardMarkup {
 	return d.refresh(kindPrice, sym)
 }
 
-// Callback is the desk's button handler, for the module's Callbacks; text
-// renders a price reply (the module's own format) and symbol checks a
-// symbol as the module's commands do: callback data comes from a client,
-// so a price button's symbol is checked like a typed one.
-func (d *Desk) Callback(text func(sym string, q Quote) string, symbol func(string) (string, bool)) app.Callback {
+// Callback is the desk's button handler, for the module's Callbacks. A
+// price button's symbol is read as the commands read one (Kit.Read):
+// callback data comes from a client.
+func (d *Desk) Callback() app.Callback {
 	return app.Callback{Prefix: d.prefix(), Handler: func(ctx context.Context, req *app.CallbackRequest) error {
 		data, err := app.ParseCallback(d.prefix(), req.Data, 2, 2)
 		if err != nil {
@@ -47,7 +46,7 @@ func (d *Desk) Callback(text func(sym string, q Quote) string, symbol func(strin
 		}
 		switch data.Fields[0] {
 		case kindPrice:
-			sym, ok := symbol(data.Fields[1])
+			sym, ok := d.Read(data.Fields[1])
 			if !ok {
 				return req.Answer(ctx, app.StaleButtonToast)
 			}
@@ -58,7 +57,7 @@ func (d *Desk) Callback(text func(sym string, q Quote) string, symbol func(strin
 			case err != nil:
 				return err
 			}
-			return req.Edit(ctx, text(sym, q), d.PriceKeyboard(sym))
+			return req.Edit(ctx, d.PriceText(sym, q), d.PriceKeyboard(sym))
 		case kindStats:
 			owner, err := data.Int(1)
 			if err != nil {

@@ -12,9 +12,10 @@ import (
 // desk is a market module of a desk with no price source: a price press
 // that parses gets "no price", telling it from a refused one.
 var desk = app.Factory{Name: "stock", New: func(d app.Deps) (*app.Module, error) {
-	dk := &trading.Desk{Name: "stock", Quotes: &trading.Quotes{Store: d.Store, Log: d.Log, Now: d.Now}}
 	ticker := func(s string) (string, bool) { return s, trading.UpperAlnum(s, 3, 10) }
-	return &app.Module{Name: "stock", Callbacks: []app.Callback{dk.Callback(func(string, trading.Quote) string { return "" }, ticker)}}, nil
+	k := &trading.Kit{Name: "stock", Symbol: ticker, PriceText: func(string, trading.Quote) string { return "" }}
+	dk := &trading.Desk{Kit: k, Quotes: &trading.Quotes{Store: d.Store, Log: d.Log, Now: d.Now}}
+	return &app.Module{Name: "stock", Callbacks: []app.Callback{dk.Callback()}}, nil
 }}
 
 // Buttons already on users' messages carry the format the desk wrote

@@ -13,22 +13,17 @@ import (
 
 // Desk is the part of a market's chat commands every market shares: price
 // a symbol, change the user's portfolio under CAS at that price, and
-// answer in the market's money. The module parses its own arguments.
+// answer in the market's money. Its rules, money, name, first top-up and
+// unit are its Kit's. The module parses its own arguments.
 type Desk struct {
-	Market Market
+	*Kit           // the market's declaration
 	Quotes *Quotes // its store and clock are the desk's too
-	Money  func(decimal.Decimal) string
-	Name   string // the commands' prefix: "coin"
-	Start  string // a first top-up to suggest: "1000"
-	// Unit names a quantity in replies ("luong"); empty: the symbol.
-	Unit string
 	// Values, when set, records portfolios daily and puts a chart button
 	// on the stats reply.
 	Values *Values
 	// Bot, when set, is asked whether a group board's member is still in
 	// the group when they look at it (BoardMember).
 	Bot    app.Messenger
-	Kit    *Kit    // the market's declaration
 	Alerts *Alerts // the market's alerts, moved with a chat
 	// Press answers a holding's button at the asking buy or sell.
 	Press func(ctx context.Context, c *app.CallbackRequest, kind, arg string) error

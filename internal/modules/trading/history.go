@@ -145,12 +145,18 @@ func ParsePeriod(s string, allowed []Period, def Period) (Period, bool) {
 	return Period{}, false
 }
 
-// PeriodNames is "1d, 7d, 30d or 1y".
-func PeriodNames(ps []Period) string {
+// Names are the periods' names, in their order: "1d", "7d".
+func Names(ps []Period) []string {
 	names := make([]string, len(ps))
 	for i, p := range ps {
 		names[i] = p.Name
 	}
+	return names
+}
+
+// PeriodNames is "1d, 7d, 30d or 1y".
+func PeriodNames(ps []Period) string {
+	names := Names(ps)
 	if len(names) == 1 {
 		return names[0]
 	}

@@ -57,10 +57,8 @@ func Do(ctx context.Context, c *http.Client, call Call, dst any) error {
 	if err != nil {
 		return err
 	}
-	for k, vs := range call.Header {
-		for _, v := range vs {
-			req.Header.Add(k, v)
-		}
+	if call.Header != nil {
+		req.Header = call.Header.Clone()
 	}
 	req.Header.Set("Accept", "application/json")
 	if call.Body != nil {

@@ -57,8 +57,8 @@ type Kit struct {
 
 	// ChartOnly is the one symbol the charts draw ("": any symbol), named
 	// by ChartLabel (nil: the symbol); ChartHint is a card's chart command
-	// (nil: "/<name>_chart <SYM>"). Periods are the charts' periods (nil:
-	// AllPeriods), Period the one without an argument (zero: Week).
+	// (nil: "/<name>_chart <SYM>"). Periods are the charts' periods, in
+	// button order, Period the one without an argument.
 	ChartOnly  string
 	ChartLabel func(sym string) string
 	ChartHint  func(sym string) string

@@ -2,14 +2,10 @@ package trading
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 	"time"
-
-	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 )
 
 // binanceInterval is a period's kline size and count: about 100 candles
@@ -30,35 +26,20 @@ func BinanceKlines(ctx context.Context, c *http.Client, base, pair string, p Per
 	}
 	u := fmt.Sprintf("%s/api/v3/klines?symbol=%s&interval=%s&limit=%d&endTime=%d",
 		base, url.QueryEscape(pair), iv.interval, iv.limit, now.UnixMilli())
-	var rows [][]json.RawMessage
+	var rows [][]any
 	if err := GetJSON(ctx, c, u, "", &rows); err != nil {
 		return History{}, fmt.Errorf("binance klines: %w", err)
 	}
-	return parseKlines(rows)
-}
-
-func parseKlines(rows [][]json.RawMessage) (History, error) {
 	h := History{OHLC: true}
 	for i, r := range rows {
 		if len(r) < 5 {
 			return History{}, fmt.Errorf("binance klines: row %d has %d fields", i, len(r))
 		}
-		var f [5]float64
-		for j := range f {
-			var v any
-			if err := json.Unmarshal(r[j], &v); err != nil {
-				return History{}, fmt.Errorf("binance klines: row %d: %w", i, err)
-			}
-			if n, ok := v.(float64); ok {
-				v = strconv.FormatFloat(n, 'f', -1, 64)
-			}
-			x, err := Float(v)
-			if err != nil {
-				return History{}, fmt.Errorf("binance klines: row %d: %w", i, err)
-			}
-			f[j] = x
+		b, err := ReadBar(r[0], r[1], r[2], r[3], r[4])
+		if err != nil {
+			return History{}, fmt.Errorf("binance klines: row %d: %w", i, err)
 		}
-		h.Bars = append(h.Bars, chart.Bar{T: time.UnixMilli(int64(f[0])).UTC(), O: f[1], H: f[2], L: f[3], C: f[4]})
+		h.Bars = append(h.Bars, b)
 	}
 	return h, nil
 }

@@ -96,12 +96,7 @@ func MoveChat(ctx context.Context, s storage.KVStore, ch app.ChatChange) error {
 	}
 	var errs []error
 	for _, u := range users {
-		p, found, err := Load(ctx, s, u)
-		if err != nil || !found || !p.inChat(ch.ChatID) {
-			errs = append(errs, err)
-			continue
-		}
-		err = storage.UpdateJSON(ctx, s, Key(u), func(p *Portfolio, found bool) (bool, error) {
+		err := storage.UpdateJSON(ctx, s, Key(u), func(p *Portfolio, found bool) (bool, error) {
 			if !found || !p.inChat(ch.ChatID) {
 				return false, nil
 			}
@@ -162,7 +157,7 @@ func (d *Desk) BoardMember(ctx context.Context, chat, user int64) (bool, error) 
 
 // OnMemberLeft is the desk's Module.OnMemberLeft: a user who left a group,
 // or was removed from it, is off its board, and so no longer sees it in
-// the Mini App (BoardWebRoute shows a board to its members only). Their
+// the Mini App (web.BoardRoute shows a board to its members only). Their
 // portfolio and the other groups it names stay. Idempotent.
 func (d *Desk) OnMemberLeft(ctx context.Context, m app.MemberLeft) error {
 	err := storage.UpdateJSON(ctx, d.Quotes.Store, Key(m.UserID), func(p *Portfolio, found bool) (bool, error) {

@@ -5,12 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
-
-	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
-	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
 // refusals are errors a user caused: answered, never retried.
@@ -33,19 +29,17 @@ func Answer(ctx context.Context, r *app.Request, err error) error {
 	return err
 }
 
-// TopUpHandler is the /<market>_topup command every market shares: parse
-// the amount, add it under CAS, report the cash.
-func TopUpHandler(m Market, store storage.KVStore, now func() time.Time, money func(decimal.Decimal) string) func(context.Context, *app.Request) error {
-	return func(ctx context.Context, r *app.Request) error {
-		amount, err := ParseAmount(strings.TrimSpace(r.Args), m.CashPlaces, m.MaxCash)
-		if err != nil {
-			return Refuse(ctx, r, err)
-		}
-		return Apply(ctx, store, r, func(p *Portfolio) (string, error) {
-			if err := p.TopUp(m, amount, now()); err != nil {
-				return "", err
-			}
-			return fmt.Sprintf("Topped up %s. Cash: %s.", money(amount), money(p.Cash)), nil
-		})
+// TopUp is the /<market>_topup command every market shares: parse the
+// amount, add it under CAS, report the cash.
+func (d *Desk) TopUp(ctx context.Context, r *app.Request) error {
+	amount, err := ParseAmount(strings.TrimSpace(r.Args), d.Market.CashPlaces, d.Market.MaxCash)
+	if err != nil {
+		return Refuse(ctx, r, err)
 	}
+	return Apply(ctx, d.Quotes.Store, r, func(p *Portfolio) (string, error) {
+		if err := p.TopUp(d.Market, amount, d.Quotes.Now()); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("Topped up %s. Cash: %s.", d.Money(amount), d.Money(p.Cash)), nil
+	})
 }

@@ -24,22 +24,3 @@ func Load(ctx context.Context, s storage.KVStore, userID int64) (*Portfolio, boo
 	}
 	return p, err == nil, err
 }
-
-// Update applies f to the user's portfolio under compare-and-swap: the
-// first write is a nil-expected insert, later ones expect the bytes read.
-// A lost race re-reads and re-applies f, so every call that returns nil
-// applied exactly once. An error from f leaves the portfolio unchanged.
-func Update(ctx context.Context, s storage.KVStore, userID int64, f func(p *Portfolio) error) (*Portfolio, error) {
-	var out *Portfolio
-	err := storage.UpdateJSON(ctx, s, Key(userID), func(p *Portfolio, _ bool) (bool, error) {
-		out = p
-		return true, f(p)
-	})
-	if errors.Is(err, storage.ErrBusy) {
-		return nil, ErrBusy
-	}
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}

@@ -1,7 +1,8 @@
 package trading
 
 import (
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/shopspring/decimal"
 )
@@ -26,12 +27,7 @@ type Line struct {
 // computes profit and loss.
 func (p *Portfolio) Value(m Market, price func(sym string) (decimal.Decimal, bool)) Valuation {
 	v := Valuation{Cash: p.Cash, Invested: p.Invested}
-	syms := make([]string, 0, len(p.Holdings))
-	for s := range p.Holdings {
-		syms = append(syms, s)
-	}
-	sort.Strings(syms)
-	for _, s := range syms {
+	for _, s := range slices.Sorted(maps.Keys(p.Holdings)) {
 		h := p.Holdings[s]
 		l := Line{Symbol: s, Qty: h.Qty, Cost: h.Cost, Value: h.Cost}
 		if pr, ok := price(s); ok {
@@ -45,14 +41,4 @@ func (p *Portfolio) Value(m Market, price func(sym string) (decimal.Decimal, boo
 	v.Total = v.Cash.Add(v.Holdings)
 	v.PL = v.Total.Sub(v.Invested)
 	return v
-}
-
-// Drift is cash plus holdings at cost, less what was topped up and the
-// realised profit: zero for every sequence of operations, to the last unit.
-func (p *Portfolio) Drift() decimal.Decimal {
-	total := p.Cash
-	for _, h := range p.Holdings {
-		total = total.Add(h.Cost)
-	}
-	return total.Sub(p.Invested).Sub(p.Realized)
 }

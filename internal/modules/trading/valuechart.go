@@ -64,7 +64,7 @@ func (v *Values) Callback() app.Callback {
 
 // draw is the chart of pts and its caption.
 func (v *Values) draw(ctx context.Context, pts []DayPoint) ([]byte, string, error) {
-	in := chart.Portfolio{Money: v.Money, Offset: 7 * time.Hour}
+	in := chart.Portfolio{Money: v.Chart, Offset: 7 * time.Hour}
 	for _, p := range pts {
 		day, err := time.ParseInLocation(time.DateOnly, p.Day, ICT)
 		if err != nil {
@@ -74,12 +74,12 @@ func (v *Values) draw(ctx context.Context, pts []DayPoint) ([]byte, string, erro
 	}
 	last := pts[len(pts)-1]
 	total := last.Cash.Add(last.Holdings)
-	in.Title = fmt.Sprintf("Your %s portfolio: %s", v.Name, v.Exact(total))
+	in.Title = fmt.Sprintf("Your %s portfolio: %s", v.Name, v.Money(total))
 	png, err := v.Drawer.Draw(ctx, in)
 	if err != nil {
 		return nil, "", err
 	}
 	caption := fmt.Sprintf("%s on %s (deposited %s)\n%d daily values from %s to %s, recorded at midnight ICT at that day's prices; a missing day is one the job did not run. A year is kept.",
-		in.Title, last.Day, v.Exact(last.Deposited), len(pts), pts[0].Day, last.Day)
+		in.Title, last.Day, v.Money(last.Deposited), len(pts), pts[0].Day, last.Day)
 	return png, caption, nil
 }

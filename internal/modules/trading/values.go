@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -22,16 +20,9 @@ import (
 // stored under "value:<user id>", at most MaxValueDays of them, oldest
 // dropped first.
 type Values struct {
-	Store  storage.KVStore
-	Log    *slog.Logger
-	Now    func() time.Time
-	Quotes *Quotes
-	Market Market
+	*Desk  // the market: job "<name>_values", buttons "<name>v:"
 	Photos app.Photos
-	Name   string       // the market: job "<name>_values", buttons "<name>v:"
-	Money  chart.Format // the chart's axis and marks
 	Drawer chart.Drawer
-	Exact  func(decimal.Decimal) string // the title and caption: the market's money
 }
 
 // MaxValueDays bounds a portfolio's daily values: a year of them.
@@ -73,17 +64,13 @@ func (v *Values) Cron() app.Cron {
 }
 
 func (v *Values) record(ctx context.Context, run app.CronRun) error {
-	keys, err := v.Store.List(ctx, "user:")
+	users, err := portfolioUsers(ctx, v.Quotes.Store)
 	if err != nil {
 		return fmt.Errorf("%s values: %w", v.Name, err)
 	}
 	day := closedDay(run.Slot)
 	var errs []error
-	for _, k := range keys {
-		user, err := strconv.ParseInt(strings.TrimPrefix(k, "user:"), 10, 64)
-		if err != nil {
-			continue // not a portfolio
-		}
+	for _, user := range users {
 		if err := v.recordOne(ctx, user, day); err != nil {
 			errs = append(errs, fmt.Errorf("user %d: %w", user, err))
 		}
@@ -97,20 +84,20 @@ func (v *Values) record(ctx context.Context, run app.CronRun) error {
 // recordOne appends the day's point to one portfolio's series, under CAS.
 func (v *Values) recordOne(ctx context.Context, user int64, day string) error {
 	var pts []DayPoint
-	err := v.Store.GetJSON(ctx, valueKey(user), &pts)
+	err := v.Quotes.Store.GetJSON(ctx, valueKey(user), &pts)
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		return err
 	}
 	if n := len(pts); n > 0 && pts[n-1].Day >= day {
 		return nil // recorded already (a retry, or another runtime's run)
 	}
-	p, found, err := Load(ctx, v.Store, user)
+	p, found, err := Load(ctx, v.Quotes.Store, user)
 	if err != nil || !found {
 		return err
 	}
 	val := p.Value(v.Market, v.Quotes.Known(ctx))
-	pt := DayPoint{Day: day, At: v.Now(), Cash: val.Cash, Holdings: val.Holdings, Deposited: p.Invested}
-	return storage.UpdateJSON(ctx, v.Store, valueKey(user), func(pts *[]DayPoint, _ bool) (bool, error) {
+	pt := DayPoint{Day: day, At: v.Quotes.Now(), Cash: val.Cash, Holdings: val.Holdings, Deposited: p.Invested}
+	return storage.UpdateJSON(ctx, v.Quotes.Store, valueKey(user), func(pts *[]DayPoint, _ bool) (bool, error) {
 		if n := len(*pts); n > 0 && (*pts)[n-1].Day >= day {
 			return false, nil
 		}
@@ -125,7 +112,7 @@ func (v *Values) recordOne(ctx context.Context, user int64, day string) error {
 // Points is a portfolio's recorded days, oldest first.
 func (v *Values) Points(ctx context.Context, user int64) ([]DayPoint, error) {
 	var pts []DayPoint
-	if err := v.Store.GetJSON(ctx, valueKey(user), &pts); err != nil && !errors.Is(err, storage.ErrNotFound) {
+	if err := v.Quotes.Store.GetJSON(ctx, valueKey(user), &pts); err != nil && !errors.Is(err, storage.ErrNotFound) {
 		return nil, err
 	}
 	return pts, nil

@@ -12,7 +12,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
-	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
@@ -24,7 +23,7 @@ func valuesOn(s storage.KVStore, now *time.Time, price string) *Values {
 	clock := func() time.Time { return *now }
 	q := &Quotes{Store: s, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clock, Fresh: time.Second,
 		Sources: []Source{{Name: "fixed", Price: func(context.Context, string, time.Time) (decimal.Decimal, error) { return d(price), nil }}}}
-	return &Values{Store: s, Log: q.Log, Now: clock, Quotes: q, Market: usd, Name: "coin", Money: chart.Format{}, Exact: func(v decimal.Decimal) string { return v.String() }}
+	return &Values{Desk: &Desk{Kit: &Kit{Market: usd, Name: "coin", Money: func(v decimal.Decimal) string { return v.String() }}, Quotes: q}}
 }
 
 // days is each point's day and total value, "day=total".
@@ -50,7 +49,7 @@ func TestTheDailyValuesOnEveryBackend(t *testing.T) {
 		ctx := context.Background()
 		s := prov.For("coin")
 		now := time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC) // midnight in Vietnam: the 29th closes
-		if _, err := Update(ctx, s, 1, func(p *Portfolio) error {
+		if _, err := update(ctx, s, 1, func(p *Portfolio) error {
 			if err := p.TopUp(usd, d("1000"), now); err != nil {
 				return err
 			}
@@ -58,7 +57,7 @@ func TestTheDailyValuesOnEveryBackend(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Update(ctx, s, 2, func(p *Portfolio) error { return p.TopUp(usd, d("10"), now) }); err != nil {
+		if _, err := update(ctx, s, 2, func(p *Portfolio) error { return p.TopUp(usd, d("10"), now) }); err != nil {
 			t.Fatal(err)
 		}
 		v := valuesOn(s, &now, "60000")
@@ -126,7 +125,7 @@ func TestASlotRunLateRecordsItsOwnDay(t *testing.T) {
 	ctx := context.Background()
 	s := memory.New().For("coin")
 	slot := time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
-	if _, err := Update(ctx, s, 1, func(p *Portfolio) error { return p.TopUp(usd, d("10"), slot) }); err != nil {
+	if _, err := update(ctx, s, 1, func(p *Portfolio) error { return p.TopUp(usd, d("10"), slot) }); err != nil {
 		t.Fatal(err)
 	}
 	now := slot.AddDate(0, 0, 1).Add(30 * time.Second) // the next fire's minute

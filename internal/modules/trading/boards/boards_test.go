@@ -9,7 +9,7 @@ import (
 // The board's buttons fit Telegram's 64 bytes for the longest market
 // name and any page (MustKeyboard would panic otherwise).
 func TestTheBoardsButtonsFit(t *testing.T) {
-	d := desk{&trading.Desk{Name: "stock"}}
+	d := desk{&trading.Desk{Kit: &trading.Kit{Name: "stock"}}}
 	for _, order := range []string{byValue, byChange} {
 		for _, private := range []bool{false, true} {
 			kb := d.boardKeyboard(order, 1<<30, 1<<31-1, private, private)

@@ -169,18 +169,20 @@ func (d desk) board(ctx context.Context, chat int64, private bool, asker int64, 
 	}
 	sortRows(rows)
 	var b strings.Builder
-	what, how := "this group's", "by value"
+	what, how, count := "This group's", "by value", fmt.Sprintf("%d members", len(rows))
 	if private {
-		what = "the opted-in"
+		what = "The opted-in"
 	}
 	if order == byChange {
 		how = fmt.Sprintf("by %d-day change", trading.ChangeDays)
 	}
-	count := "no one yet"
-	if len(rows) > 0 {
-		count = fmt.Sprintf("%d %s", len(rows), plural(len(rows), "member", "members"))
+	switch len(rows) {
+	case 0:
+		count = "no one yet"
+	case 1:
+		count = "1 member"
 	}
-	fmt.Fprintf(&b, "🏆 %s %s board, %s: %s\n", capital(what), d.Name, how, count)
+	fmt.Fprintf(&b, "🏆 %s %s board, %s: %s\n", what, d.Name, how, count)
 	first, last, pages := 0, len(rows), 1
 	if len(rows) > boardWhole {
 		pages = (len(rows) + boardPage - 1) / boardPage

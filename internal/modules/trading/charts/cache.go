@@ -84,8 +84,10 @@ func (c *Charts) keep(ctx context.Context, sym string, p trading.Period, pic Pic
 	}
 }
 
-// sweep deletes the cache keys no read would take, then the oldest past
-// Keep.
+// sweep deletes the cache keys no read would take (of another shape,
+// stale, or superseded by a newer picture of the same symbol and period),
+// then the oldest past Keep: newest first, a picture is kept while it is
+// fresh, the first of its symbol and period, and within Keep.
 func (c *Charts) sweep(ctx context.Context) error {
 	keys, err := c.Store.List(ctx, chartPrefix)
 	if err != nil {
@@ -95,38 +97,28 @@ func (c *Charts) sweep(ctx context.Context) error {
 	for _, p := range trading.AllPeriods {
 		fresh[p.Name] = p.Fresh
 	}
-	now := c.Now()
-	var live []cachedChart
 	var drop []string
-	newest := map[string]time.Time{} // by symbol and period
+	var cached []cachedChart
 	for _, k := range keys {
-		e, ok := parseChartKey(k)
-		if !ok || now.Sub(e.at) >= fresh[e.period] { // an unknown period's Fresh is 0
+		if e, ok := parseChartKey(k); ok {
+			cached = append(cached, e)
+		} else {
 			drop = append(drop, k)
-			continue
-		}
-		live = append(live, e)
-		if id := e.sym + ":" + e.period; e.at.After(newest[id]) {
-			newest[id] = e.at
 		}
 	}
-	kept := live[:0]
-	for _, e := range live {
-		if e.at.Before(newest[e.sym+":"+e.period]) {
-			drop = append(drop, e.key) // superseded: reads take the newest
-			continue
-		}
-		kept = append(kept, e)
-	}
+	slices.SortFunc(cached, func(a, b cachedChart) int { return b.at.Compare(a.at) })
 	keep := c.Keep
 	if keep <= 0 {
 		keep = KeepCharts
 	}
-	if len(kept) > keep {
-		slices.SortFunc(kept, func(a, b cachedChart) int { return a.at.Compare(b.at) })
-		for _, e := range kept[:len(kept)-keep] {
+	now, kept := c.Now(), map[string]bool{} // by symbol and period
+	for _, e := range cached {
+		id := e.sym + ":" + e.period
+		if now.Sub(e.at) >= fresh[e.period] || kept[id] || len(kept) >= keep { // an unknown period's Fresh is 0
 			drop = append(drop, e.key)
+			continue
 		}
+		kept[id] = true
 	}
 	var errs []error
 	for _, k := range drop {

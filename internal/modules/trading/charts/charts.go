@@ -23,33 +23,34 @@ import (
 // drawing, whichever runtime serves the presses. The cache is bounded
 // (chartcache.go).
 type Charts struct {
-	Store   storage.KVStore
-	Log     *slog.Logger
-	Now     func() time.Time
-	Photos  app.Photos
-	Sources []trading.HistorySource
-	Name    string // the market: "coin" (commands /coin_chart, buttons "coinc:")
-	Noun    string // how replies name a symbol: "coin", "ticker"
-	// Periods are the ones the market draws, in button order; Default
-	// is the one without an argument.
-	Periods []trading.Period
-	Default trading.Period
-	Money   chart.Format
-	Zone    *time.Location
-	Drawer  chart.Drawer
-	// Label names what a symbol's chart draws, in its title and replies,
-	// when the symbol alone would mislead (gold's world spot); nil: the
-	// symbol.
-	Label func(sym string) string
+	*trading.Kit // the market: its name, noun, periods, money and labels
+	Store        storage.KVStore
+	Log          *slog.Logger
+	Now          func() time.Time
+	Photos       app.Photos
+	History      []trading.HistorySource
+	Drawer       chart.Drawer
 	// Keep bounds the pictures cached (0: KeepCharts).
 	Keep int
 }
 
+// SymbolLabel names what a symbol's chart draws, in its title and
+// replies: the Kit's ChartLabel, when the symbol alone would mislead
+// (gold's world spot).
 func (c *Charts) SymbolLabel(sym string) string {
-	if c.Label == nil {
+	if c.ChartLabel == nil {
 		return sym
 	}
-	return c.Label(sym)
+	return c.ChartLabel(sym)
+}
+
+// ChartSymbol reads a chart's symbol as the market's other commands do; a
+// market whose charts draw one symbol (Kit.ChartOnly) takes only it.
+func (c *Charts) ChartSymbol(s string) (string, bool) {
+	if c.ChartOnly != "" {
+		return s, s == c.ChartOnly
+	}
+	return c.Read(s)
 }
 
 // Picture is a drawn chart as cached: the PNG and its caption.
@@ -66,14 +67,14 @@ func (c *Charts) Picture(ctx context.Context, sym string, p trading.Period) (Pic
 		return pic, nil
 	}
 	now := c.Now()
-	h, src, err := trading.FetchHistory(ctx, c.Sources, sym, p, now, func(name string, err error) {
+	h, src, err := trading.FetchHistory(ctx, c.History, sym, p, now, func(name string, err error) {
 		c.Log.Warn("history source failed", "source", name, "symbol", sym, "period", p.Name, "err", err)
 	})
 	if err != nil {
 		return Picture{}, err
 	}
 	title := c.title(sym, p, h)
-	png, err := c.Drawer.Draw(ctx, chart.Series{Title: title, Bars: h.Bars, OHLC: h.OHLC, Money: c.Money, Offset: offset(c.Zone, now), TimeFormat: p.TimeFormat})
+	png, err := c.Drawer.Draw(ctx, chart.Series{Title: title, Bars: h.Bars, OHLC: h.OHLC, Money: c.Chart, Offset: offset(now), TimeFormat: p.TimeFormat})
 	if err != nil {
 		return Picture{}, fmt.Errorf("chart %s %s: %w", sym, p.Name, err)
 	}
@@ -92,7 +93,7 @@ func (c *Charts) title(sym string, p trading.Period, h trading.History) string {
 		sign = "-"
 	}
 	pct := 100 * math.Abs(diff) / first
-	return fmt.Sprintf("%s %s: %s, %s%.2f%% (%s%s)", c.SymbolLabel(sym), p.Name, c.Money.String(last), sign, pct, sign, c.Money.String(math.Abs(diff)))
+	return fmt.Sprintf("%s %s: %s, %s%.2f%% (%s%s)", c.SymbolLabel(sym), p.Name, c.Chart.String(last), sign, pct, sign, c.Chart.String(math.Abs(diff)))
 }
 
 // caption repeats the title (a picture is not read by everyone), then
@@ -102,7 +103,7 @@ func (c *Charts) caption(title string, h trading.History, src trading.HistorySou
 	if h.OHLC {
 		kind = "OHLC bars"
 	}
-	lines := []string{title, fmt.Sprintf("%d %s from %s to %s", len(h.Bars), kind, src.Name, h.Last().T.In(c.Zone).Format("02 Jan 2006 15:04 MST"))}
+	lines := []string{title, fmt.Sprintf("%d %s from %s to %s", len(h.Bars), kind, src.Name, h.Last().T.In(trading.ICT).Format("02 Jan 2006 15:04 MST"))}
 	if src.Note != "" {
 		lines = append(lines, src.Note)
 	}
@@ -126,8 +127,8 @@ func (c *Charts) why(err error, sym string, p trading.Period) (string, bool) {
 	return "", false
 }
 
-// offset is zone's offset from UTC at t.
-func offset(zone *time.Location, t time.Time) time.Duration {
-	_, secs := t.In(zone).Zone()
+// offset is the charts' zone's (ICT) offset from UTC at t.
+func offset(t time.Time) time.Duration {
+	_, secs := t.In(trading.ICT).Zone()
 	return time.Duration(secs) * time.Second
 }

@@ -29,8 +29,9 @@ func fixedCharts(now time.Time, d chart.Drawer) *Charts {
 		}
 		return h, nil
 	}}
-	return &Charts{Store: memory.New().For("coin"), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: func() time.Time { return now },
-		Sources: []trading.HistorySource{src}, Name: "coin", Noun: "coin", Periods: trading.AllPeriods, Default: trading.Week, Zone: trading.ICT, Drawer: d}
+	return &Charts{Kit: &trading.Kit{Name: "coin", Noun: "coin", Periods: trading.AllPeriods, Period: trading.Week},
+		Store: memory.New().For("coin"), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: func() time.Time { return now },
+		History: []trading.HistorySource{src}, Drawer: d}
 }
 
 // The market's drawer draws its series, titled; the picture is kept, so a

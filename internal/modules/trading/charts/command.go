@@ -28,31 +28,28 @@ func (c *Charts) keyboard(sym string, shown trading.Period) *models.InlineKeyboa
 	return app.MustKeyboard(row)
 }
 
-// Command is /<name>_chart <SYM> [period]: symbol checks a symbol as the
-// module's other commands do; fixed, when set, is the market's only
-// symbol (gold), and the argument is then the period alone.
-func (c *Charts) Command(symbol func(string) (string, bool), fixed string) func(context.Context, *app.Request) error {
+// Command is /<name>_chart <SYM> [period]: the symbol is read as
+// ChartSymbol reads it; a market whose charts draw one symbol
+// (Kit.ChartOnly: gold) takes the period alone.
+func (c *Charts) Command() func(context.Context, *app.Request) error {
 	return func(ctx context.Context, r *app.Request) error {
 		args := strings.Fields(r.Args)
-		options := make([]string, len(c.Periods))
-		for i, p := range c.Periods {
-			options[i] = p.Name
-		}
+		options := trading.Names(c.Periods)
 		usage := "Usage: /" + c.Name + "_chart <symbol> [" + strings.Join(options, "|") + "]"
-		if fixed != "" {
+		if c.ChartOnly != "" {
 			usage = "Usage: /" + c.Name + "_chart [" + strings.Join(options, "|") + "]"
-			args = append([]string{fixed}, args...)
+			args = append([]string{c.ChartOnly}, args...)
 		}
 		if len(args) < 1 || len(args) > 2 {
 			_, err := r.Reply(ctx, usage)
 			return err
 		}
-		sym, ok := symbol(args[0])
+		sym, ok := c.ChartSymbol(args[0])
 		if !ok {
 			_, err := r.Reply(ctx, "Not a "+c.Noun+" symbol: "+app.Quote(args[0])+".")
 			return err
 		}
-		p, ok := trading.ParsePeriod(strings.Join(args[1:], ""), c.Periods, c.Default)
+		p, ok := trading.ParsePeriod(strings.Join(args[1:], ""), c.Periods, c.Period)
 		if !ok {
 			_, err := r.Reply(ctx, "A chart's period is "+trading.PeriodNames(c.Periods)+".")
 			return err
@@ -77,10 +74,10 @@ func (c *Charts) Command(symbol func(string) (string, bool), fixed string) func(
 // Callback switches a chart's period in place. Data is a client's: the
 // symbol and period are checked as typed ones are, and anything else is
 // the stale-button toast.
-func (c *Charts) Callback(symbol func(string) (string, bool)) app.Callback {
+func (c *Charts) Callback() app.Callback {
 	return app.Callback{Prefix: c.prefix(), Handler: func(ctx context.Context, req *app.CallbackRequest) error {
 		rawSym, rawPeriod, _ := strings.Cut(strings.TrimPrefix(req.Data, c.prefix()), ":")
-		sym, okSym := symbol(rawSym)
+		sym, okSym := c.ChartSymbol(rawSym)
 		p, okPeriod := trading.ParsePeriod(rawPeriod, c.Periods, trading.Period{})
 		if !okSym || !okPeriod || p.Name == "" {
 			return req.Answer(ctx, app.StaleButtonToast)

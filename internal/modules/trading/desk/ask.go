@@ -4,7 +4,8 @@ package desk
 
 import (
 	"context"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
@@ -120,12 +121,7 @@ func (o *Orders) held(ctx context.Context, user int64) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	held := make([]string, 0, len(p.Holdings))
-	for sym := range p.Holdings {
-		held = append(held, sym)
-	}
-	sort.Strings(held)
-	return held, nil
+	return slices.Sorted(maps.Keys(p.Holdings)), nil
 }
 
 // stepSymbol takes a typed symbol; one the market cannot read is asked

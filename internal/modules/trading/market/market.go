@@ -6,6 +6,7 @@ package market
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
@@ -40,18 +41,16 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	if !k.Range.Valid() {
 		return nil, fmt.Errorf("%s prices: the range [%s, %s] bounds nothing", k.Noun, k.Range.Min, k.Range.Max)
 	}
+	if !slices.Contains(k.Periods, k.Period) {
+		return nil, fmt.Errorf("%s charts: the period %q is not one of the kit's", k.Name, k.Period.Name)
+	}
 	quotes := &trading.Quotes{Store: d.Store, Log: d.Log, Now: d.Now, Fresh: k.Fresh, UnknownFor: trading.UnknownFor, Noun: k.Noun,
 		Range: k.Range, NoPrice: k.NoPrice, Sources: k.Sources(sites)}
-	dk := &trading.Desk{Market: k.Market, Quotes: quotes, Money: k.Money, Bot: d.Bot, Name: k.Name, Start: k.Start, Unit: k.Unit, Kit: k}
-	dk.Values = &trading.Values{Store: d.Store, Log: d.Log, Now: d.Now, Quotes: quotes, Market: k.Market,
-		Photos: d.Photos(), Name: k.Name, Money: k.Chart, Exact: k.Money, Drawer: dr}
-	charted := &charts.Charts{Store: d.Store, Log: d.Log, Now: d.Now, Photos: d.Photos(), Name: k.Name, Noun: k.Noun,
-		Periods: k.Periods, Default: k.Period, Money: k.Chart, Zone: trading.ICT, Drawer: dr, Label: k.ChartLabel}
-	if charted.Periods == nil {
-		charted.Periods, charted.Default = trading.AllPeriods, trading.Week
-	}
+	dk := &trading.Desk{Kit: k, Quotes: quotes, Bot: d.Bot}
+	dk.Values = &trading.Values{Desk: dk, Photos: d.Photos(), Drawer: dr}
+	charted := &charts.Charts{Kit: k, Store: d.Store, Log: d.Log, Now: d.Now, Photos: d.Photos(), Drawer: dr}
 	if k.Histories != nil {
-		charted.Sources = k.Histories(sites)
+		charted.History = k.Histories(sites)
 	}
 	price := k.AlertPrice
 	if price == nil {
@@ -61,22 +60,17 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	orders := &desk.Orders{Desk: dk, Conv: d.Conversations}
 	dk.Alerts, dk.Press = alerts, orders.Press
 
-	chartSym, webSym := k.Symbol, k.Symbol
-	if k.ChartOnly != "" {
-		chartSym = func(s string) (string, bool) { return s, s == k.ChartOnly }
-		webSym = func(string) (string, bool) { return k.ChartOnly, true }
-	}
 	n := k.Name
 	commands := []app.Command{
 		{Name: n + "_price", Description: k.Help.Price, Handler: orders.PriceCommand},
-		{Name: n + "_topup", Description: "Add paper " + k.Currency + ": /" + n + "_topup " + k.Start, Handler: trading.TopUpHandler(k.Market, d.Store, d.Now, k.Money)},
+		{Name: n + "_topup", Description: "Add paper " + k.Currency + ": /" + n + "_topup " + k.Start, Handler: dk.TopUp},
 		{Name: n + "_buy", Description: k.Help.Buy, Handler: orders.BuyCommand},
 		{Name: n + "_sell", Description: k.Help.Sell, Handler: orders.SellCommand},
 		{Name: n + "_stats", Description: "Your " + n + " portfolio and profit/loss", Handler: dk.ShowStats},
 		{Name: n + "_top", Description: "The " + n + " board: this group's portfolios by value and 7-day change (private: /" + n + "_top join to be on it)", Handler: boards.Command(dk)},
 		{Name: n + "_alert", Description: k.Help.Alert, Handler: alerts.SetCommand},
 		{Name: n + "_alerts", Description: "Your " + n + " price alerts, a Cancel button each", Handler: alerts.ListCommand},
-		{Name: n + "_chart", Description: k.Help.Chart, Handler: charted.Command(chartSym, k.ChartOnly)},
+		{Name: n + "_chart", Description: k.Help.Chart, Handler: charted.Command()},
 	}
 	if k.More != nil {
 		commands = append(commands, k.More(dk)...)
@@ -88,8 +82,8 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 		OnChatChange: dk.OnChatChange,
 		OnMemberLeft: dk.OnMemberLeft,
 		Crons:        []app.Cron{dk.Values.Cron(), alerts.Cron()},
-		Web:          []app.WebRoute{web.MeRoute(dk), web.DeskBoardRoute(dk), web.ChartRoute(dk, charted, webSym)},
-		Callbacks:    []app.Callback{dk.Values.Callback(), boards.Callback(dk), alerts.Callback(), dk.Callback(k.PriceText, k.Read), charted.Callback(chartSym)},
+		Web:          []app.WebRoute{web.MeRoute(dk), web.BoardRoute(dk), web.ChartRoute(dk, charted)},
+		Callbacks:    []app.Callback{dk.Values.Callback(), boards.Callback(dk), alerts.Callback(), dk.Callback(), charted.Callback()},
 		Inline:       []app.Inline{inline.Cards(dk), inline.Summary(dk)},
 	}, nil
 }

@@ -4,11 +4,15 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/coin"
 	"github.com/miti99bot/miti99bot/internal/modules/gold"
 	"github.com/miti99bot/miti99bot/internal/modules/stock"
+	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart/draw"
+	"github.com/miti99bot/miti99bot/internal/modules/trading/market"
 )
 
 // Every market is built from its declaration alone: the same commands,
@@ -60,6 +64,19 @@ func TestAMarketRefusesASourceURLThatIsNotHTTPS(t *testing.T) {
 			if _, err := f.New(app.Deps{Settings: settings}); err == nil {
 				t.Errorf("%s: %s over plain http accepted", f.Name, bad.Name)
 			}
+		}
+	}
+}
+
+// A kit's charts are drawn over its own periods: a kit whose period
+// without an argument is not one of them (or that has none) is refused
+// where it is built, not found out at the first /<market>_chart.
+func TestAKitWhoseChartPeriodIsNotOneOfItsPeriodsIsRefused(t *testing.T) {
+	for name, periods := range map[string][]trading.Period{"no periods": nil, "another period": {trading.Day, trading.Month}} {
+		k := &trading.Kit{Name: "coin", Noun: "coin", Range: trading.PriceRange{Min: decimal.NewFromInt(1), Max: decimal.NewFromInt(2)},
+			Sources: func(trading.Sites) []trading.Source { return nil }, Periods: periods, Period: trading.Week}
+		if _, err := market.Build(k, app.Deps{}, draw.New()); err == nil {
+			t.Errorf("%s: a kit charting %s by default over %v was built", name, k.Period.Name, periods)
 		}
 	}
 }

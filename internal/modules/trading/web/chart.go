@@ -14,14 +14,15 @@ import (
 
 // WebChart is a symbol's prices over a period for the Mini App's chart.
 type WebChart struct {
-	Symbol  string   `json:"symbol"`
-	Label   string   `json:"label"` // what the chart shows (gold: world spot)
-	Period  string   `json:"period"`
-	Periods []string `json:"periods"`
-	OHLC    bool     `json:"ohlc"` // the bars have real opens, highs and lows
-	Bars    []WebBar `json:"bars"`
-	Source  string   `json:"source"`
-	Note    string   `json:"note,omitempty"`
+	Symbol  string    `json:"symbol"`
+	Label   string    `json:"label"` // what the chart shows (gold: world spot)
+	Period  string    `json:"period"`
+	Periods []string  `json:"periods"`
+	OHLC    bool      `json:"ohlc"` // the bars have real opens, highs and lows
+	Bars    []WebBar  `json:"bars"`
+	Source  string    `json:"source"`
+	Note    string    `json:"note,omitempty"`
+	at      time.Time // when this process answered it (webCharts)
 }
 
 // WebBar is one bar: its time in Unix seconds, and its prices.
@@ -38,14 +39,15 @@ const webChartKeep = 64
 
 // ChartRoute is the desk's "chart" route: ?symbol=&period= answers the
 // prices c's sources give for a symbol the user holds or traded (so the
-// page can make the sources answer only for what portfolios hold), chart
-// naming the symbol c draws for it (gold: world spot for any holding).
-// An answer is kept in this process for the period's Fresh.
-func ChartRoute(d *trading.Desk, c *charts.Charts, chart func(sym string) (string, bool)) app.WebRoute {
-	kept := &webCharts{at: map[string]time.Time{}, charts: map[string]WebChart{}}
+// page can make the sources answer only for what portfolios hold), as c
+// reads it, or the one symbol c draws for any holding (Kit.ChartOnly:
+// gold's world spot). An answer is kept in this process for the period's
+// Fresh.
+func ChartRoute(d *trading.Desk, c *charts.Charts) app.WebRoute {
+	kept := &webCharts{charts: map[string]WebChart{}}
 	return app.WebRoute{Name: "chart", Handler: func(ctx context.Context, r *app.WebRequest) (any, error) {
 		sym := strings.ToUpper(strings.TrimSpace(r.Query.Get("symbol")))
-		p, ok := trading.ParsePeriod(r.Query.Get("period"), c.Periods, c.Default)
+		p, ok := trading.ParsePeriod(r.Query.Get("period"), c.Periods, c.Period)
 		if !ok || sym == "" {
 			return nil, app.ErrWebNotFound
 		}
@@ -56,7 +58,10 @@ func ChartRoute(d *trading.Desk, c *charts.Charts, chart func(sym string) (strin
 		if !found || !traded(pf, sym) {
 			return nil, app.ErrWebNotFound
 		}
-		chartSym, ok := chart(sym)
+		chartSym, ok := c.ChartOnly, true
+		if chartSym == "" {
+			chartSym, ok = c.ChartSymbol(sym)
+		}
 		if !ok {
 			return nil, app.ErrWebNotFound
 		}
@@ -65,7 +70,7 @@ func ChartRoute(d *trading.Desk, c *charts.Charts, chart func(sym string) (strin
 			wc.Symbol = sym
 			return wc, nil
 		}
-		h, src, err := trading.FetchHistory(ctx, c.Sources, chartSym, p, now, func(name string, err error) {
+		h, src, err := trading.FetchHistory(ctx, c.History, chartSym, p, now, func(name string, err error) {
 			c.Log.Warn("history source failed", "source", name, "symbol", chartSym, "period", p.Name, "err", err)
 		})
 		switch {
@@ -74,10 +79,7 @@ func ChartRoute(d *trading.Desk, c *charts.Charts, chart func(sym string) (strin
 		case err != nil:
 			return nil, err
 		}
-		wc := WebChart{Symbol: sym, Label: c.SymbolLabel(chartSym), Period: p.Name, OHLC: h.OHLC, Source: src.Name, Note: src.Note}
-		for _, q := range c.Periods {
-			wc.Periods = append(wc.Periods, q.Name)
-		}
+		wc := WebChart{Symbol: sym, Label: c.SymbolLabel(chartSym), Period: p.Name, Periods: trading.Names(c.Periods), OHLC: h.OHLC, Source: src.Name, Note: src.Note}
 		for _, b := range h.Bars {
 			wc.Bars = append(wc.Bars, WebBar{T: b.T.Unix(), O: b.O, H: b.H, L: b.L, C: b.C})
 		}
@@ -99,28 +101,26 @@ func traded(p *trading.Portfolio, sym string) bool {
 	return false
 }
 
-// webCharts is a small cache of answered charts, emptied when full.
+// webCharts is a small cache of answered charts, by when each was
+// answered, emptied when full.
 type webCharts struct {
 	mu     sync.Mutex
-	at     map[string]time.Time
 	charts map[string]WebChart
 }
 
 func (w *webCharts) get(key string, now time.Time, fresh time.Duration) (WebChart, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	at, ok := w.at[key]
-	if !ok || now.Sub(at) >= fresh {
-		return WebChart{}, false
-	}
-	return w.charts[key], true
+	wc, ok := w.charts[key]
+	return wc, ok && now.Sub(wc.at) < fresh
 }
 
 func (w *webCharts) put(key string, wc WebChart, now time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if len(w.at) >= webChartKeep {
-		w.at, w.charts = map[string]time.Time{}, map[string]WebChart{}
+	if len(w.charts) >= webChartKeep {
+		w.charts = map[string]WebChart{}
 	}
-	w.at[key], w.charts[key] = now, wc
+	wc.at = now
+	w.charts[key] = wc
 }

@@ -156,48 +156,34 @@ type WebBoardRow struct {
 	You   bool   `json:"you,omitempty"` // the row of the user who asks
 }
 
-// BoardRoute is a market's "board" route, the page asks it for the group
-// it was opened from (?chat=<id>, the link's start parameter): board
-// answers the group's board, and traded false when user never traded
-// there, which the user then may not see.
-func BoardRoute(board func(ctx context.Context, chat, user int64) (b WebBoard, traded bool, err error)) app.WebRoute {
+// BoardRoute is the desk's "board" route for the Mini App: the page asks
+// it for the group it was opened from (?chat=<id>, the link's start
+// parameter), and gets that group's board, as /<market>_top ranks it, only
+// when the user is a member of that board (BoardMember).
+func BoardRoute(d *trading.Desk) app.WebRoute {
+	amount := func(v decimal.Decimal) Amount { return Amount{Value: v, Text: d.Money(v)} }
 	return app.WebRoute{Name: "board", Handler: func(ctx context.Context, r *app.WebRequest) (any, error) {
 		chat, err := strconv.ParseInt(r.Query.Get("chat"), 10, 64)
 		if err != nil || chat >= 0 {
 			return nil, app.ErrWebNotFound // a group's id is negative
 		}
-		b, traded, err := board(ctx, chat, r.UserID)
-		switch {
-		case err != nil:
+		if member, err := d.BoardMember(ctx, chat, r.UserID); err != nil {
 			return nil, err
-		case !traded:
+		} else if !member {
 			return nil, app.ErrWebForbidden
-		}
-		return b, nil
-	}}
-}
-
-// DeskBoardRoute is the desk's "board" route for the Mini App: the board
-// of the group the page was opened from, as /<market>_top ranks it, to a
-// member of that board (BoardMember).
-func DeskBoardRoute(d *trading.Desk) app.WebRoute {
-	amount := func(v decimal.Decimal) Amount { return Amount{Value: v, Text: d.Money(v)} }
-	return BoardRoute(func(ctx context.Context, chat, user int64) (WebBoard, bool, error) {
-		if member, err := d.BoardMember(ctx, chat, user); err != nil || !member {
-			return WebBoard{}, false, err
 		}
 		rows, err := trading.Board(ctx, d.Quotes.Store, d.Market, d.Quotes.Known(ctx), chat, d.Quotes.Now())
 		if err != nil {
-			return WebBoard{}, false, err
+			return nil, err
 		}
 		b := WebBoard{Chat: chat, Rows: make([]WebBoardRow, 0, len(rows))}
-		for i, r := range rows {
-			name := r.Name
+		for i, row := range rows {
+			name := row.Name
 			if name == "" {
 				name = "(no name yet)"
 			}
-			b.Rows = append(b.Rows, WebBoardRow{Rank: i + 1, Name: name, Value: amount(r.Value), PL: amount(r.Change), You: r.User == user})
+			b.Rows = append(b.Rows, WebBoardRow{Rank: i + 1, Name: name, Value: amount(row.Value), PL: amount(row.Change), You: row.User == r.UserID})
 		}
-		return b, true, nil
-	})
+		return b, nil
+	}}
 }

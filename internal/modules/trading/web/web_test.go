@@ -15,13 +15,20 @@ import (
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/charts"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/web"
+	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 )
 
 func TestBoardRouteShowsAGroupsBoardOnlyToWhoTradedThere(t *testing.T) {
-	route := web.BoardRoute(func(_ context.Context, chat, user int64) (web.WebBoard, bool, error) {
-		return web.WebBoard{Chat: chat, Rows: []web.WebBoardRow{{Rank: 1, Name: "A"}}}, chat == -100 && user == 7, nil
-	})
+	store := memory.New().For("coin")
+	for user, chats := range map[int64][]int64{7: {-100}, 8: {-200}} {
+		if err := store.PutJSON(t.Context(), trading.Key(user), trading.Portfolio{Name: "A", Chats: chats}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	desk := &trading.Desk{Kit: &trading.Kit{Money: func(v decimal.Decimal) string { return v.String() }},
+		Quotes: &trading.Quotes{Store: store, Now: func() time.Time { return time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC) }}}
+	route := web.BoardRoute(desk)
 	for _, tc := range []struct {
 		name string
 		chat string
@@ -62,18 +69,19 @@ func TestChartRouteAnswersOnlyForWhatTheUserHoldsOrTraded(t *testing.T) {
 		}
 		return trading.History{Bars: bars, OHLC: true}, nil
 	}}
-	c := &charts.Charts{Store: store, Log: slog.New(slog.DiscardHandler), Now: clock, Sources: []trading.HistorySource{src},
-		Periods: trading.AllPeriods, Default: trading.Day}
-	desk := &trading.Desk{Market: trading.Market{CashPlaces: 2, QtyPlaces: 8}, Quotes: &trading.Quotes{Store: store, Now: clock}}
-	if _, err := trading.Update(t.Context(), store, 7, func(p *trading.Portfolio) error {
+	every := func(s string) (string, bool) { return s, true }
+	c := &charts.Charts{Kit: &trading.Kit{Symbol: every, Periods: trading.AllPeriods, Period: trading.Day},
+		Store: store, Log: slog.New(slog.DiscardHandler), Now: clock, History: []trading.HistorySource{src}}
+	desk := &trading.Desk{Kit: &trading.Kit{Market: trading.Market{CashPlaces: 2, QtyPlaces: 8}}, Quotes: &trading.Quotes{Store: store, Now: clock}}
+	if err := storage.UpdateJSON(t.Context(), store, trading.Key(7), func(p *trading.Portfolio, _ bool) (bool, error) {
 		if err := p.TopUp(desk.Market, decimal.NewFromInt(100), now); err != nil {
-			return err
+			return false, err
 		}
-		return p.BuyQty(desk.Market, "BTC", decimal.NewFromInt(1), decimal.NewFromInt(10), now)
+		return true, p.BuyQty(desk.Market, "BTC", decimal.NewFromInt(1), decimal.NewFromInt(10), now)
 	}); err != nil {
 		t.Fatal(err)
 	}
-	route := web.ChartRoute(desk, c, func(s string) (string, bool) { return s, true })
+	route := web.ChartRoute(desk, c)
 	for _, tc := range []struct {
 		name   string
 		user   int64

@@ -67,10 +67,10 @@ func newFrame(title string, x0, x1, y0, y1 float64, offset time.Duration, layout
 	f.top = titlePad + th + titlePad
 	labelW := 0.0
 	for _, t := range yt {
-		w, _ := textSize(f.tick, t.label)
+		w, _ := textSize(f.small, t.label)
 		labelW = max(labelW, w)
 	}
-	_, lh := textSize(f.tick, "0")
+	_, lh := textSize(f.small, "0")
 	f.left = labelW + textGap + majorTick + axisGap
 	f.right = chart.Width - titlePad
 	f.bottom = chart.Height - (lh + textGap + majorTick + axisGap)
@@ -98,8 +98,8 @@ func (f *frame) axes(xt, yt []tick) {
 		if t.label != "" {
 			l = majorTick
 			gridLines = append(gridLines, box{x - thin/2, f.top, x + thin/2, f.bottom})
-			w, _ := textSize(f.tick, t.label)
-			f.text(f.tick, t.label, min(max(x, w/2), chart.Width-w/2), ax+majorTick+textGap, middle, start, ink)
+			w, _ := textSize(f.small, t.label)
+			f.text(f.small, t.label, min(max(x, w/2), chart.Width-w/2), ax+majorTick+textGap, middle, start, ink)
 		}
 		marks = append(marks, box{x - thin/2, ax, x + thin/2, ax + l})
 	}
@@ -108,7 +108,7 @@ func (f *frame) axes(xt, yt []tick) {
 		if t.label != "" {
 			l = majorTick
 			gridLines = append(gridLines, box{f.left, y - thin/2, f.right, y + thin/2})
-			f.text(f.tick, t.label, ay-majorTick-textGap, y, end, middle, ink)
+			f.text(f.small, t.label, ay-majorTick-textGap, y, end, middle, ink)
 		}
 		marks = append(marks, box{ay - l, y - thin/2, ay, y + thin/2})
 	}

@@ -42,7 +42,7 @@ func (f *frame) markExtremes(s chart.Series, lo, hi int) {
 		if m.above {
 			y, ay = p.Y-pts(5), end
 		}
-		f.text(f.label, m.label, p.X, y, ax, ay, ink)
+		f.text(f.small, m.label, p.X, y, ax, ay, ink)
 	}
 	f.fill(ink, dots)
 }
@@ -64,7 +64,7 @@ func (f *frame) markDeposits(s chart.Portfolio) {
 		tri := []pt{{c.X, c.Y - r}, {c.X + r*0.866, c.Y + r/2}, {c.X - r*0.866, c.Y + r/2}, {c.X, c.Y - r}}
 		marks = append(marks, stroke(tri, pts(0.5))...)
 		marks = append(marks, disc(tri[0], pts(0.25)))
-		f.text(f.label, "+"+s.Money.String(p.Deposited-prev), c.X, c.Y-pts(7), middle, end, up)
+		f.text(f.small, "+"+s.Money.String(p.Deposited-prev), c.X, c.Y-pts(7), middle, end, up)
 	}
 	f.fill(up, marks)
 }

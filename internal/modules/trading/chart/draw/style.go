@@ -12,8 +12,7 @@ func pts(v float64) float64 { return v * dpi / 72 }
 // Sizes of the text, in points.
 const (
 	titleSize = 15
-	tickSize  = 12
-	labelSize = 12
+	smallSize = 12 // ticks' labels, marks and the legend
 )
 
 // Colours: a dark line, green up, red down.

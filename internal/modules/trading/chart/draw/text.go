@@ -23,30 +23,23 @@ var sans = sync.OnceValues(func() (*opentype.Font, error) {
 	return f, nil
 })
 
-// faces are one picture's text faces, by use.
-type faces struct{ title, tick, label font.Face }
+// faces are one picture's text faces: the title's, and the small one of
+// everything else.
+type faces struct{ title, small font.Face }
 
 func newFaces() (faces, error) {
 	f, err := sans()
 	if err != nil {
 		return faces{}, err
 	}
-	face := func(size float64) (font.Face, error) {
-		fc, err := opentype.NewFace(f, &opentype.FaceOptions{Size: size, DPI: dpi, Hinting: font.HintingNone})
-		if err != nil {
-			return nil, fmt.Errorf("chart: font: %w", err)
-		}
-		return fc, nil
-	}
 	var fs faces
-	if fs.title, err = face(titleSize); err != nil {
-		return faces{}, err
-	}
-	if fs.tick, err = face(tickSize); err != nil {
-		return faces{}, err
-	}
-	if fs.label, err = face(labelSize); err != nil {
-		return faces{}, err
+	for _, x := range []struct {
+		face *font.Face
+		size float64
+	}{{&fs.title, titleSize}, {&fs.small, smallSize}} {
+		if *x.face, err = opentype.NewFace(f, &opentype.FaceOptions{Size: x.size, DPI: dpi, Hinting: font.HintingNone}); err != nil {
+			return faces{}, fmt.Errorf("chart: font: %w", err)
+		}
 	}
 	return fs, nil
 }

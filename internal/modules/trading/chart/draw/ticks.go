@@ -29,13 +29,9 @@ func moneyTicks(lo, hi float64, money chart.Format) []tick {
 		return nil
 	}
 	for e := math.Floor(math.Log10(span)) - 2; ; e++ {
-		for _, m := range []float64{1, 2, 5} {
-			step := m * math.Pow(10, e)
-			minor := step / 5
-			if m == 2 {
-				minor = step / 4
-			}
-			if t, ok := moneyAt(lo, hi, step, minor, money); ok {
+		for _, m := range []struct{ step, minors float64 }{{1, 5}, {2, 4}, {5, 5}} {
+			step := m.step * math.Pow(10, e)
+			if t, ok := moneyAt(lo, hi, step, step/m.minors, money); ok {
 				return t
 			}
 		}

@@ -50,11 +50,11 @@ func value(s chart.Portfolio) ([]byte, error) {
 // legend names the lines at the data area's top left corner, each after
 // a sample of its line.
 func (f *frame) legend() {
-	_, h := textSize(f.label, "0")
+	_, h := textSize(f.small, "0")
 	sample := pts(20)
 	for k, l := range valueLines {
 		y := f.top + h*(float64(k)+0.5)
 		f.fill(l.col, stroke([]pt{{f.left, y}, {f.left + sample, y}}, pts(l.width), l.dashes...))
-		f.text(f.label, l.name, f.left+sample+textGap, y, start, middle, ink)
+		f.text(f.small, l.name, f.left+sample+textGap, y, start, middle, ink)
 	}
 }
