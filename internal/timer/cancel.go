@@ -35,8 +35,13 @@ func (m moduleTimers) Cancel(ctx context.Context, key string) (app.CancelOutcome
 		if err != nil {
 			return 0, err
 		}
-		if r.state() == claim.Running {
+		switch {
+		case r.state() == claim.Running:
 			return app.TooLate, nil
+		case r.state() == claim.Done && r.holds(m.e.now()):
+			return app.TooLate, nil // ran, and kept
+		case r.state() == claim.Done:
+			return app.NoTimer, nil // ran, and past its Keep
 		}
 		err = m.e.store.CompareAndDelete(ctx, dk, v)
 		if errors.Is(err, storage.ErrConflict) {
@@ -63,7 +68,8 @@ func (m moduleTimers) Keys(ctx context.Context, prefix string) ([]string, error)
 	return keys, nil
 }
 
-// List reads the module index, then each timer (a read each, at once).
+// List reads the module index, then each timer (a read each, at once);
+// a kept one (fired) is not listed.
 func (m moduleTimers) List(ctx context.Context, prefix string) ([]app.Timer, error) {
 	keys, err := m.e.store.List(ctx, byKey(m.module, prefix))
 	if err != nil {
@@ -108,7 +114,7 @@ func (m moduleTimers) read(ctx context.Context, bk string) (app.Timer, bool, err
 		return app.Timer{}, false, err
 	}
 	r, err := decode(string(ptr), v)
-	if err != nil || r.Module != m.module || !strings.HasPrefix(bk, byPrefix) {
+	if err != nil || r.Module != m.module || !strings.HasPrefix(bk, byPrefix) || r.state() == claim.Done {
 		return app.Timer{}, false, nil
 	}
 	return r.timer(), true, nil
