@@ -25,7 +25,7 @@ type Timer struct {
 	// Payload is the module's own data, at most MaxTimerPayload bytes.
 	Payload []byte
 	// Keep is how long the key stays taken after the callback ran (or was
-	// given up), at most MaxTimerKeep: a Set under it meanwhile answers
+	// given up) or a Cancel cancelled it, at most MaxTimerKeep: a Set under it meanwhile answers
 	// with this timer and ErrTimerExists, so work set once per event (an
 	// update, a crossing, a day) is set once however often the event is
 	// told. Zero frees the key as the timer fires. Past Keep the engine
@@ -35,6 +35,9 @@ type Timer struct {
 	// the id to apply the callback's work once by (ApplyOnce), since a
 	// callback may run again (Attempt).
 	ID int64
+	// Cancelled is set on the timer a Set returns with ErrTimerExists when
+	// that timer was cancelled (and is kept for its Keep): it never fires.
+	Cancelled bool
 	// Attempt is 1 on the first call of OnTimer; more when an earlier call
 	// returned an error or its runner died before recording the end.
 	Attempt int
@@ -59,8 +62,8 @@ const (
 	// TooLate: the timer is firing or fired: its callback runs or ran
 	// (said for a fired one within its Keep).
 	TooLate
-	// NoTimer: the module has no timer under the key (never set, or fired
-	// and forgotten: past its Keep).
+	// NoTimer: the module has no timer under the key (never set,
+	// cancelled, or fired and forgotten: past its Keep).
 	NoTimer
 )
 

@@ -114,10 +114,7 @@ func (e *Engine) orphan(ctx context.Context, dk string, v []byte, r record, now 
 func (e *Engine) finish(ctx context.Context, dk string, held []byte, r record) error {
 	bk, to := byKey(r.Module, r.Key), []byte(nil)
 	if r.Keep > 0 {
-		now := e.now()
-		kept := r
-		kept.State, kept.At = "done", now.UnixNano()
-		kdk := dueKey(roundUp(kept.keptUntil()), r.Module, r.ID)
+		kept, kdk := r.kept(e.now())
 		if err := e.store.Put(ctx, kdk, kept.encode()); err != nil {
 			return fmt.Errorf("timer %s: keep: %w", dk, err)
 		}

@@ -205,3 +205,38 @@ func TestSetRefusesAKeepTooLong(t *testing.T) {
 		t.Fatalf("Set = %v, want ErrTimerInvalid naming keep", err)
 	}
 }
+
+// A cancelled timer with a Keep holds its key for Keep after the Cancel:
+// a Set under it answers with the timer, marked cancelled, so an event
+// told again after a confirmed Cancel does not set it again. A second
+// Cancel finds no timer; past Keep the key is free.
+func TestACancelledKeyStaysTakenForItsKeep(t *testing.T) {
+	ctx := context.Background()
+	clk := apptest.NewClock(t0)
+	var c calls
+	eng := engine(memory.New().For(storage.CoreNamespace), clk, c.on)
+	tm := eng.For("m")
+	first := setKept(t, tm, "k", t0.Add(10*time.Minute), time.Hour)
+	if o, err := tm.Cancel(ctx, "k"); err != nil || o != app.Cancelled {
+		t.Fatalf("Cancel = %v, %v; want cancelled", o, err)
+	}
+	got, err := tm.Set(ctx, app.Timer{Key: "k", At: t0.Add(10 * time.Minute)})
+	if !errors.Is(err, app.ErrTimerExists) || !sameTimer(got, first) || !got.Cancelled {
+		t.Fatalf("Set after the Cancel = %+v, %v; want the cancelled timer and ErrTimerExists", got, err)
+	}
+	if o, err := tm.Cancel(ctx, "k"); err != nil || o != app.NoTimer {
+		t.Errorf("a second Cancel = %v, %v; want no timer", o, err)
+	}
+	for range 30 {
+		clk.Add(time.Minute)
+		tick(t, eng)
+	}
+	if len(c.list()) != 0 {
+		t.Fatal("a cancelled timer fired")
+	}
+	clk.Add(31 * time.Minute)
+	tick(t, eng)
+	if again := setKept(t, tm, "k", clk.Now(), 0); again.ID == first.ID || again.Cancelled {
+		t.Errorf("a Set past Keep = %+v, want a new timer", again)
+	}
+}

@@ -57,6 +57,8 @@ type record struct {
 	At       int64  `json:"at,omitempty"` // unix nanos of the last claim change
 	Attempts int    `json:"attempts,omitempty"`
 	Keep     int64  `json:"keep,omitempty"` // seconds the key stays taken once done
+	// Cancelled: done by a Cancel, not by its callback (kept, never fired).
+	Cancelled bool `json:"cancelled,omitempty"`
 }
 
 func (r record) encode() []byte {
@@ -83,7 +85,7 @@ func (r record) state() claim.State { return claim.Parse(r.State) }
 
 func (r record) timer() app.Timer {
 	return app.Timer{Key: r.Key, ChatID: r.Chat, ThreadID: r.Thread, At: time.Unix(r.Due, 0).UTC(),
-		Payload: r.Payload, Keep: time.Duration(r.Keep) * time.Second, ID: r.ID, Attempt: r.Attempts}
+		Payload: r.Payload, Keep: time.Duration(r.Keep) * time.Second, ID: r.ID, Attempt: r.Attempts, Cancelled: r.Cancelled}
 }
 
 // holds reports whether the timer holds its key at now: pending, running
@@ -93,6 +95,13 @@ func (r record) holds(now time.Time) bool {
 		return true
 	}
 	return now.Before(r.keptUntil())
+}
+
+// kept is r done at now, as filed again to hold its key for its Keep,
+// and where it is filed.
+func (r record) kept(now time.Time) (record, string) {
+	r.State, r.At = "done", now.UnixNano()
+	return r, dueKey(roundUp(r.keptUntil()), r.Module, r.ID)
 }
 
 // keptUntil is when a done timer lets its key go.
