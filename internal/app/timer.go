@@ -59,11 +59,11 @@ type CancelOutcome int
 const (
 	// Cancelled: the timer will never fire.
 	Cancelled CancelOutcome = iota
-	// TooLate: the timer is firing or fired: its callback runs or ran
-	// (said for a fired one within its Keep).
+	// TooLate: the timer is firing: its callback runs (or ran, and its
+	// end is not recorded yet).
 	TooLate
-	// NoTimer: the module has no timer under the key (never set,
-	// cancelled, or fired and forgotten: past its Keep).
+	// NoTimer: the module has no timer pending under the key: never set,
+	// cancelled, or fired (a Keep holds the key, not the timer).
 	NoTimer
 )
 
@@ -100,9 +100,9 @@ type Timers interface {
 	// failed Set left, one firing, or one fired within its Keep may be
 	// among them.
 	Keys(ctx context.Context, prefix string) ([]string, error)
-	// Cancel decides the timer under key: Cancelled means it never fires
-	// (and frees the key); TooLate means its callback runs or ran (within
-	// its Keep); NoTimer means none is there.
+	// Cancel decides the timer under key: Cancelled means it never fires;
+	// TooLate means its callback runs; NoTimer means none is pending
+	// (none set, or it was cancelled or fired).
 	Cancel(ctx context.Context, key string) (CancelOutcome, error)
 }
 
