@@ -26,6 +26,7 @@ const (
 	firedOK   fired = iota // the callback ran to success (or was given up)
 	firedNone              // nothing to do: gone, or taken by another tick
 	firedLeft              // still waits: busy elsewhere, failed, no handler
+	firedKept              // a kept timer whose Keep ended: forgotten
 )
 
 // fire takes the timer at dk with the claim rule and runs its callback:
@@ -48,7 +49,10 @@ func (e *Engine) fire(ctx context.Context, dk string) (fired, error) {
 	}
 	now := e.now()
 	if r.state() == claim.Done {
-		return firedNone, e.forgetKept(ctx, dk, v, r)
+		if err := e.forgetKept(ctx, dk, v, r); err != nil {
+			return firedLeft, err
+		}
+		return firedKept, nil
 	}
 	if claim.Judge(r.state(), r.At, now, app.TimerStale) != claim.Take {
 		return firedLeft, nil

@@ -64,7 +64,9 @@ func TestAKeptTimerCostsOneTripMoreToFireAndThreeToForget(t *testing.T) {
 	}
 	clk.Add(time.Hour)
 	counting.Reset()
-	tick(t, e)
+	if st := tick(t, e); st.Forgot != 1 || st.Fired != 0 {
+		t.Errorf("the tick at the Keep's end: %+v, want one forgotten, none fired", st)
+	}
 	forget := 0
 	for _, c := range counting.Calls() {
 		if strings.Contains(c, ":m:") {
