@@ -10,10 +10,10 @@ import (
 // kept in the store so that it survives restarts, replicas, the migrator
 // and backups like the rest of the bot's state.
 type Timer struct {
-	// Key is the module's own name for the timer, unique among its pending
-	// timers (storage key rules, at most MaxTimerKey bytes). List finds
-	// timers by a prefix of it, so a module puts what it lists by first
-	// (a user, a chat).
+	// Key is the module's own name for the timer (storage key rules, at
+	// most MaxTimerKey bytes), taken while the timer is pending, while its
+	// callback runs and for Keep after it ran. List finds timers by a
+	// prefix of it, so a module puts what it lists by first (a user, a chat).
 	Key string
 	// ChatID and ThreadID are where the timer belongs: a chat that becomes
 	// a supergroup takes its timers along (the engine moves them).
@@ -24,10 +24,20 @@ type Timer struct {
 	At time.Time
 	// Payload is the module's own data, at most MaxTimerPayload bytes.
 	Payload []byte
+	// Keep is how long the key stays taken after the callback ran (or was
+	// given up) or a Cancel cancelled it, at most MaxTimerKeep: a Set under it meanwhile answers
+	// with this timer and ErrTimerExists, so work set once per event (an
+	// update, a crossing, a day) is set once however often the event is
+	// told. Zero frees the key as the timer fires. Past Keep the engine
+	// forgets the timer (Cancel says NoTimer).
+	Keep time.Duration
 	// ID is set by Timers.Set, unique to this timer (random, positive):
 	// the id to apply the callback's work once by (ApplyOnce), since a
 	// callback may run again (Attempt).
 	ID int64
+	// Cancelled is set on the timer a Set returns with ErrTimerExists when
+	// that timer was cancelled (and is kept for its Keep): it never fires.
+	Cancelled bool
 	// Attempt is 1 on the first call of OnTimer; more when an earlier call
 	// returned an error or its runner died before recording the end.
 	Attempt int
@@ -39,6 +49,8 @@ const (
 	MaxTimerPayload = 4 << 10
 	// MaxTimerAhead is how far ahead a timer may be set.
 	MaxTimerAhead = 400 * 24 * time.Hour
+	// MaxTimerKeep is the longest a fired timer's key stays taken.
+	MaxTimerKeep = 40 * 24 * time.Hour
 )
 
 // CancelOutcome is what Timers.Cancel decided, once and for good.
@@ -47,10 +59,11 @@ type CancelOutcome int
 const (
 	// Cancelled: the timer will never fire.
 	Cancelled CancelOutcome = iota
-	// TooLate: the timer is firing or fired: its callback runs or ran.
+	// TooLate: the timer is firing: its callback runs (or ran, and its
+	// end is not recorded yet).
 	TooLate
-	// NoTimer: the module has no timer under the key (never set, or fired
-	// and forgotten).
+	// NoTimer: the module has no timer pending under the key: never set,
+	// cancelled, or fired (a Keep holds the key, not the timer).
 	NoTimer
 )
 
@@ -60,8 +73,9 @@ func (o CancelOutcome) String() string {
 
 // Errors of Timers.Set.
 var (
-	// ErrTimerExists: a timer is pending under the key.
-	ErrTimerExists = errors.New("timer: a timer is pending under this key")
+	// ErrTimerExists: a timer holds the key (pending, firing, or fired
+	// within its Keep); Set returns that timer with it.
+	ErrTimerExists = errors.New("timer: a timer holds this key")
 	// ErrTimerInvalid: a key, payload or time Set cannot take.
 	ErrTimerInvalid = errors.New("timer: invalid")
 )
@@ -69,9 +83,12 @@ var (
 // Timers is a module's timers (Deps.Timers). Each is fired once: of the
 // callback's run and a Cancel, exactly one wins, decided in the store.
 type Timers interface {
-	// Set schedules t (its Key, ChatID, ThreadID, At and Payload; At in the
-	// past is due at once) and returns it with its ID. A pending timer
-	// under the same key is ErrTimerExists; one firing or fired is not.
+	// Set schedules t (its Key, ChatID, ThreadID, At, Payload and Keep; At
+	// in the past is due at once) and returns it with its ID. Under a key
+	// a timer holds (pending, firing, or fired within its Keep) it sets
+	// nothing and returns that timer (its Key, ID, At, Payload) with
+	// ErrTimerExists: a caller told the same event again learns what the
+	// first telling set.
 	Set(ctx context.Context, t Timer) (Timer, error)
 	// SetAfter is Set with At = now + d.
 	SetAfter(ctx context.Context, d time.Duration, t Timer) (Timer, error)
@@ -80,10 +97,12 @@ type Timers interface {
 	List(ctx context.Context, prefix string) ([]Timer, error)
 	// Keys returns the keys of the pending timers whose Key starts with
 	// prefix, sorted, in one read (a per-user limit counts them). A key a
-	// failed Set left, or one firing, may be among them.
+	// failed Set left, one firing, or one fired within its Keep may be
+	// among them.
 	Keys(ctx context.Context, prefix string) ([]string, error)
 	// Cancel decides the timer under key: Cancelled means it never fires;
-	// TooLate means its callback runs or ran; NoTimer means none is there.
+	// TooLate means its callback runs; NoTimer means none is pending
+	// (none set, or it was cancelled or fired).
 	Cancel(ctx context.Context, key string) (CancelOutcome, error)
 }
 

@@ -41,7 +41,7 @@ func (a *App) timersModule() *app.Module {
 func (a *App) tickTimers(ctx context.Context, by string) (timer.TickStats, error) {
 	st, err := a.timers.Tick(ctx)
 	if st.Due > 0 || err != nil {
-		a.log.Info("timers ticked", "by", by, "hours", st.Hours, "due", st.Due, "fired", st.Fired, "waiting", st.Waits, "errors", st.Errors)
+		a.log.Info("timers ticked", "by", by, "hours", st.Hours, "due", st.Due, "fired", st.Fired, "forgot", st.Forgot, "waiting", st.Waits, "errors", st.Errors)
 	}
 	return st, err
 }

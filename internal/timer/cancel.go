@@ -14,7 +14,8 @@ import (
 
 // Cancel deletes the due record only as it read it pending, with the
 // store's conditional delete: a tick that took it first (swapped it to
-// running) makes the delete fail, so of Cancel and the fire one wins.
+// running) makes the delete fail, so of Cancel and the fire one wins. A
+// timer with a Keep leaves a copy, done and cancelled, that holds its key.
 func (m moduleTimers) Cancel(ctx context.Context, key string) (app.CancelOutcome, error) {
 	bk := byKey(m.module, key)
 	ptr, err := m.e.store.Get(ctx, bk)
@@ -35,18 +36,47 @@ func (m moduleTimers) Cancel(ctx context.Context, key string) (app.CancelOutcome
 		if err != nil {
 			return 0, err
 		}
-		if r.state() == claim.Running {
+		now := m.e.now()
+		switch {
+		case r.state() == claim.Running:
 			return app.TooLate, nil
+		case r.state() == claim.Done:
+			return app.NoTimer, nil // fired or cancelled, and kept
+		}
+		// One with a Keep is filed again, cancelled, before the decision,
+		// so that its key is never free between the two.
+		// A fire files its copy at the same key: one there means a tick
+		// has taken the timer.
+		var kdk string
+		var copied []byte
+		if r.Keep > 0 {
+			var kept record
+			kept, kdk = r.kept(now)
+			kept.Cancelled = true
+			copied = kept.encode()
+			if err := m.e.store.CompareAndSwap(ctx, kdk, nil, copied); errors.Is(err, storage.ErrConflict) {
+				continue
+			} else if err != nil {
+				return 0, err
+			}
 		}
 		err = m.e.store.CompareAndDelete(ctx, dk, v)
 		if errors.Is(err, storage.ErrConflict) {
+			if kdk != "" { // only as this Cancel wrote it: a fire's copy stays
+				_ = m.e.store.CompareAndDelete(ctx, kdk, copied) // left, a tick forgets it at its time
+			}
 			continue // taken, failed or moved meanwhile: read again
 		} else if err != nil {
 			return 0, err
 		}
-		// Decided: the indexes go with it; one left behind points to nothing.
+		// Decided: the indexes go with it (the module index to the kept
+		// copy, if any); one left behind points to nothing.
 		_ = m.e.store.Delete(ctx, chatKey(r.Chat, r.ID))
-		_ = m.e.store.CompareAndDelete(ctx, bk, ptr)
+		if kdk != "" {
+			_ = m.e.store.CompareAndSwap(ctx, bk, ptr, []byte(kdk))
+		} else {
+			_ = m.e.store.CompareAndDelete(ctx, bk, ptr)
+		}
 		return app.Cancelled, nil
 	}
 	return 0, fmt.Errorf("timer %s/%s: %w", m.module, key, storage.ErrBusy)
@@ -63,7 +93,8 @@ func (m moduleTimers) Keys(ctx context.Context, prefix string) ([]string, error)
 	return keys, nil
 }
 
-// List reads the module index, then each timer (a read each, at once).
+// List reads the module index, then each timer (a read each, at once);
+// a kept one (fired) is not listed.
 func (m moduleTimers) List(ctx context.Context, prefix string) ([]app.Timer, error) {
 	keys, err := m.e.store.List(ctx, byKey(m.module, prefix))
 	if err != nil {
@@ -108,7 +139,7 @@ func (m moduleTimers) read(ctx context.Context, bk string) (app.Timer, bool, err
 		return app.Timer{}, false, err
 	}
 	r, err := decode(string(ptr), v)
-	if err != nil || r.Module != m.module || !strings.HasPrefix(bk, byPrefix) {
+	if err != nil || r.Module != m.module || !strings.HasPrefix(bk, byPrefix) || r.state() == claim.Done {
 		return app.Timer{}, false, nil
 	}
 	return r.timer(), true, nil

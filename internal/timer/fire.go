@@ -26,6 +26,7 @@ const (
 	firedOK   fired = iota // the callback ran to success (or was given up)
 	firedNone              // nothing to do: gone, or taken by another tick
 	firedLeft              // still waits: busy elsewhere, failed, no handler
+	firedKept              // a kept timer whose Keep ended: forgotten
 )
 
 // fire takes the timer at dk with the claim rule and runs its callback:
@@ -47,6 +48,12 @@ func (e *Engine) fire(ctx context.Context, dk string) (fired, error) {
 		return firedNone, err
 	}
 	now := e.now()
+	if r.state() == claim.Done {
+		if err := e.forgetKept(ctx, dk, v, r); err != nil {
+			return firedLeft, err
+		}
+		return firedKept, nil
+	}
 	if claim.Judge(r.state(), r.At, now, app.TimerStale) != claim.Take {
 		return firedLeft, nil
 	}
@@ -103,14 +110,48 @@ func (e *Engine) orphan(ctx context.Context, dk string, v []byte, r record, now 
 	return firedNone, e.unindex(ctx, dk, r)
 }
 
-// finish forgets a fired timer: its indexes, then its record (a crash
-// before that leaves it running, taken over after TimerStale).
+// finish ends a fired timer: one with a Keep is filed again, done, under
+// the second its Keep ends, its module index pointed there; then its
+// indexes (the module index unless kept) and its record go. A crash
+// before the last leaves it running, taken over after TimerStale; a kept
+// copy left by such a crash holds nothing and is forgotten in its turn.
 func (e *Engine) finish(ctx context.Context, dk string, held []byte, r record) error {
-	if err := e.unindex(ctx, dk, r); err != nil {
-		return err
+	bk, to := byKey(r.Module, r.Key), []byte(nil)
+	if r.Keep > 0 {
+		kept, kdk := r.kept(e.now())
+		if err := e.store.Put(ctx, kdk, kept.encode()); err != nil {
+			return fmt.Errorf("timer %s: keep: %w", dk, err)
+		}
+		to = []byte(kdk)
+	}
+	var err error
+	if to != nil {
+		err = e.store.CompareAndSwap(ctx, bk, []byte(dk), to)
+	} else {
+		err = e.store.CompareAndDelete(ctx, bk, []byte(dk))
+	}
+	if err != nil && !errors.Is(err, storage.ErrConflict) {
+		return fmt.Errorf("timer %s: %w", dk, err) // conflict: a newer Set holds the key
+	}
+	if err := e.store.Delete(ctx, chatKey(r.Chat, r.ID)); err != nil {
+		return fmt.Errorf("timer %s: %w", dk, err)
 	}
 	if err := e.store.CompareAndDelete(ctx, dk, held); err != nil && !errors.Is(err, storage.ErrConflict) {
 		return fmt.Errorf("timer %s: %w", dk, err) // conflict: moved or retaken meanwhile
+	}
+	return nil
+}
+
+// forgetKept lets a kept timer's key go once a tick reaches the end of
+// its Keep: its module index (unless a newer Set holds the key), then its
+// record.
+func (e *Engine) forgetKept(ctx context.Context, dk string, v []byte, r record) error {
+	err := e.store.CompareAndDelete(ctx, byKey(r.Module, r.Key), []byte(dk))
+	if err == nil || errors.Is(err, storage.ErrConflict) {
+		err = e.store.CompareAndDelete(ctx, dk, v)
+	}
+	if err != nil && !errors.Is(err, storage.ErrConflict) {
+		return fmt.Errorf("timer %s: forget: %w", dk, err)
 	}
 	return nil
 }

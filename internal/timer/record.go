@@ -5,10 +5,14 @@
 // Three records per pending timer:
 //
 //	timer:at:<YYYYMMDDHH>:<MMSS>:<module>:<id>  the timer (record), by due hour
-//	timer:by:<module>:<key>                    its due key (List, Cancel)
+//	timer:by:<module>:<key>                    its due key (List, Cancel, Set)
 //	timer:chat:<chat>:<id>                     its due key (a chat's move)
 //
-// The due record is the truth; the two indexes point to it. A tick lists
+// The due record is the truth; the two indexes point to it. A timer with
+// a Keep that fired is filed again, done, under the second its Keep ends,
+// with only its module index pointing to it: it holds the key until a
+// tick reaches that second and forgets it (the sweep needs no index of its
+// own, and the store no expiry). A tick lists
 // the hours from its cursor (timer:swept) to the current one, one List
 // each, so finding what is due costs a few round trips however many
 // timers wait in later hours.
@@ -39,7 +43,8 @@ const hourLayout = "2006010215"
 
 // record is a timer as stored at its due key. State, At and Attempts are
 // its claim (internal/claim's states): "" while pending, running while a
-// callback runs, failed after one returned an error.
+// callback runs, failed after one returned an error, done once it ran and
+// is kept (Keep seconds from At).
 type record struct {
 	Module   string `json:"module"`
 	Key      string `json:"key"`
@@ -51,6 +56,9 @@ type record struct {
 	State    string `json:"state,omitempty"`
 	At       int64  `json:"at,omitempty"` // unix nanos of the last claim change
 	Attempts int    `json:"attempts,omitempty"`
+	Keep     int64  `json:"keep,omitempty"` // seconds the key stays taken once done
+	// Cancelled: done by a Cancel, not by its callback (kept, never fired).
+	Cancelled bool `json:"cancelled,omitempty"`
 }
 
 func (r record) encode() []byte {
@@ -77,7 +85,37 @@ func (r record) state() claim.State { return claim.Parse(r.State) }
 
 func (r record) timer() app.Timer {
 	return app.Timer{Key: r.Key, ChatID: r.Chat, ThreadID: r.Thread, At: time.Unix(r.Due, 0).UTC(),
-		Payload: r.Payload, ID: r.ID, Attempt: r.Attempts}
+		Payload: r.Payload, Keep: time.Duration(r.Keep) * time.Second, ID: r.ID, Attempt: r.Attempts, Cancelled: r.Cancelled}
+}
+
+// holds reports whether the timer holds its key at now: pending, running
+// or failed (to be tried again), or done within its Keep.
+func (r record) holds(now time.Time) bool {
+	if r.state() != claim.Done {
+		return true
+	}
+	return now.Before(r.keptUntil())
+}
+
+// kept is r done at now, as filed again to hold its key for its Keep,
+// and where it is filed.
+func (r record) kept(now time.Time) (record, string) {
+	r.State, r.At = "done", now.UnixNano()
+	return r, dueKey(roundUp(r.keptUntil()), r.Module, r.ID)
+}
+
+// keptUntil is when a done timer lets its key go.
+func (r record) keptUntil() time.Time {
+	return time.Unix(0, r.At).Add(time.Duration(r.Keep) * time.Second)
+}
+
+// roundUp is t to the second, rounded up.
+func roundUp(t time.Time) time.Time {
+	s := t.UTC().Truncate(time.Second)
+	if s.Before(t) {
+		s = s.Add(time.Second)
+	}
+	return s
 }
 
 func hourOf(t time.Time) time.Time { return t.UTC().Truncate(time.Hour) }

@@ -2,6 +2,7 @@ package timer_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,5 +40,40 @@ func TestATickCostsAFewTripsToFindWhatIsDueAndFivePerTimer(t *testing.T) {
 	clk.Add(time.Minute)
 	if tick(t, e); counting.Trips() != 6 {
 		t.Errorf("a tick with nothing due took %d trips, want 6: %v", counting.Trips(), counting.Calls())
+	}
+}
+
+// A timer with a Keep costs one trip more to fire (its kept copy; the
+// module index is swapped, not deleted), and three when a tick forgets it
+// (its read, the index, the record); a Set costs three either way.
+func TestAKeptTimerCostsOneTripMoreToFireAndThreeToForget(t *testing.T) {
+	clk := apptest.NewClock(t0)
+	counting := storagetest.NewCounting(memory.New(), 0)
+	var c calls
+	e := engine(counting.For(storage.CoreNamespace), clk, c.on)
+	tick(t, e)
+	counting.Reset()
+	setKept(t, e.For("m"), "k", t0.Add(30*time.Second), time.Hour)
+	if got := counting.Trips(); got != 3 {
+		t.Errorf("a Set took %d trips, want 3: %v", got, counting.Calls())
+	}
+	clk.Add(time.Minute)
+	counting.Reset()
+	if st := tick(t, e); st.Fired != 1 || counting.Trips() != 6+6 {
+		t.Errorf("fired %d with %d trips, want 1 with 6 to find it and 6 to fire it: %v", st.Fired, counting.Trips(), counting.Calls())
+	}
+	clk.Add(time.Hour)
+	counting.Reset()
+	if st := tick(t, e); st.Forgot != 1 || st.Fired != 0 {
+		t.Errorf("the tick at the Keep's end: %+v, want one forgotten, none fired", st)
+	}
+	forget := 0
+	for _, c := range counting.Calls() {
+		if strings.Contains(c, ":m:") {
+			forget++
+		}
+	}
+	if forget != 3 {
+		t.Errorf("forgetting took %d trips, want 3: %v", forget, counting.Calls())
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
-	"github.com/miti99bot/miti99bot/internal/claim"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -32,6 +31,8 @@ func (m moduleTimers) check(t app.Timer, now time.Time) error {
 		return fmt.Errorf("%w: payload of %d bytes, the limit is %d", app.ErrTimerInvalid, len(t.Payload), app.MaxTimerPayload)
 	case t.At.IsZero() || t.At.After(now.Add(app.MaxTimerAhead)):
 		return fmt.Errorf("%w: due %v, not within %v from now", app.ErrTimerInvalid, t.At, app.MaxTimerAhead)
+	case t.Keep < 0 || t.Keep > app.MaxTimerKeep:
+		return fmt.Errorf("%w: keep %v, not within 0 to %v", app.ErrTimerInvalid, t.Keep, app.MaxTimerKeep)
 	}
 	return nil
 }
@@ -45,19 +46,16 @@ func (m moduleTimers) Set(ctx context.Context, t app.Timer) (app.Timer, error) {
 		return app.Timer{}, err
 	}
 	// Kept to the second, rounded up: a timer never fires before its time.
-	due := t.At.UTC().Truncate(time.Second)
-	if due.Before(t.At) {
-		due = due.Add(time.Second)
-	}
+	due := roundUp(t.At)
 	// A due time in the past is filed under now: the tick's cursor has
 	// passed older hours.
 	id := m.e.newID()
 	filed := later(due, now.UTC().Truncate(time.Second))
 	dk := dueKey(filed, m.module, id)
 	rec := record{Module: m.module, Key: t.Key, ID: id, Chat: t.ChatID, Thread: t.ThreadID,
-		Due: due.Unix(), Payload: t.Payload}
-	if err := m.claimKey(ctx, t.Key, dk); err != nil {
-		return app.Timer{}, err
+		Due: due.Unix(), Payload: t.Payload, Keep: int64((t.Keep + time.Second - 1) / time.Second)}
+	if holder, err := m.claimKey(ctx, t.Key, dk, now); err != nil {
+		return holder, err
 	}
 	write := func() error {
 		if err := m.e.store.Put(ctx, chatKey(rec.Chat, rec.ID), []byte(dk)); err != nil {
@@ -74,37 +72,42 @@ func (m moduleTimers) Set(ctx context.Context, t app.Timer) (app.Timer, error) {
 	return rec.timer(), nil
 }
 
-// claimKey points the module's key at dk, unless a pending timer holds it.
-func (m moduleTimers) claimKey(ctx context.Context, key, dk string) error {
+// claimKey points the module's key at dk, unless a timer holds it (see
+// record.holds): then it returns that timer with app.ErrTimerExists.
+func (m moduleTimers) claimKey(ctx context.Context, key, dk string, now time.Time) (app.Timer, error) {
 	bk := byKey(m.module, key)
 	var cur []byte
 	for range 4 {
 		err := m.e.store.CompareAndSwap(ctx, bk, cur, []byte(dk))
 		if !errors.Is(err, storage.ErrConflict) {
-			return err
+			return app.Timer{}, err
 		}
 		if cur, err = m.e.store.Get(ctx, bk); errors.Is(err, storage.ErrNotFound) {
 			cur = nil
 			continue
 		} else if err != nil {
-			return err
+			return app.Timer{}, err
 		}
-		if live, err := m.pending(ctx, string(cur)); err != nil || live {
-			return errors.Join(err, fmt.Errorf("%w: %s/%s", app.ErrTimerExists, m.module, key))
+		holder, held, err := m.holder(ctx, string(cur), now)
+		if err != nil {
+			return app.Timer{}, err
+		}
+		if held {
+			return holder.timer(), fmt.Errorf("%w: %s/%s", app.ErrTimerExists, m.module, key)
 		}
 	}
-	return fmt.Errorf("timer %s/%s: %w", m.module, key, storage.ErrBusy)
+	return app.Timer{}, fmt.Errorf("timer %s/%s: %w", m.module, key, storage.ErrBusy)
 }
 
-// pending reports whether the timer at dk waits to fire (not running,
-// not gone).
-func (m moduleTimers) pending(ctx context.Context, dk string) (bool, error) {
+// holder reads the timer at dk and whether it holds its key at now. One
+// gone, or a record that does not decode, holds nothing: a Set replaces it.
+func (m moduleTimers) holder(ctx context.Context, dk string, now time.Time) (record, bool, error) {
 	v, err := m.e.store.Get(ctx, dk)
 	if errors.Is(err, storage.ErrNotFound) {
-		return false, nil
+		return record{}, false, nil
 	} else if err != nil {
-		return false, err
+		return record{}, false, err
 	}
 	r, err := decode(dk, v)
-	return err == nil && r.state() != claim.Running, nil
+	return r, err == nil && r.holds(now), nil
 }

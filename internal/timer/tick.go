@@ -14,7 +14,8 @@ import (
 // TickStats says what a tick did.
 type TickStats struct {
 	Hours  int  // due hours listed
-	Due    int  // timers due by now in them
+	Due    int  // timers due by now in them, Forgot included
+	Forgot int  // kept timers whose Keep ended, forgotten
 	Fired  int  // callbacks run to success
 	Waits  int  // due, left for a later tick
 	Errors int  // store errors
@@ -95,6 +96,8 @@ func (e *Engine) Tick(ctx context.Context) (TickStats, error) {
 			left[todo[i].hour] = true
 		case o == firedOK:
 			st.Fired++
+		case o == firedKept:
+			st.Forgot++
 		case o == firedLeft:
 			st.Waits++
 			left[todo[i].hour] = true

@@ -96,3 +96,40 @@ func TestARedeliveryAfterTheReminderCameOrWasCancelledSetsNothing(t *testing.T) 
 		})
 	}
 }
+
+// The reminder's timer is what remembers the update that set it (its key
+// is the update's, kept a day and more after it came): the user's record
+// keeps no list of updates, and a redelivery a day later is still told
+// the time its first delivery set and sets nothing.
+func TestTheTimerRemembersTheUpdateThatSetItNotTheUsersRecord(t *testing.T) {
+	b, clk := apptest.NewModule(t, remind.Factory, nil)
+	u := telegramtest.Text(apptest.Group, apptest.User, "/remind 1m tea")
+	u.ID = 900_003
+	b.Srv.FailNext("sendMessage", telegramtest.Failure{Code: 502, Description: "Bad Gateway"})
+	if err := b.Handle(u); err == nil {
+		t.Fatal("the confirmation failed: the update must fail, so Telegram delivers it again")
+	}
+	rec, err := b.Store.For(remind.Name).Get(t.Context(), fmt.Sprintf("asked:%d", apptest.User))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(rec), "applied") {
+		t.Errorf("the user's record remembers updates: %s", rec)
+	}
+	for range 3 {
+		minute(t, b, clk)
+	}
+	clk.Add(23 * time.Hour)
+	if err := b.Handle(u); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Last(); got != "⏰ I will remind you on Sun 29 Nov 2026 at 19:01 (Vietnam time)." {
+		t.Fatalf("the redelivery a day later was told %q, want the time it set", got)
+	}
+	for range 3 {
+		minute(t, b, clk)
+	}
+	if got := reminders(b); len(got) != 1 {
+		t.Fatalf("reminders %v, want one", got)
+	}
+}

@@ -31,18 +31,20 @@ type payload struct {
 	Text string `json:"text"`
 }
 
-// asked is a user's record. It remembers the reminders the user's last
-// updates set, with their due times, written after the timer: a /remind
-// delivered again is told the time it set and sets nothing more, even
-// once that reminder came or was cancelled. And it holds the user's
-// pending reminders, in every chat, that the bound counts (reserve).
+// asked is a user's record: it holds the user's pending reminders, in
+// every chat, that the bound counts (reserve).
 type asked struct {
-	app.Once[time.Time]
 	Holds map[string]hold `json:"holds,omitempty"` // by timer key
 	// Counted: Holds started from the user's timers (a record written
 	// before it kept them counts them once).
 	Counted bool `json:"counted,omitempty"`
 }
+
+// keep is how long a reminder's timer holds its key (the update's) after
+// it came or was cancelled: longer than Telegram delivers an update
+// again (a day), so a /remind told again is answered with the time its
+// first delivery set and sets nothing, even once the reminder came.
+const keep = 48 * time.Hour
 
 func askedKey(user int64) string { return "asked:" + strconv.FormatInt(user, 10) }
 
@@ -71,7 +73,8 @@ func New(d app.Deps) (*app.Module, error) {
 }
 
 // timerKey names a reminder: its user first (List and the limit count by
-// user), then the update that asked for it, so a redelivery sets nothing new.
+// user), then the update that asked for it, so a redelivery finds the
+// timer its first delivery set (kept for keep after it came).
 func timerKey(user int64, id string) string { return strconv.FormatInt(user, 10) + ":" + id }
 
 func (m *module) remind(ctx context.Context, r *app.Request) error {
@@ -104,58 +107,29 @@ func (m *module) remind(ctx context.Context, r *app.Request) error {
 }
 
 // set sets the reminder once per update and returns when it is due (zero:
-// refused, with its reply sent). An update told again gets the time its
-// first delivery set: from the user's record, or (the record not yet
-// written) from the timer still pending under its key.
+// refused, with its reply sent). An update told again finds its timer
+// holding the key (pending, or kept after it came or was cancelled) and
+// gets the time its first delivery set; it is not counted again.
 func (m *module) set(ctx context.Context, r *app.Request, key string, at time.Time, text string) (time.Time, error) {
-	var a asked
-	if err := m.store.GetJSON(ctx, askedKey(r.UserID), &a); err != nil && !errors.Is(err, storage.ErrNotFound) {
-		return time.Time{}, err
-	}
-	if due, ok := a.Replay(r.UpdateID()); ok {
-		return due, nil
-	}
-	pending, err := m.timers.Keys(ctx, timerKey(r.UserID, ""))
+	taken, err := m.timers.Keys(ctx, timerKey(r.UserID, ""))
 	if err != nil {
 		return time.Time{}, err
 	}
-	due := at
-	if slices.Contains(pending, key) {
-		if due, err = m.dueOf(ctx, key, at); err != nil {
-			return time.Time{}, err
-		}
-	} else {
-		switch err := m.reserve(ctx, r.UserID, key, at, pending); {
+	if !slices.Contains(taken, key) {
+		switch err := m.reserve(ctx, r.UserID, key, at, taken); {
 		case errors.Is(err, errFull):
 			_, err = r.Reply(ctx, fmt.Sprintf("You have %d reminders pending, the most I keep: cancel one with /remind_list first.", maxPending))
 			return time.Time{}, err
 		case err != nil:
 			return time.Time{}, err
 		}
-		body, _ := json.Marshal(payload{User: r.UserID, Name: r.Sender.Mention(), Text: text}) // plain fields
-		set, err := m.timers.Set(ctx, app.Timer{Key: key, ChatID: r.ChatID, ThreadID: r.ThreadID, At: at, Payload: body})
-		switch {
-		case errors.Is(err, app.ErrTimerExists): // set by a delivery of this update running beside this one
-		case err != nil:
-			return time.Time{}, err
-		default:
-			due = set.At // the engine keeps whole seconds, rounded up
-		}
 	}
-	return app.ApplyOnce(ctx, m.store, askedKey(r.UserID), r.UpdateID(), func(*asked, bool) (time.Time, error) { return due, nil })
-}
-
-// dueOf is when the pending timer key is due; fallback when it is no
-// longer pending (sent or cancelled since).
-func (m *module) dueOf(ctx context.Context, key string, fallback time.Time) (time.Time, error) {
-	timers, err := m.timers.List(ctx, key)
-	if err != nil {
-		return fallback, err
+	body, _ := json.Marshal(payload{User: r.UserID, Name: r.Sender.Mention(), Text: text}) // plain fields
+	set, err := m.timers.Set(ctx, app.Timer{Key: key, ChatID: r.ChatID, ThreadID: r.ThreadID, At: at, Payload: body, Keep: keep})
+	if err != nil && !errors.Is(err, app.ErrTimerExists) {
+		return time.Time{}, err
 	}
-	if i := slices.IndexFunc(timers, func(t app.Timer) bool { return t.Key == key }); i >= 0 {
-		return timers[i].At, nil
-	}
-	return fallback, nil
+	return set.At, nil // the engine keeps whole seconds, rounded up
 }
 
 // when says a time in Vietnam, with its date unless it is today there.
