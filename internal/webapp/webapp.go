@@ -98,12 +98,8 @@ func New(c Config) http.Handler {
 	// a Lambda cold start that serves a webhook never pays for it.
 	mux.HandleFunc("GET /app/{$}", func(w http.ResponseWriter, r *http.Request) { loadPage().index(w, r) })
 	mux.HandleFunc("GET /app/static/{file}", func(w http.ResponseWriter, r *http.Request) { loadPage().static(w, r) })
-	mux.HandleFunc("GET /app/api/me", s.api(func(ctx context.Context, req *app.WebRequest, d initdata.Data, _ *http.Request) (any, error) {
-		return s.meAnswer(ctx, req, d)
-	}))
-	mux.HandleFunc("GET /app/api/{module}/{route}", s.api(func(ctx context.Context, req *app.WebRequest, _ initdata.Data, r *http.Request) (any, error) {
-		return s.routeAnswer(ctx, req, r)
-	}))
+	mux.HandleFunc("GET /app/api/me", s.api(s.meAnswer))
+	mux.HandleFunc("GET /app/api/{module}/{route}", s.api(s.routeAnswer))
 	return mux
 }
 
@@ -125,7 +121,10 @@ type Marks struct {
 	Group   string `json:"group"`
 }
 
-func (s *server) meAnswer(ctx context.Context, req *app.WebRequest, d initdata.Data) (any, error) {
+// answer is an API answer to req, whose user d's initData names.
+type answer func(ctx context.Context, req *app.WebRequest, d initdata.Data, r *http.Request) (any, error)
+
+func (s *server) meAnswer(ctx context.Context, req *app.WebRequest, d initdata.Data, _ *http.Request) (any, error) {
 	answers := make([]any, len(s.me))
 	g, ctx := errgroup.WithContext(ctx)
 	for i, route := range s.me {
@@ -147,7 +146,7 @@ func (s *server) meAnswer(ctx context.Context, req *app.WebRequest, d initdata.D
 	return me, nil
 }
 
-func (s *server) routeAnswer(ctx context.Context, req *app.WebRequest, r *http.Request) (any, error) {
+func (s *server) routeAnswer(ctx context.Context, req *app.WebRequest, _ initdata.Data, r *http.Request) (any, error) {
 	route, ok := s.routes[r.PathValue("module")][r.PathValue("route")]
 	if !ok {
 		return nil, app.ErrWebNotFound
@@ -155,10 +154,10 @@ func (s *server) routeAnswer(ctx context.Context, req *app.WebRequest, r *http.R
 	return route.Handler(ctx, req)
 }
 
-// api checks who asks and how often, then answers JSON. Nothing of the
-// request (its initData above all) is logged: only the user's id and
-// the route's error.
-func (s *server) api(answer func(ctx context.Context, req *app.WebRequest, d initdata.Data, r *http.Request) (any, error)) http.HandlerFunc {
+// api checks who asks and how often, hears which language they read,
+// then answers JSON. Nothing of the request (its initData above all) is
+// logged: only the user's id and the route's error.
+func (s *server) api(answer answer) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
 		d, ok := s.identify(r)

@@ -221,7 +221,7 @@
     });
     if (state.price) state.price.remove();
     state.price = LC.createChart($("pricechart"), chartOptions(LC, marketFormat(market), true));
-    var bars = c.bars.map(function (b) { var t = b.t + VN_OFFSET; return { time: t, open: b.o, high: b.h, low: b.l, close: b.c, value: b.c }; });
+    var bars = c.bars.map(function (b) { var at = b.t + VN_OFFSET; return { time: at, open: b.o, high: b.h, low: b.l, close: b.c, value: b.c }; });
     state.priceSeries = c.ohlc ? state.price.addSeries(LC.CandlestickSeries, {}) : state.price.addSeries(LC.LineSeries, { lineWidth: 2 });
     state.priceSeries.setData(bars);
     state.price.timeScale().fitContent();
@@ -346,9 +346,9 @@
     var j = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: n - 1 }[e.key];
     if (i < 0 || j === undefined) return;
     e.preventDefault();
-    var t = tabs[(j + n) % n];
-    t.focus();
-    t.click();
+    var to = tabs[(j + n) % n];
+    to.focus();
+    to.click();
   }
 
   function render(me) {
