@@ -317,9 +317,9 @@
       tr.dataset.symbol = h.symbol;
       var open = function () { openPrice(name, h.symbol, tr); };
       tr.addEventListener("click", open);
-      var what = el("td"), b = el("button", h.qty + " " + h.unit);
+      var what = el("td"), b = el("button", h.qty_text + " " + h.unit);
       b.type = "button";
-      b.setAttribute("aria-label", t("show_chart", { Holding: h.qty + " " + h.unit }));
+      b.setAttribute("aria-label", t("show_chart", { Holding: h.qty_text + " " + h.unit }));
       what.appendChild(b);
       what.appendChild(el("small", " " + (h.price_known ? "@ " + h.price.text : t("no_price")), "hint"));
       tr.appendChild(what);
@@ -330,7 +330,7 @@
     var ol = $("trades");
     ol.textContent = "";
     p.trades.forEach(function (x) {
-      var what = x.kind === "topup" ? t("topup") : (x.kind === "buy" ? t("buy", { Qty: x.qty, Symbol: x.symbol }) : t("sell", { Qty: x.qty, Symbol: x.symbol }));
+      var what = x.kind === "topup" ? t("topup") : (x.kind === "buy" ? t("buy", { Qty: x.qty_text, Symbol: x.symbol }) : t("sell", { Qty: x.qty_text, Symbol: x.symbol }));
       var li = el("li"), left = el("span", what);
       left.appendChild(el("small", x.when + (x.price ? " @ " + x.price.text : "")));
       li.appendChild(left);

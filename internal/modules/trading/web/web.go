@@ -56,7 +56,8 @@ type WebPortfolio struct {
 type WebHolding struct {
 	Symbol     string `json:"symbol"`
 	Unit       string `json:"unit"`
-	Qty        string `json:"qty"`
+	Qty        string `json:"qty"`      // exact, plain: a fact for whoever reads the answer
+	QtyText    string `json:"qty_text"` // Qty as the viewer's language writes it (vi 0,5)
 	Cost       Amount `json:"cost"`
 	Price      Amount `json:"price"`
 	Value      Amount `json:"value"`
@@ -73,13 +74,14 @@ type WebDayValue struct {
 
 // WebTrade is one trade of the history.
 type WebTrade struct {
-	At     time.Time `json:"at"`
-	When   string    `json:"when"` // At in Vietnam time, as the viewer's language writes it
-	Kind   string    `json:"kind"`
-	Symbol string    `json:"symbol,omitempty"`
-	Qty    string    `json:"qty,omitempty"`
-	Price  *Amount   `json:"price,omitempty"`
-	Cash   Amount    `json:"cash"`
+	At      time.Time `json:"at"`
+	When    string    `json:"when"` // At in Vietnam time, as the viewer's language writes it
+	Kind    string    `json:"kind"`
+	Symbol  string    `json:"symbol,omitempty"`
+	Qty     string    `json:"qty,omitempty"`
+	QtyText string    `json:"qty_text,omitempty"`
+	Price   *Amount   `json:"price,omitempty"`
+	Cash    Amount    `json:"cash"`
 }
 
 // MeRoute is the desk's part of the Mini App's /app/api/me: the user's
@@ -136,7 +138,7 @@ func Me(ctx context.Context, d *trading.Desk, user int64, lang app.Lang) (WebPor
 	out.Found = true
 	out.Cash, out.Invested, out.Total, out.PL = amount(v.Cash), amount(v.Invested), amount(v.Total), amount(v.PL)
 	for _, l := range v.Lines {
-		out.Holdings = append(out.Holdings, WebHolding{Symbol: l.Symbol, Unit: d.UnitOf(l.Symbol), Qty: qty(lang, l.Qty),
+		out.Holdings = append(out.Holdings, WebHolding{Symbol: l.Symbol, Unit: d.UnitOf(l.Symbol), Qty: trading.Qty(l.Qty), QtyText: qty(lang, l.Qty),
 			Cost: amount(l.Cost), Price: amount(l.Price), Value: amount(l.Value), PL: amount(l.PL), PriceKnown: l.PriceKnown})
 	}
 	for _, pt := range pts {
@@ -147,7 +149,7 @@ func Me(ctx context.Context, d *trading.Desk, user int64, lang app.Lang) (WebPor
 		wt := WebTrade{At: t.At, When: locale.DateTime(lang, t.At.In(trading.ICT)), Kind: t.Kind, Symbol: t.Symbol, Cash: amount(t.Cash)}
 		if t.Kind != "topup" {
 			price := amount(t.Price)
-			wt.Qty, wt.Price = qty(lang, t.Qty), &price
+			wt.Qty, wt.QtyText, wt.Price = trading.Qty(t.Qty), qty(lang, t.Qty), &price
 		}
 		out.Trades = append(out.Trades, wt)
 	}
