@@ -87,4 +87,19 @@ func TestAVietnameseViewerReadsNoEnglish(t *testing.T) {
 	if want := []string{"999,50", "1,23 tr"}; !slices.Equal(page.Axis, want) {
 		t.Errorf("the chart's axis writes 999.5 and 1234567.5 as %q, want %q", page.Axis, want)
 	}
+
+	// Refused (its signature altered), the page still speaks the client's
+	// language: the bot has not said whose it is.
+	vals.Set("auth_date", fmt.Sprint(time.Now().Unix()))
+	forged := initdata.Sign("999:forged-token", vals)
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(bt.link(forged, lightTheme)), chromedp.WaitVisible(chromedp.ID("denied"))); err != nil {
+		t.Fatalf("the 401 page did not show: %v", err)
+	}
+	why, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("deniedwhy")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := webapp.PageTexts.Text(locale.Vietnamese, "page.denied", nil); why != want {
+		t.Errorf("a Vietnamese client refused reads %q, want %q", why, want)
+	}
 }
