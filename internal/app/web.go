@@ -29,6 +29,9 @@ type WebRequest struct {
 	// StartParam is the start parameter of the link that opened the app
 	// (a group's id when opened from a group), as given.
 	StartParam string
+	// Lang is the language the user reads: their private chat's
+	// /language choice, else their client's language_code, else English.
+	Lang Lang
 }
 
 // What a WebRoute's handler returns to answer other than 200: the engine

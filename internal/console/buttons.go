@@ -8,10 +8,6 @@ import (
 	"github.com/go-telegram/bot/models"
 )
 
-// pressHint follows each printed keyboard: a newcomer has no buttons to
-// tap and must be told that a number is a press.
-const pressHint = "     (type a button's number to press it)"
-
 // button is one printed button: the message it is on and its data.
 type button struct {
 	messageID int
@@ -40,7 +36,8 @@ func (m *Messenger) keyboard(messageID int, kb *models.InlineKeyboardMarkup) {
 		}
 		fmt.Fprintf(m.out, "     %s\n", strings.Join(line, "  "))
 	}
-	fmt.Fprintln(m.out, pressHint)
+	// A newcomer has no buttons to tap and must be told a number presses one.
+	fmt.Fprintln(m.out, "     "+m.say("press_hint"))
 }
 
 // maxButtonDigits bounds what reads as a button's number: a longer run of
@@ -59,11 +56,11 @@ func (m *Messenger) press(text string) (b button, refusal string, ok bool) {
 	defer m.mu.Unlock()
 	switch {
 	case len(m.buttons) == 0:
-		return button{}, fmt.Sprintf("(no button %d: no message shows buttons now; try /help)", n), true
+		return button{}, m.say("no_buttons", map[string]any{"N": n}), true
 	case len(m.buttons) == 1 && n != 1:
-		return button{}, fmt.Sprintf("(no button %d: the latest buttons are just 1)", n), true
+		return button{}, m.say("one_button", map[string]any{"N": n}), true
 	case n < 1 || n > len(m.buttons):
-		return button{}, fmt.Sprintf("(no button %d: the latest buttons are 1 to %d)", n, len(m.buttons)), true
+		return button{}, m.say("buttons_range", map[string]any{"N": n, "Last": len(m.buttons)}), true
 	}
 	return m.buttons[n-1], "", true
 }

@@ -76,13 +76,18 @@ func (m *Messenger) print(prefix, text string) {
 // Send prints a message, and its buttons as a numbered list.
 func (m *Messenger) Send(_ context.Context, msg app.Message) (*models.Message, error) {
 	msg.Text, msg.ParseMode = app.Fit(msg.Text, msg.ParseMode) // as Telegram would take it
-	prefix := "bot> "
-	if msg.ChatID != ChatID {
-		prefix = fmt.Sprintf("bot (to chat %d)> ", msg.ChatID)
-	}
-	m.print(prefix, plain(msg.Text, msg.ParseMode))
+	m.print(m.sendPrefix(msg.ChatID), plain(msg.Text, msg.ParseMode))
 	id := m.posted(msg.ChatID, msg.Keyboard)
 	return &models.Message{ID: id, Chat: models.Chat{ID: msg.ChatID}, Text: msg.Text}, nil
+}
+
+// sendPrefix starts the lines of a message sent to chat: another chat's
+// (a group a job posts to) is named.
+func (m *Messenger) sendPrefix(chat int64) string {
+	if chat != ChatID {
+		return m.say("to_chat", map[string]any{"Chat": chat})
+	}
+	return "bot> "
 }
 
 // posted numbers a message just printed, and prints its buttons when it
@@ -101,7 +106,7 @@ func (m *Messenger) posted(chatID int64, kb *models.InlineKeyboardMarkup) int {
 // Edit prints the message's new text and buttons.
 func (m *Messenger) Edit(_ context.Context, e app.Edit) error {
 	e.Text, e.ParseMode = app.Fit(e.Text, e.ParseMode)
-	m.print(fmt.Sprintf("bot (edits message %d)> ", e.MessageID), plain(e.Text, e.ParseMode))
+	m.print(m.say("edits", map[string]any{"Message": e.MessageID}), plain(e.Text, e.ParseMode))
 	if e.ChatID == ChatID {
 		m.keyboard(e.MessageID, e.Keyboard)
 	}
@@ -111,7 +116,7 @@ func (m *Messenger) Edit(_ context.Context, e app.Edit) error {
 // AnswerCallback prints a toast, if any.
 func (m *Messenger) AnswerCallback(_ context.Context, _ string, text string) error {
 	if text != "" {
-		m.print("bot (toast)> ", text)
+		m.print(m.say("toast"), text)
 	}
 	return nil
 }
@@ -137,9 +142,9 @@ func (m *Messenger) ChatMember(context.Context, int64, int64) (app.Membership, e
 // answered here, not sent), or, when it starts with "@", as an inline
 // query (inlineQuery).
 func (m *Messenger) Run(ctx context.Context, in io.Reader, out io.Writer, handle func(context.Context, *models.Update) error) error {
-	fmt.Fprintln(out, "miti99bot console: you are the owner, in a private chat. Type /help; Ctrl-D quits.")
+	fmt.Fprintln(out, m.say("banner"))
 	if m.Logs != "" {
-		fmt.Fprintf(out, "Logs go to %s.\n", m.Logs)
+		fmt.Fprintln(out, m.say("logs", map[string]any{"Where": m.Logs}))
 	}
 	lines := make(chan line)
 	errc := make(chan error, 1)
@@ -158,7 +163,7 @@ func (m *Messenger) Run(ctx context.Context, in io.Reader, out io.Writer, handle
 				return <-errc
 			}
 			if l.tooLong {
-				fmt.Fprintf(out, "(line skipped: longer than %d KiB)\n", MaxLine>>10)
+				fmt.Fprintln(out, m.say("line_skipped", map[string]any{"KiB": MaxLine >> 10}))
 				continue
 			}
 			text := strings.TrimSpace(l.text)
@@ -177,7 +182,7 @@ func (m *Messenger) Run(ctx context.Context, in io.Reader, out io.Writer, handle
 			}
 			m.speak(u)
 			if err := handle(ctx, u); err != nil {
-				fmt.Fprintf(out, "(not handled: %v)\n", err)
+				fmt.Fprintln(out, m.say("not_handled", map[string]any{"Err": err}))
 			}
 		}
 	}

@@ -37,7 +37,7 @@ func inlineUpdate(id int64, query string) *models.Update {
 // would send.
 func (m *Messenger) AnswerInline(_ context.Context, a app.InlineAnswer) error {
 	if len(a.Results) == 0 {
-		m.print("bot (inline)> ", "no results")
+		m.print(m.say("inline"), m.say("no_results"))
 		return nil
 	}
 	var b strings.Builder
@@ -52,6 +52,6 @@ func (m *Messenger) AnswerInline(_ context.Context, a app.InlineAnswer) error {
 		text, mode := app.Fit(r.Text, r.ParseMode)
 		b.WriteString("\n   " + strings.ReplaceAll(plain(text, mode), "\n", "\n   "))
 	}
-	m.print("bot (inline)> ", b.String())
+	m.print(m.say("inline"), b.String())
 	return nil
 }

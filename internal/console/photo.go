@@ -26,11 +26,8 @@ func (m *Messenger) SendPhoto(_ context.Context, p app.Photo) (*models.Message, 
 		return nil, err
 	}
 	p.Caption, p.ParseMode = app.FitCaption(p.Caption, p.ParseMode)
-	prefix := "bot> "
-	if p.ChatID != ChatID {
-		prefix = fmt.Sprintf("bot (to chat %d)> ", p.ChatID)
-	}
-	m.print(prefix, "[photo] "+path)
+	prefix := m.sendPrefix(p.ChatID)
+	m.print(prefix, m.say("photo")+" "+path)
 	if p.Caption != "" {
 		m.print(prefix, plain(p.Caption, p.ParseMode))
 	}
@@ -46,8 +43,8 @@ func (m *Messenger) EditPhoto(_ context.Context, e app.PhotoEdit) error {
 		return err
 	}
 	e.Caption, e.ParseMode = app.FitCaption(e.Caption, e.ParseMode)
-	prefix := fmt.Sprintf("bot (edits message %d)> ", e.MessageID)
-	m.print(prefix, "[photo] "+path)
+	prefix := m.say("edits", map[string]any{"Message": e.MessageID})
+	m.print(prefix, m.say("photo")+" "+path)
 	if e.Caption != "" {
 		m.print(prefix, plain(e.Caption, e.ParseMode))
 	}

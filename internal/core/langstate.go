@@ -183,6 +183,19 @@ func (a *App) langOf(ctx context.Context, u *models.Update) app.Lang {
 	return rec.lang(private, client)
 }
 
+// UserLang is the language user reads outside a chat (the Mini App):
+// their private chat's, as its updates are answered in; client is their
+// client's language_code ("" for none). A store that cannot be read
+// leaves them their client's, as langOf does.
+func (a *App) UserLang(ctx context.Context, user int64, client string) app.Lang {
+	rec, err := a.langRecordOf(ctx, user)
+	if err != nil {
+		a.log.Warn("could not read the user's language; answering in their client's", "user_id", user, "err", err)
+		return locale.FromTelegram(client)
+	}
+	return rec.lang(true, client)
+}
+
 // keepClientLang makes act, a message's, first keep its private chat's
 // client language (noteClient).
 func (a *App) keepClientLang(act *action, u *models.Update) {

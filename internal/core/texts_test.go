@@ -87,3 +87,24 @@ func TestAnInlineQuerysHelpLineIsInTheReadersLanguage(t *testing.T) {
 		}
 	}
 }
+
+// The Mini App hears a user as their private chat does: their choice,
+// else the client's language_code the page was opened with, else English.
+func TestAUsersPageSpeaksTheirPrivateChatsChoiceElseTheirClients(t *testing.T) {
+	var d app.Deps
+	b := apptest.New(t, []app.Factory{probe(&d)})
+	for _, tt := range []struct {
+		client string
+		want   app.Lang
+	}{{"vi", app.Vietnamese}, {"en-US", app.English}, {"", app.English}} {
+		if got := b.App.UserLang(t.Context(), apptest.User, tt.client); got != tt.want {
+			t.Errorf("no choice, client %q: %s, want %s", tt.client, got, tt.want)
+		}
+	}
+	if err := d.Texts.Choose(t.Context(), apptest.PrivateChat, app.Vietnamese); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.App.UserLang(t.Context(), apptest.User, "en"); got != app.Vietnamese {
+		t.Errorf("after choosing Vietnamese, an English client's page: %s", got)
+	}
+}

@@ -54,6 +54,14 @@ func Number(lang Lang, plain string) string {
 	return b.String()
 }
 
+// Marks are lang's decimal mark and thousands separator (vi "," and "."):
+// what a page that writes a number the bot did not (a chart's axis) puts
+// in it, so it reads as the bot's replies do.
+func Marks(lang Lang) (decimal, group string) {
+	sym := langSymbols()[lang.Or(English)]
+	return sym.decimal, sym.group
+}
+
 // Float is Number of f at places decimals.
 func Float(lang Lang, f float64, places int) string {
 	return Number(lang, strconv.FormatFloat(f, 'f', places, 64))

@@ -48,7 +48,7 @@ func farBot(b *testing.B, latency time.Duration) (srv *httptest.Server, store *s
 			b.Fatal(err)
 		}
 	}
-	h := webapp.New(webapp.Config{Token: tg.Token, Routes: a.Registry().WebRoutes(), Log: slog.New(slog.DiscardHandler), Rate: rate.Inf})
+	h := webapp.New(webapp.Config{Token: tg.Token, Routes: a.Registry().WebRoutes(), Log: slog.New(slog.DiscardHandler), Rate: rate.Inf, Lang: a.UserLang})
 	srv = httptest.NewServer(h)
 	b.Cleanup(srv.Close)
 	return srv, store, tg.Token

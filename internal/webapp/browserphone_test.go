@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/shopspring/decimal"
 
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 )
 
@@ -122,7 +123,8 @@ func TestChartAxesReadAsTheMarketsMoneyInVietnamTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := at.In(time.FixedZone("ICT", 7*3600)).Format("2 Jan 06, 15:04")
+	// As the bot's replies write a time (internal/locale), in Vietnam's.
+	want := locale.DateTime(locale.English, at.In(time.FixedZone("ICT", 7*3600)))
 	if got := eval(t, ctx, `document.querySelector("#trades li small").textContent`); got[:len(want)] != want {
 		t.Errorf("the trade list says %q, want Vietnam's %q", got, want)
 	}

@@ -28,6 +28,7 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/core"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/webapp/initdata"
 )
 
@@ -53,6 +54,9 @@ type Config struct {
 	// Rate and Burst limit each user's API requests (zero: the defaults).
 	Rate  rate.Limit
 	Burst int
+	// Lang is the language user reads, their client's language_code
+	// given: the engine's rule (core.App.UserLang). nil: the client's.
+	Lang func(ctx context.Context, user int64, client string) locale.Lang
 }
 
 type server struct {
@@ -61,6 +65,7 @@ type server struct {
 	me     []core.WebRoute
 	limits *limiter
 	log    *slog.Logger
+	lang   func(ctx context.Context, user int64, client string) locale.Lang
 }
 
 // New returns the handler of every /app/ path.
@@ -71,11 +76,14 @@ func New(c Config) http.Handler {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
+	if c.Lang == nil {
+		c.Lang = func(_ context.Context, _ int64, client string) locale.Lang { return locale.FromTelegram(client) }
+	}
 	if c.Rate == 0 {
 		c.Rate, c.Burst = DefaultRate, DefaultBurst
 	}
 	s := &server{check: initdata.New(c.Token, c.Now), routes: map[string]map[string]app.WebRoute{},
-		limits: newLimiter(c.Rate, c.Burst, c.Now), log: c.Log}
+		limits: newLimiter(c.Rate, c.Burst, c.Now), log: c.Log, lang: c.Lang}
 	for _, r := range c.Routes {
 		if s.routes[r.Module] == nil {
 			s.routes[r.Module] = map[string]app.WebRoute{}
@@ -95,48 +103,61 @@ func New(c Config) http.Handler {
 	return mux
 }
 
-// Me is GET /app/api/me: who the user is, and each module's part.
+// Me is GET /app/api/me: who the user is, the language they read (the
+// page's words, and every module's figures, are in it), and each
+// module's part.
 type Me struct {
 	User    initdata.User  `json:"user"`
+	Lang    locale.Lang    `json:"lang"`
+	Marks   Marks          `json:"marks"`
 	Modules map[string]any `json:"modules"`
 }
 
-func (s *server) meAnswer(ctx context.Context, d initdata.Data, r *http.Request) (any, error) {
+// Marks are the language's decimal mark and thousands separator, for
+// the figures the page writes itself (a chart's axis): the modules' own
+// are written by internal/locale, and the page's read the same.
+type Marks struct {
+	Decimal string `json:"decimal"`
+	Group   string `json:"group"`
+}
+
+// answer is an API answer to req, whose user d's initData names.
+type answer func(ctx context.Context, req *app.WebRequest, d initdata.Data, r *http.Request) (any, error)
+
+func (s *server) meAnswer(ctx context.Context, req *app.WebRequest, d initdata.Data, _ *http.Request) (any, error) {
 	answers := make([]any, len(s.me))
 	g, ctx := errgroup.WithContext(ctx)
 	for i, route := range s.me {
 		g.Go(func() error {
 			var err error
-			answers[i], err = route.Handler(ctx, webRequest(d, r))
+			own := *req // each module's, as a route's is
+			answers[i], err = route.Handler(ctx, &own)
 			return err
 		})
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	me := Me{User: d.User, Modules: map[string]any{}}
+	me := Me{User: d.User, Lang: req.Lang, Modules: map[string]any{}}
+	me.Marks.Decimal, me.Marks.Group = locale.Marks(req.Lang)
 	for i, route := range s.me {
 		me.Modules[route.Module] = answers[i]
 	}
 	return me, nil
 }
 
-func (s *server) routeAnswer(ctx context.Context, d initdata.Data, r *http.Request) (any, error) {
+func (s *server) routeAnswer(ctx context.Context, req *app.WebRequest, _ initdata.Data, r *http.Request) (any, error) {
 	route, ok := s.routes[r.PathValue("module")][r.PathValue("route")]
 	if !ok {
 		return nil, app.ErrWebNotFound
 	}
-	return route.Handler(ctx, webRequest(d, r))
+	return route.Handler(ctx, req)
 }
 
-func webRequest(d initdata.Data, r *http.Request) *app.WebRequest {
-	return &app.WebRequest{UserID: d.User.ID, Query: r.URL.Query(), StartParam: d.StartParam}
-}
-
-// api checks who asks and how often, then answers JSON. Nothing of the
-// request (its initData above all) is logged: only the user's id and
-// the route's error.
-func (s *server) api(answer func(ctx context.Context, d initdata.Data, r *http.Request) (any, error)) http.HandlerFunc {
+// api checks who asks and how often, hears which language they read,
+// then answers JSON. Nothing of the request (its initData above all) is
+// logged: only the user's id and the route's error.
+func (s *server) api(answer answer) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
 		d, ok := s.identify(r)
@@ -151,7 +172,8 @@ func (s *server) api(answer func(ctx context.Context, d initdata.Data, r *http.R
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), apiTimeout)
 		defer cancel()
-		out, err := answer(ctx, d, r)
+		req := &app.WebRequest{UserID: d.User.ID, Query: r.URL.Query(), StartParam: d.StartParam, Lang: s.lang(ctx, d.User.ID, d.User.Language)}
+		out, err := answer(ctx, req, d, r)
 		switch {
 		case errors.Is(err, app.ErrWebNotFound):
 			w.WriteHeader(http.StatusNotFound)

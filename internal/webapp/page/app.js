@@ -2,7 +2,10 @@
 // them. initData comes from Telegram's script, or, where that script did
 // not load (a test link opened in a browser), from the URL fragment the
 // way Telegram's clients pass it. The data is asked first, the chart
-// library right after, and the charts are drawn when both are in.
+// library right after, and the charts are drawn when both are in. Every
+// word is the catalog's (window.miniAppTexts, from internal/webapp/locales), in the
+// viewer's language: the bot's answer says it (their /language choice,
+// else their client's); until it does, their client's language_code.
 (function () {
   "use strict";
   var tg = window.Telegram && window.Telegram.WebApp;
@@ -12,9 +15,10 @@
   var startParam = signed.get("start_param") || "";
   // timeout bounds one request to the bot (the bot's own bound is 10 s).
   var config = { timeout: 12000 };
-  var state = { me: null, market: "", chart: null, series: null, deposits: null, price: null, priceSeries: null, priceSeq: 0, priceAbort: null, tapped: null, settled: 0 };
+  var state = { lang: clientLang(), me: null, market: "", chart: null, series: null, deposits: null, price: null, priceSeries: null, priceSeq: 0, priceAbort: null, tapped: null, settled: 0 };
   var $ = function (id) { return document.getElementById(id); };
-  var look = window.miniAppLook, css = look.css, chartMoney = look.chartMoney, vnTime = look.vnTime;
+  var look = window.miniAppLook, css = look.css, chartMoney = look.chartMoney;
+  var texts = window.miniAppTexts || {};
   // Vietnam keeps UTC+7 all year: the charts, which read times as UTC,
   // are given times moved by it, and show Vietnam's clock as the trades do.
   var VN_OFFSET = 7 * 3600;
@@ -32,6 +36,36 @@
     document.head.appendChild(s);
   }; });
   library.catch(function () {});
+
+  // clientLang is the language initData's user has their client in: vi
+  // (vi, vi-VN) is Vietnamese, any other English.
+  function clientLang() {
+    try { return /^vi(?:$|[-_])/i.test(JSON.parse(signed.get("user") || "{}").language_code || "") ? "vi" : "en"; } catch (e) { return "en"; }
+  }
+
+  // t is the catalog's text key in the page's language, its {{.Name}}
+  // placeholders filled from args.
+  function t(key, args) {
+    var s = (texts[state.lang] || {})[key];
+    if (s === undefined) s = (texts.en || {})[key];
+    if (s === undefined) return key;
+    return s.replace(/\{\{\s*\.(\w+)\s*\}\}/g, function (_, n) { return args && args[n] !== undefined ? String(args[n]) : ""; });
+  }
+
+  // speak puts the page in lang: the HTML's own words (data-t, data-t-aria)
+  // and Telegram's button; what render draws reads t as it goes.
+  function speak(lang) {
+    state.lang = texts[lang] ? lang : "en";
+    document.documentElement.lang = state.lang;
+    document.title = t("title");
+    document.querySelectorAll("[data-t]").forEach(function (e) { e.textContent = t(e.dataset.t); });
+    document.querySelectorAll("[data-t-aria]").forEach(function (e) { e.setAttribute("aria-label", t(e.dataset.tAria)); });
+    if (tg && tg.MainButton && tg.MainButton.setParams) tg.MainButton.setParams({ text: t("refresh") });
+  }
+
+  function marketName(n) {
+    return { coin: t("market_coin"), gold: t("market_gold"), stock: t("market_stock") }[n] || n.charAt(0).toUpperCase() + n.slice(1);
+  }
 
   // Telegram's client features, each where this client has it.
   function tgHas(version) { return !!(tg && tg.isVersionAtLeast && tg.isVersionAtLeast(version)); }
@@ -64,7 +98,8 @@
 
   function marketFormat(name) {
     var p = state.me && state.me.modules[name];
-    return look.moneyFormat(p && p.found ? p.cash.text : (name === "coin" ? "$0.00" : "0 VND"));
+    var units = [[1e12, t("axis_trillion")], [1e9, t("axis_billion")], [1e6, t("axis_million")]];
+    return look.moneyFormat(p && p.cash ? p.cash.text : "", state.me && state.me.marks, units);
   }
 
   // Options every chart shares: a vertical swipe that starts on a chart
@@ -77,8 +112,17 @@
       handleScale: { axisPressedMouseMove: { time: true, price: false } },
       rightPriceScale: { borderVisible: false },
       timeScale: { borderVisible: false, timeVisible: timed },
-      localization: chartMoney(f),
+      localization: localization(f),
     };
+  }
+
+  // The charts' money (the bot's marks) and dates (the catalog's) in the
+  // page's language.
+  function localization(f) {
+    var l = chartMoney(f);
+    l.locale = t("chart_locale");
+    l.dateFormat = t("date_format");
+    return l;
   }
 
   function styleCharts() {
@@ -117,12 +161,12 @@
   // What a failed request tells the user, and whether trying again helps.
   function failure(e, what) {
     switch (e.status) {
-      case 401: return { text: "Your session has ended: the page's sign-in lasts 24 hours. Close the page and open it again from the bot.", retry: false };
-      case 429: return { text: "Too many taps at once. Wait a second, then try again.", retry: true };
-      case 404: return { text: "No price history for " + what + " now.", retry: false };
-      case "timeout": return { text: "The bot did not answer in time. Check your connection and try again.", retry: true };
-      case "network": return { text: "Could not reach the bot: you may be offline. Check your connection and try again.", retry: true };
-      default: return { text: "The bot could not answer just now (error " + e.status + "). Try again in a moment.", retry: true };
+      case 401: return { text: t("failed_401"), retry: false };
+      case 429: return { text: t("failed_429"), retry: true };
+      case 404: return { text: t("failed_404", { What: what }), retry: false };
+      case "timeout": return { text: t("failed_timeout"), retry: true };
+      case "network": return { text: t("failed_network"), retry: true };
+      default: return { text: t("failed_other", { Status: e.status }), retry: true };
     }
   }
 
@@ -145,7 +189,7 @@
     $("pricetitle").textContent = symbol + (period ? " " + period : "");
     $("pricechart").hidden = true;
     $("pricenote").textContent = "";
-    priceStatus("Loading " + symbol + "…", null);
+    priceStatus(t("loading_symbol", { Symbol: symbol }), null);
     var again = function () { haptic("tap"); loadPrice(market, symbol, period); };
     Promise.all([request("api/" + market + "/chart?symbol=" + encodeURIComponent(symbol) + "&period=" + encodeURIComponent(period || ""), ctl), library]).then(function (got) {
       state.settled++;
@@ -155,7 +199,7 @@
     }, function (e) {
       state.settled++;
       if (seq !== state.priceSeq || (e && e.status === "aborted")) return;
-      if (!e || e.status === undefined) { priceStatus("The page's chart library did not load. Close the page and open it again.", null); return; }
+      if (!e || e.status === undefined) { priceStatus(t("no_library_price"), null); return; }
       var f = failure(e, symbol);
       priceStatus(f.text, f.retry ? again : null);
     });
@@ -165,7 +209,7 @@
     priceStatus("", null);
     $("pricechart").hidden = false;
     $("pricetitle").textContent = c.label + " " + c.period;
-    $("pricenote").textContent = "Prices: " + c.source + (c.note ? " (" + c.note + ")" : "") + ". Times in Vietnam time.";
+    $("pricenote").textContent = c.note ? t("price_note_with", { Source: c.source, Note: c.note }) : t("price_note", { Source: c.source });
     var nav = $("periods");
     nav.textContent = "";
     c.periods.forEach(function (p) {
@@ -177,7 +221,7 @@
     });
     if (state.price) state.price.remove();
     state.price = LC.createChart($("pricechart"), chartOptions(LC, marketFormat(market), true));
-    var bars = c.bars.map(function (b) { var t = b.t + VN_OFFSET; return { time: t, open: b.o, high: b.h, low: b.l, close: b.c, value: b.c }; });
+    var bars = c.bars.map(function (b) { var at = b.t + VN_OFFSET; return { time: at, open: b.o, high: b.h, low: b.l, close: b.c, value: b.c }; });
     state.priceSeries = c.ohlc ? state.price.addSeries(LC.CandlestickSeries, {}) : state.price.addSeries(LC.LineSeries, { lineWidth: 2 });
     state.priceSeries.setData(bars);
     state.price.timeScale().fitContent();
@@ -215,7 +259,7 @@
       state.chart.subscribeCrosshairMove(function (p) { state.crosshair = p.time || null; });
       styleCharts();
     }
-    state.chart.applyOptions({ localization: chartMoney(marketFormat(market)) });
+    state.chart.applyOptions({ localization: localization(marketFormat(market)) });
     state.series.setData(values.map(function (v) { return { time: v.day, value: v.value }; }));
     state.deposits.setData(values.map(function (v) { return { time: v.day, value: v.deposited }; }));
     state.chart.timeScale().fitContent();
@@ -230,7 +274,7 @@
       if (state.market === market) drawValues(LC, values, market);
     }, function () {
       $("nochart").hidden = false;
-      $("nochart").textContent = "The page's chart library did not load: close the page and open it again to see the chart.";
+      $("nochart").textContent = t("no_library_chart");
     });
   }
 
@@ -254,14 +298,14 @@
     });
     $("market").setAttribute("aria-labelledby", "tab-" + name);
     $("start").hidden = p.found;
-    $("start").textContent = p.found ? "" : "No " + name + " portfolio yet. Start with " + p.start + " in the chat.";
+    $("start").textContent = p.found ? "" : t("no_portfolio", { Market: marketName(name).toLowerCase(), Command: p.start });
     var dl = $("summary");
     dl.textContent = "";
     if (p.found) {
-      term(dl, "Total", p.total, "total");
-      term(dl, "P/L", p.pl, "pl", true);
-      term(dl, "Cash", p.cash, "cash");
-      term(dl, "Invested", p.invested, "invested");
+      term(dl, t("total"), p.total, "total");
+      term(dl, t("pl"), p.pl, "pl", true);
+      term(dl, t("cash"), p.cash, "cash");
+      term(dl, t("invested"), p.invested, "invested");
     }
     drawChart(p.values, name);
     var body = $("holdings").tBodies[0];
@@ -273,11 +317,11 @@
       tr.dataset.symbol = h.symbol;
       var open = function () { openPrice(name, h.symbol, tr); };
       tr.addEventListener("click", open);
-      var what = el("td"), b = el("button", h.qty + " " + h.unit);
+      var what = el("td"), b = el("button", h.qty_text + " " + h.unit);
       b.type = "button";
-      b.setAttribute("aria-label", h.qty + " " + h.unit + ": show its price chart");
+      b.setAttribute("aria-label", t("show_chart", { Holding: h.qty_text + " " + h.unit }));
       what.appendChild(b);
-      what.appendChild(el("small", h.price_known ? " @ " + h.price.text : " no price now", "hint"));
+      what.appendChild(el("small", " " + (h.price_known ? "@ " + h.price.text : t("no_price")), "hint"));
       tr.appendChild(what);
       tr.appendChild(el("td", h.price_known ? h.value.text : "—"));
       tr.appendChild(el("td", h.price_known ? h.pl.text : "—", h.price_known ? sign(h.pl) : ""));
@@ -285,11 +329,12 @@
     });
     var ol = $("trades");
     ol.textContent = "";
-    p.trades.forEach(function (t) {
-      var li = el("li"), left = el("span", t.kind === "topup" ? "Top-up" : (t.kind === "buy" ? "Buy " : "Sell ") + (t.qty || "") + " " + (t.symbol || ""));
-      left.appendChild(el("small", vnTime.format(new Date(t.at)) + (t.price ? " @ " + t.price.text : "")));
+    p.trades.forEach(function (x) {
+      var what = x.kind === "topup" ? t("topup") : (x.kind === "buy" ? t("buy", { Qty: x.qty_text, Symbol: x.symbol }) : t("sell", { Qty: x.qty_text, Symbol: x.symbol }));
+      var li = el("li"), left = el("span", what);
+      left.appendChild(el("small", x.when + (x.price ? " @ " + x.price.text : "")));
       li.appendChild(left);
-      li.appendChild(el("span", t.cash.text, sign(t.cash)));
+      li.appendChild(el("span", x.cash.text, sign(x.cash)));
       ol.appendChild(li);
     });
   }
@@ -301,19 +346,20 @@
     var j = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: n - 1 }[e.key];
     if (i < 0 || j === undefined) return;
     e.preventDefault();
-    var t = tabs[(j + n) % n];
-    t.focus();
-    t.click();
+    var to = tabs[(j + n) % n];
+    to.focus();
+    to.click();
   }
 
   function render(me) {
     state.me = me;
-    $("hello").textContent = me.user.first_name ? me.user.first_name + "'s portfolio" : "Portfolio";
+    if (me.lang !== state.lang) speak(me.lang);
+    $("hello").textContent = me.user.first_name ? t("hello", { Name: me.user.first_name }) : t("title");
     var names = Object.keys(me.modules).sort();
     var nav = $("tabs");
     nav.textContent = "";
     names.forEach(function (n) {
-      var b = el("button", n.charAt(0).toUpperCase() + n.slice(1));
+      var b = el("button", marketName(n));
       b.type = "button";
       b.id = "tab-" + n;
       b.dataset.market = n;
@@ -346,12 +392,12 @@
       box.appendChild(s);
       request("api/" + n + "/board?chat=" + encodeURIComponent(startParam)).then(function (b) {
         if (!b || !b.rows || !b.rows.length) return;
-        s.appendChild(el("h3", n.charAt(0).toUpperCase() + n.slice(1)));
+        s.appendChild(el("h3", marketName(n)));
         var ol = el("ol");
         b.rows.forEach(function (row) {
           var li = el("li", undefined, row.you ? "you" : "");
           var who = el("span", row.rank + ". " + row.name);
-          if (row.you) { who.appendChild(el("small", " (you)")); li.setAttribute("aria-current", "true"); }
+          if (row.you) { who.appendChild(el("small", " " + t("you"))); li.setAttribute("aria-current", "true"); }
           li.appendChild(who);
           var fig = el("span", row.value.text);
           fig.appendChild(el("small", row.pl.text, sign(row.pl)));
@@ -378,6 +424,7 @@
   }
 
   function start() {
+    speak(state.lang);
     applyTheme(themeParams());
     $("back").addEventListener("click", function () { haptic("tap"); closePrice(); });
     $("retry").addEventListener("click", function () { if (state.retry) state.retry(); });
@@ -388,7 +435,7 @@
       tg.onEvent("themeChanged", function () { applyTheme(tg.themeParams); });
       if (tgHas("6.1")) tg.BackButton.onClick(closePrice);
       if (tg.MainButton && tg.MainButton.setParams) {
-        tg.MainButton.setParams({ text: "Refresh", is_visible: true });
+        tg.MainButton.setParams({ text: t("refresh"), is_visible: true });
         tg.MainButton.onClick(function () { haptic("tap"); loadMe(); });
       }
     }

@@ -1,10 +1,8 @@
 // The page's look, apart from what it shows: Telegram's theme with gains
-// and losses at WCAG AA contrast, and money and times as the bot writes
-// them. app.js uses it as window.miniAppLook.
+// and losses at WCAG AA contrast, and money on the charts as the bot
+// writes it. app.js uses it as window.miniAppLook.
 (function () {
   "use strict";
-  // Vietnam keeps UTC+7 all year, as the trade list and the bot say times.
-  var VN_ZONE = "Asia/Ho_Chi_Minh";
 
   function rgb(hex) {
     var m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex || "");
@@ -55,13 +53,23 @@
   function css(name) { return getComputedStyle(document.documentElement).getPropertyValue(name).trim(); }
 
   // Money on the charts, as the market's commands write it: the prefix,
-  // suffix and decimals of its amounts ("$1,234.50", "510,000,000 VND").
-  function moneyFormat(text) {
-    var m = /^-?([^\d-]*)[\d,]+(?:\.(\d+))?(.*)$/.exec(text || "");
-    return m ? { prefix: m[1], suffix: m[3], cents: !!m[2] } : { prefix: "", suffix: "", cents: true };
+  // suffix and decimals of its amounts ("$1,234.50", "1.234,50 $"), read
+  // with the language's marks (the bot's: me.marks), and units, the short
+  // millions, billions and trillions of an axis.
+  var EN = { decimal: ".", group: "," };
+  function quote(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
+  function moneyFormat(text, marks, units) {
+    marks = marks || EN;
+    var m = new RegExp("^-?([^\\d-]*)[\\d" + quote(marks.group) + "]+(?:" + quote(marks.decimal) + "(\\d+))?(.*)$").exec(text || "");
+    var f = m ? { prefix: m[1], suffix: m[3], cents: !!m[2] } : { prefix: "", suffix: "", cents: true };
+    f.marks = marks;
+    f.units = units || [[1e12, "T"], [1e9, "B"], [1e6, "M"]];
+    return f;
   }
-  function grouped(v, places) {
-    return Math.abs(v).toLocaleString("en-US", { minimumFractionDigits: places, maximumFractionDigits: places });
+  // marked writes an en-US number with the language's marks.
+  function marked(s, marks) { return s.replace(/[.,]/g, function (c) { return c === "." ? marks.decimal : marks.group; }); }
+  function grouped(f, v, places) {
+    return marked(Math.abs(v).toLocaleString("en-US", { minimumFractionDigits: places, maximumFractionDigits: places }), f.marks);
   }
   // places as the bot's charts pick them: dollars in cents under 1,000,
   // four significant digits under 1; dong whole.
@@ -71,14 +79,14 @@
     return a >= 1 ? 2 : Math.min(8, 3 - Math.floor(Math.log10(a)));
   }
   // compact writes millions and billions short, so the axis stays narrow:
-  // 510,000,000 is 510M.
+  // 510,000,000 is 510M (vi: 510 tr).
   function compact(f, v, digits) {
     var a = Math.abs(v), sign = v < 0 ? "-" : "";
-    var units = [[1e12, "T"], [1e9, "B"], [1e6, "M"]];
-    for (var i = 0; i < units.length; i++) {
-      if (a >= units[i][0]) return sign + f.prefix + String(+(a / units[i][0]).toFixed(digits)) + units[i][1];
+    for (var i = 0; i < f.units.length; i++) {
+      var u = f.units[i];
+      if (a >= u[0]) return sign + f.prefix + marked(String(+(a / u[0]).toFixed(digits)), f.marks) + u[1];
     }
-    return sign + f.prefix + grouped(v, placesFor(f, v));
+    return sign + f.prefix + grouped(f, v, placesFor(f, v));
   }
   function chartMoney(f) {
     return {
@@ -86,7 +94,6 @@
       tickmarksPriceFormatter: function (vs) { return vs.map(function (v) { return compact(f, v, 2); }); },
     };
   }
-  var vnTime = new Intl.DateTimeFormat("en-GB", { timeZone: VN_ZONE, day: "numeric", month: "short", year: "2-digit", hour: "2-digit", minute: "2-digit" });
 
-  window.miniAppLook = { css: css, rgb: rgb, contrast: contrast, setTheme: setTheme, moneyFormat: moneyFormat, chartMoney: chartMoney, vnTime: vnTime };
+  window.miniAppLook = { css: css, rgb: rgb, contrast: contrast, setTheme: setTheme, moneyFormat: moneyFormat, chartMoney: chartMoney };
 })();

@@ -13,17 +13,29 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 )
 
 // WebTrades is how many of the latest trades the Mini App shows.
 const WebTrades = 50
 
-// Amount is money for the page: the exact decimal, and the text the chat
-// commands show for it, so the page says what /<market>_stats says.
+// Amount is money for the page: the exact decimal, and its text in the
+// viewer's language as internal/locale writes the bot's replies' money,
+// so the page says what /<market>_stats says.
 type Amount struct {
 	Value decimal.Decimal `json:"value"`
 	Text  string          `json:"text"`
+}
+
+// qty writes a quantity in lang (vi 0,5).
+func qty(lang app.Lang, q decimal.Decimal) string { return locale.Number(lang, trading.Qty(q)) }
+
+// amounts writes d's cash in lang.
+func amounts(d *trading.Desk, lang app.Lang) func(decimal.Decimal) Amount {
+	return func(v decimal.Decimal) Amount {
+		return Amount{Value: v, Text: locale.Money(lang, d.Currency, v.StringFixed(d.Market.CashPlaces))}
+	}
 }
 
 // WebPortfolio is a user's portfolio in one market, as the Mini App shows it.
@@ -44,7 +56,8 @@ type WebPortfolio struct {
 type WebHolding struct {
 	Symbol     string `json:"symbol"`
 	Unit       string `json:"unit"`
-	Qty        string `json:"qty"`
+	Qty        string `json:"qty"`      // exact, plain: a fact for whoever reads the answer
+	QtyText    string `json:"qty_text"` // Qty as the viewer's language writes it (vi 0,5)
 	Cost       Amount `json:"cost"`
 	Price      Amount `json:"price"`
 	Value      Amount `json:"value"`
@@ -61,12 +74,14 @@ type WebDayValue struct {
 
 // WebTrade is one trade of the history.
 type WebTrade struct {
-	At     time.Time `json:"at"`
-	Kind   string    `json:"kind"`
-	Symbol string    `json:"symbol,omitempty"`
-	Qty    string    `json:"qty,omitempty"`
-	Price  *Amount   `json:"price,omitempty"`
-	Cash   Amount    `json:"cash"`
+	At      time.Time `json:"at"`
+	When    string    `json:"when"` // At in Vietnam time, as the viewer's language writes it
+	Kind    string    `json:"kind"`
+	Symbol  string    `json:"symbol,omitempty"`
+	Qty     string    `json:"qty,omitempty"`
+	QtyText string    `json:"qty_text,omitempty"`
+	Price   *Amount   `json:"price,omitempty"`
+	Cash    Amount    `json:"cash"`
 }
 
 // MeRoute is the desk's part of the Mini App's /app/api/me: the user's
@@ -74,14 +89,15 @@ type WebTrade struct {
 // its latest trades.
 func MeRoute(d *trading.Desk) app.WebRoute {
 	return app.WebRoute{Name: app.WebMe, Handler: func(ctx context.Context, r *app.WebRequest) (any, error) {
-		return Me(ctx, d, r.UserID)
+		return Me(ctx, d, r.UserID, r.Lang)
 	}}
 }
 
-// Me is user's portfolio at d for the Mini App.
-func Me(ctx context.Context, d *trading.Desk, user int64) (WebPortfolio, error) {
-	amount := func(v decimal.Decimal) Amount { return Amount{Value: v, Text: d.Money(v)} }
+// Me is user's portfolio at d for the Mini App, its figures in lang.
+func Me(ctx context.Context, d *trading.Desk, user int64, lang app.Lang) (WebPortfolio, error) {
+	amount := amounts(d, lang)
 	out := WebPortfolio{Market: d.Name, Holdings: []WebHolding{}, Values: []WebDayValue{}, Trades: []WebTrade{}}
+	out.Cash = amount(decimal.Zero) // the page's charts write money as this does
 	p, found, err := trading.Load(ctx, d.Quotes.Store, user)
 	if err != nil {
 		return out, err
@@ -122,7 +138,7 @@ func Me(ctx context.Context, d *trading.Desk, user int64) (WebPortfolio, error) 
 	out.Found = true
 	out.Cash, out.Invested, out.Total, out.PL = amount(v.Cash), amount(v.Invested), amount(v.Total), amount(v.PL)
 	for _, l := range v.Lines {
-		out.Holdings = append(out.Holdings, WebHolding{Symbol: l.Symbol, Unit: d.UnitOf(l.Symbol), Qty: trading.Qty(l.Qty),
+		out.Holdings = append(out.Holdings, WebHolding{Symbol: l.Symbol, Unit: d.UnitOf(l.Symbol), Qty: trading.Qty(l.Qty), QtyText: qty(lang, l.Qty),
 			Cost: amount(l.Cost), Price: amount(l.Price), Value: amount(l.Value), PL: amount(l.PL), PriceKnown: l.PriceKnown})
 	}
 	for _, pt := range pts {
@@ -130,10 +146,10 @@ func Me(ctx context.Context, d *trading.Desk, user int64) (WebPortfolio, error) 
 	}
 	trades := p.History[max(0, len(p.History)-WebTrades):]
 	for _, t := range slices.Backward(trades) {
-		wt := WebTrade{At: t.At, Kind: t.Kind, Symbol: t.Symbol, Cash: amount(t.Cash)}
+		wt := WebTrade{At: t.At, When: locale.DateTime(lang, t.At.In(trading.ICT)), Kind: t.Kind, Symbol: t.Symbol, Cash: amount(t.Cash)}
 		if t.Kind != "topup" {
 			price := amount(t.Price)
-			wt.Qty, wt.Price = trading.Qty(t.Qty), &price
+			wt.Qty, wt.QtyText, wt.Price = trading.Qty(t.Qty), qty(lang, t.Qty), &price
 		}
 		out.Trades = append(out.Trades, wt)
 	}
@@ -161,8 +177,8 @@ type WebBoardRow struct {
 // parameter), and gets that group's board, as /<market>_top ranks it, only
 // when the user is a member of that board (BoardMember).
 func BoardRoute(d *trading.Desk) app.WebRoute {
-	amount := func(v decimal.Decimal) Amount { return Amount{Value: v, Text: d.Money(v)} }
 	return app.WebRoute{Name: "board", Handler: func(ctx context.Context, r *app.WebRequest) (any, error) {
+		amount := amounts(d, r.Lang)
 		chat, err := strconv.ParseInt(r.Query.Get("chat"), 10, 64)
 		if err != nil || chat >= 0 {
 			return nil, app.ErrWebNotFound // a group's id is negative

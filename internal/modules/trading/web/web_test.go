@@ -115,3 +115,38 @@ func TestChartRouteAnswersOnlyForWhatTheUserHoldsOrTraded(t *testing.T) {
 		t.Errorf("a fresh chart is asked again: %v, %d asks", err, asked)
 	}
 }
+
+// The page's figures read as the viewer's language writes them; the
+// answer's facts (an exact quantity, an amount's value) stay plain for
+// any reader that checks them.
+func TestAPortfoliosFiguresReadInTheViewersLanguageAndItsFactsStayPlain(t *testing.T) {
+	store := memory.New().For("stock")
+	at := time.Date(2026, 12, 7, 1, 0, 0, 0, time.UTC) // 08:00 in Vietnam
+	p := trading.Portfolio{Cash: decimal.NewFromInt(1234567), Invested: decimal.NewFromInt(2000000),
+		Holdings: map[string]trading.Holding{"FPT": {Qty: decimal.NewFromInt(1500), Cost: decimal.NewFromInt(765433)}},
+		History:  []trading.Trade{{At: at, Kind: "buy", Symbol: "FPT", Qty: decimal.NewFromInt(1500), Price: decimal.NewFromInt(510), Cash: decimal.NewFromInt(-765433)}}}
+	if err := store.PutJSON(t.Context(), trading.Key(7), p); err != nil {
+		t.Fatal(err)
+	}
+	desk := &trading.Desk{Kit: &trading.Kit{Name: "stock", Currency: "VND", Market: trading.Market{CashPlaces: 0}},
+		Quotes: &trading.Quotes{Store: store, Now: func() time.Time { return at }}}
+	for _, tt := range []struct {
+		lang                  app.Lang
+		cash, qty, when, paid string
+	}{
+		{app.Vietnamese, "1.234.567\u00a0₫", "1.500", "07/12/2026 08:00", "-765.433\u00a0₫"},
+		{app.English, "1,234,567 VND", "1,500", "07 Dec 2026 08:00", "-765,433 VND"},
+	} {
+		me, err := web.Me(t.Context(), desk, 7, tt.lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, tr := me.Holdings[0], me.Trades[0]
+		if me.Cash.Text != tt.cash || h.QtyText != tt.qty || tr.When != tt.when || tr.Cash.Text != tt.paid || tr.QtyText != tt.qty {
+			t.Errorf("%s: cash %q, holding %q, trade %q at %q for %q; want %q, %q, %q, %q", tt.lang, me.Cash.Text, h.QtyText, tr.QtyText, tr.When, tr.Cash.Text, tt.cash, tt.qty, tt.when, tt.paid)
+		}
+		if h.Qty != "1500" || tr.Qty != "1500" || !me.Cash.Value.Equal(p.Cash) {
+			t.Errorf("%s: the facts read %q, %q, %s; want 1500 and the exact cash", tt.lang, h.Qty, tr.Qty, me.Cash.Value)
+		}
+	}
+}
