@@ -52,7 +52,8 @@ func (r refusal) text(w app.Words) string {
 }
 
 // parse reads "<when> <text>" as now sees it: a delay (30s, 10m, 2h, 1d,
-// 1h30m, or a number and a Vietnamese unit: 10 phút), "at HH:MM" (the next such time in Vietnam) or "at YYYY-MM-DD
+// 1h30m, or a number and a Vietnamese unit: 10 phút), "at HH:MM" ("lúc"
+// as well) (the next such time in Vietnam) or "at YYYY-MM-DD
 // HH:MM" (Vietnam time).
 func parse(args string, now time.Time) (at time.Time, text string, err error) {
 	f := strings.Fields(args)
@@ -68,7 +69,7 @@ func parse(args string, now time.Time) (at time.Time, text string, err error) {
 	}
 	var d time.Duration
 	switch unit := vietnameseUnit(f); {
-	case strings.EqualFold(f[0], "at"):
+	case isAt(f[0]):
 		at, text, err = parseAt(f[1:], now, cut)
 	case unit != "":
 		if d, err = parseDelay(f[0] + unit); err == nil {
@@ -94,6 +95,16 @@ func parse(args string, now time.Time) (at time.Time, text string, err error) {
 		return at, "", errTooFar
 	}
 	return at, text, nil
+}
+
+// isAt reports whether word says a clock time follows: "at", or the
+// Vietnamese "lúc" (with or without its diacritic).
+func isAt(word string) bool {
+	switch strings.ToLower(word) {
+	case "at", "lúc", "luc":
+		return true
+	}
+	return false
 }
 
 // vietnameseUnit is parseDelay's unit for the word after a number when

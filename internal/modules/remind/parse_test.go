@@ -32,6 +32,8 @@ func TestParseReadsEachFormAndRefusesWhatItCannotKeep(t *testing.T) {
 		{"a Vietnamese delay keeps the bounds", "367 ngày hi", time.Time{}, "", errTooFar},
 		{"a Vietnamese unit with no text is refused", "10 phút", time.Time{}, "", errNoText},
 		{"a number with no unit is unreadable", "10 hi", time.Time{}, "", errBadWhen},
+		{"lúc is at", "lúc 11:30 ăn trưa", time.Date(2027, 1, 30, 11, 30, 0, 0, ict), "ăn trưa", nil},
+		{"lúc takes a date too, and reads without diacritics", "Luc 2027-01-31 09:00 trả tiền nhà", time.Date(2027, 1, 31, 9, 0, 0, 0, ict), "trả tiền nhà", nil},
 		{"nothing at all asks for when and what", "", time.Time{}, "", errNoWhen},
 		{"no text is refused", "10m", time.Time{}, "", errNoText},
 		{"no text after a date is refused", "at 2027-01-31 09:00", time.Time{}, "", errNoText},
