@@ -4,10 +4,26 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/miti99bot/miti99bot/internal/app"
 )
 
-// errBadDate explains the accepted formats.
-var errBadDate = errors.New("use a date like 25-12-2026, 25/12/2026 or 25122026")
+// errBadDate: not dd-mm-yyyy, dd/mm/yyyy or ddmmyyyy.
+var errBadDate = errors.New("lolschedule: not a date in a form read")
+
+// notADate is a well-formed day no calendar has (31-02-2026).
+type notADate struct{ d, mo, y int }
+
+func (n notADate) String() string { return fmt.Sprintf("%02d-%02d-%04d", n.d, n.mo, n.y) }
+func (n notADate) Error() string  { return "lolschedule: " + n.String() + " is not a date" }
+
+// badDateText tells the user why input is no date, in w's language.
+func badDateText(w app.Words, input string, err error) string {
+	if n := (notADate{}); errors.As(err, &n) {
+		return w.T("not_a_date", app.Args{"Input": app.Quote(input), "Date": n.String()})
+	}
+	return w.T("bad_date", app.Args{"Input": app.Quote(input)})
+}
 
 // parseDate reads dd-mm-yyyy, dd/mm/yyyy or ddmmyyyy as a day in ICT.
 func parseDate(s string) (time.Time, error) {
@@ -17,7 +33,7 @@ func parseDate(s string) (time.Time, error) {
 	}
 	t := time.Date(y, time.Month(mo), d, 0, 0, 0, 0, ict)
 	if t.Day() != d || int(t.Month()) != mo || t.Year() != y { // 31-02 rolls over
-		return time.Time{}, fmt.Errorf("%02d-%02d-%04d is not a date", d, mo, y)
+		return time.Time{}, notADate{d, mo, y}
 	}
 	return t, nil
 }

@@ -5,6 +5,7 @@ package lolschedule
 
 import (
 	"context"
+	"embed"
 	"errors"
 	"log/slog"
 	"strconv"
@@ -50,7 +51,11 @@ type module struct {
 	log       *slog.Logger
 	pushEmpty bool
 	owner     int64 // told once when a chat takes away the right to post
+	texts     app.Texts
 }
+
+//go:embed locales/*.toml
+var texts embed.FS
 
 // New builds the module.
 func New(d app.Deps) (*app.Module, error) {
@@ -59,11 +64,12 @@ func New(d app.Deps) (*app.Module, error) {
 		return nil, errors.New(settingPushEmpty + ": want true or false")
 	}
 	m := &module{
-		store: d.Store, bot: d.Bot, now: d.Now, log: d.Log, pushEmpty: pushEmpty, owner: d.OwnerID,
+		store: d.Store, bot: d.Bot, now: d.Now, log: d.Log, pushEmpty: pushEmpty, owner: d.OwnerID, texts: d.Texts,
 		api: &api{base: strings.TrimRight(d.Settings[settingURL], "/"), key: d.Settings[settingKey], lang: d.Settings[settingLang], http: d.HTTP},
 	}
 	return &app.Module{
-		Name: Name,
+		Name:  Name,
+		Texts: texts,
 		Commands: []app.Command{
 			{Name: "lolschedule", Description: "LoL esports matches of a day: /lolschedule [dd-mm-yyyy]", Handler: m.cmdDay},
 			{Name: "lolschedule_today", Description: "Today's LoL esports matches", Handler: m.cmdToday},
@@ -84,8 +90,8 @@ func New(d app.Deps) (*app.Module, error) {
 	}, nil
 }
 
-func noMatchesText(day time.Time) string {
-	return "No LoL esports matches on " + day.Format("Mon 02/01/2006") + "."
+func noMatchesText(w app.Words, day time.Time) string {
+	return w.T("no_matches_day", app.Args{"Day": dayLabel(w, day)})
 }
 
 func (m *module) cmdDay(ctx context.Context, r *app.Request) error {
@@ -93,7 +99,7 @@ func (m *module) cmdDay(ctx context.Context, r *app.Request) error {
 	if r.Args != "" {
 		d, err := parseDate(r.Args)
 		if err != nil {
-			_, err := r.Reply(ctx, "Invalid date "+app.Quote(r.Args)+": "+err.Error()+".")
+			_, err := r.Reply(ctx, badDateText(r.Words, r.Args, err))
 			return err
 		}
 		day = d
@@ -106,7 +112,7 @@ func (m *module) cmdToday(ctx context.Context, r *app.Request) error {
 }
 
 func (m *module) replyDay(ctx context.Context, r *app.Request, t time.Time) error {
-	v, err := m.dayView(ctx, t)
+	v, err := m.dayView(ctx, r.Words, t)
 	if err != nil {
 		return m.sourceDown(ctx, r, err)
 	}
@@ -115,7 +121,7 @@ func (m *module) replyDay(ctx context.Context, r *app.Request, t time.Time) erro
 }
 
 func (m *module) cmdWeek(ctx context.Context, r *app.Request) error {
-	v, err := m.weekView(ctx, m.now())
+	v, err := m.weekView(ctx, r.Words, m.now())
 	if err != nil {
 		return m.sourceDown(ctx, r, err)
 	}
@@ -131,7 +137,7 @@ func (m *module) sourceDown(ctx context.Context, r *app.Request, err error) erro
 		return err // the store failed: let the runtime retry
 	}
 	m.log.Warn("schedule unavailable", "err", err)
-	_, err = r.Reply(ctx, "The LoL esports schedule is unavailable right now. Please try again later.")
+	_, err = r.Reply(ctx, r.T("unavailable"))
 	return err
 }
 
@@ -140,11 +146,11 @@ func (m *module) cmdSubscribe(ctx context.Context, r *app.Request) error {
 	if err != nil {
 		return err
 	}
-	text := "Subscribed: today's matches will arrive here every day at 08:00 (ICT)."
+	text := r.T("subscribed")
 	if !created {
-		text = "Already subscribed: today's matches arrive here every day at 08:00 (ICT)."
+		text = r.T("already_subscribed")
 	}
-	_, err = r.ReplyKeyboard(ctx, text, unsubKeyboard())
+	_, err = r.ReplyKeyboard(ctx, text, unsubKeyboard(r.Words))
 	return err
 }
 
@@ -153,16 +159,10 @@ func (m *module) cmdUnsubscribe(ctx context.Context, r *app.Request) error {
 	if err != nil {
 		return err
 	}
-	text := unsubscribedText
+	text := r.T("unsubscribed")
 	if !removed {
-		text = notSubscribedText
+		text = r.T("not_subscribed")
 	}
 	_, err = r.Reply(ctx, text)
 	return err
 }
-
-// What /lolschedule_unsubscribe and the Unsubscribe button answer.
-const (
-	notSubscribedText = "Not subscribed here."
-	unsubscribedText  = "Unsubscribed: no more daily matches here."
-)

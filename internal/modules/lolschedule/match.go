@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"html"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/miti99bot/miti99bot/internal/app"
 )
 
 // ict is Vietnam's time: UTC+7 all year (no daylight saving), so a fixed
@@ -62,23 +65,37 @@ func selectMatches(events []eventDoc, from, to time.Time) []match {
 	return out
 }
 
-func teamLabel(t team) string {
+func teamLabel(w app.Words, t team) string {
 	if t.Code != "" && t.Code != "TBD" {
 		return t.Code
 	}
 	if t.Name != "" {
 		return t.Name
 	}
-	return "TBD"
+	return w.T("match.tbd")
+}
+
+// weekdays are the weekday keys, Sunday first as time.Weekday counts.
+var weekdays = [7]string{"sun", "mon", "tue", "wed", "thu", "fri", "sat"}
+
+// weekday is t's weekday, short, as w reads it (Wed, T4).
+func weekday(w app.Words, t time.Time) string { return w.T("weekday." + weekdays[t.Weekday()]) }
+
+// dayLabel is a day in Vietnam as the schedule names it: Wed 25/11/2026,
+// T4 25/11/2026.
+func dayLabel(w app.Words, t time.Time) string {
+	return weekday(w, t.In(ict)) + " " + t.In(ict).Format("02/01/2006")
 }
 
 // line renders one match: local time, teams, best-of, state or result.
-func (m match) line(withDate bool) string {
-	when := m.Start.In(ict).Format("15:04")
+func (m match) line(w app.Words, withDate bool) string {
+	start := m.Start.In(ict)
+	when := start.Format("15:04")
 	if withDate {
-		when = m.Start.In(ict).Format("Mon 02/01 15:04")
+		when = weekday(w, start) + " " + start.Format("02/01 15:04")
 	}
-	a, b := html.EscapeString(teamLabel(m.Teams[0])), html.EscapeString(teamLabel(m.Teams[1]))
+	a, b := html.EscapeString(teamLabel(w, m.Teams[0])), html.EscapeString(teamLabel(w, m.Teams[1]))
+	wins := func(i int) string { return strconv.Itoa(m.Teams[i].GameWins) }
 	var status string
 	switch m.State {
 	case "completed":
@@ -90,11 +107,11 @@ func (m match) line(withDate bool) string {
 		case m.Teams[1].Outcome == "win":
 			wb = "<b>" + b + "</b>"
 		}
-		status = fmt.Sprintf("%s %d-%d %s (final)", wa, m.Teams[0].GameWins, m.Teams[1].GameWins, wb)
+		status = w.T("match.final", app.Args{"A": wa, "B": wb, "WinsA": wins(0), "WinsB": wins(1)})
 	case "inProgress":
-		status = fmt.Sprintf("%s vs %s (live, %d-%d)", a, b, m.Teams[0].GameWins, m.Teams[1].GameWins)
+		status = w.T("match.live", app.Args{"A": a, "B": b, "WinsA": wins(0), "WinsB": wins(1)})
 	default:
-		status = a + " vs " + b
+		status = w.T("match.upcoming", app.Args{"A": a, "B": b})
 	}
 	bo := ""
 	if m.BestOf > 0 {
@@ -104,7 +121,7 @@ func (m match) line(withDate bool) string {
 }
 
 // render groups matches by league, leagues in order of their first match.
-func render(title string, ms []match, withDate bool) string {
+func render(w app.Words, title string, ms []match, withDate bool) string {
 	var b strings.Builder
 	b.WriteString("<b>" + html.EscapeString(title) + "</b>\n")
 	byLeague := map[string][]match{}
@@ -116,9 +133,9 @@ func render(title string, ms []match, withDate bool) string {
 		byLeague[m.League] = append(byLeague[m.League], m)
 	}
 	for _, league := range order {
-		b.WriteString("\n🏆 <b>" + html.EscapeString(cmp.Or(league, "Other")) + "</b>\n")
+		b.WriteString("\n🏆 <b>" + html.EscapeString(cmp.Or(league, w.T("match.other_league"))) + "</b>\n")
 		for _, m := range byLeague[league] {
-			b.WriteString(m.line(withDate) + "\n")
+			b.WriteString(m.line(w, withDate) + "\n")
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")

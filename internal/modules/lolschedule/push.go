@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/go-telegram/bot/models"
@@ -57,10 +58,7 @@ func (m *module) push(ctx context.Context, slot time.Time) (pushResult, error) {
 	if len(ms) == 0 && !m.pushEmpty {
 		return res, nil
 	}
-	text := noMatchesText(from)
-	if len(ms) > 0 {
-		text = render("LoL today, "+from.Format("Mon 02/01/2006")+" (ICT)", ms, false)
-	}
+	dg := m.digest(from, ms)
 	subs, err := m.subscribers(ctx)
 	if err != nil {
 		return res, err
@@ -69,6 +67,12 @@ func (m *module) push(ctx context.Context, slot time.Time) (pushResult, error) {
 	for _, s := range subs {
 		if ctx.Err() != nil {
 			return res, ctx.Err()
+		}
+		said, err := dg.to(ctx, s.ChatID)
+		if err != nil { // its language unread: a retry sends it
+			res.Failed++
+			failures = append(failures, fmt.Errorf("chat %d: %w", s.ChatID, err))
+			continue
 		}
 		key := sentKey(day, s)
 		claimed, err := app.TakeClaim(ctx, m.store, key, m.now(), claimStale)
@@ -86,7 +90,7 @@ func (m *module) push(ctx context.Context, slot time.Time) (pushResult, error) {
 			res.Skipped++ // sent, or being sent by another push
 			continue
 		}
-		msg, err := m.bot.Send(ctx, app.Message{ChatID: s.ChatID, ThreadID: s.ThreadID, Text: text, ParseMode: "HTML", NoPreview: true, Bulk: true, Keyboard: pushKeyboard(from)})
+		msg, err := m.bot.Send(ctx, app.Message{ChatID: s.ChatID, ThreadID: s.ThreadID, Text: said.Text, ParseMode: "HTML", NoPreview: true, Bulk: true, Keyboard: said.Keyboard})
 		switch {
 		case err == nil:
 			res.Sent++
@@ -137,7 +141,11 @@ func (m *module) tellOwnerOnce(ctx context.Context, chat int64) {
 	if m.owner == 0 || m.store.CompareAndSwap(ctx, fmt.Sprintf("norights:%d", chat), nil, []byte("told")) != nil {
 		return
 	}
-	text := fmt.Sprintf("lolschedule: I may not post in chat %d (not enough rights); its daily push is skipped until an admin lets me.", chat)
+	w, err := m.texts.Chat(ctx, m.owner)
+	if err != nil {
+		w = m.texts.In(app.English)
+	}
+	text := w.T("owner_no_rights", app.Args{"Chat": strconv.FormatInt(chat, 10)})
 	if _, err := m.bot.Send(ctx, app.Message{ChatID: m.owner, Text: text}); err != nil {
 		m.log.Warn("lolschedule: could not tell the owner of a chat without rights", "chat_id", chat, "err", err)
 	}

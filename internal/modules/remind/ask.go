@@ -15,9 +15,6 @@ import (
 const (
 	stepWhat = "what"
 	stepWhen = "when"
-
-	askWhatText = "What should I remind you of? (/cancel stops)"
-	askWhenText = "When? 10m, 2h, 1d (or 1h30m), at 08:00, or at 2027-01-31 09:00 (Vietnam time)."
 )
 
 // steps are the conversation's steps.
@@ -30,7 +27,7 @@ func (m *module) ask(ctx context.Context, r *app.Request) error {
 	if err := m.conv.Start(ctx, app.ConversationOf(r, stepWhat, 0, nil)); err != nil {
 		return err
 	}
-	_, err := r.Ask(ctx, askWhatText)
+	_, err := r.Ask(ctx, r.T("ask_what"))
 	return err
 }
 
@@ -39,13 +36,13 @@ func (m *module) stepWhat(ctx context.Context, r *app.TextRequest) error {
 		if err := r.Continue(ctx, stepWhat, 0, nil); err != nil {
 			return err
 		}
-		_, err := r.Ask(ctx, errTooLong.Error())
+		_, err := r.Ask(ctx, errTooLong.text(r.Words))
 		return err
 	}
 	if err := r.Continue(ctx, stepWhen, 0, []byte(r.Text)); err != nil {
 		return err
 	}
-	_, err := r.Ask(ctx, askWhenText)
+	_, err := r.Ask(ctx, r.T("ask_when"))
 	return err
 }
 
@@ -59,7 +56,7 @@ func (m *module) stepWhen(ctx context.Context, r *app.TextRequest) error {
 		if err := r.Continue(ctx, stepWhen, 0, r.Conversation.State); err != nil {
 			return err
 		}
-		_, err := r.Ask(ctx, ref.Error())
+		_, err := r.Ask(ctx, ref.text(r.Words))
 		return err
 	}
 	req := *r.Request

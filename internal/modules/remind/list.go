@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 )
 
 const callbackPrefix = "remind:"
@@ -35,23 +36,23 @@ func (m *module) list(ctx context.Context, r *app.Request) error {
 	}
 	timers = slices.DeleteFunc(timers, func(t app.Timer) bool { return t.ChatID != r.ChatID })
 	if len(timers) == 0 {
-		_, err := r.Reply(ctx, "You have no pending reminders in this chat. Set one: /remind 10m stretch.")
+		_, err := r.Reply(ctx, r.T("none_here"))
 		return err
 	}
 	slices.SortFunc(timers, func(a, b app.Timer) int { return a.At.Compare(b.At) })
 	now := m.now()
 	var b strings.Builder
-	b.WriteString("Your pending reminders here (Vietnam time):\n")
+	b.WriteString(r.T("list_head") + "\n")
 	var rows [][]app.Button
 	for i, t := range timers {
 		var p payload
 		_ = json.Unmarshal(t.Payload, &p) // an unreadable one lists as empty: it can still be cancelled
-		fmt.Fprintf(&b, "%d. %s: %s\n", i+1, listWhen(t.At, now), shorten(p.Text))
+		fmt.Fprintf(&b, "%d. %s: %s\n", i+1, listWhen(r.Lang, t.At, now), shorten(p.Text))
 		id := strings.TrimPrefix(t.Key, timerKey(r.UserID, ""))
 		if i%perRow == 0 {
 			rows = append(rows, nil)
 		}
-		rows[len(rows)-1] = append(rows[len(rows)-1], app.Button{Text: fmt.Sprintf("Cancel %d", i+1), Data: cancelData(r.UserID, id)})
+		rows[len(rows)-1] = append(rows[len(rows)-1], app.Button{Text: r.T("cancel_n", app.Args{"N": strconv.Itoa(i + 1)}), Data: cancelData(r.UserID, id)})
 	}
 	kb, err := app.Keyboard(rows...)
 	if err != nil {
@@ -61,13 +62,14 @@ func (m *module) list(ctx context.Context, r *app.Request) error {
 	return err
 }
 
-// listWhen is a time in Vietnam, short: its date only when not today.
-func listWhen(at, now time.Time) string {
+// listWhen is a time in Vietnam, short: as lang reads a date and time
+// (locale.DateTime), its time only when today.
+func listWhen(lang app.Lang, at, now time.Time) string {
 	l := at.In(ict)
 	if l.Format(time.DateOnly) == now.In(ict).Format(time.DateOnly) {
 		return l.Format("15:04")
 	}
-	return l.Format("2 Jan 2006 15:04")
+	return locale.DateTime(lang, l)
 }
 
 func shorten(s string) string {
@@ -83,17 +85,17 @@ func shorten(s string) string {
 func (m *module) cancel(ctx context.Context, c *app.CallbackRequest) error {
 	d, err := app.ParseCallback(callbackPrefix, c.Data, 2, 2)
 	if err != nil {
-		return c.Answer(ctx, app.StaleButtonToast)
+		return c.Answer(ctx, c.T(app.StaleButton))
 	}
 	user, err := d.Int(0)
 	if err != nil {
-		return c.Answer(ctx, app.StaleButtonToast)
+		return c.Answer(ctx, c.T(app.StaleButton))
 	}
 	if c.Role < app.RoleAdmin {
 		if mine, err := c.ActsFor(ctx, user); err != nil {
 			return err
 		} else if !mine {
-			return c.Answer(ctx, "Only whoever set this reminder (or an admin) can cancel it.")
+			return c.Answer(ctx, c.T("not_yours"))
 		}
 	}
 	key := timerKey(user, d.Fields[1])
@@ -106,10 +108,10 @@ func (m *module) cancel(ctx context.Context, c *app.CallbackRequest) error {
 	}
 	switch outcome {
 	case app.Cancelled:
-		_, err := c.Reply(ctx, "Reminder cancelled: it will not be sent.")
+		_, err := c.Reply(ctx, c.T("cancelled"))
 		return err
 	case app.TooLate:
-		return c.Answer(ctx, "Too late: this reminder is being sent now.")
+		return c.Answer(ctx, c.T("too_late"))
 	}
-	return c.Answer(ctx, "This reminder is no longer pending: it was sent or cancelled already.")
+	return c.Answer(ctx, c.T("gone"))
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/miti99bot/miti99bot/internal/app"
 )
 
 // ict is the bot's zone for its users (Vietnam, UTC+7, no daylight time).
@@ -19,24 +21,39 @@ const (
 	minAhead = 10 * time.Second
 )
 
-// refusal is a /remind the module refuses, worded for the user.
+// refusal is a /remind the module refuses: its value is the key of the
+// text that tells the user why (refusal.text).
 type refusal string
 
-func (r refusal) Error() string { return string(r) }
+func (r refusal) Error() string { return "remind: refused: " + string(r) }
 
 // The refusals of /remind.
 const (
-	errNoWhen   refusal = "Say when and what: /remind 10m stretch, /remind at 08:00 stand-up, /remind at 2027-01-31 09:00 pay rent."
-	errBadWhen  refusal = "I cannot read that time. Use 10m, 2h, 1d (or 1h30m), at 08:00, or at 2027-01-31 09:00 (Vietnam time)."
-	errNoText   refusal = "What should I remind you of? Add the text after the time: /remind 10m stretch."
-	errTooLong  refusal = "That reminder is too long: keep it to 1000 characters."
-	errPast     refusal = "That time has already passed."
-	errTooFar   refusal = "That is too far ahead: I keep reminders for 366 days at most (366d, or a date within that)."
-	errTooEarly refusal = "Give me at least 10 seconds: 10s or later."
+	errNoWhen   refusal = "no_when"
+	errBadWhen  refusal = "bad_when"
+	errNoText   refusal = "no_text"
+	errTooLong  refusal = "too_long"
+	errPast     refusal = "past"
+	errTooFar   refusal = "too_far"
+	errTooEarly refusal = "too_early"
 )
 
+// text is the refusal in w's language, with the bound it names.
+func (r refusal) text(w app.Words) string {
+	switch r {
+	case errTooLong:
+		return w.T(string(r), app.Args{"Max": strconv.Itoa(maxText)})
+	case errTooFar:
+		return w.T(string(r), app.Args{"Count": int(maxAhead / (24 * time.Hour))})
+	case errTooEarly:
+		return w.T(string(r), app.Args{"Count": int(minAhead / time.Second)})
+	}
+	return w.T(string(r))
+}
+
 // parse reads "<when> <text>" as now sees it: a delay (30s, 10m, 2h, 1d,
-// 1h30m), "at HH:MM" (the next such time in Vietnam) or "at YYYY-MM-DD
+// 1h30m, or a number and a Vietnamese unit: 10 phút), "at HH:MM" ("lúc"
+// as well) (the next such time in Vietnam) or "at YYYY-MM-DD
 // HH:MM" (Vietnam time).
 func parse(args string, now time.Time) (at time.Time, text string, err error) {
 	f := strings.Fields(args)
@@ -50,10 +67,15 @@ func parse(args string, now time.Time) (at time.Time, text string, err error) {
 		}
 		return rest
 	}
-	if strings.EqualFold(f[0], "at") {
+	var d time.Duration
+	switch unit := vietnameseUnit(f); {
+	case isAt(f[0]):
 		at, text, err = parseAt(f[1:], now, cut)
-	} else {
-		var d time.Duration
+	case unit != "":
+		if d, err = parseDelay(f[0] + unit); err == nil {
+			at, text = now.Add(d), cut(2)
+		}
+	default:
 		if d, err = parseDelay(f[0]); err == nil {
 			at, text = now.Add(d), cut(1)
 		}
@@ -73,6 +95,36 @@ func parse(args string, now time.Time) (at time.Time, text string, err error) {
 		return at, "", errTooFar
 	}
 	return at, text, nil
+}
+
+// isAt reports whether word says a clock time follows: "at", or the
+// Vietnamese "lúc" (with or without its diacritic).
+func isAt(word string) bool {
+	switch strings.ToLower(word) {
+	case "at", "lúc", "luc":
+		return true
+	}
+	return false
+}
+
+// vietnameseUnit is parseDelay's unit for the word after a number when
+// it is a Vietnamese one ("10 phút", "2 giờ", "1 ngày"), written with or
+// without diacritics; "" otherwise.
+func vietnameseUnit(f []string) string {
+	if len(f) < 2 {
+		return ""
+	}
+	switch strings.ToLower(f[1]) {
+	case "giây", "giay":
+		return "s"
+	case "phút", "phut":
+		return "m"
+	case "giờ", "gio", "tiếng", "tieng":
+		return "h"
+	case "ngày", "ngay":
+		return "d"
+	}
+	return ""
 }
 
 func parseAt(f []string, now time.Time, cut func(int) string) (time.Time, string, error) {

@@ -6,15 +6,16 @@ package remind
 
 import (
 	"context"
+	"embed"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"slices"
 	"strconv"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -55,13 +56,18 @@ type module struct {
 	now    func() time.Time
 	log    *slog.Logger
 	conv   app.Conversations
+	texts  app.Texts
 }
+
+//go:embed locales/*.toml
+var texts embed.FS
 
 // New builds the module.
 func New(d app.Deps) (*app.Module, error) {
-	m := &module{store: d.Store, timers: d.Timers, bot: d.Bot, now: d.Now, log: d.Log, conv: d.Conversations}
+	m := &module{store: d.Store, timers: d.Timers, bot: d.Bot, now: d.Now, log: d.Log, conv: d.Conversations, texts: d.Texts}
 	return &app.Module{
-		Name: Name,
+		Name:  Name,
+		Texts: texts,
 		Commands: []app.Command{
 			{Name: "remind", Description: "Remind me: /remind 10m text, 2h, 1d, at 08:00, at 2027-01-31 09:00 (Vietnam time); /remind alone asks", Handler: m.remind},
 			{Name: "remind_list", Description: "List your pending reminders in this chat, with a Cancel button each", Handler: m.list},
@@ -84,7 +90,7 @@ func (m *module) remind(ctx context.Context, r *app.Request) error {
 	now := m.now()
 	at, text, err := parse(r.Args, now)
 	if ref := refusal(""); errors.As(err, &ref) {
-		_, err := r.Reply(ctx, ref.Error())
+		_, err := r.Reply(ctx, ref.text(r.Words))
 		return err
 	} else if err != nil {
 		return err
@@ -98,11 +104,11 @@ func (m *module) remind(ctx context.Context, r *app.Request) error {
 	if err != nil || due.IsZero() {
 		return err // or refused: the reply is sent
 	}
-	kb, err := app.Keyboard([]app.Button{{Text: "Cancel", Data: cancelData(r.UserID, id)}})
+	kb, err := app.Keyboard([]app.Button{{Text: r.T("cancel"), Data: cancelData(r.UserID, id)}})
 	if err != nil {
 		return err
 	}
-	_, err = r.ReplyKeyboard(ctx, "⏰ I will remind you "+when(due, now)+".", kb)
+	_, err = r.ReplyKeyboard(ctx, r.T("set", app.Args{"When": when(r.Words, due, now)}), kb)
 	return err
 }
 
@@ -118,7 +124,7 @@ func (m *module) set(ctx context.Context, r *app.Request, key string, at time.Ti
 	if !slices.Contains(taken, key) {
 		switch err := m.reserve(ctx, r.UserID, key, at, taken); {
 		case errors.Is(err, errFull):
-			_, err = r.Reply(ctx, fmt.Sprintf("You have %d reminders pending, the most I keep: cancel one with /remind_list first.", maxPending))
+			_, err = r.Reply(ctx, r.T("full", app.Args{"Count": maxPending}))
 			return time.Time{}, err
 		case err != nil:
 			return time.Time{}, err
@@ -132,13 +138,24 @@ func (m *module) set(ctx context.Context, r *app.Request, key string, at time.Ti
 	return set.At, nil // the engine keeps whole seconds, rounded up
 }
 
-// when says a time in Vietnam, with its date unless it is today there.
-func when(at, now time.Time) string {
+// when says a time in Vietnam as w reads it, with its date unless it is
+// today there.
+func when(w app.Words, at, now time.Time) string {
 	l, n := at.In(ict), now.In(ict)
-	if l.Format("2006-01-02") == n.Format("2006-01-02") {
-		return "at " + l.Format("15:04") + " (Vietnam time)"
+	if l.Format(time.DateOnly) == n.Format(time.DateOnly) {
+		return w.T("when_today", app.Args{"Time": l.Format("15:04")})
 	}
-	return "on " + l.Format("Mon 2 Jan 2006 at 15:04") + " (Vietnam time)"
+	return w.T("when_day", app.Args{"Day": day(w.Lang, l), "Time": l.Format("15:04")})
+}
+
+// day is t's date as lang reads it: Vietnamese through locale.Date
+// (29/11/2026), English with its weekday (Sun 29 Nov 2026), as the bot
+// has always written it.
+func day(lang app.Lang, t time.Time) string {
+	if lang == app.Vietnamese {
+		return locale.Date(lang, t)
+	}
+	return t.Format("Mon 2 Jan 2006")
 }
 
 // fire sends a due reminder to its chat and topic. A topic gone takes it
@@ -149,12 +166,15 @@ func (m *module) fire(ctx context.Context, t app.Timer) error {
 		m.log.Error("reminder unreadable: dropped", "key", t.Key, "err", err)
 		return nil
 	}
-	text := "⏰ Reminder"
-	if p.Name != "" {
-		text += " for " + p.Name
+	w, err := m.texts.Chat(ctx, t.ChatID)
+	if err != nil {
+		return err // the store's: the timer fires again
 	}
-	text += ": " + p.Text
-	_, err := app.SendInTopicOrChat(ctx, m.bot, app.Message{ChatID: t.ChatID, ThreadID: t.ThreadID, Text: text})
+	text := w.T("delivered", app.Args{"Text": p.Text})
+	if p.Name != "" {
+		text = w.T("delivered_for", app.Args{"Name": p.Name, "Text": p.Text})
+	}
+	_, err = app.SendInTopicOrChat(ctx, m.bot, app.Message{ChatID: t.ChatID, ThreadID: t.ThreadID, Text: text})
 	if err != nil && app.Permanent(err) {
 		m.log.Warn("reminder dropped: the chat refuses it", "chat_id", t.ChatID, "key", t.Key, "err", err)
 		return nil
