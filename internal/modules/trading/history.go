@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 )
 
@@ -154,13 +156,29 @@ func Names(ps []Period) []string {
 	return names
 }
 
-// PeriodNames is "1d, 7d, 30d or 1y".
-func PeriodNames(ps []Period) string {
+// PeriodNames is "1d, 7d, 30d or 1y", or the reader's word for "or".
+func PeriodNames(ps []Period, or string) string {
 	names := Names(ps)
 	if len(names) == 1 {
 		return names[0]
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return strings.Join(names[:len(names)-1], ", ") + " " + or + " " + names[len(names)-1]
+}
+
+// TimeLayout is a chart's time axis layout as lang reads it: English as
+// the period says ("Jan 02"), Vietnamese with day before month and no
+// English month names ("02/01", "01/2006").
+func TimeLayout(lang app.Lang, layout string) string {
+	if lang != locale.Vietnamese {
+		return layout
+	}
+	switch layout {
+	case "Jan 02":
+		return "02/01"
+	case "Jan 2006":
+		return "01/2006"
+	}
+	return layout
 }
 
 // ICT is the users' time zone (Vietnam, no daylight saving), fixed so the

@@ -66,8 +66,12 @@ func ChartRoute(d *trading.Desk, c *charts.Charts) app.WebRoute {
 			return nil, app.ErrWebNotFound
 		}
 		now := c.Now()
+		w, err := d.WordsOf(ctx, r.UserID)
+		if err != nil {
+			return nil, err
+		}
 		if wc, ok := kept.get(chartSym+" "+p.Name, now, p.Fresh); ok {
-			wc.Symbol = sym
+			wc.Symbol, wc.Label = sym, c.SymbolLabel(w, chartSym)
 			return wc, nil
 		}
 		h, src, err := trading.FetchHistory(ctx, c.History, chartSym, p, now, func(name string, err error) {
@@ -79,7 +83,7 @@ func ChartRoute(d *trading.Desk, c *charts.Charts) app.WebRoute {
 		case err != nil:
 			return nil, err
 		}
-		wc := WebChart{Symbol: sym, Label: c.SymbolLabel(chartSym), Period: p.Name, Periods: trading.Names(c.Periods), OHLC: h.OHLC, Source: src.Name, Note: src.Note}
+		wc := WebChart{Symbol: sym, Label: c.SymbolLabel(w, chartSym), Period: p.Name, Periods: trading.Names(c.Periods), OHLC: h.OHLC, Source: src.Name, Note: src.Note}
 		for _, b := range h.Bars {
 			wc.Bars = append(wc.Bars, WebBar{T: b.T.Unix(), O: b.O, H: b.H, L: b.L, C: b.C})
 		}

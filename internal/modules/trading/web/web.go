@@ -74,13 +74,17 @@ type WebTrade struct {
 // its latest trades.
 func MeRoute(d *trading.Desk) app.WebRoute {
 	return app.WebRoute{Name: app.WebMe, Handler: func(ctx context.Context, r *app.WebRequest) (any, error) {
-		return Me(ctx, d, r.UserID)
+		w, err := d.WordsOf(ctx, r.UserID)
+		if err != nil {
+			return nil, err
+		}
+		return Me(ctx, d, w, r.UserID)
 	}}
 }
 
-// Me is user's portfolio at d for the Mini App.
-func Me(ctx context.Context, d *trading.Desk, user int64) (WebPortfolio, error) {
-	amount := func(v decimal.Decimal) Amount { return Amount{Value: v, Text: d.Money(v)} }
+// Me is user's portfolio at d for the Mini App, its texts in w's language.
+func Me(ctx context.Context, d *trading.Desk, w app.Words, user int64) (WebPortfolio, error) {
+	amount := func(v decimal.Decimal) Amount { return Amount{Value: v, Text: d.Cash(w.Lang, v)} }
 	out := WebPortfolio{Market: d.Name, Holdings: []WebHolding{}, Values: []WebDayValue{}, Trades: []WebTrade{}}
 	p, found, err := trading.Load(ctx, d.Quotes.Store, user)
 	if err != nil {
@@ -122,7 +126,7 @@ func Me(ctx context.Context, d *trading.Desk, user int64) (WebPortfolio, error) 
 	out.Found = true
 	out.Cash, out.Invested, out.Total, out.PL = amount(v.Cash), amount(v.Invested), amount(v.Total), amount(v.PL)
 	for _, l := range v.Lines {
-		out.Holdings = append(out.Holdings, WebHolding{Symbol: l.Symbol, Unit: d.UnitOf(l.Symbol), Qty: trading.Qty(l.Qty),
+		out.Holdings = append(out.Holdings, WebHolding{Symbol: l.Symbol, Unit: d.UnitOf(w, l.Symbol), Qty: trading.Qty(l.Qty),
 			Cost: amount(l.Cost), Price: amount(l.Price), Value: amount(l.Value), PL: amount(l.PL), PriceKnown: l.PriceKnown})
 	}
 	for _, pt := range pts {
