@@ -1,6 +1,7 @@
 package gold
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/miti99bot/miti99bot/internal/apptest"
@@ -18,4 +19,30 @@ func TestAVietnameseUserTradesGoldInVietnamese(t *testing.T) {
 		{"/gold_buy 0.05", "Chưa thực hiện: quá nhiều chữ số thập phân: tối đa 1 (tính theo lượng, lẻ đến chỉ: ví dụ 0.5)."},
 		{"/gold_stats", "1,1 lượng: 92.950.000\u00a0₫ (giá vốn 95.150.000\u00a0₫, lãi/lỗ -2.200.000\u00a0₫)\nTiền mặt: 4.850.000\u00a0₫\nTổng: 97.800.000\u00a0₫ (đã nạp 100.000.000\u00a0₫, lãi/lỗ -2.200.000\u00a0₫)"},
 	})
+}
+
+// A chart is drawn and captioned in its reader's language, and each
+// language's picture is cached apart: a Vietnamese reader right after an
+// English one gets Vietnamese, not the English picture kept for a minute.
+func TestAChartSpeaksItsReadersLanguage(t *testing.T) {
+	b := spotBot(t, spotKlines{n: 84})
+	b.MustSay(apptest.Group, apptest.User, "/gold_chart")
+	b.Speaks(apptest.Admin, "vi")
+	b.MustSay(apptest.PrivateChat, apptest.Admin, "/gold_chart")
+	photos := b.Srv.Photos()
+	if len(photos) != 2 {
+		t.Fatalf("%d photos; want 2", len(photos))
+	}
+	for i, want := range []struct{ first, end, note string }{
+		{"World gold (spot, VND/luong) 7d: ", " VND)", "World spot, not SJC's price"},
+		{"Vàng thế giới (giá giao ngay, VND/lượng) 7d: ", "\u00a0₫)", "Giá vàng thế giới, không phải giá SJC"},
+	} {
+		lines := strings.Split(photos[i].Caption, "\n")
+		if !strings.HasPrefix(lines[0], want.first) || !strings.HasSuffix(lines[0], want.end) || !strings.HasPrefix(lines[len(lines)-1], want.note) {
+			t.Errorf("photo %d: caption %q; want %q...%q, then %q...", i, photos[i].Caption, want.first, want.end, want.note)
+		}
+	}
+	if vi := photos[1].Caption; !strings.Contains(vi, "nến OHLC") && !strings.Contains(vi, "mức giá") {
+		t.Errorf("the Vietnamese caption's source line is not Vietnamese: %q", vi)
+	}
 }

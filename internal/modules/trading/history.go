@@ -42,8 +42,8 @@ type History struct {
 }
 
 // HistorySource is one provider of past prices, tried in order as the
-// price sources are. Note, when set, is printed under the chart (a
-// conversion, a stand-in for the real market).
+// price sources are. Note, when set, is the key of the market's words
+// printed under the chart (a conversion, a stand-in for the real market).
 type HistorySource struct {
 	Name string
 	Note string

@@ -1,6 +1,7 @@
 package trading
 
 import (
+	"cmp"
 	"io/fs"
 	"time"
 
@@ -117,4 +118,12 @@ type OrderAmount struct {
 // or 1,234,567 VND, vi 1.234,56 $ or 1.234.567 ₫.
 func (k *Kit) Cash(lang app.Lang, d decimal.Decimal) string {
 	return locale.Money(lang, k.Currency, d.StringFixed(k.Market.CashPlaces))
+}
+
+// ChartMoney is the charts' money format for a reader of lang: the Kit's
+// Chart, of the market's Currency.
+func (k *Kit) ChartMoney(lang app.Lang) chart.Format {
+	f := k.Chart
+	f.Currency, f.Lang = cmp.Or(f.Currency, k.Currency), lang
+	return f
 }

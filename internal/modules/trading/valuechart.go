@@ -68,7 +68,7 @@ func (v *Values) Callback() app.Callback {
 
 // draw is the chart of pts and its caption, in w's language.
 func (v *Values) draw(ctx context.Context, w app.Words, pts []DayPoint) ([]byte, string, error) {
-	in := chart.Portfolio{Money: v.Chart.In(w.Lang), Offset: 7 * time.Hour, TimeFormat: TimeLayout(w.Lang, "Jan 02"),
+	in := chart.Portfolio{Money: v.ChartMoney(w.Lang), Offset: 7 * time.Hour, TimeFormat: TimeLayout(w.Lang, "Jan 02"),
 		Words: chart.Words{Cash: w.T("trading.chart.cash"), Holdings: w.T("trading.chart.holdings"), Total: w.T("trading.chart.total")}}
 	for _, p := range pts {
 		day, err := time.ParseInLocation(time.DateOnly, p.Day, ICT)

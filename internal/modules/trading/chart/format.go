@@ -49,12 +49,6 @@ func (f Format) String(v float64) string {
 	return sign + f.Prefix + Grouped(s) + f.Suffix
 }
 
-// In is f for a reader of lang.
-func (f Format) In(lang locale.Lang) Format {
-	f.Lang = lang
-	return f
-}
-
 // Grouped puts thousands separators into an unsigned decimal number:
 // Grouped("1234567.50") = "1,234,567.50".
 func Grouped(s string) string {

@@ -81,7 +81,7 @@ func (c *Charts) Picture(ctx context.Context, w app.Words, sym string, p trading
 		return Picture{}, err
 	}
 	title := c.title(w, sym, p, h)
-	png, err := c.Drawer.Draw(ctx, chart.Series{Title: title, Bars: h.Bars, OHLC: h.OHLC, Money: c.Chart.In(w.Lang), Offset: offset(now),
+	png, err := c.Drawer.Draw(ctx, chart.Series{Title: title, Bars: h.Bars, OHLC: h.OHLC, Money: c.ChartMoney(w.Lang), Offset: offset(now),
 		TimeFormat: trading.TimeLayout(w.Lang, p.TimeFormat), Words: chart.Words{High: w.T("trading.chart.high"), Low: w.T("trading.chart.low")}})
 	if err != nil {
 		return Picture{}, fmt.Errorf("chart %s %s: %w", sym, p.Name, err)
@@ -101,7 +101,7 @@ func (c *Charts) title(w app.Words, sym string, p trading.Period, h trading.Hist
 		sign = "-"
 	}
 	pct := 100 * math.Abs(diff) / first
-	money := c.Chart.In(w.Lang)
+	money := c.ChartMoney(w.Lang)
 	return w.T("trading.chart.title", app.Args{"Label": c.SymbolLabel(w, sym), "Period": p.Name, "Last": money.String(last),
 		"Pct": sign + locale.Float(w.Lang, pct, 2), "Diff": sign + money.String(math.Abs(diff))})
 }
@@ -119,7 +119,7 @@ func (c *Charts) caption(w app.Words, title string, h trading.History, src tradi
 	}
 	lines := []string{title, w.T(key, app.Args{"Count": len(h.Bars), "Source": src.Name, "At": at})}
 	if src.Note != "" {
-		lines = append(lines, src.Note)
+		lines = append(lines, w.T(src.Note))
 	}
 	return strings.Join(lines, "\n")
 }
