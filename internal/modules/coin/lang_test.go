@@ -1,6 +1,7 @@
 package coin
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/miti99bot/miti99bot/internal/apptest"
@@ -20,4 +21,34 @@ func TestAVietnameseUserTradesCoinsInVietnamese(t *testing.T) {
 		{"/coin_buy BTC", "Cách dùng: /coin_buy <mã> <số usd>, ví dụ /coin_buy BTC 100"},
 		{"/coin_stats", "0,00166665 BTC: 100,00\u00a0$ (giá vốn 100,00\u00a0$, lãi/lỗ 0,00\u00a0$)\nTiền mặt: 900,00\u00a0$\nTổng: 1.000,00\u00a0$ (đã nạp 1.000,00\u00a0$, lãi/lỗ 0,00\u00a0$)"},
 	})
+}
+
+// The board and its buttons, and a price card, read in Vietnamese for a
+// Vietnamese user.
+func TestAVietnameseUserReadsTheBoardAndCardsInVietnamese(t *testing.T) {
+	b, _, _ := setup(t)
+	b.Speaks(apptest.User, "vi")
+	b.MustSay(apptest.PrivateChat, apptest.User, "/coin_topup 1000")
+	b.Expect(apptest.PrivateChat, apptest.User, "/coin_top join",
+		"Bạn đã lên bảng xếp hạng coin: /coin_top của bất kỳ ai trong cuộc trò chuyện riêng sẽ hiện tên, giá trị và thay đổi 7 ngày của bạn. /coin_top leave để rời bảng.")
+	b.MustSay(apptest.PrivateChat, apptest.User, "/coin_top")
+	board := b.Last()
+	for _, want := range []string{"🏆 Bảng xếp hạng coin công khai, theo giá trị: 1 thành viên\n", ": 1.000,00\u00a0$ (7 ngày: mới)"} {
+		if !strings.Contains(board, want) {
+			t.Errorf("board %q lacks %q", board, want)
+		}
+	}
+	_, rows, ok := b.Srv.Keyboard(apptest.PrivateChat)
+	if !ok || rows[0][0].Text != "📊 Theo thay đổi 7 ngày" || rows[len(rows)-1][0].Text != "Rời bảng xếp hạng" {
+		t.Errorf("board buttons %+v", rows)
+	}
+	card := b.Inline(apptest.User, "btc").Results[0]
+	for _, want := range []string{"BTC: 60.000,50\u00a0$ (Binance)", "Giá lúc 29/11/2026 19:00", "Biểu đồ: /coin_chart BTC"} {
+		if !strings.Contains(card.Text, want) {
+			t.Errorf("card %q lacks %q", card.Text, want)
+		}
+	}
+	if card.Title != "Coin BTC" {
+		t.Errorf("card title %q", card.Title)
+	}
 }

@@ -165,12 +165,16 @@ type WebBoardRow struct {
 // parameter), and gets that group's board, as /<market>_top ranks it, only
 // when the user is a member of that board (BoardMember).
 func BoardRoute(d *trading.Desk) app.WebRoute {
-	amount := func(v decimal.Decimal) Amount { return Amount{Value: v, Text: d.Money(v)} }
 	return app.WebRoute{Name: "board", Handler: func(ctx context.Context, r *app.WebRequest) (any, error) {
 		chat, err := strconv.ParseInt(r.Query.Get("chat"), 10, 64)
 		if err != nil || chat >= 0 {
 			return nil, app.ErrWebNotFound // a group's id is negative
 		}
+		w, err := d.WordsOf(ctx, r.UserID)
+		if err != nil {
+			return nil, err
+		}
+		amount := func(v decimal.Decimal) Amount { return Amount{Value: v, Text: d.Cash(w.Lang, v)} }
 		if member, err := d.BoardMember(ctx, chat, r.UserID); err != nil {
 			return nil, err
 		} else if !member {
@@ -184,7 +188,7 @@ func BoardRoute(d *trading.Desk) app.WebRoute {
 		for i, row := range rows {
 			name := row.Name
 			if name == "" {
-				name = "(no name yet)"
+				name = w.T("trading.board.no_name")
 			}
 			b.Rows = append(b.Rows, WebBoardRow{Rank: i + 1, Name: name, Value: amount(row.Value), PL: amount(row.Change), You: row.User == r.UserID})
 		}
