@@ -74,7 +74,9 @@ type Kit struct {
 
 	// Help describes the commands whose words differ per market.
 	Help Help
-	// InlineHelp is the key of the price cards' line in /help.
+	// InlineHelp is the key of the price cards' line in /help; the
+	// market's catalog also has "inline.summary", the own-portfolio
+	// summary's.
 	InlineHelp string
 	// More are a market's own commands, after the kit's.
 	More func(d *Desk) []app.Command

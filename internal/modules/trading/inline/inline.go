@@ -77,7 +77,7 @@ func Summary(d *trading.Desk) app.Inline {
 		Match:     func(q string) bool { return q == "" },
 		Personal:  true,
 		CacheTime: d.Quotes.Fresh,
-		HelpKey:   "trading.inline_summary",
+		HelpKey:   "inline.summary", // each market's own
 		Handler: func(ctx context.Context, r *app.InlineRequest) ([]app.InlineResult, error) {
 			body, found, err := d.Stats(ctx, r.Words, r.UserID)
 			if err != nil || !found {
