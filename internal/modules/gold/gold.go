@@ -95,7 +95,14 @@ func inlineSymbol(q string) (string, bool) {
 // priceText is a price reply.
 func priceText(w app.Words, _ string, q trading.Quote) string {
 	text := w.T("price", app.Args{"Buy": vnd(w.Lang, q.SellPrice()), "Sell": vnd(w.Lang, q.Price), "Source": q.Source})
-	if q.Note != "" {
+	switch {
+	case q.Note != "" && q.NoteArgs != nil:
+		args := app.Args{}
+		for k, v := range q.NoteArgs {
+			args[k] = trading.Figure(w.Lang, v)
+		}
+		text += "\n" + w.T(q.Note, args)
+	case q.Note != "": // kept before notes had figures: its text
 		text += "\n" + q.Note
 	}
 	return text

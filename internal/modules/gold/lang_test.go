@@ -13,7 +13,7 @@ func TestAVietnameseUserTradesGoldInVietnamese(t *testing.T) {
 	b, _, _ := setup(t)
 	b.Speaks(apptest.User, "vi")
 	b.Converse(apptest.PrivateChat, apptest.User, []apptest.Step{
-		{"/gold_price", "Vàng SJC mỗi lượng: giá mua vào 84.500.000\u00a0₫, giá bán ra 86.500.000\u00a0₫ (SJC via VNAppMob)"},
+		{"/gold_price", "Vàng mỗi lượng: giá mua vào 84.500.000\u00a0₫, giá bán ra 86.500.000\u00a0₫ (SJC via VNAppMob)"},
 		{"/gold_topup 100000000", "Đã nạp 100.000.000\u00a0₫. Tiền mặt: 100.000.000\u00a0₫."},
 		{"/gold_buy 1.1", "Đã mua 1,1 lượng giá 86.500.000\u00a0₫, tổng 95.150.000\u00a0₫. Tiền mặt: 4.850.000\u00a0₫."},
 		{"/gold_buy 0.05", "Chưa thực hiện: quá nhiều chữ số thập phân: tối đa 1 (tính theo lượng, lẻ đến chỉ: ví dụ 0.5)."},
@@ -45,4 +45,14 @@ func TestAChartSpeaksItsReadersLanguage(t *testing.T) {
 	if vi := photos[1].Caption; !strings.Contains(vi, "nến OHLC") && !strings.Contains(vi, "mức giá") {
 		t.Errorf("the Vietnamese caption's source line is not Vietnamese: %q", vi)
 	}
+}
+
+// World spot's note, under a stand-in price, reads in Vietnamese with its
+// figures as Vietnamese writes them.
+func TestWorldSpotsNoteReadsInTheReadersLanguage(t *testing.T) {
+	b, f, _ := setup(t)
+	f.sjcDown = true
+	b.Speaks(apptest.User, "vi")
+	b.Expect(apptest.PrivateChat, apptest.User, "/gold_price",
+		"Vàng mỗi lượng: giá mua vào 133.885.636\u00a0₫, giá bán ra 133.885.636\u00a0₫ (world spot)\ngiá thế giới 4.433,33 $/oz x 25.048 VND/USD x 37,5/31,1035 oz mỗi lượng")
 }

@@ -43,9 +43,12 @@ type Quote struct {
 	// Bid is what a seller gets, when it differs from Price (zero: Price).
 	Bid    decimal.Decimal `json:"bid,omitzero"`
 	Source string          `json:"source"`
-	// Note says how the source made the price (a conversion), if it did.
-	Note string    `json:"note,omitzero"`
-	At   time.Time `json:"at"`
+	// Note says how the source made the price (a conversion), if it did:
+	// the key of the market's words, its figures NoteArgs (plain
+	// decimals, see Figure). A note kept without figures is its text.
+	Note     string            `json:"note,omitzero"`
+	NoteArgs map[string]string `json:"note_args,omitzero"`
+	At       time.Time         `json:"at"`
 	// StandIn: the price is another market's, its source a Source.StandIn.
 	StandIn bool `json:"stand_in,omitzero"`
 }

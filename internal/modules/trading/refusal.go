@@ -30,13 +30,17 @@ func refused(kind error, key, text string, args app.Args) error {
 // figure is a refusal's number, a plain decimal.
 type figure string
 
-// In is the figure as lang reads it: English plain, as the bot always
-// wrote a refusal's figures; Vietnamese with its marks.
-func (f figure) In(lang app.Lang) string {
+// In is the figure as lang reads it (Figure).
+func (f figure) In(lang app.Lang) string { return Figure(lang, string(f)) }
+
+// Figure is a plain decimal in a sentence's figures (a refusal's, a
+// price's note) as lang reads it: English plain, as the bot always wrote
+// them; Vietnamese with its marks.
+func Figure(lang app.Lang, plain string) string {
 	if lang == locale.Vietnamese {
-		return locale.Number(lang, string(f))
+		return locale.Number(lang, plain)
 	}
-	return string(f)
+	return plain
 }
 
 // reasons are the catalog's keys for the refusals' sentinels.
