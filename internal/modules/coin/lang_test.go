@@ -52,3 +52,21 @@ func TestAVietnameseUserReadsTheBoardAndCardsInVietnamese(t *testing.T) {
 		t.Errorf("card title %q", card.Title)
 	}
 }
+
+// The asking sell speaks Vietnamese: the question, a refused amount and
+// "tất cả" for every unit held.
+func TestAVietnameseUserIsAskedInVietnamese(t *testing.T) {
+	b, _, _ := setup(t)
+	b.Speaks(apptest.User, "vi")
+	b.MustSay(apptest.PrivateChat, apptest.User, "/coin_topup 1000")
+	b.MustSay(apptest.PrivateChat, apptest.User, "/coin_buy ETH 300")
+	b.Converse(apptest.PrivateChat, apptest.User, []apptest.Step{
+		{Text: "/coin_sell", Want: "Mã nào? (/cancel để dừng)"},
+		{Text: "b$c", Want: "Không phải mã hợp lệ: \"b$c\". Mã nào? (/cancel để dừng)"},
+		{Text: "eth", Want: "ETH: Bán bao nhiêu? Một số lượng, ví dụ 0.5, hoặc tất cả"},
+		{Text: "0.000000001", Want: "\"0.000000001\": quá nhiều chữ số thập phân: tối đa 8. ETH: Bán bao nhiêu? Một số lượng, ví dụ 0.5, hoặc tất cả"},
+		{Text: "tất cả", Want: "Đã bán 0,1 ETH giá 3.000,00\u00a0$, thu về 300,00\u00a0$. Tiền mặt: 1.000,00\u00a0$."},
+		{Text: "/coin_buy ETH 30", Want: "Đã mua 0,01 ETH giá 3.000,00\u00a0$, tổng 30,00\u00a0$. Tiền mặt: 970,00\u00a0$."},
+		{Text: "/coin_sell ETH tất cả", Want: "Đã bán 0,01 ETH giá 3.000,00\u00a0$, thu về 30,00\u00a0$. Tiền mặt: 1.000,00\u00a0$."},
+	})
+}

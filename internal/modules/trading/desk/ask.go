@@ -166,10 +166,14 @@ func (o *Orders) stepAmount(ctx context.Context, r *app.TextRequest) error {
 		_, err = r.Ask(ctx, app.Quote(r.Text)+": "+trading.Why(r.Words, err)+hint+". "+ask)
 		return err
 	}
+	amount := strings.TrimSpace(r.Text)
+	if all {
+		amount = "all" // the reader's word for it may be two ("tất cả")
+	}
 	req := *r.Request
-	req.Args = sym + " " + r.Text
+	req.Args = sym + " " + amount
 	if o.Desk.Kit.Only != "" {
-		req.Args = r.Text
+		req.Args = amount
 	}
 	return o.run(kind)(ctx, &req)
 }

@@ -41,6 +41,9 @@ func Read(ctx context.Context, r *app.Request, d *trading.Desk, verb string, a t
 	o.Sym = k.Only
 	if k.Symbol != nil {
 		f := strings.Fields(r.Args)
+		if all && len(f) > 2 && strings.EqualFold(strings.Join(f[1:], " "), r.T("trading.all")) {
+			f = []string{f[0], "all"} // the reader's word for it may be two ("tất cả")
+		}
 		if len(f) != 2 {
 			_, err = r.Reply(ctx, r.T("trading.usage_order", app.Args{"Command": k.Name + "_" + verb, "Symbol": r.T(k.SymbolArg),
 				"Amount": r.T(a.Arg), "Example": k.Example + " " + a.Example}))
