@@ -56,3 +56,14 @@ func TestWorldSpotsNoteReadsInTheReadersLanguage(t *testing.T) {
 	b.Expect(apptest.PrivateChat, apptest.User, "/gold_price",
 		"Vàng mỗi lượng: giá mua vào 133.885.636\u00a0₫, giá bán ra 133.885.636\u00a0₫ (world spot)\ngiá thế giới 4.433,33 $/oz x 25.048 VND/USD x 37,5/31,1035 oz mỗi lượng")
 }
+
+// A chart's refusals read in Vietnamese.
+func TestAChartsRefusalsReadInVietnamese(t *testing.T) {
+	b := spotBot(t, spotKlines{n: 3})
+	b.Speaks(apptest.User, "vi")
+	b.Converse(apptest.PrivateChat, apptest.User, []apptest.Step{
+		{"/gold_chart 2w", "Khoảng thời gian của biểu đồ là 1d, 7d, 30d hoặc 1y."},
+		{"/gold_chart SJC 7d", "Cách dùng: /gold_chart [1d|7d|30d|1y]"},
+		{"/gold_chart", "Quá ít giá của Vàng thế giới (giá giao ngay, VND/lượng) trong 7d để vẽ biểu đồ; bạn thử khoảng dài hơn nhé."},
+	})
+}
