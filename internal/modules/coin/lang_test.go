@@ -3,8 +3,10 @@ package coin
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/miti99bot/miti99bot/internal/apptest"
+	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
 
 // A Vietnamese user (Telegram's language_code vi) reads the coin market in
@@ -69,4 +71,44 @@ func TestAVietnameseUserIsAskedInVietnamese(t *testing.T) {
 		{Text: "/coin_buy ETH 30", Want: "Đã mua 0,01 ETH giá 3.000,00\u00a0$, tổng 30,00\u00a0$. Tiền mặt: 970,00\u00a0$."},
 		{Text: "/coin_sell ETH tất cả", Want: "Đã bán 0,01 ETH giá 3.000,00\u00a0$, thu về 30,00\u00a0$. Tiền mặt: 1.000,00\u00a0$."},
 	})
+}
+
+// The portfolio's value chart reads in Vietnamese: its toasts, its
+// title and caption, money and dates as Vietnamese writes them.
+func TestAVietnameseUsersValueChartReadsInVietnamese(t *testing.T) {
+	b, _, clk := setup(t)
+	b.Speaks(apptest.User, "vi")
+	b.MustSay(apptest.PrivateChat, apptest.User, "/coin_topup 1000")
+	fire := func() {
+		t.Helper()
+		slot := clk.Now().Truncate(24 * time.Hour).Add(17 * time.Hour)
+		if _, err := b.Dispatcher(clk.Now).Dispatch(t.Context(), "coin_values", slot); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clk.Add(5 * time.Hour)
+	fire()
+	b.MustSay(apptest.PrivateChat, apptest.User, "/coin_stats")
+	id, rows, _ := b.Srv.Keyboard(apptest.PrivateChat)
+	if rows[0][0].Text != "🔄 Làm mới" || rows[0][1].Text != "📈 Biểu đồ" {
+		t.Fatalf("stats buttons %+v", rows)
+	}
+	press := func() {
+		t.Helper()
+		if err := b.Handle(telegramtest.Press(apptest.PrivateChat, apptest.User, id, rows[0][1].CallbackData)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	press()
+	if got := lastAnswer(b); !strings.HasPrefix(got, "Giá trị danh mục được ghi mỗi ngày một lần") {
+		t.Fatalf("one day recorded: toast %q", got)
+	}
+	clk.Add(24 * time.Hour)
+	fire()
+	press()
+	photos := b.Srv.Photos()
+	want := "Danh mục coin của bạn: 1.000,00\u00a0$ ngày 30/11/2026 (đã nạp 1.000,00\u00a0$)\n2 giá trị theo ngày từ 29/11/2026 đến 30/11/2026"
+	if len(photos) != 1 || !strings.HasPrefix(photos[0].Caption, want) {
+		t.Fatalf("%d photos; caption %q\nwant %q...", len(photos), photos[len(photos)-1].Caption, want)
+	}
 }
