@@ -34,7 +34,7 @@ type Kit struct {
 	NoPrice   string        // the key of the reply when every source failed ("": the shared one)
 
 	Market   Market
-	Money    func(decimal.Decimal) string // cash in replies
+	Money    func(decimal.Decimal) string // cash in English (the alerts' replies); a reader's language: Cash
 	Currency string                       // the cash's name: "USD"
 	Start    string                       // a first top-up to suggest: "1000"
 	Unit     string                       // the key of a quantity's name in replies ("unit": luong; "": the symbol)
