@@ -21,8 +21,8 @@ func (e *refusal) Error() string { return e.kind.Error() + e.text }
 func (e *refusal) Unwrap() error { return e.kind }
 
 // refused is kind with a detail: key names it in the catalog, text is
-// its English (", at most 2" reads ": at most 2"), args its figures as
-// plain decimals.
+// its English after the sentinel's (": at most 2"), args its values, a
+// number as a figure.
 func refused(kind error, key, text string, args app.Args) error {
 	return &refusal{kind: kind, detail: key, text: text, args: args}
 }
