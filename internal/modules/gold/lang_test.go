@@ -13,6 +13,8 @@ func TestAVietnameseUserTradesGoldInVietnamese(t *testing.T) {
 	b, _, _ := setup(t)
 	b.Speaks(apptest.User, "vi")
 	b.Converse(apptest.PrivateChat, apptest.User, []apptest.Step{
+		{"/gold_stats", "Bạn chưa có danh mục vàng. Bắt đầu bằng /gold_topup 100000000 nhé."},
+		{"/gold_top", "Bạn chưa có danh mục vàng. Bắt đầu bằng /gold_topup 100000000 nhé."},
 		{"/gold_price", "Vàng mỗi lượng: giá mua vào 84.500.000\u00a0₫, giá bán ra 86.500.000\u00a0₫ (SJC via VNAppMob)"},
 		{"/gold_topup 100000000", "Đã nạp 100.000.000\u00a0₫. Tiền mặt: 100.000.000\u00a0₫."},
 		{"/gold_buy 1.1", "Đã mua 1,1 lượng giá 86.500.000\u00a0₫, tổng 95.150.000\u00a0₫. Tiền mặt: 4.850.000\u00a0₫."},

@@ -97,7 +97,7 @@ func (d *Desk) Stats(ctx context.Context, w app.Words, user int64) (text string,
 	case err != nil:
 		return "", false, err
 	case !found:
-		return w.T("trading.no_portfolio", app.Args{"Name": d.Name, "Start": d.Start}), false, nil
+		return w.T("trading.no_portfolio", app.Args{"Name": d.Name, "Market": w.T("noun"), "Start": d.Start}), false, nil
 	}
 	return d.report(w, p.Value(d.Market, d.Quotes.Known(ctx))), true, nil
 }

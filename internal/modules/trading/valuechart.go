@@ -79,7 +79,7 @@ func (v *Values) draw(ctx context.Context, w app.Words, pts []DayPoint) ([]byte,
 	}
 	last := pts[len(pts)-1]
 	total := last.Cash.Add(last.Holdings)
-	in.Title = w.T("trading.chart.value_title", app.Args{"Name": v.Name, "Total": v.Cash(w.Lang, total)})
+	in.Title = w.T("trading.chart.value_title", app.Args{"Market": w.T("noun"), "Total": v.Cash(w.Lang, total)})
 	png, err := v.Drawer.Draw(ctx, in)
 	if err != nil {
 		return nil, "", err

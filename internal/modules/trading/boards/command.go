@@ -128,14 +128,14 @@ func (d desk) setListed(ctx context.Context, w app.Words, user int64, name strin
 	case err != nil:
 		return "", err
 	case listed:
-		return w.T("trading.board.joined", app.Args{"Name": d.Name, "Days": trading.ChangeDays}), nil
+		return w.T("trading.board.joined", app.Args{"Name": d.Name, "Market": w.T("noun"), "Days": trading.ChangeDays}), nil
 	}
-	return w.T("trading.board.left", app.Args{"Name": d.Name}), nil
+	return w.T("trading.board.left", app.Args{"Market": w.T("noun")}), nil
 }
 
 // noPortfolio says how to start a portfolio, in w's language.
 func (d desk) noPortfolio(w app.Words) string {
-	return w.T("trading.no_portfolio", app.Args{"Name": d.Name, "Start": d.Start})
+	return w.T("trading.no_portfolio", app.Args{"Name": d.Name, "Market": w.T("noun"), "Start": d.Start})
 }
 
 // board renders a board in order (byValue or byChange) at page, in w's
@@ -166,7 +166,7 @@ func (d desk) board(ctx context.Context, w app.Words, chat int64, private bool, 
 		if private {
 			return d.noPortfolio(w), nil, nil
 		}
-		return w.T("trading.board.none_here", app.Args{"Name": d.Name}), nil, nil
+		return w.T("trading.board.none_here", app.Args{"Name": d.Name, "Market": w.T("noun")}), nil, nil
 	}
 	sortRows := trading.SortByValue
 	if order == byChange {
@@ -184,7 +184,7 @@ func (d desk) board(ctx context.Context, w app.Words, chat int64, private bool, 
 	if len(rows) == 0 {
 		count = w.T("trading.board.no_one")
 	}
-	b.WriteString(w.T(title, app.Args{"Name": d.Name, "How": how, "Members": count}) + "\n")
+	b.WriteString(w.T(title, app.Args{"Market": w.T("noun"), "How": how, "Members": count}) + "\n")
 	first, last, pages := 0, len(rows), 1
 	if len(rows) > boardWhole {
 		pages = (len(rows) + boardPage - 1) / boardPage

@@ -85,8 +85,8 @@ func Summary(d *trading.Desk) app.Inline {
 			}
 			total := body[strings.LastIndex(body, "\n")+1:]
 			return []app.InlineResult{{
-				ID: "portfolio", Title: r.T("trading.my_portfolio", app.Args{"Name": d.Name}), Description: total,
-				Text: r.T("trading.my_portfolio", app.Args{"Name": d.Name}) + ":\n" + body,
+				ID: "portfolio", Title: r.T("trading.my_portfolio", app.Args{"Market": r.T("noun")}), Description: total,
+				Text: r.T("trading.my_portfolio", app.Args{"Market": r.T("noun")}) + ":\n" + body,
 			}}, nil
 		},
 	}
