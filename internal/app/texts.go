@@ -37,7 +37,7 @@ type Words struct {
 }
 
 // NewWords are namespace ns's texts of cat in lang. The engine builds
-// them; a module's own tests may too (WordsOf).
+// them; a module's own tests may too.
 func NewWords(cat *locale.Catalog, ns string, lang Lang) Words {
 	return Words{Lang: lang.Or(English), cat: cat, ns: ns}
 }

@@ -58,8 +58,8 @@ func TestEveryKeyAConvertedModuleSaysIsInItsCatalog(t *testing.T) {
 }
 
 // sharedBy are the packages that are no module but say texts in the
-// namespace of each module that ships them (games.Texts).
-var sharedBy = map[string][]string{"games": {"wordle", "loldle", "twentyq"}}
+// namespace of each module that ships them (games.Texts, trading.Texts).
+var sharedBy = map[string][]string{"games": {"wordle", "loldle", "twentyq"}, "trading": {"coin", "gold", "stock"}}
 
 type keySaid struct{ at, key string }
 

@@ -17,8 +17,14 @@ import (
 // literals (issue #50): each leaves this list when its catalog holds them,
 // and a new package is never added to it.
 var notYetConverted = []string{
-	"builtin", "coin", "gold", "portfolio", "stock", "testkit", "trading",
+	"builtin", "testkit",
 }
+
+// filesNotYetConverted are files of converted packages whose texts are
+// still English literals, by their path under the modules: the market
+// kit's alerts, converted once their fire path is rewritten. A file is
+// never added to it.
+var filesNotYetConverted = []string{"trading/alert"}
 
 // sayers are the calls whose text a user reads, by the method's name, and
 // which of their arguments is that text (-1: every argument after ctx).
@@ -71,6 +77,11 @@ func literalsSaid(t *testing.T, dir string) []string {
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
 			return err
+		}
+		if slices.ContainsFunc(filesNotYetConverted, func(prefix string) bool {
+			return strings.HasPrefix(filepath.ToSlash(p), "../"+prefix)
+		}) {
+			return nil
 		}
 		f, err := parser.ParseFile(fset, p, nil, 0)
 		if err != nil {

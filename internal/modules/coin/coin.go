@@ -4,13 +4,14 @@
 package coin
 
 import (
-	"fmt"
+	"embed"
 	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/market"
@@ -36,9 +37,14 @@ var rules = trading.Market{
 // priceFresh is how long a price is reused from the store.
 const priceFresh = 30 * time.Second
 
+// texts are the coin market's own words (trading.Texts adds the shared).
+//
+//go:embed locales/*.toml
+var texts embed.FS
+
 // kit is the coin market.
 var kit = &trading.Kit{
-	Name: Name, Noun: "coin",
+	Name: Name, Noun: "coin", Texts: texts,
 	Settings: []app.Setting{
 		trading.BinanceURL,
 		{Name: settingCoinbase, Default: "https://api.coinbase.com", Help: "coin: Coinbase API (fallback)"},
@@ -53,9 +59,9 @@ var kit = &trading.Kit{
 	},
 	Range: priceRange, Fresh: priceFresh,
 	Market: rules, Money: usd, Currency: "USD", Start: "1000", Chart: chartUSD,
-	Symbol: symbolArg, SymbolArg: "symbol", Example: "BTC", PriceText: priceText,
-	Buy:        trading.OrderAmount{Cash: true, Max: rules.MaxCash, Arg: "usd", Example: "100", Ask: "How much USD? e.g. 100"},
-	Sell:       trading.OrderAmount{Arg: "quantity|all", Example: "0.5", Ask: "How much? A quantity, e.g. 0.5, or all"},
+	Symbol: symbolArg, SymbolArg: "arg.symbol", Example: "BTC", PriceText: priceText,
+	Buy:        trading.OrderAmount{Cash: true, Max: rules.MaxCash, Arg: "arg.buy", Example: "100", Ask: "ask.buy"},
+	Sell:       trading.OrderAmount{Arg: "arg.sell", Example: "0.5", Ask: "ask.sell"},
 	AlertPrice: priceUSD, AlertExample: "BTC above 120000",
 	Periods: trading.AllPeriods, Period: trading.Week,
 	Help: trading.Help{
@@ -65,7 +71,7 @@ var kit = &trading.Kit{
 		Alert: "Alert me when a coin crosses a price: /coin_alert BTC above 120000 (or below)",
 		Chart: "A coin's price chart: /coin_chart BTC 30d (1d, 7d, 30d, 1y)",
 	},
-	InlineHelp: "BTC (any coin) - its price card, to send",
+	InlineHelp: "inline.card",
 }
 
 func usd(d decimal.Decimal) string { return trading.USD(d, rules.CashPlaces) }
@@ -78,11 +84,17 @@ func symbolArg(s string) (string, bool) {
 
 // priceText is a price reply: as many decimals as the price has (small
 // coins need them), at least 2.
-func priceText(sym string, q trading.Quote) string {
-	return fmt.Sprintf("%s: %s (%s)", sym, priceUSD(q.Price), q.Source)
+func priceText(w app.Words, sym string, q trading.Quote) string {
+	return w.T("price", app.Args{"Sym": sym, "Price": locale.Money(w.Lang, "USD", q.Price.StringFixed(pricePlaces(q.Price))), "Source": q.Source})
+}
+
+// pricePlaces are the decimals a coin's price is written with: as many as
+// it has, at least 2.
+func pricePlaces(p decimal.Decimal) int32 {
+	return max(2, int32(-decimal.RequireFromString(p.String()).Exponent()))
 }
 
 // priceUSD is a coin's price as price replies write it.
 func priceUSD(p decimal.Decimal) string {
-	return trading.USD(p, max(2, int32(-decimal.RequireFromString(p.String()).Exponent())))
+	return trading.USD(p, pricePlaces(p))
 }

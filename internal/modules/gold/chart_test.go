@@ -80,7 +80,7 @@ func TestGoldsChartIsWorldSpotAndSaysSo(t *testing.T) {
 				return
 			}
 			lines := strings.Split(photos[0].Caption, "\n")
-			if !strings.HasPrefix(lines[0], tt.want) || !strings.HasSuffix(lines[0], " VND)") || lines[len(lines)-1] != spotNote {
+			if !strings.HasPrefix(lines[0], tt.want) || !strings.HasSuffix(lines[0], " VND)") || lines[len(lines)-1] != spotNoteEnglish {
 				t.Fatalf("caption %q; want %q... in VND and the world-spot note", photos[0].Caption, tt.want)
 			}
 			img, err := png.Decode(bytes.NewReader(photos[0].PNG))
@@ -106,3 +106,5 @@ func TestGoldsPeriodButtonRedrawsInPlace(t *testing.T) {
 		t.Fatalf("%d edits; want message %d redrawn over 30d", len(e), id)
 	}
 }
+
+const spotNoteEnglish = "World spot, not SJC's price (SJC has no history at our source): PAXG on Binance x today's USD/VND from ExchangeRate-API, per luong (37.5 g)."

@@ -6,13 +6,14 @@
 package gold
 
 import (
-	"fmt"
+	"embed"
 	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/market"
@@ -44,8 +45,13 @@ const priceFresh = time.Minute
 // kit is the gold market: SJC first, then world spot. The shops' buy and
 // sell prices differ, so both sources answer two-sided quotes. World spot
 // reads two APIs: the ounce from Binance, the rate from ExchangeRate-API.
+// texts are the market's own words (trading.Texts adds the shared).
+//
+//go:embed locales/*.toml
+var texts embed.FS
+
 var kit = &trading.Kit{
-	Name: Name, Noun: "gold",
+	Name: Name, Noun: "gold", Texts: texts,
 	Settings: []app.Setting{
 		{Name: settingVNAppMob, Default: "https://api.vnappmob.com", Help: "gold: VNAppMob API (SJC prices)"},
 		trading.BinanceURL,
@@ -59,17 +65,17 @@ var kit = &trading.Kit{
 	Histories: func(s trading.Sites) []trading.HistorySource {
 		return []trading.HistorySource{spotHistory(s.HTTP, s.URL(trading.BinanceURL.Name), s.URL(settingERAPI))}
 	},
-	Range: priceRange, Fresh: priceFresh, NoPrice: "No gold price right now; every source failed. Try again later.",
-	Market: rules, Money: trading.VND, Currency: "VND", Start: "100000000", Unit: "luong", Chart: chartVND,
+	Range: priceRange, Fresh: priceFresh, NoPrice: "no_price",
+	Market: rules, Money: trading.VND, Currency: "VND", Start: "100000000", Unit: "unit", Chart: chartVND,
 	Only: symbol, Inline: inlineSymbol, PriceText: priceText,
-	Buy:  trading.OrderAmount{Max: decimal.NewFromInt(10_000), Hint: "(luong, to the chi: e.g. 0.5)", Ask: "How many luong? e.g. 0.5"},
-	Sell: trading.OrderAmount{Hint: "(luong, or all)", Ask: "How many luong? e.g. 0.5, or all"},
+	Buy:  trading.OrderAmount{Max: decimal.NewFromInt(10_000), Hint: "hint.buy", Ask: "ask.buy"},
+	Sell: trading.OrderAmount{Hint: "hint.sell", Ask: "ask.sell"},
 	// An alert watches what a buyer pays (the shop's sell price).
 	AlertExample: "above 90000000",
 	AlertLabel:   func(string) string { return "Gold (per luong, what a buyer pays)" },
 	ChartOnly:    chartSymbol,
-	ChartLabel:   func(string) string { return chartLabel },
-	ChartHint:    func(string) string { return "/gold_chart (world gold in VND)" },
+	ChartLabel:   func(w app.Words, _ string) string { return w.T("chart_label") },
+	ChartHint:    func(w app.Words, _ string) string { return w.T("chart_hint") },
 	Periods:      trading.AllPeriods, Period: trading.Week,
 	Help: trading.Help{
 		Price: "SJC gold buy/sell price in VND per luong",
@@ -78,7 +84,7 @@ var kit = &trading.Kit{
 		Alert: "Alert me when gold crosses a price per luong: /gold_alert above 90000000 (or below)",
 		Chart: "World gold's chart in VND per luong: /gold_chart 30d (1d, 7d, 30d, 1y)",
 	},
-	InlineHelp: "gold - the SJC price card, to send",
+	InlineHelp: "inline.card",
 }
 
 // inlineSymbol reads an inline query as gold: "gold" or "SJC".
@@ -87,10 +93,20 @@ func inlineSymbol(q string) (string, bool) {
 }
 
 // priceText is a price reply.
-func priceText(_ string, q trading.Quote) string {
-	text := fmt.Sprintf("Gold per luong: buy %s, sell %s (%s)", trading.VND(q.SellPrice()), trading.VND(q.Price), q.Source)
-	if q.Note != "" {
+func priceText(w app.Words, _ string, q trading.Quote) string {
+	text := w.T("price", app.Args{"Buy": vnd(w.Lang, q.SellPrice()), "Sell": vnd(w.Lang, q.Price), "Source": q.Source})
+	switch {
+	case q.Note != "" && q.NoteArgs != nil:
+		args := app.Args{}
+		for k, v := range q.NoteArgs {
+			args[k] = trading.Figure(w.Lang, v)
+		}
+		text += "\n" + w.T(q.Note, args)
+	case q.Note != "": // kept before notes had figures: its text
 		text += "\n" + q.Note
 	}
 	return text
 }
+
+// vnd is whole dong as lang reads money.
+func vnd(lang app.Lang, d decimal.Decimal) string { return locale.Money(lang, "VND", d.StringFixed(0)) }

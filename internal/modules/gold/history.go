@@ -15,11 +15,11 @@ import (
 // on Binance (PAXG) in VND per luong at today's USD/VND rate, and says so.
 const chartSymbol = "XAU"
 
-// chartLabel is how the chart names what it draws: "XAU" alone reads as
-// dollars per ounce, or as SJC's price.
-const chartLabel = "World gold (spot, VND/luong)"
+// The chart names what it draws by the catalog's "chart_label": "XAU"
+// alone reads as dollars per ounce, or as SJC's price.
 
-const spotNote = "World spot, not SJC's price (SJC has no history at our source): PAXG on Binance x today's USD/VND from ExchangeRate-API, per luong (37.5 g)."
+// spotNote is the key of the note under the chart: world spot, not SJC's.
+const spotNote = "spot_note"
 
 // spotHistory is PAXGUSDT's klines converted to VND per luong at one
 // rate, today's: the line's shape is the ounce's in dollars, the level

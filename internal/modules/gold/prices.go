@@ -152,8 +152,7 @@ func spot(c *http.Client, binance, erAPI string) func(context.Context, string, t
 			return trading.Quote{}, fmt.Errorf("world spot: %w", err)
 		}
 		perLuong := usdPerOunce.Mul(vnd).Mul(gramsPerLuong).Div(gramsPerTroyOunce).Round(0)
-		note := fmt.Sprintf("world spot $%s/oz x %s VND/USD x 37.5/31.1035 oz per luong", usdPerOunce.StringFixed(2), vnd.StringFixed(0))
-		return trading.Quote{Price: perLuong, Note: note}, nil
+		return trading.Quote{Price: perLuong, Note: "spot_price_note", NoteArgs: map[string]string{"USD": usdPerOunce.StringFixed(2), "Rate": vnd.StringFixed(0)}}, nil
 	}
 }
 

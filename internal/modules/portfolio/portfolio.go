@@ -7,6 +7,7 @@ package portfolio
 
 import (
 	"context"
+	"embed"
 	"fmt"
 	"strconv"
 	"sync"
@@ -22,13 +23,10 @@ const Name = "portfolio"
 // Factory is the module.
 var Factory = app.Factory{Name: Name, New: New}
 
-// The replies.
-const (
-	openText   = "Your coin, gold and stock portfolios, charts and trades:"
-	groupText  = "Your portfolios, and this group's board:"
-	buttonText = "Open portfolio"
-	noURLText  = "The portfolio app has no public address yet: the operator sets APP_URL (see docs/configuration.md)."
-)
+// texts are the module's words.
+//
+//go:embed locales/*.toml
+var texts embed.FS
 
 type module struct {
 	appURL func() string
@@ -41,7 +39,8 @@ type module struct {
 func New(d app.Deps) (*app.Module, error) {
 	m := &module{appURL: d.AppURL, bot: d.Bot}
 	return &app.Module{
-		Name: Name,
+		Name:  Name,
+		Texts: texts,
 		Commands: []app.Command{
 			{Name: "portfolio", Description: "Your portfolios, charts and trades in an app", Handler: m.open},
 		},
@@ -52,17 +51,17 @@ func (m *module) open(ctx context.Context, r *app.Request) error {
 	if r.Private {
 		url := m.appURL()
 		if url == "" {
-			_, err := r.Reply(ctx, noURLText)
+			_, err := r.Reply(ctx, r.T("no_url"))
 			return err
 		}
-		_, err := r.ReplyKeyboard(ctx, openText, keyboard(models.InlineKeyboardButton{Text: buttonText, WebApp: &models.WebAppInfo{URL: url}}))
+		_, err := r.ReplyKeyboard(ctx, r.T("open"), keyboard(models.InlineKeyboardButton{Text: r.T("button"), WebApp: &models.WebAppInfo{URL: url}}))
 		return err
 	}
 	name, err := m.username(ctx)
 	if err != nil {
 		return err
 	}
-	_, err = r.ReplyKeyboard(ctx, groupText, keyboard(models.InlineKeyboardButton{Text: buttonText, URL: GroupLink(name, r.ChatID)}))
+	_, err = r.ReplyKeyboard(ctx, r.T("group"), keyboard(models.InlineKeyboardButton{Text: r.T("button"), URL: GroupLink(name, r.ChatID)}))
 	return err
 }
 

@@ -6,13 +6,14 @@ package stock
 
 import (
 	"context"
-	"fmt"
+	"embed"
 	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/desk"
@@ -48,8 +49,13 @@ var maxShares = decimal.NewFromInt(1_000_000_000)
 const priceFresh = time.Minute
 
 // kit is the stock market.
+// texts are the market's own words (trading.Texts adds the shared).
+//
+//go:embed locales/*.toml
+var texts embed.FS
+
 var kit = &trading.Kit{
-	Name: Name, Noun: "ticker",
+	Name: Name, Noun: "ticker", Texts: texts,
 	Settings: []app.Setting{
 		{Name: settingKBS, Default: "https://kbbuddywts.kbsec.com.vn", Help: "stock: KB Securities market data API"},
 		{Name: settingVCI, Default: "https://trading.vietcap.com.vn", Help: "stock: Vietcap (VCI) trading API (fallback)"},
@@ -63,9 +69,9 @@ var kit = &trading.Kit{
 	},
 	Range: priceRange, Fresh: priceFresh,
 	Market: rules, Money: trading.VND, Currency: "VND", Start: "100000000", Chart: chartVND,
-	Symbol: tickerArg, Inline: inlineTicker, SymbolArg: "ticker", Example: "FPT", PriceText: priceText,
-	Buy:          shares("shares", "100", "How many shares? In lots of 100, e.g. 100"),
-	Sell:         shares("shares|all", "100", "How many shares? e.g. 100, or all"),
+	Symbol: tickerArg, Inline: inlineTicker, SymbolArg: "arg.ticker", Example: "FPT", PriceText: priceText,
+	Buy:          shares("arg.buy", "100", "ask.buy"),
+	Sell:         shares("arg.sell", "100", "ask.sell"),
 	AlertExample: "FPT below 100000",
 	Periods:      periods, Period: trading.Month,
 	Help: trading.Help{
@@ -75,13 +81,13 @@ var kit = &trading.Kit{
 		Alert: "Alert me when a stock crosses a price: /stock_alert FPT below 100000 (or above)",
 		Chart: "A stock's daily chart: /stock_chart FPT 1y (7d, 30d, 1y)",
 	},
-	InlineHelp: "FPT (any ticker) - its price card, to send",
+	InlineHelp: "inline.card",
 	More:       dividends,
 }
 
 // shares is an amount of whole shares.
 func shares(arg, example, ask string) trading.OrderAmount {
-	return trading.OrderAmount{Max: maxShares, Arg: arg, Example: example, Hint: "(whole shares)", Ask: ask}
+	return trading.OrderAmount{Max: maxShares, Arg: arg, Example: example, Hint: "hint.shares", Ask: ask}
 }
 
 // tickerArg reads and checks a ticker argument.
@@ -105,7 +111,7 @@ func inlineTicker(q string) (string, bool) {
 func dividends(d *trading.Desk) []app.Command {
 	return []app.Command{
 		{Name: "stock_income_stock", Description: "Record a stock dividend: /stock_income_stock FPT 15", Handler: func(ctx context.Context, r *app.Request) error {
-			o, ok, err := desk.Read(ctx, r, d, "income_stock", shares("shares received", "15", ""), false)
+			o, ok, err := desk.Read(ctx, r, d, "income_stock", shares("arg.shares_received", "15", ""), false)
 			if !ok {
 				return err
 			}
@@ -113,11 +119,11 @@ func dividends(d *trading.Desk) []app.Command {
 				if err := p.IncomeShares(rules, o.Sym, o.Amount, d.Quotes.Now()); err != nil {
 					return "", err
 				}
-				return fmt.Sprintf("Recorded a stock dividend of %s %s. You hold %s %s.", trading.Qty(o.Amount), o.Sym, trading.Qty(p.Holdings[o.Sym].Qty), o.Sym), nil
+				return r.T("income_stock", app.Args{"Qty": trading.QtyIn(r.Lang, o.Amount), "Sym": o.Sym, "Held": trading.QtyIn(r.Lang, p.Holdings[o.Sym].Qty)}), nil
 			})
 		}},
 		{Name: "stock_income_vnd", Description: "Record a cash dividend: /stock_income_vnd FPT 200000", Handler: func(ctx context.Context, r *app.Request) error {
-			o, ok, err := desk.Read(ctx, r, d, "income_vnd", trading.OrderAmount{Cash: true, Max: rules.MaxCash, Arg: "vnd received", Example: "200000"}, false)
+			o, ok, err := desk.Read(ctx, r, d, "income_vnd", trading.OrderAmount{Cash: true, Max: rules.MaxCash, Arg: "arg.vnd_received", Example: "200000"}, false)
 			if !ok {
 				return err
 			}
@@ -125,12 +131,17 @@ func dividends(d *trading.Desk) []app.Command {
 				if err := p.IncomeCash(rules, o.Sym, o.Amount, d.Quotes.Now()); err != nil {
 					return "", err
 				}
-				return fmt.Sprintf("Recorded a cash dividend of %s on %s. Cash: %s.", trading.VND(o.Amount), o.Sym, trading.VND(p.Cash)), nil
+				return r.T("income_vnd", app.Args{"Amount": d.Cash(r.Lang, o.Amount), "Sym": o.Sym, "Cash": d.Cash(r.Lang, p.Cash)}), nil
 			})
 		}},
 	}
 }
 
-func priceText(sym string, q trading.Quote) string {
-	return fmt.Sprintf("%s: %s (%s)", sym, trading.VND(q.Price), q.Source)
+func priceText(w app.Words, sym string, q trading.Quote) string {
+	return w.T("price", app.Args{"Sym": sym, "Price": cashVND(w.Lang, q.Price), "Source": q.Source})
+}
+
+// cashVND is whole dong as lang reads money.
+func cashVND(lang app.Lang, d decimal.Decimal) string {
+	return locale.Money(lang, "VND", d.StringFixed(0))
 }

@@ -3,7 +3,6 @@ package trading
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/go-telegram/bot/models"
 
@@ -20,19 +19,23 @@ const (
 	kindStats = "s"
 )
 
-// NotYoursToast answers a press on someone else's portfolio.
+// NotYoursToast answers a press on someone else's portfolio, in English;
+// its key is notYours.
 const NotYoursToast = "This is someone else's portfolio: your own is one command away."
+
+const notYours = "trading.not_yours"
 
 func (d *Desk) prefix() string { return d.Name + ":" }
 
-func (d *Desk) refresh(kind, arg string) *models.InlineKeyboardMarkup {
-	// Symbols are checked by the commands; a test covers the longest.
-	return app.MustKeyboard([]app.Button{{Text: "🔄 Refresh", Data: app.Data(d.prefix(), kind, arg)}})
+// refreshButton is a reply's refresh button in w's language.
+func (d *Desk) refreshButton(w app.Words, kind, arg string) app.Button {
+	return app.Button{Text: w.T("trading.refresh"), Data: app.Data(d.prefix(), kind, arg)}
 }
 
 // PriceKeyboard is a price reply's keyboard.
-func (d *Desk) PriceKeyboard(sym string) *models.InlineKeyboardMarkup {
-	return d.refresh(kindPrice, sym)
+func (d *Desk) PriceKeyboard(w app.Words, sym string) *models.InlineKeyboardMarkup {
+	// Symbols are checked by the commands; a test covers the longest.
+	return app.MustKeyboard([]app.Button{d.refreshButton(w, kindPrice, sym)})
 }
 
 // Callback is the desk's button handler, for the module's Callbacks. A
@@ -42,37 +45,37 @@ func (d *Desk) Callback() app.Callback {
 	return app.Callback{Prefix: d.prefix(), Handler: func(ctx context.Context, req *app.CallbackRequest) error {
 		data, err := app.ParseCallback(d.prefix(), req.Data, 2, 2)
 		if err != nil {
-			return req.Answer(ctx, app.StaleButtonToast)
+			return req.Answer(ctx, req.T(app.StaleButton))
 		}
 		switch data.Fields[0] {
 		case kindPrice:
 			sym, ok := d.Read(data.Fields[1])
 			if !ok {
-				return req.Answer(ctx, app.StaleButtonToast)
+				return req.Answer(ctx, req.T(app.StaleButton))
 			}
 			q, err := d.Quotes.Price(ctx, sym)
 			switch {
 			case errors.Is(err, ErrUnknownSymbol), errors.Is(err, ErrNoPrice):
-				return req.Answer(ctx, "No price for "+sym+" right now. Try again later.")
+				return req.Answer(ctx, req.T("trading.no_price_toast", app.Args{"Sym": sym}))
 			case err != nil:
 				return err
 			}
-			return req.Edit(ctx, d.PriceText(sym, q), d.PriceKeyboard(sym))
+			return req.Edit(ctx, d.PriceText(req.Words, sym, q), d.PriceKeyboard(req.Words, sym))
 		case kindStats:
 			owner, err := data.Int(1)
 			if err != nil {
-				return req.Answer(ctx, app.StaleButtonToast)
+				return req.Answer(ctx, req.T(app.StaleButton))
 			}
 			if mine, err := req.ActsFor(ctx, owner); err != nil {
 				return err
 			} else if !mine {
-				return req.Answer(ctx, NotYoursToast)
+				return req.Answer(ctx, req.T(notYours))
 			}
-			body, found, err := d.Stats(ctx, owner)
+			body, found, err := d.Stats(ctx, req.Words, owner)
 			if err != nil {
 				return err
 			}
-			kb := d.statsKeyboard(owner)
+			kb := d.statsKeyboard(req.Words, owner)
 			if !found {
 				kb = nil
 			}
@@ -82,19 +85,19 @@ func (d *Desk) Callback() app.Callback {
 				return d.Press(ctx, req, data.Fields[0], data.Fields[1])
 			}
 		}
-		return req.Answer(ctx, app.StaleButtonToast)
+		return req.Answer(ctx, req.T(app.StaleButton))
 	}}
 }
 
-// Stats is a user's portfolio report at current prices, or, found false,
-// how to start one.
-func (d *Desk) Stats(ctx context.Context, user int64) (text string, found bool, err error) {
+// Stats is a user's portfolio report at current prices in w's language,
+// or, found false, how to start one.
+func (d *Desk) Stats(ctx context.Context, w app.Words, user int64) (text string, found bool, err error) {
 	p, found, err := Load(ctx, d.Quotes.Store, user)
 	switch {
 	case err != nil:
 		return "", false, err
 	case !found:
-		return fmt.Sprintf("No %s portfolio yet. Start with /%s_topup %s.", d.Name, d.Name, d.Start), false, nil
+		return w.T("trading.no_portfolio", app.Args{"Name": d.Name, "Market": w.T("noun"), "Start": d.Start}), false, nil
 	}
-	return report(p.Value(d.Market, d.Quotes.Known(ctx)), d.Money, d.UnitOf), true, nil
+	return d.report(w, p.Value(d.Market, d.Quotes.Known(ctx))), true, nil
 }

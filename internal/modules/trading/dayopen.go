@@ -2,10 +2,12 @@ package trading
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 )
 
 // The first price a market fetched of a symbol on a day (UTC) is kept
@@ -46,12 +48,32 @@ func sameDay(a, b time.Time) bool {
 
 // Move is the change from open to q: "+5.00% (+$3,000.03) since 12:00
 // UTC", the difference written by money.
-func Move(open, q Quote, money func(decimal.Decimal) string) string {
+func Move(w app.Words, open, q Quote, money func(decimal.Decimal) string) string {
 	diff := q.Price.Sub(open.Price)
 	sign := "+"
 	if diff.IsNegative() {
 		sign = "-"
 	}
 	pct := diff.Abs().Mul(decimal.NewFromInt(100)).Div(open.Price)
-	return fmt.Sprintf("%s%s%% (%s%s) since %s", sign, pct.StringFixed(2), sign, money(diff.Abs()), open.At.UTC().Format("15:04 MST"))
+	return w.T("trading.since", app.Args{"Pct": sign + locale.Number(w.Lang, pct.StringFixed(2)), "Diff": sign + money(diff.Abs()),
+		"At": Clock(w.Lang, open.At)})
+}
+
+// Moment is when a price was taken as lang reads it: English as the bot
+// always wrote it (15:04 UTC, 07 Dec 2026), Vietnamese in Vietnam time
+// (08:00 07/12/2026).
+func Moment(lang app.Lang, t time.Time) string {
+	if lang == locale.Vietnamese {
+		return locale.DateTime(lang, t.In(ICT))
+	}
+	return t.UTC().Format("15:04 MST, 02 Jan 2006")
+}
+
+// Clock is a moment's time of day as lang reads it (English in UTC,
+// Vietnamese in Vietnam time).
+func Clock(lang app.Lang, t time.Time) string {
+	if lang == locale.Vietnamese {
+		return t.In(ICT).Format("15:04")
+	}
+	return t.UTC().Format("15:04 MST")
 }

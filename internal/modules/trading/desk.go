@@ -2,7 +2,6 @@ package trading
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -25,14 +24,17 @@ type Desk struct {
 	// the group when they look at it (BoardMember).
 	Bot    app.Messenger
 	Alerts *Alerts // the market's alerts, moved with a chat
+	// Texts are the market's words for work no request carries (the Mini
+	// App's answers).
+	Texts app.Texts
 	// Press answers a holding's button at the asking buy or sell.
 	Press func(ctx context.Context, c *app.CallbackRequest, kind, arg string) error
 }
 
-// UnitOf is how a reply names a quantity of sym.
-func (d *Desk) UnitOf(sym string) string {
+// UnitOf is how a reply in w's language names a quantity of sym.
+func (d *Desk) UnitOf(w app.Words, sym string) string {
 	if d.Unit != "" {
-		return d.Unit
+		return w.T(d.Unit)
 	}
 	return sym
 }
@@ -46,7 +48,7 @@ func (d *Desk) Buy(ctx context.Context, r *app.Request, sym string, buy func(p *
 			return "", err
 		}
 		paid := p.History[len(p.History)-1].Cash.Neg()
-		return fmt.Sprintf("Bought %s %s at %s for %s. Cash: %s.", Qty(qty), d.UnitOf(sym), d.Money(q.Price), d.Money(paid), d.Money(p.Cash)), nil
+		return r.T("trading.bought", d.tradeArgs(r.Words, sym, qty, q.Price, paid, p.Cash)), nil
 	})
 }
 
@@ -59,8 +61,14 @@ func (d *Desk) Sell(ctx context.Context, r *app.Request, sym string, qty decimal
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("Sold %s %s at %s for %s. Cash: %s.", Qty(sold), d.UnitOf(sym), d.Money(q.SellPrice()), d.Money(proceeds), d.Money(p.Cash)), nil
+		return r.T("trading.sold", d.tradeArgs(r.Words, sym, sold, q.SellPrice(), proceeds, p.Cash)), nil
 	})
+}
+
+// tradeArgs are a trade reply's figures in w's language.
+func (d *Desk) tradeArgs(w app.Words, sym string, qty, price, cash, left decimal.Decimal) app.Args {
+	return app.Args{"Qty": QtyIn(w.Lang, qty), "Unit": d.UnitOf(w, sym), "Price": d.Cash(w.Lang, price),
+		"Total": d.Cash(w.Lang, cash), "Cash": d.Cash(w.Lang, left)}
 }
 
 // trade is a buy or a sell. An update delivered again whose change already
@@ -92,10 +100,10 @@ func (d *Desk) trade(ctx context.Context, r *app.Request, sym string, check func
 // prices, never anyone else's.
 func (d *Desk) ShowStats(ctx context.Context, r *app.Request) error {
 	if strings.TrimSpace(r.Args) != "" {
-		_, err := r.Reply(ctx, "You can only see your own portfolio: /"+d.Name+"_stats")
+		_, err := r.Reply(ctx, r.T("trading.own_stats_only", app.Args{"Name": d.Name}))
 		return err
 	}
-	body, found, err := d.Stats(ctx, r.UserID)
+	body, found, err := d.Stats(ctx, r.Words, r.UserID)
 	switch {
 	case err != nil:
 		return err
@@ -103,6 +111,6 @@ func (d *Desk) ShowStats(ctx context.Context, r *app.Request) error {
 		_, err := r.Reply(ctx, body)
 		return err
 	}
-	_, err = r.ReplyKeyboard(ctx, body, d.statsKeyboard(r.UserID))
+	_, err = r.ReplyKeyboard(ctx, body, d.statsKeyboard(r.Words, r.UserID))
 	return err
 }

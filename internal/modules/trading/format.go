@@ -3,6 +3,9 @@ package trading
 import (
 	"strings"
 
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
+
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/shopspring/decimal"
 )
@@ -33,3 +36,6 @@ func VND(d decimal.Decimal) string { return Money(d, 0) + " VND" }
 
 // Qty formats a quantity without trailing zeros.
 func Qty(d decimal.Decimal) string { return d.String() }
+
+// QtyIn is a quantity as lang reads a number, without trailing zeros.
+func QtyIn(lang app.Lang, d decimal.Decimal) string { return locale.Number(lang, d.String()) }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 )
 
@@ -40,8 +42,8 @@ type History struct {
 }
 
 // HistorySource is one provider of past prices, tried in order as the
-// price sources are. Note, when set, is printed under the chart (a
-// conversion, a stand-in for the real market).
+// price sources are. Note, when set, is the key of the market's words
+// printed under the chart (a conversion, a stand-in for the real market).
 type HistorySource struct {
 	Name string
 	Note string
@@ -154,13 +156,29 @@ func Names(ps []Period) []string {
 	return names
 }
 
-// PeriodNames is "1d, 7d, 30d or 1y".
-func PeriodNames(ps []Period) string {
+// PeriodNames is "1d, 7d, 30d or 1y", or the reader's word for "or".
+func PeriodNames(ps []Period, or string) string {
 	names := Names(ps)
 	if len(names) == 1 {
 		return names[0]
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return strings.Join(names[:len(names)-1], ", ") + " " + or + " " + names[len(names)-1]
+}
+
+// TimeLayout is a chart's time axis layout as lang reads it: English as
+// the period says ("Jan 02"), Vietnamese with day before month and no
+// English month names ("02/01", "01/2006").
+func TimeLayout(lang app.Lang, layout string) string {
+	if lang != locale.Vietnamese {
+		return layout
+	}
+	switch layout {
+	case "Jan 02":
+		return "02/01"
+	case "Jan 2006":
+		return "01/2006"
+	}
+	return layout
 }
 
 // ICT is the users' time zone (Vietnam, no daylight saving), fixed so the

@@ -1,10 +1,11 @@
 package trading
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/miti99bot/miti99bot/internal/app"
 )
 
 // Dividends. Both keep the books balanced: a cash dividend is cash in and
@@ -16,10 +17,10 @@ import (
 func (p *Portfolio) IncomeCash(m Market, sym string, amount decimal.Decimal, now time.Time) error {
 	p.init(now)
 	if _, ok := p.Holdings[sym]; !ok {
-		return fmt.Errorf("%w: you hold no %s", ErrNoHolding, sym)
+		return refused(ErrNoHolding, "hold_none", ": you hold no "+sym, app.Args{"Sym": sym})
 	}
 	if next := p.Cash.Add(amount); !m.MaxCash.IsZero() && next.GreaterThan(m.MaxCash) {
-		return fmt.Errorf("%w: cash would pass %s", ErrTooLarge, m.MaxCash.String())
+		return cashCap(m)
 	}
 	p.Cash = p.Cash.Add(amount)
 	p.Realized = p.Realized.Add(amount)
@@ -34,7 +35,7 @@ func (p *Portfolio) IncomeShares(m Market, sym string, qty decimal.Decimal, now 
 	p.init(now)
 	h, ok := p.Holdings[sym]
 	if !ok {
-		return fmt.Errorf("%w: you hold no %s", ErrNoHolding, sym)
+		return refused(ErrNoHolding, "hold_none", ": you hold no "+sym, app.Args{"Sym": sym})
 	}
 	h.Qty = h.Qty.Add(qty)
 	p.Holdings[sym] = h

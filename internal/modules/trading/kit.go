@@ -1,11 +1,14 @@
 package trading
 
 import (
+	"cmp"
+	"io/fs"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 )
 
@@ -15,8 +18,12 @@ import (
 // jobs, the Mini App's routes, inline cards), so every market has the
 // same commands with the same rules, and a market is a value, not wiring.
 type Kit struct {
-	Name     string        // the module, its commands' prefix and its jobs: "coin"
-	Noun     string        // how replies name a symbol: "coin", "gold", "ticker"
+	Name string // the module, its commands' prefix and its jobs: "coin"
+	// Texts are the market's own locale files (its commands' descriptions
+	// "cmd.<name>" and every key its Kit names), the shared words appended
+	// (Texts).
+	Texts    fs.FS
+	Noun     string        // how logs and errors name a symbol: "coin", "gold", "ticker"
 	Settings []app.Setting // every one a source's base URL, checked by CheckURL
 	// Sources are the price sources in fallback order; Histories the
 	// charts' price histories, likewise.
@@ -24,13 +31,13 @@ type Kit struct {
 	Histories func(s Sites) []HistorySource
 	Range     PriceRange    // every price a source answers lies in it
 	Fresh     time.Duration // how long a price is reused from the store
-	NoPrice   string        // the reply when every source failed ("": the default)
+	NoPrice   string        // the key of the reply when every source failed ("": the shared one)
 
 	Market   Market
-	Money    func(decimal.Decimal) string // cash in replies
+	Money    func(decimal.Decimal) string // cash in English (the alerts' replies); a reader's language: Cash
 	Currency string                       // the cash's name: "USD"
 	Start    string                       // a first top-up to suggest: "1000"
-	Unit     string                       // a quantity's name in replies ("luong"; "": the symbol)
+	Unit     string                       // the key of a quantity's name in replies ("unit": luong; "": the symbol)
 	Chart    chart.Format                 // money on charts
 
 	// Symbol reads a typed symbol; nil: the market has one symbol, Only,
@@ -39,11 +46,11 @@ type Kit struct {
 	Only   string
 	// Inline reads an inline query as a symbol (nil: Symbol).
 	Inline func(string) (string, bool)
-	// SymbolArg names the symbol in usage lines ("symbol", "ticker") and
-	// Example is one ("BTC").
+	// SymbolArg is the key naming the symbol in usage lines ("symbol",
+	// "ticker") and Example is one ("BTC").
 	SymbolArg, Example string
-	// PriceText is a price reply.
-	PriceText func(sym string, q Quote) string
+	// PriceText is a price reply in w's language.
+	PriceText func(w app.Words, sym string, q Quote) string
 
 	// Buy and Sell read an order's amount. A Buy in Cash spends that much.
 	Buy, Sell OrderAmount
@@ -60,14 +67,16 @@ type Kit struct {
 	// (nil: "/<name>_chart <SYM>"). Periods are the charts' periods, in
 	// button order, Period the one without an argument.
 	ChartOnly  string
-	ChartLabel func(sym string) string
-	ChartHint  func(sym string) string
+	ChartLabel func(w app.Words, sym string) string
+	ChartHint  func(w app.Words, sym string) string
 	Periods    []Period
 	Period     Period
 
 	// Help describes the commands whose words differ per market.
 	Help Help
-	// InlineHelp is the price cards' line in /help.
+	// InlineHelp is the key of the price cards' line in /help; the
+	// market's catalog also has "inline.summary", the own-portfolio
+	// summary's.
 	InlineHelp string
 	// More are a market's own commands, after the kit's.
 	More func(d *Desk) []app.Command
@@ -101,8 +110,22 @@ func (k *Kit) Read(s string) (string, bool) {
 type OrderAmount struct {
 	Cash    bool            // an amount of cash (the market's cash places); else a quantity
 	Max     decimal.Decimal // zero: no bound
-	Arg     string          // its name in the usage line: "usd"
+	Arg     string          // the key of its name in the usage line: "usd"
 	Example string          // in the usage line: "100"
-	Hint    string          // said after a refusal: "(whole shares)"
-	Ask     string          // the question when it is asked: "How much USD? e.g. 100"
+	Hint    string          // the key of what is said after a refusal: "(whole shares)"
+	Ask     string          // the key of the question when it is asked: "How much USD? e.g. 100"
+}
+
+// Cash is an amount of the market's cash as lang reads money: en $1,234.56
+// or 1,234,567 VND, vi 1.234,56 $ or 1.234.567 ₫.
+func (k *Kit) Cash(lang app.Lang, d decimal.Decimal) string {
+	return locale.Money(lang, k.Currency, d.StringFixed(k.Market.CashPlaces))
+}
+
+// ChartMoney is the charts' money format for a reader of lang: the Kit's
+// Chart, of the market's Currency.
+func (k *Kit) ChartMoney(lang app.Lang) chart.Format {
+	f := k.Chart
+	f.Currency, f.Lang = cmp.Or(f.Currency, k.Currency), lang
+	return f
 }

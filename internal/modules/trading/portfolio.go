@@ -27,7 +27,7 @@ type Market struct {
 // Lots refuses a traded quantity that is not a whole number of lots.
 func (m Market) Lots(qty decimal.Decimal) error {
 	if m.LotSize.IsPositive() && !qty.Mod(m.LotSize).IsZero() {
-		return fmt.Errorf("%w of %s", ErrLot, m.LotSize.String())
+		return refused(ErrLot, "lot_of", " of "+m.LotSize.String(), app.Args{"Lot": figure(m.LotSize.String())})
 	}
 	return nil
 }
@@ -87,9 +87,9 @@ func ParseAmount(s string, places int32, max decimal.Decimal) (decimal.Decimal, 
 	case err != nil, !d.IsPositive():
 		return decimal.Zero, ErrAmount
 	case d.Exponent() < -places && !d.Equal(d.Truncate(places)):
-		return decimal.Zero, fmt.Errorf("%w: at most %d", ErrPrecision, places)
+		return decimal.Zero, refused(ErrPrecision, "at_most", fmt.Sprintf(": at most %d", places), app.Args{"Max": figure(fmt.Sprint(places))})
 	case !max.IsZero() && d.GreaterThan(max):
-		return decimal.Zero, fmt.Errorf("%w: at most %s", ErrTooLarge, max.String())
+		return decimal.Zero, refused(ErrTooLarge, "at_most", ": at most "+max.String(), app.Args{"Max": figure(max.String())})
 	}
 	return d, nil
 }
@@ -114,7 +114,7 @@ func (p *Portfolio) log(m Market, t Trade) {
 func (p *Portfolio) TopUp(m Market, amount decimal.Decimal, now time.Time) error {
 	p.init(now)
 	if next := p.Cash.Add(amount); !m.MaxCash.IsZero() && next.GreaterThan(m.MaxCash) {
-		return fmt.Errorf("%w: cash would pass %s", ErrTooLarge, m.MaxCash.String())
+		return cashCap(m)
 	}
 	p.Cash = p.Cash.Add(amount)
 	p.Invested = p.Invested.Add(amount)
@@ -161,7 +161,7 @@ func (p *Portfolio) BuyQty(m Market, sym string, qty, price decimal.Decimal, now
 		return ErrPriceInvalid
 	}
 	if !qty.IsPositive() {
-		return fmt.Errorf("%w: that buys nothing at %s", ErrAmount, price.String())
+		return refused(ErrAmount, "buys_nothing", ": that buys nothing at "+price.String(), app.Args{"Price": figure(price.String())})
 	}
 	if err := m.Lots(qty); err != nil {
 		return err
@@ -169,7 +169,8 @@ func (p *Portfolio) BuyQty(m Market, sym string, qty, price decimal.Decimal, now
 	h := p.Holdings[sym]
 	cost := tradeCash(m, h.Qty, qty, price)
 	if cost.GreaterThan(p.Cash) {
-		return fmt.Errorf("%w: %s needed, %s available", ErrNoCash, cost.StringFixed(m.CashPlaces), p.Cash.StringFixed(m.CashPlaces))
+		need, have := cost.StringFixed(m.CashPlaces), p.Cash.StringFixed(m.CashPlaces)
+		return refused(ErrNoCash, "needed", ": "+need+" needed, "+have+" available", app.Args{"Need": figure(need), "Have": figure(have)})
 	}
 	h.Qty, h.Cost = h.Qty.Add(qty), h.Cost.Add(cost)
 	p.Holdings[sym] = h
@@ -219,10 +220,15 @@ func (p *Portfolio) CanSell(m Market, sym string, qty decimal.Decimal, all bool)
 		qty = h.Qty
 	}
 	if !ok || !qty.IsPositive() || qty.GreaterThan(h.Qty) {
-		return fmt.Errorf("%w: you hold %s", ErrNoHolding, h.Qty.String())
+		return refused(ErrNoHolding, "you_hold", ": you hold "+h.Qty.String(), app.Args{"Qty": figure(h.Qty.String())})
 	}
 	if !all {
 		return m.Lots(qty)
 	}
 	return nil
+}
+
+// cashCap refuses cash past the market's bound.
+func cashCap(m Market) error {
+	return refused(ErrTooLarge, "cash_cap", ": cash would pass "+m.MaxCash.String(), app.Args{"Max": figure(m.MaxCash.String())})
 }

@@ -43,9 +43,12 @@ type Quote struct {
 	// Bid is what a seller gets, when it differs from Price (zero: Price).
 	Bid    decimal.Decimal `json:"bid,omitzero"`
 	Source string          `json:"source"`
-	// Note says how the source made the price (a conversion), if it did.
-	Note string    `json:"note,omitzero"`
-	At   time.Time `json:"at"`
+	// Note says how the source made the price (a conversion), if it did:
+	// the key of the market's words, its figures NoteArgs (plain
+	// decimals, see Figure). A note kept without figures is its text.
+	Note     string            `json:"note,omitzero"`
+	NoteArgs map[string]string `json:"note_args,omitzero"`
+	At       time.Time         `json:"at"`
 	// StandIn: the price is another market's, its source a Source.StandIn.
 	StandIn bool `json:"stand_in,omitzero"`
 }
@@ -90,7 +93,8 @@ type Quotes struct {
 	// Range bounds every price a source answers (NewQuotes requires one;
 	// zero bounds nothing).
 	Range PriceRange
-	// NoPrice is the reply when every source failed; default "No price for
+	// NoPrice is the key of the reply when every source failed (""
+	// says the shared one); default "No price for
 	// <SYM> right now; ...".
 	NoPrice string
 	flights flights
@@ -198,11 +202,11 @@ func (qs *Quotes) PriceOrReply(ctx context.Context, r *app.Request, sym string) 
 	var why string
 	switch {
 	case errors.Is(err, ErrUnknownSymbol):
-		why = fmt.Sprintf("Unknown %s: %s.", qs.Noun, sym)
+		why = r.T("unknown_symbol", app.Args{"Sym": sym})
 	case errors.Is(err, ErrNoPrice) && qs.NoPrice != "":
-		why = qs.NoPrice
+		why = r.T(qs.NoPrice)
 	case errors.Is(err, ErrNoPrice):
-		why = "No price for " + sym + " right now; every source failed. Try again later."
+		why = r.T("trading.no_price", app.Args{"Sym": sym})
 	case err != nil:
 		return q, false, err
 	default:
@@ -221,17 +225,20 @@ func (qs *Quotes) Known(ctx context.Context) func(sym string) (decimal.Decimal, 
 	}
 }
 
-// report is the /<market>_stats text of a valuation, money formatted by
-// money, each holding named by unit (its symbol, or the market's noun).
-func report(v Valuation, money func(decimal.Decimal) string, unit func(sym string) string) string {
+// report is the /<market>_stats text of a valuation in w's language,
+// each holding named by its unit (its symbol, or the market's).
+func (d *Desk) report(w app.Words, v Valuation) string {
+	money := func(x decimal.Decimal) string { return d.Cash(w.Lang, x) }
 	var b strings.Builder
 	for _, l := range v.Lines {
+		args := app.Args{"Qty": QtyIn(w.Lang, l.Qty), "Unit": d.UnitOf(w, l.Symbol), "Value": money(l.Value), "Cost": money(l.Cost), "PL": money(l.PL)}
 		if l.PriceKnown {
-			fmt.Fprintf(&b, "%s %s: %s (cost %s, P/L %s)\n", Qty(l.Qty), unit(l.Symbol), money(l.Value), money(l.Cost), money(l.PL))
+			b.WriteString(w.T("trading.stats_line", args))
 		} else {
-			fmt.Fprintf(&b, "%s %s: no price now (cost %s)\n", Qty(l.Qty), unit(l.Symbol), money(l.Cost))
+			b.WriteString(w.T("trading.stats_line_no_price", args))
 		}
+		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "Cash: %s\nTotal: %s (invested %s, P/L %s)", money(v.Cash), money(v.Total), money(v.Invested), money(v.PL))
+	b.WriteString(w.T("trading.stats_total", app.Args{"Cash": money(v.Cash), "Total": money(v.Total), "Invested": money(v.Invested), "PL": money(v.PL)}))
 	return b.String()
 }

@@ -3,7 +3,6 @@ package trading
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
@@ -14,8 +13,23 @@ var refusals = []error{ErrAmount, ErrPrecision, ErrTooLarge, ErrNoCash, ErrNoHol
 
 // Refuse answers a refused command; the portfolio is unchanged.
 func Refuse(ctx context.Context, r *app.Request, err error) error {
-	_, err = r.Reply(ctx, "Not done: "+err.Error()+".")
+	return RefuseHint(ctx, r, err, "")
+}
+
+// RefuseHint is Refuse with the market's hint (a key of its catalog, ""
+// for none) after the reason: "(whole shares)".
+func RefuseHint(ctx context.Context, r *app.Request, err error, hint string) error {
+	_, err = r.Reply(ctx, r.T("trading.not_done", app.Args{"Why": Why(r.Words, err) + Hint(r.Words, hint)}))
 	return err
+}
+
+// Hint is a market's hint after a refusal, with its leading space, in w's
+// language; "" for none.
+func Hint(w app.Words, hint string) string {
+	if hint == "" {
+		return ""
+	}
+	return " " + w.T(hint)
 }
 
 // Answer replies to a refused trade and returns any other error, so the
@@ -40,6 +54,6 @@ func (d *Desk) TopUp(ctx context.Context, r *app.Request) error {
 		if err := p.TopUp(d.Market, amount, d.Quotes.Now()); err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("Topped up %s. Cash: %s.", d.Money(amount), d.Money(p.Cash)), nil
+		return r.T("trading.topped_up", app.Args{"Amount": d.Cash(r.Lang, amount), "Cash": d.Cash(r.Lang, p.Cash)}), nil
 	})
 }

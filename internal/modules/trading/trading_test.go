@@ -287,11 +287,11 @@ func TestMoneyPutsTheSignFirst(t *testing.T) {
 // the largest user id) fits Telegram's 64 bytes: Keyboard would panic.
 func TestTheLongestRefreshButtonFits(t *testing.T) {
 	d := &Desk{Kit: &Kit{Name: "stock"}}
-	kb := d.PriceKeyboard("ABCDEFGHIJ")
+	kb := d.PriceKeyboard(app.Words{}, "ABCDEFGHIJ")
 	if n := len(kb.InlineKeyboard[0][0].CallbackData); n > app.MaxCallbackData {
 		t.Fatalf("%d bytes", n)
 	}
-	kb = d.statsKeyboard(math.MinInt64)
+	kb = d.statsKeyboard(app.Words{}, math.MinInt64)
 	if n := len(kb.InlineKeyboard[0][0].CallbackData); n > app.MaxCallbackData {
 		t.Fatalf("%d bytes", n)
 	}

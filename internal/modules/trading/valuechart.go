@@ -10,16 +10,17 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 )
 
 // statsKeyboard is a portfolio reply's keyboard: refresh, and the value
 // chart when the market records values.
-func (d *Desk) statsKeyboard(user int64) *models.InlineKeyboardMarkup {
+func (d *Desk) statsKeyboard(w app.Words, user int64) *models.InlineKeyboardMarkup {
 	uid := strconv.FormatInt(user, 10)
-	row := []app.Button{{Text: "🔄 Refresh", Data: app.Data(d.prefix(), kindStats, uid)}}
+	row := []app.Button{d.refreshButton(w, kindStats, uid)}
 	if d.Values != nil {
-		row = append(row, app.Button{Text: "📈 Chart", Data: app.Data(d.Values.prefix(), uid)})
+		row = append(row, app.Button{Text: w.T("trading.chart_button"), Data: app.Data(d.Values.prefix(), uid)})
 	}
 	return app.MustKeyboard(row)
 }
@@ -27,8 +28,11 @@ func (d *Desk) statsKeyboard(user int64) *models.InlineKeyboardMarkup {
 // A value chart's button: "<name>v:<user id>", its owner's only.
 func (v *Values) prefix() string { return v.Name + "v:" }
 
-// NoValuesYet answers a chart press before two days were recorded.
+// NoValuesYet answers a chart press before two days were recorded, in
+// English; its key is noValuesYet.
 const NoValuesYet = "Your portfolio's value is recorded once a day: the chart needs two days. Come back tomorrow."
+
+const noValuesYet = "trading.chart.no_values_yet"
 
 // Callback sends the presser's value chart as a new photo (a text message
 // cannot become one); someone else's portfolio gets the usual toast.
@@ -36,35 +40,36 @@ func (v *Values) Callback() app.Callback {
 	return app.Callback{Prefix: v.prefix(), Handler: func(ctx context.Context, req *app.CallbackRequest) error {
 		owner, err := strconv.ParseInt(strings.TrimPrefix(req.Data, v.prefix()), 10, 64)
 		if err != nil {
-			return req.Answer(ctx, app.StaleButtonToast)
+			return req.Answer(ctx, req.T(app.StaleButton))
 		}
 		if mine, err := req.ActsFor(ctx, owner); err != nil {
 			return err
 		} else if !mine {
-			return req.Answer(ctx, NotYoursToast)
+			return req.Answer(ctx, req.T(notYours))
 		}
 		pts, err := v.Points(ctx, owner)
 		if err != nil {
 			return err
 		}
 		if len(pts) < chart.MinPoints {
-			return req.Answer(ctx, NoValuesYet)
+			return req.Answer(ctx, req.T(noValuesYet))
 		}
-		png, caption, err := v.draw(ctx, pts)
+		png, caption, err := v.draw(ctx, req.Words, pts)
 		if err != nil {
 			return err
 		}
 		_, err = v.Photos.SendPhoto(ctx, app.Photo{ChatID: req.ChatID, ThreadID: req.ThreadID, PNG: png, Name: "portfolio.png", Caption: caption})
-		if text, ok := app.NoRightText(err); ok {
+		if text, ok := req.NoRightText(err); ok {
 			return req.Answer(ctx, text)
 		}
 		return err
 	}}
 }
 
-// draw is the chart of pts and its caption.
-func (v *Values) draw(ctx context.Context, pts []DayPoint) ([]byte, string, error) {
-	in := chart.Portfolio{Money: v.Chart, Offset: 7 * time.Hour}
+// draw is the chart of pts and its caption, in w's language.
+func (v *Values) draw(ctx context.Context, w app.Words, pts []DayPoint) ([]byte, string, error) {
+	in := chart.Portfolio{Money: v.ChartMoney(w.Lang), Offset: 7 * time.Hour, TimeFormat: TimeLayout(w.Lang, "Jan 02"),
+		Words: chart.Words{Cash: w.T("trading.chart.cash"), Holdings: w.T("trading.chart.holdings"), Total: w.T("trading.chart.total")}}
 	for _, p := range pts {
 		day, err := time.ParseInLocation(time.DateOnly, p.Day, ICT)
 		if err != nil {
@@ -74,12 +79,22 @@ func (v *Values) draw(ctx context.Context, pts []DayPoint) ([]byte, string, erro
 	}
 	last := pts[len(pts)-1]
 	total := last.Cash.Add(last.Holdings)
-	in.Title = fmt.Sprintf("Your %s portfolio: %s", v.Name, v.Money(total))
+	in.Title = w.T("trading.chart.value_title", app.Args{"Market": w.T("noun"), "Total": v.Cash(w.Lang, total)})
 	png, err := v.Drawer.Draw(ctx, in)
 	if err != nil {
 		return nil, "", err
 	}
-	caption := fmt.Sprintf("%s on %s (deposited %s)\n%d daily values from %s to %s, recorded at midnight ICT at that day's prices; a missing day is one the job did not run. A year is kept.",
-		in.Title, last.Day, v.Money(last.Deposited), len(pts), pts[0].Day, last.Day)
+	caption := w.T("trading.chart.value_caption", app.Args{"Title": in.Title, "Day": day(w.Lang, last.Day), "Deposited": v.Cash(w.Lang, last.Deposited),
+		"Count": len(pts), "First": day(w.Lang, pts[0].Day)})
 	return png, caption, nil
+}
+
+// day is a recorded day ("2026-12-07") as lang reads a date: English as
+// recorded, Vietnamese 07/12/2026.
+func day(lang app.Lang, d string) string {
+	t, err := time.ParseInLocation(time.DateOnly, d, ICT)
+	if err != nil || lang != locale.Vietnamese {
+		return d
+	}
+	return locale.Date(lang, t)
 }

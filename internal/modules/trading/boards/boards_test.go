@@ -3,6 +3,7 @@ package boards
 import (
 	"testing"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 )
 
@@ -12,7 +13,7 @@ func TestTheBoardsButtonsFit(t *testing.T) {
 	d := desk{&trading.Desk{Kit: &trading.Kit{Name: "stock"}}}
 	for _, order := range []string{byValue, byChange} {
 		for _, private := range []bool{false, true} {
-			kb := d.boardKeyboard(order, 1<<30, 1<<31-1, private, private)
+			kb := d.boardKeyboard(app.Words{}, order, 1<<30, 1<<31-1, private, private)
 			if len(kb.InlineKeyboard) == 0 {
 				t.Fatal("no buttons")
 			}

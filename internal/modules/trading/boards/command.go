@@ -5,7 +5,6 @@ package boards
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,17 +51,17 @@ func (d desk) command(ctx context.Context, r *app.Request) error {
 	switch arg := strings.ToLower(strings.TrimSpace(r.Args)); arg {
 	case "":
 	case "join", "leave":
-		msg, err := d.setListed(ctx, r.UserID, trading.SenderName(r), arg == "join")
+		msg, err := d.setListed(ctx, r.Words, r.UserID, trading.SenderName(r), arg == "join")
 		if err != nil {
 			return err
 		}
 		_, err = r.Reply(ctx, msg)
 		return err
 	default:
-		_, err := r.Reply(ctx, fmt.Sprintf("Usage: /%s_top, or /%s_top join to be on the board private chats show (/%s_top leave to leave it).", d.Name, d.Name, d.Name))
+		_, err := r.Reply(ctx, r.T("trading.board.usage", app.Args{"Name": d.Name}))
 		return err
 	}
-	text, kb, err := d.board(ctx, r.ChatID, r.Private, r.UserID, byValue, 0)
+	text, kb, err := d.board(ctx, r.Words, r.ChatID, r.Private, r.UserID, byValue, 0)
 	if err != nil {
 		return err
 	}
@@ -76,7 +75,7 @@ func Callback(dk *trading.Desk) app.Callback {
 	return app.Callback{Prefix: d.boardPrefix(), Handler: func(ctx context.Context, req *app.CallbackRequest) error {
 		data, err := app.ParseCallback(d.boardPrefix(), req.Data, 1, 2)
 		if err != nil {
-			return req.Answer(ctx, app.StaleButtonToast)
+			return req.Answer(ctx, req.T(app.StaleButton))
 		}
 		private := req.ChatID > 0 // Telegram's private chats are the users' positive ids
 		order, page := data.Fields[0], int64(0)
@@ -86,7 +85,7 @@ func Callback(dk *trading.Desk) app.Callback {
 			if req.Query != nil {
 				name = trading.UserName(&req.Query.From)
 			}
-			msg, err := d.setListed(ctx, req.UserID, name, order == join)
+			msg, err := d.setListed(ctx, req.Words, req.UserID, name, order == join)
 			if err != nil {
 				return err
 			}
@@ -96,12 +95,12 @@ func Callback(dk *trading.Desk) app.Callback {
 			order = byValue
 		case (order == byValue || order == byChange) && len(data.Fields) == 2:
 			if page, err = data.Int(1); err != nil || page > 1000 {
-				return req.Answer(ctx, app.StaleButtonToast)
+				return req.Answer(ctx, req.T(app.StaleButton))
 			}
 		default:
-			return req.Answer(ctx, app.StaleButtonToast)
+			return req.Answer(ctx, req.T(app.StaleButton))
 		}
-		text, kb, err := d.board(ctx, req.ChatID, private, req.UserID, order, int(page))
+		text, kb, err := d.board(ctx, req.Words, req.ChatID, private, req.UserID, order, int(page))
 		if err != nil {
 			return err
 		}
@@ -110,8 +109,8 @@ func Callback(dk *trading.Desk) app.Callback {
 }
 
 // setListed puts the user's portfolio on the opted-in board or takes it
-// off, under the name given (when known), and says so.
-func (d desk) setListed(ctx context.Context, user int64, name string, listed bool) (string, error) {
+// off, under the name given (when known), and says so in w's language.
+func (d desk) setListed(ctx context.Context, w app.Words, user int64, name string, listed bool) (string, error) {
 	err := storage.UpdateJSON(ctx, d.Quotes.Store, trading.Key(user), func(p *trading.Portfolio, found bool) (bool, error) {
 		if !found {
 			return false, errNoPortfolio
@@ -125,17 +124,23 @@ func (d desk) setListed(ctx context.Context, user int64, name string, listed boo
 	})
 	switch {
 	case errors.Is(err, errNoPortfolio):
-		return fmt.Sprintf("No %s portfolio yet. Start with /%s_topup %s.", d.Name, d.Name, d.Start), nil
+		return d.noPortfolio(w), nil
 	case err != nil:
 		return "", err
 	case listed:
-		return fmt.Sprintf("You are on the %s board: anyone's /%s_top in a private chat shows your name, value and 7-day change. /%s_top leave takes you off.", d.Name, d.Name, d.Name), nil
+		return w.T("trading.board.joined", app.Args{"Name": d.Name, "Market": w.T("noun"), "Days": trading.ChangeDays}), nil
 	}
-	return fmt.Sprintf("You are off the %s board private chats show (a group's board still shows who traded there).", d.Name), nil
+	return w.T("trading.board.left", app.Args{"Market": w.T("noun")}), nil
 }
 
-// board renders a board in order (byValue or byChange) at page.
-func (d desk) board(ctx context.Context, chat int64, private bool, asker int64, order string, page int) (string, *models.InlineKeyboardMarkup, error) {
+// noPortfolio says how to start a portfolio, in w's language.
+func (d desk) noPortfolio(w app.Words) string {
+	return w.T("trading.no_portfolio", app.Args{"Name": d.Name, "Market": w.T("noun"), "Start": d.Start})
+}
+
+// board renders a board in order (byValue or byChange) at page, in w's
+// language.
+func (d desk) board(ctx context.Context, w app.Words, chat int64, private bool, asker int64, order string, page int) (string, *models.InlineKeyboardMarkup, error) {
 	scope := chat
 	if private {
 		scope = trading.Everyone
@@ -159,9 +164,9 @@ func (d desk) board(ctx context.Context, chat int64, private bool, asker int64, 
 	}
 	if len(rows) == 0 && outsider == nil {
 		if private {
-			return fmt.Sprintf("No %s portfolio yet. Start with /%s_topup %s.", d.Name, d.Name, d.Start), nil, nil
+			return d.noPortfolio(w), nil, nil
 		}
-		return fmt.Sprintf("No one has traded %s in this group yet: a /%s_buy here puts you on its board.", d.Name, d.Name), nil, nil
+		return w.T("trading.board.none_here", app.Args{"Name": d.Name, "Market": w.T("noun")}), nil, nil
 	}
 	sortRows := trading.SortByValue
 	if order == byChange {
@@ -169,20 +174,17 @@ func (d desk) board(ctx context.Context, chat int64, private bool, asker int64, 
 	}
 	sortRows(rows)
 	var b strings.Builder
-	what, how, count := "This group's", "by value", fmt.Sprintf("%d members", len(rows))
+	title, how, count := "trading.board.title_group", w.T("trading.board.how_value"), w.T("trading.board.members", app.Args{"Count": len(rows)})
 	if private {
-		what = "The opted-in"
+		title = "trading.board.title_opted_in"
 	}
 	if order == byChange {
-		how = fmt.Sprintf("by %d-day change", trading.ChangeDays)
+		how = w.T("trading.board.how_change", app.Args{"Days": trading.ChangeDays})
 	}
-	switch len(rows) {
-	case 0:
-		count = "no one yet"
-	case 1:
-		count = "1 member"
+	if len(rows) == 0 {
+		count = w.T("trading.board.no_one")
 	}
-	fmt.Fprintf(&b, "🏆 %s %s board, %s: %s\n", what, d.Name, how, count)
+	b.WriteString(w.T(title, app.Args{"Market": w.T("noun"), "How": how, "Members": count}) + "\n")
 	first, last, pages := 0, len(rows), 1
 	if len(rows) > boardWhole {
 		pages = (len(rows) + boardPage - 1) / boardPage
@@ -193,45 +195,45 @@ func (d desk) board(ctx context.Context, chat int64, private bool, asker int64, 
 	}
 	mine := slices.IndexFunc(rows, func(r trading.Row) bool { return r.User == asker })
 	for i := first; i < last; i++ {
-		b.WriteString(d.boardLine(i+1, rows[i], i == mine))
+		b.WriteString(d.boardLine(w, i+1, rows[i], i == mine))
 	}
 	if mine >= 0 && (mine < first || mine >= last) {
-		b.WriteString("…\n" + d.boardLine(mine+1, rows[mine], true))
+		b.WriteString("…\n" + d.boardLine(w, mine+1, rows[mine], true))
 	}
 	if outsider != nil {
 		// Where the asker would rank, among the members and not one of
 		// them: the board's count and ranks are its members' alone.
-		b.WriteString(d.outsiderLine(wouldRank(rows, *outsider, sortRows), *outsider))
+		b.WriteString(d.outsiderLine(w, wouldRank(rows, *outsider, sortRows), *outsider))
 	}
 	switch {
 	case outsider != nil:
-		fmt.Fprintf(&b, "You are not on this board (only you see your line): /%s_top join puts you on it.\n", d.Name)
+		b.WriteString(w.T("trading.board.not_on", app.Args{"Name": d.Name}) + "\n")
 	case private && !listed:
-		fmt.Fprintf(&b, "No %s portfolio yet. Start with /%s_topup %s.\n", d.Name, d.Name, d.Start)
+		b.WriteString(d.noPortfolio(w) + "\n")
 	}
-	return strings.TrimSuffix(b.String(), "\n"), d.boardKeyboard(order, page, pages, private, listed), nil
+	return strings.TrimSuffix(b.String(), "\n"), d.boardKeyboard(w, order, page, pages, private, listed), nil
 }
 
-func (d desk) boardKeyboard(order string, page, pages int, private, listed bool) *models.InlineKeyboardMarkup {
-	other, label := byChange, fmt.Sprintf("📊 By %d-day change", trading.ChangeDays)
+func (d desk) boardKeyboard(w app.Words, order string, page, pages int, private, listed bool) *models.InlineKeyboardMarkup {
+	other, label := byChange, w.T("trading.board.by_change", app.Args{"Days": trading.ChangeDays})
 	if order == byChange {
-		other, label = byValue, "💰 By value"
+		other, label = byValue, w.T("trading.board.by_value")
 	}
 	var nav []app.Button
 	if page > 0 {
-		nav = append(nav, app.Button{Text: "◀ Previous", Data: app.Data(d.boardPrefix(), order, strconv.Itoa(page-1))})
+		nav = append(nav, app.Button{Text: w.T("trading.board.previous"), Data: app.Data(d.boardPrefix(), order, strconv.Itoa(page-1))})
 	}
 	if page+1 < pages {
-		nav = append(nav, app.Button{Text: "Next ▶", Data: app.Data(d.boardPrefix(), order, strconv.Itoa(page+1))})
+		nav = append(nav, app.Button{Text: w.T("trading.board.next"), Data: app.Data(d.boardPrefix(), order, strconv.Itoa(page+1))})
 	}
 	rows := [][]app.Button{{{Text: label, Data: app.Data(d.boardPrefix(), other, "0")}}}
 	if len(nav) > 0 {
 		rows = append(rows, nav)
 	}
 	if private {
-		b := app.Button{Text: "✅ Join the board", Data: app.Data(d.boardPrefix(), join)}
+		b := app.Button{Text: w.T("trading.board.join"), Data: app.Data(d.boardPrefix(), join)}
 		if listed {
-			b = app.Button{Text: "Leave the board", Data: app.Data(d.boardPrefix(), leave)}
+			b = app.Button{Text: w.T("trading.board.leave"), Data: app.Data(d.boardPrefix(), leave)}
 		}
 		rows = append(rows, []app.Button{b})
 	}

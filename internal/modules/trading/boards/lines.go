@@ -7,35 +7,40 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 )
 
 // boardLine is one ranked line: the desk's money, the change signed.
-func (d desk) boardLine(rank int, r trading.Row, mine bool) string {
+func (d desk) boardLine(w app.Words, rank int, r trading.Row, mine bool) string {
 	name := r.Name
 	if name == "" {
-		name = "user " + strconv.FormatInt(r.User, 10)
+		name = w.T("trading.board.user", app.Args{"ID": strconv.FormatInt(r.User, 10)})
 	}
 	mark := ""
 	if mine {
 		mark = "👉 "
 	}
-	return fmt.Sprintf("%s%d. %s: %s\n", mark, rank, name, d.figures(r))
+	return fmt.Sprintf("%s%d. %s: %s\n", mark, rank, name, d.figures(w, r))
 }
 
 // outsiderLine is the line of an asker who is not on the board: where
 // they would rank, unnumbered.
-func (d desk) outsiderLine(rank int, r trading.Row) string {
-	return fmt.Sprintf("👉 You would be %s: %s\n", ordinal(rank), d.figures(r))
+func (d desk) outsiderLine(w app.Words, rank int, r trading.Row) string {
+	return w.T("trading.board.would_be", app.Args{"Rank": ordinal(w.Lang, rank), "Figures": d.figures(w, r)}) + "\n"
 }
 
-// figures are a row's value and change: "$1,000.00 (7d +$5.00, 0.5%)".
-func (d desk) figures(r trading.Row) string {
-	change := fmt.Sprintf("%dd: new", trading.ChangeDays)
+// figures are a row's value and change in w's language: "$1,000.00 (7d
+// +$5.00, 0.5%)".
+func (d desk) figures(w app.Words, r trading.Row) string {
+	money := func(v decimal.Decimal) string { return d.Cash(w.Lang, v) }
+	change := w.T("trading.board.change_new", app.Args{"Days": trading.ChangeDays})
 	if r.HasChange {
-		change = fmt.Sprintf("%dd %s, %s%%", trading.ChangeDays, signed(r.Change, d.Money), signed(r.Pct.Round(1), func(v decimal.Decimal) string { return v.StringFixed(1) }))
+		change = w.T("trading.board.change", app.Args{"Days": trading.ChangeDays, "Change": signed(r.Change, money),
+			"Pct": signed(r.Pct.Round(1), func(v decimal.Decimal) string { return locale.Number(w.Lang, v.StringFixed(1)) })})
 	}
-	return fmt.Sprintf("%s (%s)", d.Money(r.Value), change)
+	return fmt.Sprintf("%s (%s)", money(r.Value), change)
 }
 
 // wouldRank is the rank r would have among rows (sorted by sortRows) if it
@@ -46,8 +51,12 @@ func wouldRank(rows []trading.Row, r trading.Row, sortRows func([]trading.Row)) 
 	return slices.IndexFunc(all, func(x trading.Row) bool { return x.User == r.User }) + 1
 }
 
-// ordinal is n as "1st", "2nd", "3rd", "4th", "11th", "21st".
-func ordinal(n int) string {
+// ordinal is a rank as lang writes it: English "1st", "2nd", "3rd",
+// "4th", "11th", "21st"; Vietnamese the number ("hạng 2" is the catalog's).
+func ordinal(lang app.Lang, n int) string {
+	if lang == locale.Vietnamese {
+		return strconv.Itoa(n)
+	}
 	suffix := "th"
 	if n%100 < 11 || n%100 > 13 {
 		switch n % 10 {

@@ -5,6 +5,7 @@
 package chart
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"time"
@@ -43,6 +44,21 @@ type Series struct {
 	Offset time.Duration
 	// TimeFormat lays out the X axis' times ("15:04", "Jan 02").
 	TimeFormat string
+	Words      Words
+}
+
+// Words are what a chart writes besides numbers, in its reader's
+// language: the caller's, as the drawer knows no language. An empty word
+// is the English one.
+type Words struct {
+	High, Low             string // the extremes' marks: "H", "L"
+	Cash, Holdings, Total string // the value chart's legend
+}
+
+// Or are w with each empty word the English one.
+func (w Words) Or() Words {
+	return Words{High: cmp.Or(w.High, "H"), Low: cmp.Or(w.Low, "L"),
+		Cash: cmp.Or(w.Cash, "cash"), Holdings: cmp.Or(w.Holdings, "holdings"), Total: cmp.Or(w.Total, "total")}
 }
 
 // Point is a portfolio's value on one day: cash, holdings at that day's
@@ -60,6 +76,9 @@ type Portfolio struct {
 	Points []Point
 	Money  Format
 	Offset time.Duration
+	// TimeFormat lays out the X axis' days ("": "Jan 02").
+	TimeFormat string
+	Words      Words
 }
 
 // Check is ErrTooFew when s has fewer than MinBars prices.

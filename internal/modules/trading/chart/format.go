@@ -4,12 +4,18 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/miti99bot/miti99bot/internal/locale"
 )
 
 // Format writes money on a chart: Prefix, the amount with thousands
-// separators, Suffix ("$61,234", "95,000,000 VND").
+// separators, Suffix ("$61,234", "95,000,000 VND"); in Vietnamese (Lang)
+// the amount of Currency as that language writes money (61.234 $,
+// 95.000.000 ₫).
 type Format struct {
 	Prefix, Suffix string
+	Currency       string      // "USD", "VND"
+	Lang           locale.Lang // "": English
 	// Places are the decimals; Auto picks them by size, as coin prices
 	// need: none from 1,000, cents from 1, else four significant digits.
 	Places int
@@ -36,6 +42,9 @@ func (f Format) String(v float64) string {
 	sign := ""
 	if v < 0 && strings.Trim(s, "0.") != "" {
 		sign = "-"
+	}
+	if f.Lang == locale.Vietnamese && f.Currency != "" {
+		return sign + locale.Money(f.Lang, f.Currency, s)
 	}
 	return sign + f.Prefix + Grouped(s) + f.Suffix
 }

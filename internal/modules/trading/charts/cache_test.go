@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 )
@@ -70,7 +71,7 @@ func TestTheChartCacheStaysBounded(t *testing.T) {
 			for _, a := range tt.asks {
 				now := t0.Add(a.after)
 				c.Now = func() time.Time { return now }
-				pic, err := c.Picture(t.Context(), a.sym, a.p)
+				pic, err := c.Picture(t.Context(), app.Words{}, a.sym, a.p)
 				if err != nil || string(pic.PNG) != "png" {
 					t.Fatalf("Picture(%s, %s) = %q, %v", a.sym, a.p.Name, pic.PNG, err)
 				}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -37,11 +38,11 @@ type Charts struct {
 // SymbolLabel names what a symbol's chart draws, in its title and
 // replies: the Kit's ChartLabel, when the symbol alone would mislead
 // (gold's world spot).
-func (c *Charts) SymbolLabel(sym string) string {
+func (c *Charts) SymbolLabel(w app.Words, sym string) string {
 	if c.ChartLabel == nil {
 		return sym
 	}
-	return c.ChartLabel(sym)
+	return c.ChartLabel(w, sym)
 }
 
 // ChartSymbol reads a chart's symbol as the market's other commands do; a
@@ -60,10 +61,16 @@ type Picture struct {
 	At      time.Time `json:"at"` // when it was drawn
 }
 
-// Picture returns the chart of sym over p: the cached one while fresh,
-// else drawn from the first source that has enough prices.
-func (c *Charts) Picture(ctx context.Context, sym string, p trading.Period) (Picture, error) {
-	if pic, ok := c.cached(ctx, sym, p); ok {
+// Picture returns the chart of sym over p in w's language: the cached one
+// while fresh, else drawn from the first source that has enough prices.
+// Each language's picture is cached apart (its words and numbers are
+// drawn in it); English under the symbol alone.
+func (c *Charts) Picture(ctx context.Context, w app.Words, sym string, p trading.Period) (Picture, error) {
+	entry := sym
+	if w.Lang != "" && w.Lang != app.English {
+		entry += "-" + string(w.Lang)
+	}
+	if pic, ok := c.cached(ctx, entry, p); ok {
 		return pic, nil
 	}
 	now := c.Now()
@@ -73,19 +80,20 @@ func (c *Charts) Picture(ctx context.Context, sym string, p trading.Period) (Pic
 	if err != nil {
 		return Picture{}, err
 	}
-	title := c.title(sym, p, h)
-	png, err := c.Drawer.Draw(ctx, chart.Series{Title: title, Bars: h.Bars, OHLC: h.OHLC, Money: c.Chart, Offset: offset(now), TimeFormat: p.TimeFormat})
+	title := c.title(w, sym, p, h)
+	png, err := c.Drawer.Draw(ctx, chart.Series{Title: title, Bars: h.Bars, OHLC: h.OHLC, Money: c.ChartMoney(w.Lang), Offset: offset(now),
+		TimeFormat: trading.TimeLayout(w.Lang, p.TimeFormat), Words: chart.Words{High: w.T("trading.chart.high"), Low: w.T("trading.chart.low")}})
 	if err != nil {
 		return Picture{}, fmt.Errorf("chart %s %s: %w", sym, p.Name, err)
 	}
-	pic := Picture{PNG: png, Caption: c.caption(title, h, src), At: now}
-	c.keep(ctx, sym, p, pic)
+	pic := Picture{PNG: png, Caption: c.caption(w, title, h, src), At: now}
+	c.keep(ctx, entry, p, pic)
 	return pic, nil
 }
 
 // title is "BTC 7d: $61,234.50, +2.31% (+$1,234.00)": the last price and
 // the move over the period, in percent and in the market's money.
-func (c *Charts) title(sym string, p trading.Period, h trading.History) string {
+func (c *Charts) title(w app.Words, sym string, p trading.Period, h trading.History) string {
 	first, last := h.Change()
 	diff := last - first
 	sign := "+"
@@ -93,36 +101,42 @@ func (c *Charts) title(sym string, p trading.Period, h trading.History) string {
 		sign = "-"
 	}
 	pct := 100 * math.Abs(diff) / first
-	return fmt.Sprintf("%s %s: %s, %s%.2f%% (%s%s)", c.SymbolLabel(sym), p.Name, c.Chart.String(last), sign, pct, sign, c.Chart.String(math.Abs(diff)))
+	money := c.ChartMoney(w.Lang)
+	return w.T("trading.chart.title", app.Args{"Label": c.SymbolLabel(w, sym), "Period": p.Name, "Last": money.String(last),
+		"Pct": sign + locale.Float(w.Lang, pct, 2), "Diff": sign + money.String(math.Abs(diff))})
 }
 
 // caption repeats the title (a picture is not read by everyone), then
 // says where the prices come from and up to when.
-func (c *Charts) caption(title string, h trading.History, src trading.HistorySource) string {
-	kind := "prices"
+func (c *Charts) caption(w app.Words, title string, h trading.History, src trading.HistorySource) string {
+	key := "trading.chart.prices"
 	if h.OHLC {
-		kind = "OHLC bars"
+		key = "trading.chart.bars"
 	}
-	lines := []string{title, fmt.Sprintf("%d %s from %s to %s", len(h.Bars), kind, src.Name, h.Last().T.In(trading.ICT).Format("02 Jan 2006 15:04 MST"))}
+	at := h.Last().T.In(trading.ICT).Format("02 Jan 2006 15:04 MST")
+	if w.Lang == locale.Vietnamese {
+		at = locale.DateTime(w.Lang, h.Last().T.In(trading.ICT))
+	}
+	lines := []string{title, w.T(key, app.Args{"Count": len(h.Bars), "Source": src.Name, "At": at})}
 	if src.Note != "" {
-		lines = append(lines, src.Note)
+		lines = append(lines, w.T(src.Note))
 	}
 	return strings.Join(lines, "\n")
 }
 
 // why is the words for a chart that cannot be drawn (ok false: another
 // error, the caller's to return).
-func (c *Charts) why(err error, sym string, p trading.Period) (string, bool) {
-	sym = c.SymbolLabel(sym)
+func (c *Charts) why(w app.Words, err error, sym string, p trading.Period) (string, bool) {
+	args := app.Args{"Sym": c.SymbolLabel(w, sym), "Period": p.Name}
 	switch {
 	case errors.Is(err, trading.ErrUnknownSymbol):
-		return fmt.Sprintf("Unknown %s: %s.", c.Noun, sym), true
+		return w.T("unknown_symbol", args), true
 	case errors.Is(err, trading.ErrTooFew):
-		return fmt.Sprintf("Too few prices of %s over %s to draw a chart; try a longer period.", sym, p.Name), true
+		return w.T("trading.chart.too_few", args), true
 	case errors.Is(err, trading.ErrNoHistory):
-		return fmt.Sprintf("No price history for %s right now; every source failed. Try again later.", sym), true
+		return w.T("trading.chart.no_history", args), true
 	case errors.Is(err, trading.ErrBadHistory):
-		return fmt.Sprintf("No chart of %s right now: the price history the sources answered has prices that cannot be right (zero, negative or not a number).", sym), true
+		return w.T("trading.chart.bad_history", args), true
 	}
 	return "", false
 }

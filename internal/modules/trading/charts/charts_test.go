@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
@@ -44,7 +45,7 @@ func TestAChartIsDrawnByTheMarketsDrawerOnce(t *testing.T) {
 		return []byte("png"), nil
 	}))
 	for range 2 {
-		pic, err := c.Picture(t.Context(), "BTC", trading.Day)
+		pic, err := c.Picture(t.Context(), app.Words{}, "BTC", trading.Day)
 		if err != nil || string(pic.PNG) != "png" {
 			t.Fatalf("Picture = %q, %v; want the drawer's bytes", pic.PNG, err)
 		}
@@ -60,7 +61,7 @@ func TestAChartTheDrawerFailsIsAnErrorAndNotCached(t *testing.T) {
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	broken := errors.New("out of ink")
 	c := fixedCharts(now, drawerFunc(func(context.Context, chart.Chart) ([]byte, error) { return nil, broken }))
-	if _, err := c.Picture(t.Context(), "BTC", trading.Day); !errors.Is(err, broken) {
+	if _, err := c.Picture(t.Context(), app.Words{}, "BTC", trading.Day); !errors.Is(err, broken) {
 		t.Fatalf("err = %v; want the drawer's", err)
 	}
 	if keys, _ := c.Store.List(t.Context(), "chart:"); len(keys) != 0 {

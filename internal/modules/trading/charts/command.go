@@ -35,9 +35,9 @@ func (c *Charts) Command() func(context.Context, *app.Request) error {
 	return func(ctx context.Context, r *app.Request) error {
 		args := strings.Fields(r.Args)
 		options := trading.Names(c.Periods)
-		usage := "Usage: /" + c.Name + "_chart <symbol> [" + strings.Join(options, "|") + "]"
+		usage := r.T("trading.chart.usage", app.Args{"Name": c.Name, "Periods": strings.Join(options, "|")})
 		if c.ChartOnly != "" {
-			usage = "Usage: /" + c.Name + "_chart [" + strings.Join(options, "|") + "]"
+			usage = r.T("trading.chart.usage_only", app.Args{"Name": c.Name, "Periods": strings.Join(options, "|")})
 			args = append([]string{c.ChartOnly}, args...)
 		}
 		if len(args) < 1 || len(args) > 2 {
@@ -46,24 +46,24 @@ func (c *Charts) Command() func(context.Context, *app.Request) error {
 		}
 		sym, ok := c.ChartSymbol(args[0])
 		if !ok {
-			_, err := r.Reply(ctx, "Not a "+c.Noun+" symbol: "+app.Quote(args[0])+".")
+			_, err := r.Reply(ctx, r.T("not_symbol", app.Args{"Arg": app.Quote(args[0])}))
 			return err
 		}
 		p, ok := trading.ParsePeriod(strings.Join(args[1:], ""), c.Periods, c.Period)
 		if !ok {
-			_, err := r.Reply(ctx, "A chart's period is "+trading.PeriodNames(c.Periods)+".")
+			_, err := r.Reply(ctx, r.T("trading.chart.period", app.Args{"Periods": trading.PeriodNames(c.Periods, r.T("trading.or"))}))
 			return err
 		}
-		pic, err := c.Picture(ctx, sym, p)
+		pic, err := c.Picture(ctx, r.Words, sym, p)
 		if err != nil {
-			if text, ok := c.why(err, sym, p); ok {
+			if text, ok := c.why(r.Words, err, sym, p); ok {
 				_, err := r.Reply(ctx, text)
 				return err
 			}
 			return err
 		}
 		_, err = c.Photos.SendPhoto(ctx, app.Photo{ChatID: r.ChatID, ThreadID: r.ThreadID, PNG: pic.PNG, Name: "chart.png", Caption: pic.Caption, Keyboard: c.keyboard(sym, p)})
-		if text, ok := app.NoRightText(err); ok {
+		if text, ok := r.NoRightText(err); ok {
 			_, err := r.Reply(ctx, text)
 			return err
 		}
@@ -80,11 +80,11 @@ func (c *Charts) Callback() app.Callback {
 		sym, okSym := c.ChartSymbol(rawSym)
 		p, okPeriod := trading.ParsePeriod(rawPeriod, c.Periods, trading.Period{})
 		if !okSym || !okPeriod || p.Name == "" {
-			return req.Answer(ctx, app.StaleButtonToast)
+			return req.Answer(ctx, req.T(app.StaleButton))
 		}
-		pic, err := c.Picture(ctx, sym, p)
+		pic, err := c.Picture(ctx, req.Words, sym, p)
 		if err != nil {
-			if text, ok := c.why(err, sym, p); ok {
+			if text, ok := c.why(req.Words, err, sym, p); ok {
 				return req.Answer(ctx, text)
 			}
 			return err
@@ -95,7 +95,7 @@ func (c *Charts) Callback() app.Callback {
 		} else {
 			err = c.Photos.EditPhoto(ctx, app.PhotoEdit{ChatID: req.ChatID, MessageID: req.MessageID, PNG: pic.PNG, Name: "chart.png", Caption: pic.Caption, Keyboard: kb})
 		}
-		if text, ok := app.NoRightText(err); ok {
+		if text, ok := req.NoRightText(err); ok {
 			return req.Answer(ctx, text)
 		}
 		return err

@@ -27,7 +27,7 @@ const (
 	stepSymbol = "order_symbol"
 	stepAmount = "order_amount"
 
-	askSymbolText = "Which symbol? (/cancel stops)"
+	askSymbolText = "trading.ask_symbol"
 )
 
 // Orders are a desk's buy and sell commands, asking their missing
@@ -76,13 +76,13 @@ func (o *Orders) command(ctx context.Context, r *app.Request, kind string) error
 		if err := o.Conv.Start(ctx, app.ConversationOf(r, stepAmount, 0, []byte(kind+" "+only))); err != nil {
 			return err
 		}
-		_, err := r.Ask(ctx, o.amount(kind).Ask)
+		_, err := r.Ask(ctx, r.T(o.amount(kind).Ask))
 		return err
 	}
 	if err := o.Conv.Start(ctx, app.ConversationOf(r, stepSymbol, 0, []byte(kind))); err != nil {
 		return err
 	}
-	return o.askSymbol(ctx, r, kind, askSymbolText)
+	return o.askSymbol(ctx, r, kind, r.T(askSymbolText))
 }
 
 // askSymbol asks which symbol: with a button per holding in a private
@@ -97,7 +97,7 @@ func (o *Orders) askSymbol(ctx context.Context, r *app.Request, kind, text strin
 		return err
 	}
 	if !r.Private {
-		_, err := r.Ask(ctx, text+"\nYou hold: "+strings.Join(held, ", ")+".")
+		_, err := r.Ask(ctx, text+"\n"+r.T("trading.you_hold", app.Args{"Symbols": strings.Join(held, ", ")}))
 		return err
 	}
 	var rows [][]app.Button
@@ -133,12 +133,12 @@ func (o *Orders) stepSymbol(ctx context.Context, r *app.TextRequest) error {
 		if err := r.Continue(ctx, stepSymbol, 0, r.Conversation.State); err != nil {
 			return err
 		}
-		return o.askSymbol(ctx, r.Request, kind, "Not a symbol: "+app.Quote(r.Text)+". "+askSymbolText)
+		return o.askSymbol(ctx, r.Request, kind, r.T("trading.not_a_symbol", app.Args{"Arg": app.Quote(r.Text)})+" "+r.T(askSymbolText))
 	}
 	if err := r.Continue(ctx, stepAmount, 0, []byte(kind+" "+sym)); err != nil {
 		return err
 	}
-	_, err := r.Ask(ctx, sym+": "+o.amount(kind).Ask)
+	_, err := r.Ask(ctx, sym+": "+r.T(o.amount(kind).Ask))
 	return err
 }
 
@@ -150,25 +150,30 @@ func (o *Orders) stepAmount(ctx context.Context, r *app.TextRequest) error {
 	// The lots are checked here and not in parse: a dividend's shares are
 	// no trade, and may be an odd lot.
 	a := o.amount(kind)
-	qty, all, err := parse(a, o.Desk.Market, strings.TrimSpace(r.Text), kind == kindAskSell)
+	qty, all, err := parse(a, o.Desk.Market, strings.TrimSpace(r.Text), kind == kindAskSell, r.T("trading.all"))
+	hint := trading.Hint(r.Words, a.Hint) // the amount's own hint, not the lots'
 	if err == nil && !all && !a.Cash {
-		err = o.Desk.Market.Lots(qty)
+		err, hint = o.Desk.Market.Lots(qty), ""
 	}
 	if err != nil {
 		if err := r.Continue(ctx, stepAmount, 0, r.Conversation.State); err != nil {
 			return err
 		}
-		ask := a.Ask
+		ask := r.T(a.Ask)
 		if o.Desk.Kit.Only == "" {
 			ask = sym + ": " + ask
 		}
-		_, err = r.Ask(ctx, app.Quote(r.Text)+": "+err.Error()+". "+ask)
+		_, err = r.Ask(ctx, app.Quote(r.Text)+": "+trading.Why(r.Words, err)+hint+". "+ask)
 		return err
 	}
+	amount := strings.TrimSpace(r.Text)
+	if all {
+		amount = "all" // the reader's word for it may be two ("tất cả")
+	}
 	req := *r.Request
-	req.Args = sym + " " + r.Text
+	req.Args = sym + " " + amount
 	if o.Desk.Kit.Only != "" {
-		req.Args = r.Text
+		req.Args = amount
 	}
 	return o.run(kind)(ctx, &req)
 }
@@ -178,12 +183,12 @@ func (o *Orders) stepAmount(ctx context.Context, r *app.TextRequest) error {
 func (o *Orders) Press(ctx context.Context, c *app.CallbackRequest, kind, arg string) error {
 	sym, ok := o.Desk.Kit.Read(arg)
 	if !ok || (kind != kindAskBuy && kind != kindAskSell) {
-		return c.Answer(ctx, app.StaleButtonToast)
+		return c.Answer(ctx, c.T(app.StaleButton))
 	}
 	if err := o.Conv.Start(ctx, app.Conversation{ChatID: c.ChatID, ThreadID: c.ThreadID, UserID: c.UserID,
 		Step: stepAmount, State: []byte(kind + " " + sym), Update: c.UpdateID()}); err != nil {
 		return err
 	}
-	_, err := c.Reply(ctx, sym+": "+o.amount(kind).Ask)
+	_, err := c.Reply(ctx, sym+": "+c.T(o.amount(kind).Ask))
 	return err
 }

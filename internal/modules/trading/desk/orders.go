@@ -2,7 +2,6 @@ package desk
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -12,18 +11,17 @@ import (
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 )
 
-// parse reads s as a's amount in m; all takes "all" as every unit held.
-func parse(a trading.OrderAmount, m trading.Market, s string, all bool) (amount decimal.Decimal, isAll bool, err error) {
-	if all && strings.EqualFold(s, "all") {
+// parse reads s as a's amount in m; all takes "all" (or the reader's
+// word for it, allWord) as every unit held.
+func parse(a trading.OrderAmount, m trading.Market, s string, all bool, allWord string) (amount decimal.Decimal, isAll bool, err error) {
+	if all && (strings.EqualFold(s, "all") || strings.EqualFold(s, allWord)) {
 		return decimal.Zero, true, nil
 	}
 	places := m.QtyPlaces
 	if a.Cash {
 		places = m.CashPlaces
 	}
-	if amount, err = trading.ParseAmount(s, places, a.Max); err != nil && a.Hint != "" {
-		err = fmt.Errorf("%w %s", err, a.Hint)
-	}
+	amount, err = trading.ParseAmount(s, places, a.Max)
 	return amount, false, err
 }
 
@@ -43,28 +41,24 @@ func Read(ctx context.Context, r *app.Request, d *trading.Desk, verb string, a t
 	o.Sym = k.Only
 	if k.Symbol != nil {
 		f := strings.Fields(r.Args)
+		if all && len(f) > 2 && strings.EqualFold(strings.Join(f[1:], " "), r.T("trading.all")) {
+			f = []string{f[0], "all"} // the reader's word for it may be two ("tất cả")
+		}
 		if len(f) != 2 {
-			_, err = r.Reply(ctx, fmt.Sprintf("Usage: /%s_%s <%s> <%s>, e.g. /%s_%s %s %s", k.Name, verb, k.SymbolArg, a.Arg, k.Name, verb, k.Example, a.Example))
+			_, err = r.Reply(ctx, r.T("trading.usage_order", app.Args{"Command": k.Name + "_" + verb, "Symbol": r.T(k.SymbolArg),
+				"Amount": r.T(a.Arg), "Example": k.Example + " " + a.Example}))
 			return o, false, err
 		}
 		if o.Sym, ok = k.Symbol(f[0]); !ok {
-			_, err = r.Reply(ctx, "Not a "+what(d.Kit)+": "+app.Quote(f[0])+".")
+			_, err = r.Reply(ctx, r.T("not_symbol", app.Args{"Arg": app.Quote(f[0])}))
 			return o, false, err
 		}
 		arg = f[1]
 	}
-	if o.Amount, o.All, err = parse(a, k.Market, arg, all); err != nil {
-		return o, false, trading.Refuse(ctx, r, err)
+	if o.Amount, o.All, err = parse(a, k.Market, arg, all, r.T("trading.all")); err != nil {
+		return o, false, trading.RefuseHint(ctx, r, err, a.Hint)
 	}
 	return o, true, nil
-}
-
-// what a symbol is called in replies: "coin symbol", "ticker".
-func what(k *trading.Kit) string {
-	if k.Noun == "ticker" {
-		return "ticker"
-	}
-	return k.Noun + " symbol"
 }
 
 // PriceCommand is /<name>_price [SYM]: the price, with a refresh button.
@@ -74,7 +68,7 @@ func (o *Orders) PriceCommand(ctx context.Context, r *app.Request) error {
 	if k.Symbol != nil {
 		var ok bool
 		if sym, ok = k.Symbol(r.Args); !ok {
-			_, err := r.Reply(ctx, fmt.Sprintf("Usage: /%s_price <%s>, e.g. /%s_price %s", k.Name, k.SymbolArg, k.Name, k.Example))
+			_, err := r.Reply(ctx, r.T("trading.usage_price", app.Args{"Command": k.Name + "_price", "Symbol": r.T(k.SymbolArg), "Example": k.Example}))
 			return err
 		}
 	}
@@ -82,7 +76,7 @@ func (o *Orders) PriceCommand(ctx context.Context, r *app.Request) error {
 	if !ok {
 		return err
 	}
-	_, err = r.ReplyKeyboard(ctx, k.PriceText(sym, q), d.PriceKeyboard(sym))
+	_, err = r.ReplyKeyboard(ctx, k.PriceText(r.Words, sym, q), d.PriceKeyboard(r.Words, sym))
 	return err
 }
 

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 )
@@ -28,14 +30,14 @@ func Cards(d *trading.Desk) app.Inline {
 	return app.Inline{
 		Match: func(q string) bool { _, ok := read(q); return ok },
 		Handler: func(ctx context.Context, r *app.InlineRequest) ([]app.InlineResult, error) {
-			return card(ctx, d, read, r.Query)
+			return card(ctx, d, r.Words, read, r.Query)
 		},
 		CacheTime: d.Quotes.Fresh,
-		Help:      d.Kit.InlineHelp,
+		HelpKey:   d.Kit.InlineHelp,
 	}
 }
 
-func card(ctx context.Context, d *trading.Desk, read func(string) (string, bool), query string) ([]app.InlineResult, error) {
+func card(ctx context.Context, d *trading.Desk, w app.Words, read func(string) (string, bool), query string) ([]app.InlineResult, error) {
 	sym, ok := read(query)
 	if !ok {
 		return nil, nil
@@ -47,28 +49,25 @@ func card(ctx context.Context, d *trading.Desk, read func(string) (string, bool)
 	case err != nil:
 		return nil, fmt.Errorf("%s card %s: %w", d.Name, sym, err)
 	}
-	price := d.Kit.PriceText(sym, q)
+	price := d.Kit.PriceText(w, sym, q)
 	lines := []string{price}
 	if open, ok := d.Quotes.DayOpen(ctx, sym, q); ok {
-		lines = append(lines, trading.Move(open, q, d.Money))
+		lines = append(lines, trading.Move(w, open, q, func(x decimal.Decimal) string { return d.Cash(w.Lang, x) }))
 	}
-	lines = append(lines, "Price at "+q.At.UTC().Format("15:04 MST, 02 Jan 2006"))
+	lines = append(lines, w.T("trading.price_at", app.Args{"At": trading.Moment(w.Lang, q.At)}))
 	chart := "/" + d.Name + "_chart " + sym
 	if d.Kit.ChartHint != nil {
-		chart = d.Kit.ChartHint(sym)
+		chart = d.Kit.ChartHint(w, sym)
 	}
 	if chart != "" {
-		lines = append(lines, "Chart: "+chart)
+		lines = append(lines, w.T("trading.chart_hint", app.Args{"Command": chart}))
 	}
 	first, _, _ := strings.Cut(price, "\n")
 	return []app.InlineResult{{
-		ID: sym, Title: title(d) + " " + sym, Description: first,
+		ID: sym, Title: w.T("trading.card_title", app.Args{"Market": w.T("market"), "Sym": sym}), Description: first,
 		Text: strings.Join(lines, "\n"), NoPreview: true,
 	}}, nil
 }
-
-// title is the market's name at a sentence's start: "Coin".
-func title(d *trading.Desk) string { return strings.ToUpper(d.Name[:1]) + d.Name[1:] }
 
 // Summary answers the empty inline query with the user's own portfolio
 // in d's market, at current prices, to send as theirs: personal (Telegram
@@ -78,16 +77,16 @@ func Summary(d *trading.Desk) app.Inline {
 		Match:     func(q string) bool { return q == "" },
 		Personal:  true,
 		CacheTime: d.Quotes.Fresh,
-		Help:      "(nothing) - your " + d.Name + " portfolio, to send as yours",
+		HelpKey:   "inline.summary", // each market's own
 		Handler: func(ctx context.Context, r *app.InlineRequest) ([]app.InlineResult, error) {
-			body, found, err := d.Stats(ctx, r.UserID)
+			body, found, err := d.Stats(ctx, r.Words, r.UserID)
 			if err != nil || !found {
 				return nil, err
 			}
 			total := body[strings.LastIndex(body, "\n")+1:]
 			return []app.InlineResult{{
-				ID: "portfolio", Title: "My " + d.Name + " portfolio", Description: total,
-				Text: "My " + d.Name + " portfolio:\n" + body,
+				ID: "portfolio", Title: r.T("trading.my_portfolio", app.Args{"Market": r.T("noun")}), Description: total,
+				Text: r.T("trading.my_portfolio", app.Args{"Market": r.T("noun")}) + ":\n" + body,
 			}}, nil
 		},
 	}

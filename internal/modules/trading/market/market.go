@@ -46,7 +46,7 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	}
 	quotes := &trading.Quotes{Store: d.Store, Log: d.Log, Now: d.Now, Fresh: k.Fresh, UnknownFor: trading.UnknownFor, Noun: k.Noun,
 		Range: k.Range, NoPrice: k.NoPrice, Sources: k.Sources(sites)}
-	dk := &trading.Desk{Kit: k, Quotes: quotes, Bot: d.Bot}
+	dk := &trading.Desk{Kit: k, Quotes: quotes, Bot: d.Bot, Texts: d.Texts}
 	dk.Values = &trading.Values{Desk: dk, Photos: d.Photos(), Drawer: dr}
 	charted := &charts.Charts{Kit: k, Store: d.Store, Log: d.Log, Now: d.Now, Photos: d.Photos(), Drawer: dr}
 	if k.Histories != nil {
@@ -77,6 +77,7 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	}
 	return &app.Module{
 		Name:         n,
+		Texts:        trading.Texts(k.Texts),
 		Commands:     commands,
 		Steps:        orders.Steps(),
 		OnChatChange: dk.OnChatChange,

@@ -66,8 +66,9 @@ func ChartRoute(d *trading.Desk, c *charts.Charts) app.WebRoute {
 			return nil, app.ErrWebNotFound
 		}
 		now := c.Now()
+		w := wordsIn(d, r.Lang)
 		if wc, ok := kept.get(chartSym+" "+p.Name, now, p.Fresh); ok {
-			wc.Symbol = sym
+			wc.Symbol, wc.Label, wc.Note = sym, c.SymbolLabel(w, chartSym), note(w, wc.Note)
 			return wc, nil
 		}
 		h, src, err := trading.FetchHistory(ctx, c.History, chartSym, p, now, func(name string, err error) {
@@ -79,13 +80,22 @@ func ChartRoute(d *trading.Desk, c *charts.Charts) app.WebRoute {
 		case err != nil:
 			return nil, err
 		}
-		wc := WebChart{Symbol: sym, Label: c.SymbolLabel(chartSym), Period: p.Name, Periods: trading.Names(c.Periods), OHLC: h.OHLC, Source: src.Name, Note: src.Note}
+		wc := WebChart{Symbol: sym, Label: c.SymbolLabel(w, chartSym), Period: p.Name, Periods: trading.Names(c.Periods), OHLC: h.OHLC, Source: src.Name, Note: src.Note}
 		for _, b := range h.Bars {
 			wc.Bars = append(wc.Bars, WebBar{T: b.T.Unix(), O: b.O, H: b.H, L: b.L, C: b.C})
 		}
-		kept.put(chartSym+" "+p.Name, wc, now)
+		kept.put(chartSym+" "+p.Name, wc, now) // its note a key: each answer says it in its reader's language
+		wc.Note = note(w, wc.Note)
 		return wc, nil
 	}}
+}
+
+// note is a source's note (a key of the market's words) in w's language.
+func note(w app.Words, key string) string {
+	if key == "" {
+		return ""
+	}
+	return w.T(key)
 }
 
 // traded reports whether p holds sym or traded it.

@@ -31,13 +31,6 @@ type Amount struct {
 // qty writes a quantity in lang (vi 0,5).
 func qty(lang app.Lang, q decimal.Decimal) string { return locale.Number(lang, trading.Qty(q)) }
 
-// amounts writes d's cash in lang.
-func amounts(d *trading.Desk, lang app.Lang) func(decimal.Decimal) Amount {
-	return func(v decimal.Decimal) Amount {
-		return Amount{Value: v, Text: locale.Money(lang, d.Currency, v.StringFixed(d.Market.CashPlaces))}
-	}
-}
-
 // WebPortfolio is a user's portfolio in one market, as the Mini App shows it.
 type WebPortfolio struct {
 	Market   string        `json:"market"`
@@ -93,9 +86,18 @@ func MeRoute(d *trading.Desk) app.WebRoute {
 	}}
 }
 
-// Me is user's portfolio at d for the Mini App, its figures in lang.
+// wordsIn are d's words in lang, the viewer's (the Mini App's rule).
+func wordsIn(d *trading.Desk, lang app.Lang) app.Words {
+	if d.Texts == nil {
+		return app.Words{Lang: lang}
+	}
+	return d.Texts.In(lang)
+}
+
+// Me is user's portfolio at d for the Mini App, its texts and figures in lang.
 func Me(ctx context.Context, d *trading.Desk, user int64, lang app.Lang) (WebPortfolio, error) {
-	amount := amounts(d, lang)
+	w := wordsIn(d, lang)
+	amount := func(v decimal.Decimal) Amount { return Amount{Value: v, Text: d.Cash(w.Lang, v)} }
 	out := WebPortfolio{Market: d.Name, Holdings: []WebHolding{}, Values: []WebDayValue{}, Trades: []WebTrade{}}
 	out.Cash = amount(decimal.Zero) // the page's charts write money as this does
 	p, found, err := trading.Load(ctx, d.Quotes.Store, user)
@@ -138,7 +140,7 @@ func Me(ctx context.Context, d *trading.Desk, user int64, lang app.Lang) (WebPor
 	out.Found = true
 	out.Cash, out.Invested, out.Total, out.PL = amount(v.Cash), amount(v.Invested), amount(v.Total), amount(v.PL)
 	for _, l := range v.Lines {
-		out.Holdings = append(out.Holdings, WebHolding{Symbol: l.Symbol, Unit: d.UnitOf(l.Symbol), Qty: trading.Qty(l.Qty), QtyText: qty(lang, l.Qty),
+		out.Holdings = append(out.Holdings, WebHolding{Symbol: l.Symbol, Unit: d.UnitOf(w, l.Symbol), Qty: trading.Qty(l.Qty), QtyText: qty(w.Lang, l.Qty),
 			Cost: amount(l.Cost), Price: amount(l.Price), Value: amount(l.Value), PL: amount(l.PL), PriceKnown: l.PriceKnown})
 	}
 	for _, pt := range pts {
@@ -146,10 +148,10 @@ func Me(ctx context.Context, d *trading.Desk, user int64, lang app.Lang) (WebPor
 	}
 	trades := p.History[max(0, len(p.History)-WebTrades):]
 	for _, t := range slices.Backward(trades) {
-		wt := WebTrade{At: t.At, When: locale.DateTime(lang, t.At.In(trading.ICT)), Kind: t.Kind, Symbol: t.Symbol, Cash: amount(t.Cash)}
+		wt := WebTrade{At: t.At, When: locale.DateTime(w.Lang, t.At.In(trading.ICT)), Kind: t.Kind, Symbol: t.Symbol, Cash: amount(t.Cash)}
 		if t.Kind != "topup" {
 			price := amount(t.Price)
-			wt.Qty, wt.QtyText, wt.Price = trading.Qty(t.Qty), qty(lang, t.Qty), &price
+			wt.Qty, wt.QtyText, wt.Price = trading.Qty(t.Qty), qty(w.Lang, t.Qty), &price
 		}
 		out.Trades = append(out.Trades, wt)
 	}
@@ -178,11 +180,12 @@ type WebBoardRow struct {
 // when the user is a member of that board (BoardMember).
 func BoardRoute(d *trading.Desk) app.WebRoute {
 	return app.WebRoute{Name: "board", Handler: func(ctx context.Context, r *app.WebRequest) (any, error) {
-		amount := amounts(d, r.Lang)
 		chat, err := strconv.ParseInt(r.Query.Get("chat"), 10, 64)
 		if err != nil || chat >= 0 {
 			return nil, app.ErrWebNotFound // a group's id is negative
 		}
+		w := wordsIn(d, r.Lang)
+		amount := func(v decimal.Decimal) Amount { return Amount{Value: v, Text: d.Cash(w.Lang, v)} }
 		if member, err := d.BoardMember(ctx, chat, r.UserID); err != nil {
 			return nil, err
 		} else if !member {
@@ -196,7 +199,7 @@ func BoardRoute(d *trading.Desk) app.WebRoute {
 		for i, row := range rows {
 			name := row.Name
 			if name == "" {
-				name = "(no name yet)"
+				name = w.T("trading.board.no_name")
 			}
 			b.Rows = append(b.Rows, WebBoardRow{Rank: i + 1, Name: name, Value: amount(row.Value), PL: amount(row.Change), You: row.User == r.UserID})
 		}

@@ -29,8 +29,8 @@ func (f *frame) markExtremes(s chart.Series, lo, hi int) {
 		label string
 		above bool
 	}{
-		{hi, s.Bars[hi].H, "H " + s.Money.String(s.Bars[hi].H), true},
-		{lo, s.Bars[lo].L, "L " + s.Money.String(s.Bars[lo].L), false},
+		{hi, s.Bars[hi].H, s.Words.Or().High + " " + s.Money.String(s.Bars[hi].H), true},
+		{lo, s.Bars[lo].L, s.Words.Or().Low + " " + s.Money.String(s.Bars[lo].L), false},
 	} {
 		p := pt{f.x(unix(s.Bars[m.i])), f.y(m.y)}
 		dots = append(dots, disc(p, pts(2.5)))

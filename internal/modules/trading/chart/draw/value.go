@@ -1,6 +1,7 @@
 package draw
 
 import (
+	"cmp"
 	"image/color"
 
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
@@ -9,15 +10,15 @@ import (
 // valueLines are the value chart's three lines, drawn in this order (the
 // total on top) and listed so in the legend.
 var valueLines = []struct {
-	name   string
+	name   func(chart.Words) string
 	value  func(chart.Point) float64
 	col    color.Color
 	width  float64 // points
 	dashes []float64
 }{
-	{"cash", func(p chart.Point) float64 { return p.Cash }, muted, 1.2, []float64{pts(4), pts(3)}},
-	{"holdings", func(p chart.Point) float64 { return p.Holdings }, holdingsColor, 1.2, nil},
-	{"total", func(p chart.Point) float64 { return p.Cash + p.Holdings }, line, 2.2, nil},
+	{func(w chart.Words) string { return w.Cash }, func(p chart.Point) float64 { return p.Cash }, muted, 1.2, []float64{pts(4), pts(3)}},
+	{func(w chart.Words) string { return w.Holdings }, func(p chart.Point) float64 { return p.Holdings }, holdingsColor, 1.2, nil},
+	{func(w chart.Words) string { return w.Total }, func(p chart.Point) float64 { return p.Cash + p.Holdings }, line, 2.2, nil},
 }
 
 // value draws the total value, cash and holdings as three lines, and
@@ -35,7 +36,7 @@ func value(s chart.Portfolio) ([]byte, error) {
 	}
 	// Room above for the legend and the deposits' labels.
 	y1 += (y1 - y0) * 0.12
-	f, err := newFrame(s.Title, xs[0], xs[len(xs)-1], y0, y1, s.Offset, "Jan 02", s.Money)
+	f, err := newFrame(s.Title, xs[0], xs[len(xs)-1], y0, y1, s.Offset, cmp.Or(s.TimeFormat, "Jan 02"), s.Money)
 	if err != nil {
 		return nil, err
 	}
@@ -43,18 +44,18 @@ func value(s chart.Portfolio) ([]byte, error) {
 		f.fill(l.col, stroke(f.line(xs, ys[k]), pts(l.width), l.dashes...))
 	}
 	f.markDeposits(s)
-	f.legend()
+	f.legend(s.Words.Or())
 	return f.encode()
 }
 
 // legend names the lines at the data area's top left corner, each after
 // a sample of its line.
-func (f *frame) legend() {
+func (f *frame) legend(w chart.Words) {
 	_, h := textSize(f.small, "0")
 	sample := pts(20)
 	for k, l := range valueLines {
 		y := f.top + h*(float64(k)+0.5)
 		f.fill(l.col, stroke([]pt{{f.left, y}, {f.left + sample, y}}, pts(l.width), l.dashes...))
-		f.text(f.small, l.name, f.left+sample+textGap, y, start, middle, ink)
+		f.text(f.small, l.name(w), f.left+sample+textGap, y, start, middle, ink)
 	}
 }

@@ -1,0 +1,43 @@
+package trading
+
+import (
+	"testing"
+
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
+)
+
+func sharedWords(lang app.Lang) app.Words {
+	cat := locale.NewCatalog(locale.Source{Namespace: "coin", FS: Texts(nil)})
+	return app.NewWords(cat, "coin", lang)
+}
+
+// The toast's English constant is the catalog's English; a Vietnamese
+// presser reads Vietnamese.
+func TestTheNotYoursToastReadsInThePressersLanguage(t *testing.T) {
+	if got := sharedWords(app.English).T(notYours); got != NotYoursToast {
+		t.Errorf("English = %q, want %q", got, NotYoursToast)
+	}
+	if got := sharedWords(app.Vietnamese).T(notYours); got == NotYoursToast || got == notYours {
+		t.Errorf("Vietnamese = %q", got)
+	}
+}
+
+// A refusal's figures read as each language writes numbers: English as
+// the bot always wrote them, Vietnamese with its own marks.
+func TestARefusalsFiguresReadInTheReadersLanguage(t *testing.T) {
+	m := Market{CashPlaces: 2}
+	p := &Portfolio{}
+	err := p.BuyQty(m, "BTC", d("1"), d("1234.5"), t0)
+	for lang, want := range map[app.Lang]string{
+		app.English:    "not enough cash: 1234.50 needed, 0.00 available",
+		app.Vietnamese: "không đủ tiền mặt: cần 1.234,50, hiện có 0,00",
+	} {
+		if got := Why(sharedWords(lang), err); got != want {
+			t.Errorf("%s: %q, want %q", lang, got, want)
+		}
+	}
+	if got := err.Error(); got != "not enough cash: 1234.50 needed, 0.00 available" {
+		t.Errorf("the error reads %q", got)
+	}
+}
