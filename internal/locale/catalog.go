@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
+	"strings"
 	"sync"
 
 	"github.com/BurntSushi/toml"
@@ -27,53 +29,99 @@ type Source struct {
 	FS        fs.FS
 }
 
-// Catalog is every source's texts. It parses them at its first lookup,
-// not when built, so a process that never speaks (a cold Lambda serving
-// a health check) never pays for them.
+// Catalog is every source's texts. A namespace's file in a language is
+// parsed at the first lookup of one of its keys in that language, not
+// when built: a process that never speaks (a cold Lambda serving a health
+// check) never pays for them, and one that answers a command pays for that
+// module's texts in the asker's language only.
 type Catalog struct {
-	sources []Source
-	load    func() (*loaded, error)
+	units map[string]map[Lang]func() (*unit, error) // by namespace
+	names []string                                  // the namespaces, in their sources' order
 }
 
-type loaded struct {
-	keys     map[Lang]map[string]*text
-	printers map[Lang]*message.Printer
+// unit is one namespace's texts in one language, printed by the
+// golang.org/x/text library: it picks a text's CLDR plural form and prints
+// it; the files keep go-i18n's TOML shape ({{.Name}} placeholders,
+// one/other tables), which translators read.
+type unit struct {
+	keys    map[string]*text
+	printer *message.Printer
 }
 
 // NewCatalog gathers sources; nothing is read until a lookup.
 func NewCatalog(sources ...Source) *Catalog {
-	c := &Catalog{sources: sources}
-	c.load = sync.OnceValues(c.parse)
+	c := &Catalog{units: map[string]map[Lang]func() (*unit, error){}}
+	for _, s := range sources {
+		if _, ok := c.units[s.Namespace]; ok {
+			continue
+		}
+		c.names = append(c.names, s.Namespace)
+		c.units[s.Namespace] = map[Lang]func() (*unit, error){}
+		for _, lang := range Langs {
+			c.units[s.Namespace][lang] = sync.OnceValues(func() (*unit, error) {
+				return parseUnit(sources, s.Namespace, lang)
+			})
+		}
+	}
 	return c
 }
 
-// parse reads every source's files into one golang.org/x/text catalog:
-// the library picks a text's CLDR plural form and prints it; the files
-// keep go-i18n's TOML shape ({{.Name}} placeholders, one/other tables),
-// which translators read.
-func (c *Catalog) parse() (*loaded, error) {
-	l := &loaded{keys: map[Lang]map[string]*text{}, printers: map[Lang]*message.Printer{}}
-	b := catalog.NewBuilder(catalog.Fallback(language.English))
+// parseUnit reads namespace ns's files in lang (every source under ns).
+func parseUnit(sources []Source, ns string, lang Lang) (*unit, error) {
+	u := &unit{keys: map[string]*text{}}
+	tag := language.Make(string(lang))
+	b := catalog.NewBuilder(catalog.Fallback(tag))
+	var errs []error
+	for _, s := range sources {
+		if s.Namespace != ns {
+			continue
+		}
+		texts, err := parseFile(s.FS, lang)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", ns, err))
+			continue
+		}
+		for key, t := range texts {
+			key = ns + "." + key
+			if err := b.Set(tag, key, t.compile()); err != nil {
+				errs = append(errs, fmt.Errorf("%s/%s: %w", key, lang, err))
+				continue
+			}
+			u.keys[key] = t
+		}
+	}
+	u.printer = message.NewPrinter(tag, message.Catalog(b))
+	return u, errors.Join(errs...)
+}
+
+// unit is key's namespace's texts in lang (nil: no such namespace).
+func (c *Catalog) unit(lang Lang, key string) *unit {
+	ns, _, _ := strings.Cut(key, ".")
+	load, ok := c.units[ns][lang]
+	if !ok {
+		return nil
+	}
+	u, _ := load()
+	return u
+}
+
+// loaded is every unit, for the catalog's checks.
+type loaded struct {
+	keys map[Lang]map[string]*text
+}
+
+func (c *Catalog) load() (*loaded, error) {
+	l := &loaded{keys: map[Lang]map[string]*text{}}
 	var errs []error
 	for _, lang := range Langs {
 		l.keys[lang] = map[string]*text{}
-		tag := language.Make(string(lang))
-		for _, s := range c.sources {
-			texts, err := parseFile(s.FS, lang)
+		for _, ns := range c.names {
+			u, err := c.units[ns][lang]()
 			if err != nil {
-				errs = append(errs, fmt.Errorf("%s: %w", s.Namespace, err))
-				continue
+				errs = append(errs, err)
 			}
-			for key, t := range texts {
-				key = s.Namespace + "." + key
-				if err := b.Set(tag, key, t.compile()); err != nil {
-					errs = append(errs, fmt.Errorf("%s/%s: %w", key, lang, err))
-					continue
-				}
-				l.keys[lang][key] = t
-			}
+			maps.Copy(l.keys[lang], u.keys)
 		}
-		l.printers[lang] = message.NewPrinter(tag, message.Catalog(b))
 	}
 	return l, errors.Join(errs...)
 }
@@ -109,8 +157,11 @@ func (c *Catalog) Err() error {
 
 // Has reports whether key has a text in lang.
 func (c *Catalog) Has(lang Lang, key string) bool {
-	l, _ := c.load()
-	_, ok := l.keys[lang.Or(English)][key]
+	u := c.unit(lang.Or(English), key)
+	if u == nil {
+		return false
+	}
+	_, ok := u.keys[key]
 	return ok
 }
 
@@ -120,16 +171,14 @@ func (c *Catalog) Has(lang Lang, key string) bool {
 // lang reads in English; one it lacks altogether reads as the key itself,
 // which the catalog tests forbid.
 func (c *Catalog) Text(lang Lang, key string, args map[string]any) string {
-	l, _ := c.load()
-	lang = lang.Or(English)
-	t, ok := l.keys[lang][key]
-	if !ok {
-		lang = English
-		if t, ok = l.keys[lang][key]; !ok {
-			return key
+	for _, l := range []Lang{lang.Or(English), English} {
+		if u := c.unit(l, key); u != nil {
+			if t, ok := u.keys[key]; ok {
+				return u.printer.Sprintf(key, t.args(args)...)
+			}
 		}
 	}
-	return l.printers[lang].Sprintf(key, t.args(args)...)
+	return key
 }
 
 // Keys are the namespaced keys lang has, for the catalog's tests.

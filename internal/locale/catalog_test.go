@@ -126,3 +126,15 @@ func TestACatalogRunsNoTemplateAndSaysSo(t *testing.T) {
 		t.Fatalf("problems %q, want the template action named", got)
 	}
 }
+
+func TestALookupReadsOnlyItsNamespacesFileInItsLanguage(t *testing.T) {
+	m := &countingFS{MapFS: files("a = \"A\"\n", "a = \"Á\"\n")}
+	n := &countingFS{MapFS: files("b = \"B\"\n", "b = \"Bê\"\n")}
+	c := locale.NewCatalog(locale.Source{Namespace: "m", FS: m}, locale.Source{Namespace: "n", FS: n})
+	if got := c.Text(locale.Vietnamese, "m.a", nil); got != "Á" {
+		t.Fatalf("m.a in vi = %q", got)
+	}
+	if m.opened != 1 || n.opened != 0 {
+		t.Fatalf("a lookup of m.a in vi opened %d of m's files and %d of n's, want m's vi file only", m.opened, n.opened)
+	}
+}
