@@ -33,6 +33,7 @@ type Source struct {
 type Catalog struct {
 	sources []Source
 	load    func() (*loaded, error)
+	said    said // the texts as patterns a reply is read against (match.go)
 }
 
 type loaded struct {

@@ -1,0 +1,101 @@
+package locale
+
+import (
+	"strings"
+	"sync"
+)
+
+// pattern is a text as a reader of replies sees it: its literal pieces in
+// order, a placeholder (any value, maybe none) between each two.
+type pattern []string
+
+func newPattern(s string) pattern {
+	var p pattern
+	last := 0
+	for _, pc := range scan(s) {
+		p = append(p, s[last:pc.start])
+		last = pc.end
+	}
+	return append(p, s[last:])
+}
+
+// match reports whether s is the text with some value at each placeholder.
+func (p pattern) match(s string) bool {
+	if len(p) == 1 {
+		return s == p[0]
+	}
+	rest, ok := strings.CutPrefix(s, p[0])
+	if !ok {
+		return false
+	}
+	if rest, ok = strings.CutSuffix(rest, p[len(p)-1]); !ok {
+		return false
+	}
+	for _, lit := range p[1 : len(p)-1] {
+		i := strings.Index(rest, lit)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(lit):]
+	}
+	return true
+}
+
+// said is every key's patterns (one per plural form) in each language,
+// built at the first Says or Speaks: only a reader of replies (a test, the
+// simulation) asks, never the bot.
+type said struct {
+	once sync.Once
+	keys map[Lang]map[string][]pattern
+}
+
+func (c *Catalog) patterns() map[Lang]map[string][]pattern {
+	c.said.once.Do(func() {
+		l, _ := c.load()
+		c.said.keys = map[Lang]map[string][]pattern{}
+		for lang, texts := range l.keys {
+			m := map[string][]pattern{}
+			for key, t := range texts {
+				for _, f := range pluralForms {
+					if s, ok := t.forms[f]; ok {
+						m[key] = append(m[key], newPattern(s))
+					}
+				}
+			}
+			c.said.keys[lang] = m
+		}
+	})
+	return c.said.keys
+}
+
+// Says reports whether s is key's text in some language, whatever values
+// its placeholders read: a reader of replies recognises a text in every
+// language the bot speaks, not in the English it was written in.
+func (c *Catalog) Says(key, s string) bool {
+	for _, lang := range Langs {
+		for _, p := range c.patterns()[lang][key] {
+			if p.match(s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Speaks is the languages in which s is some key's text, whatever values
+// its placeholders read (none: s is no text of the catalog).
+func (c *Catalog) Speaks(s string) []Lang {
+	var out []Lang
+	for _, lang := range Langs {
+	keys:
+		for _, ps := range c.patterns()[lang] {
+			for _, p := range ps {
+				if p.match(s) {
+					out = append(out, lang)
+					break keys
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,39 @@
+package locale_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/miti99bot/miti99bot/internal/locale"
+)
+
+func TestARepliesTextIsRecognisedInEveryLanguageWhateverItsValuesRead(t *testing.T) {
+	c := locale.NewCatalog(locale.Source{Namespace: "m", FS: files(
+		"set = \"Reminder set for {{.When}}: {{.What}}\"\nsame = \"OK\"\n[won]\none = \"{{.Name}} won in {{.Count}} try\"\nother = \"{{.Name}} won in {{.Count}} tries\"\n",
+		"set = \"Đã đặt nhắc lúc {{.When}}: {{.What}}\"\nsame = \"OK\"\n[won]\nother = \"{{.Name}} thắng sau {{.Count}} lượt\"\n")})
+	for _, tt := range []struct {
+		reply string
+		key   string // a key it is the text of ("" for none)
+		langs []locale.Lang
+	}{
+		{"Reminder set for 08:00: tea", "m.set", []locale.Lang{locale.English}},
+		{"Đã đặt nhắc lúc 08:00: trà: nóng", "m.set", []locale.Lang{locale.Vietnamese}},
+		{"An won in 1 try", "m.won", []locale.Lang{locale.English}},
+		{"An won in 1,234 tries", "m.won", []locale.Lang{locale.English}},
+		{"An thắng sau 1.234 lượt", "m.won", []locale.Lang{locale.Vietnamese}},
+		{"OK", "m.same", []locale.Lang{locale.English, locale.Vietnamese}},
+		// A text is read whole: more or less around it is another text.
+		{"Reminder set for 08:00 tea", "", nil},
+		{"So: Reminder set for 08:00: tea", "", nil},
+		{"OK!", "", nil},
+	} {
+		if got := c.Speaks(tt.reply); !slices.Equal(got, tt.langs) {
+			t.Errorf("Speaks(%q) = %v, want %v", tt.reply, got, tt.langs)
+		}
+		for _, key := range []string{"m.set", "m.won", "m.same"} {
+			if got, want := c.Says(key, tt.reply), key == tt.key; got != want {
+				t.Errorf("Says(%s, %q) = %t, want %t", key, tt.reply, got, want)
+			}
+		}
+	}
+}

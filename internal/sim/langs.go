@@ -1,0 +1,224 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/miti99bot/miti99bot/internal/locale"
+	"github.com/miti99bot/miti99bot/internal/storage"
+)
+
+// The users speak both languages: each carries the language_code of their
+// client (about half "vi", some "en", some none), and now and then one
+// chooses the bot's language with /language in their private chat, or an
+// admin a group's. Replies are checked against what the engine should
+// speak to each chat (langs.go's model, checkLanguage); the other checkers
+// read facts (the store's records, buttons, message ids), never a reply's
+// words, so the life holds whichever language the modules answer in.
+
+// drawCodes gives each user their client's language_code, from the
+// languages' own stream: a seed's other draws keep their shape.
+func drawCodes(r *rand.Rand, users []int64) map[int64]string {
+	out := map[int64]string{}
+	for _, u := range users {
+		switch x := r.IntN(20); {
+		case x < 8:
+			out[u] = "vi"
+		case x < 10:
+			out[u] = "vi-VN"
+		case x < 13:
+			out[u] = "en"
+		case x < 15:
+			out[u] = "en-US"
+		case x < 16:
+			out[u] = "fr" // a language the bot does not speak: English
+		default:
+			out[u] = "" // the client gave none
+		}
+	}
+	return out
+}
+
+// langModel is what language the engine should speak to each chat: a
+// chat's choice (/language) or in a group its adder's, else a private
+// chat's client's, else English.
+type langModel struct {
+	r       *rand.Rand
+	choice  map[int64]locale.Lang
+	addedBy map[int64]locale.Lang
+	// changed is when a chat's language record last changed: a process
+	// trusts what it read of a chat for the engine's langTTL, so another
+	// process may speak the language before the change until then.
+	changed map[int64]time.Time
+}
+
+// langTTL is the engine's (internal/core/langstate.go).
+const langTTL = time.Minute
+
+// langUnread is the engine's warning for an update whose chat's language
+// it could not read (it answers in the client's, or English).
+const langUnread = "could not read the chat's language; answering in its client's"
+
+func newLangModel(seed uint64) *langModel {
+	return &langModel{r: rand.New(rand.NewPCG(seed, 0x6c616e67)), // "lang"
+		choice: map[int64]locale.Lang{}, addedBy: map[int64]locale.Lang{}, changed: map[int64]time.Time{}}
+}
+
+// userOf is id as Telegram sends it, with its client's language_code.
+func (n *ids) userOf(id int64) *models.User {
+	u := userOf(id)
+	u.LanguageCode = n.codes[id]
+	return u
+}
+
+// chatLang is the language c is spoken to in, the sender's client code
+// being client.
+func (m *langModel) chatLang(c *chat, client string) locale.Lang {
+	if l, ok := m.choice[c.id]; ok {
+		return l
+	}
+	if c.kind != private {
+		if l, ok := m.addedBy[c.id]; ok {
+			return l
+		}
+		return locale.English
+	}
+	return locale.FromTelegram(client)
+}
+
+func (m *langModel) gone(id int64, now time.Time) {
+	delete(m.choice, id)
+	delete(m.addedBy, id)
+	m.changed[id] = now
+}
+
+func (m *langModel) move(from, to int64, now time.Time) {
+	for _, mm := range []map[int64]locale.Lang{m.choice, m.addedBy} {
+		if l, ok := mm[from]; ok {
+			mm[to] = l
+			delete(mm, from)
+		}
+	}
+	m.changed[to] = now
+}
+
+// maybeLanguage is, now and then, a user choosing their private chat's
+// language, or someone a group's (its anonymous admin, an admin, or a
+// member, whom the bot refuses), with "/language <code>".
+func (l *life) maybeLanguage() {
+	m := l.langs
+	if m.r.IntN(50) != 0 {
+		return
+	}
+	c, thread, ok := l.world.pick(m.r)
+	if !ok {
+		return
+	}
+	want := locale.Langs[m.r.IntN(len(locale.Langs))]
+	user, anonymous := c.id, false
+	if c.kind != private {
+		user = c.members[m.r.IntN(len(c.members))]
+		switch x := m.r.IntN(3); {
+		case x == 0 && c.super:
+			user, anonymous = c.id, true
+		case x < 2:
+			l.fake.SetChatAdmin(c.id, user)
+		}
+	}
+	text := "/language " + string(want)
+	u := l.ids.text(l.clk.Now(), c, thread, user, text)
+	if anonymous {
+		asChat(u.Message)
+	}
+	l.hist.count("language-asked", 1)
+	d := &delivery{u: u, what: strconv.FormatInt(c.id, 10) + "/" + strconv.Itoa(thread) + " from " + strconv.FormatInt(user, 10) + ": " + text,
+		exp: expReply, chat: c, thread: thread, user: user, cmd: "language"}
+	l.deliver(d)
+	l.remember(d)
+}
+
+// langRecord is the engine's record of a chat's language, as stored.
+type langRecord struct {
+	Choice  locale.Lang `json:"choice"`
+	AddedBy locale.Lang `json:"added_by"`
+}
+
+func (l *life) langRecord(chat int64) langRecord {
+	var rec langRecord
+	err := l.cfg.Store.For(storage.CoreNamespace).GetJSON(context.Background(), "lang:"+strconv.FormatInt(chat, 10), &rec)
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		l.t.Fatal(err)
+	}
+	return rec
+}
+
+// langHeard moves the model after d: a chat's choice made, a group's adder
+// known. What the engine recorded is the fact; it must be what was asked,
+// or what the chat had.
+func (l *life) langHeard(d *delivery) {
+	m, now := l.langs, l.clk.Now()
+	switch {
+	case d.cmd == "language" && d.chat != nil:
+		_, arg, _ := strings.Cut(d.u.Message.Text, " ")
+		want, had := locale.Lang(arg), l.langs.choice[d.chat.id]
+		got := l.langRecord(d.chat.id).Choice
+		switch got {
+		case want:
+			m.choice[d.chat.id] = want
+			l.hist.count("language-chosen", 1)
+		case had:
+		default:
+			l.fail("language", "%s: the chat's language is %q, neither the %q asked nor the %q it had", d.what, got, want, had)
+		}
+		m.changed[d.chat.id] = now
+	case d.u.MyChatMember != nil && d.chat != nil:
+		// The bot added to a group: it speaks its adder's language.
+		if got := l.langRecord(d.chat.id).AddedBy; got != "" {
+			m.addedBy[d.chat.id] = got
+		}
+		m.changed[d.chat.id] = now
+	}
+}
+
+// checkLanguage: a reply, edit or toast of d in d's chat speaks the chat's
+// language (langModel): no text of it is one the catalog holds in the
+// other language only. Excused: a chat whose record changed within the
+// engine's langTTL, and an update whose chat's language the engine could
+// not read (it logs langUnread and answers in the client's).
+func (l *life) checkLanguage(d *delivery, calls []Call, unread bool) {
+	if d.chat == nil || d.again || unread {
+		return
+	}
+	if at, ok := l.langs.changed[d.chat.id]; ok && l.clk.Now().Sub(at) < langTTL {
+		return
+	}
+	var client string
+	switch {
+	case d.u.Message != nil && d.u.Message.From != nil:
+		client = d.u.Message.From.LanguageCode
+	case d.u.CallbackQuery != nil:
+		client = d.u.CallbackQuery.From.LanguageCode
+	default:
+		return
+	}
+	want := l.langs.chatLang(d.chat, client)
+	cat := l.app.Catalog()
+	for _, c := range calls {
+		mine := c.Chat == d.chat.id || (d.u.CallbackQuery != nil && c.QueryID == d.u.CallbackQuery.ID)
+		if !c.OK || !mine || c.Method == "answerInlineQuery" || c.Text == "" {
+			continue
+		}
+		for _, part := range append([]string{c.Text}, strings.Split(c.Text, "\n")...) {
+			if langs := cat.Speaks(part); len(langs) == 1 && langs[0] != want {
+				l.fail("language", "%s: %s speaks %s, not the chat's %s: %q", d.what, c.Method, langs[0], want, part)
+				return
+			}
+		}
+	}
+}
