@@ -1,0 +1,66 @@
+package sim
+
+import (
+	"strings"
+
+	"github.com/miti99bot/miti99bot/internal/locale"
+)
+
+// A checker reads a fact where one is at hand: the store's records, a
+// button's callback data, a message id, the user's own words in a text
+// (a reminder's token). Where the only witness is what the bot said (a
+// Cancel's toast, a conversation's question), it reads a saying: the
+// text of a catalog key, recognised in every language the bot speaks.
+// Until its module moves its texts to its catalog, a saying is its
+// English literal's start; then the key must be in the catalog, or the
+// life stops and names it here.
+
+// saying is a text a checker recognises: key in the catalog, english the
+// start of the literal the module says while it has no catalog.
+type saying struct{ key, english string }
+
+// The sayings the checkers read, one place for them all.
+var (
+	sayCancelled = saying{"core.cancelled", "Cancelled."} // the engine's /cancel ending a conversation
+
+	sayAskWhat         = saying{"remind.ask_what", "What should I remind you of?"}
+	sayAskWhen         = saying{"remind.ask_when", "When?"}
+	sayWillRemind      = saying{"remind.set", "⏰ I will remind you"}
+	sayRemindCancelled = saying{"remind.cancelled", "Reminder cancelled"}
+	sayRemindTooLate   = saying{"remind.too_late", "Too late"}
+	sayRemindNotYours  = saying{"remind.not_yours", "Only whoever"}
+	sayRemindGone      = saying{"remind.not_pending", "This reminder is no longer pending"}
+
+	sayAlertSet       = saying{"coin.alert_set", "🔔 Alert set"}
+	sayAlertCancelled = saying{"coin.alert_cancelled", "Cancelled: "}
+	sayAlertTooLate   = saying{"coin.alert_too_late", "Too late: "}
+
+	sayUnsubscribed  = saying{"lolschedule.unsubscribed", "Unsubscribed:"}
+	sayNotSubscribed = saying{"lolschedule.not_subscribed", "Not subscribed here."}
+)
+
+// says reports whether text is s: its key's text in any language once
+// its module has a catalog, else its English literal's start.
+func (l *life) says(s saying, text string) bool {
+	cat := l.app.Catalog()
+	if cat.Has(locale.English, s.key) {
+		return cat.Says(s.key, text)
+	}
+	ns, _, _ := strings.Cut(s.key, ".")
+	if l.shipsTexts(ns) {
+		l.t.Fatalf("sim: %s has a catalog without %s: name the key its %q moved to in internal/sim/texts.go", ns, s.key, s.english)
+	}
+	return strings.HasPrefix(text, s.english)
+}
+
+// shipsTexts reports whether module ns has a catalog, asked once a life.
+func (l *life) shipsTexts(ns string) bool {
+	if l.catalogs == nil {
+		l.catalogs = map[string]bool{}
+		for _, k := range l.app.Catalog().Keys(locale.English) {
+			m, _, _ := strings.Cut(k, ".")
+			l.catalogs[m] = true
+		}
+	}
+	return l.catalogs[ns]
+}
