@@ -95,7 +95,7 @@ func (l *life) fire(name string, slot time.Time, how string, run func(string, ti
 	}
 	l.hist.calls(calls, false)
 	l.seen(calls)
-	l.timersHeard(nil, calls)
+	l.timersHeard(nil, name, calls)
 	if name == pushJob {
 		l.checkPush(ictDay(slot), calls)
 	}

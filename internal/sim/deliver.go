@@ -61,7 +61,7 @@ func (l *life) deliver(d *delivery) []Call {
 	}
 	d.handled = handled
 	l.seen(calls)
-	l.timersHeard(d, calls)
+	l.timersHeard(d, "", calls)
 	l.checkAnswers(d, calls, handled)
 	l.langHeard(d)
 	l.checkLanguage(d, calls, l.logs.count(langUnread) > unread)

@@ -31,7 +31,6 @@ var (
 	sayRemindNotYours  = saying{"remind.not_yours", "Only whoever"}
 	sayRemindGone      = saying{"remind.not_pending", "This reminder is no longer pending"}
 
-	sayAlertSet       = saying{"coin.alert_set", "🔔 Alert set"}
 	sayAlertCancelled = saying{"coin.alert_cancelled", "Cancelled: "}
 	sayAlertTooLate   = saying{"coin.alert_too_late", "Too late: "}
 

@@ -12,10 +12,14 @@ import (
 // one case where a reminder may come twice (docs/delivery.md).
 const timerRetaken = timer.Retaken
 
-// timersHeard reads a step's calls (d nil: a cron's) for what the users
-// saw of their timers: a reminder or an alert arriving, the answer to a
+// alertsJob is the coin module's alert check, the one sender of fired
+// alerts.
+const alertsJob = "coin_alerts"
+
+// timersHeard reads a step's calls (d nil: job's) for what the users saw
+// of their timers: a reminder or an alert arriving, the answer to a
 // Cancel. Each arrival is checked as it comes.
-func (l *life) timersHeard(d *delivery, calls []Call) {
+func (l *life) timersHeard(d *delivery, job string, calls []Call) {
 	if d != nil && d.u.CallbackQuery != nil && !d.again {
 		l.cancelHeard(d.u.CallbackQuery.Data, calls)
 	}
@@ -27,7 +31,7 @@ func (l *life) timersHeard(d *delivery, calls []Call) {
 		switch r := l.timers.byToken[reminderToken(c.Text)]; {
 		case r != nil && !listed:
 			l.reminderArrived(c, r)
-		case strings.HasPrefix(c.Text, "🔔 ") && !l.says(sayAlertSet, c.Text):
+		case job == alertsJob:
 			l.alertArrived(c)
 		}
 	}
