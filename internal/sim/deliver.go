@@ -63,8 +63,8 @@ func (l *life) deliver(d *delivery) []Call {
 	l.seen(calls)
 	l.timersHeard(d, "", calls)
 	l.checkAnswers(d, calls, handled)
-	l.langHeard(d)
-	l.checkLanguage(d, calls, l.logs.count(langUnread) > unread)
+	chose := l.langHeard(d)
+	l.checkLanguage(d, calls, l.logs.count(langUnread) > unread, chose)
 	if handled && d.cmd != "" && !d.again && !l.logs.said(d.u.ID, dropped) {
 		l.stats.add(d.user, d.cmd)
 		l.mayLoseCount(d)

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -56,6 +57,7 @@ type langModel struct {
 	// trusts what it read of a chat for the engine's langTTL, so another
 	// process may speak the language before the change until then.
 	changed map[int64]time.Time
+	admins  map[[2]int64]bool // chat, user: made an admin of the chat
 }
 
 // langTTL is the engine's (internal/core/langstate.go).
@@ -67,7 +69,7 @@ const langUnread = "could not read the chat's language; answering in its client'
 
 func newLangModel(seed uint64) *langModel {
 	return &langModel{r: rand.New(rand.NewPCG(seed, 0x6c616e67)), // "lang"
-		choice: map[int64]locale.Lang{}, addedBy: map[int64]locale.Lang{}, changed: map[int64]time.Time{}}
+		choice: map[int64]locale.Lang{}, addedBy: map[int64]locale.Lang{}, changed: map[int64]time.Time{}, admins: map[[2]int64]bool{}}
 }
 
 // userOf is id as Telegram sends it, with its client's language_code.
@@ -110,7 +112,8 @@ func (m *langModel) move(from, to int64, now time.Time) {
 
 // maybeLanguage is, now and then, a user choosing their private chat's
 // language, or someone a group's (its anonymous admin, an admin, or a
-// member, whom the bot refuses), with "/language <code>".
+// member, whom the bot refuses): "/language <code>", or "/language" and
+// the pressed button of the language.
 func (l *life) maybeLanguage() {
 	m := l.langs
 	if m.r.IntN(50) != 0 {
@@ -129,18 +132,33 @@ func (l *life) maybeLanguage() {
 			user, anonymous = c.id, true
 		case x < 2:
 			l.fake.SetChatAdmin(c.id, user)
+			m.admins[[2]int64{c.id, user}] = true
 		}
 	}
 	text := "/language " + string(want)
+	buttons := !anonymous && m.r.IntN(3) == 0 // an anonymous admin presses as no one
+	if buttons {
+		text = "/language"
+	}
 	u := l.ids.text(l.clk.Now(), c, thread, user, text)
 	if anonymous {
 		asChat(u.Message)
 	}
 	l.hist.count("language-asked", 1)
-	d := &delivery{u: u, what: strconv.FormatInt(c.id, 10) + "/" + strconv.Itoa(thread) + " from " + strconv.FormatInt(user, 10) + ": " + text,
+	d := &delivery{u: u, what: fmt.Sprintf("%d/%d from %d: %s", c.id, thread, user, text),
 		exp: expReply, chat: c, thread: thread, user: user, cmd: "language"}
-	l.deliver(d)
+	calls := l.deliver(d)
 	l.remember(d)
+	if !buttons {
+		return
+	}
+	for _, call := range calls {
+		if data := cancelOf(call.Markup, "lang:"+string(want)); call.OK && call.Method == "sendMessage" && data != "" {
+			l.hist.count("language-pressed", 1)
+			l.press(c, thread, user, call.Message, data, string(want))
+			return
+		}
+	}
 }
 
 // langRecord is the engine's record of a chat's language, as stored.
@@ -158,32 +176,53 @@ func (l *life) langRecord(chat int64) langRecord {
 	return rec
 }
 
-// langHeard moves the model after d: a chat's choice made, a group's adder
-// known. What the engine recorded is the fact; it must be what was asked,
-// or what the chat had.
-func (l *life) langHeard(d *delivery) {
-	m, now := l.langs, l.clk.Now()
+// langChosen is the language d chooses for its chat ("" for none):
+// "/language <code>", or a press of /language's button.
+func langChosen(d *delivery) locale.Lang {
 	switch {
-	case d.cmd == "language" && d.chat != nil:
+	case d.chat == nil:
+	case d.u.Message != nil && d.cmd == "language":
 		_, arg, _ := strings.Cut(d.u.Message.Text, " ")
-		want, had := locale.Lang(arg), l.langs.choice[d.chat.id]
-		got := l.langRecord(d.chat.id).Choice
-		switch got {
-		case want:
+		return locale.Lang(arg)
+	case d.u.CallbackQuery != nil:
+		if code, ok := strings.CutPrefix(d.u.CallbackQuery.Data, "lang:"); ok {
+			return locale.Lang(code)
+		}
+	}
+	return ""
+}
+
+// langHeard moves the model after d: a chat's choice made, a group's adder
+// known. What the engine recorded is the fact; it must be what was asked
+// by someone who may choose (anyone in a private chat, a group's admin),
+// or what the chat had. chose reports that d made a choice.
+func (l *life) langHeard(d *delivery) (chose bool) {
+	m, now := l.langs, l.clk.Now()
+	if want := langChosen(d); want != "" {
+		had, got := m.choice[d.chat.id], l.langRecord(d.chat.id).Choice
+		may := d.chat.kind == private || d.user == d.chat.id || m.admins[[2]int64{d.chat.id, d.user}]
+		switch {
+		case got == had:
+		case got == want && may:
 			m.choice[d.chat.id] = want
 			l.hist.count("language-chosen", 1)
-		case had:
+			chose = true
+		case got == want:
+			l.fail("language", "%s: %d, no admin of %d, chose its language %q", d.what, d.user, d.chat.id, got)
 		default:
 			l.fail("language", "%s: the chat's language is %q, neither the %q asked nor the %q it had", d.what, got, want, had)
 		}
 		m.changed[d.chat.id] = now
-	case d.u.MyChatMember != nil && d.chat != nil:
+		return chose
+	}
+	if d.u.MyChatMember != nil && d.chat != nil {
 		// The bot added to a group: it speaks its adder's language.
 		if got := l.langRecord(d.chat.id).AddedBy; got != "" {
 			m.addedBy[d.chat.id] = got
 		}
 		m.changed[d.chat.id] = now
 	}
+	return false
 }
 
 // checkLanguage: a reply, edit or toast of d in d's chat speaks the chat's
@@ -191,11 +230,12 @@ func (l *life) langHeard(d *delivery) {
 // other language only. Excused: a chat whose record changed within the
 // engine's langTTL, and an update whose chat's language the engine could
 // not read (it logs langUnread and answers in the client's).
-func (l *life) checkLanguage(d *delivery, calls []Call, unread bool) {
+func (l *life) checkLanguage(d *delivery, calls []Call, unread, chose bool) {
 	if d.chat == nil || d.again || unread {
 		return
 	}
-	if at, ok := l.langs.changed[d.chat.id]; ok && l.clk.Now().Sub(at) < langTTL {
+	// A choice is confirmed in the language chosen, whatever was cached.
+	if at, ok := l.langs.changed[d.chat.id]; !chose && ok && l.clk.Now().Sub(at) < langTTL {
 		return
 	}
 	var client string
