@@ -165,6 +165,7 @@ func (l *life) maybeLanguage() {
 type langRecord struct {
 	Choice  locale.Lang `json:"choice"`
 	AddedBy locale.Lang `json:"added_by"`
+	Client  locale.Lang `json:"client"`
 }
 
 func (l *life) langRecord(chat int64) langRecord {
@@ -223,42 +224,4 @@ func (l *life) langHeard(d *delivery) (chose bool) {
 		m.changed[d.chat.id] = now
 	}
 	return false
-}
-
-// checkLanguage: a reply, edit or toast of d in d's chat speaks the chat's
-// language (langModel): no text of it is one the catalog holds in the
-// other language only. Excused: a chat whose record changed within the
-// engine's langTTL, and an update whose chat's language the engine could
-// not read (it logs langUnread and answers in the client's).
-func (l *life) checkLanguage(d *delivery, calls []Call, unread, chose bool) {
-	if d.chat == nil || d.again || unread {
-		return
-	}
-	// A choice is confirmed in the language chosen, whatever was cached.
-	if at, ok := l.langs.changed[d.chat.id]; !chose && ok && l.clk.Now().Sub(at) < langTTL {
-		return
-	}
-	var client string
-	switch {
-	case d.u.Message != nil && d.u.Message.From != nil:
-		client = d.u.Message.From.LanguageCode
-	case d.u.CallbackQuery != nil:
-		client = d.u.CallbackQuery.From.LanguageCode
-	default:
-		return
-	}
-	want := l.langs.chatLang(d.chat, client)
-	cat := l.app.Catalog()
-	for _, c := range calls {
-		mine := c.Chat == d.chat.id || (d.u.CallbackQuery != nil && c.QueryID == d.u.CallbackQuery.ID)
-		if !c.OK || !mine || c.Method == "answerInlineQuery" || c.Text == "" {
-			continue
-		}
-		for _, part := range append([]string{c.Text}, strings.Split(c.Text, "\n")...) {
-			if langs := cat.Speaks(part); len(langs) == 1 && langs[0] != want {
-				l.fail("language", "%s: %s speaks %s, not the chat's %s: %q", d.what, c.Method, langs[0], want, part)
-				return
-			}
-		}
-	}
 }
