@@ -38,6 +38,10 @@ var (
 	sayNotSubscribed = saying{"lolschedule.not_subscribed", "Not subscribed here."}
 )
 
+// sayings are every saying, for the test that keeps them named.
+var sayings = []saying{sayCancelled, sayAskWhat, sayAskWhen, sayWillRemind, sayRemindCancelled, sayRemindTooLate,
+	sayRemindNotYours, sayRemindGone, sayAlertCancelled, sayAlertTooLate, sayUnsubscribed, sayNotSubscribed}
+
 // says reports whether text is s: its key's text in any language once
 // its module has a catalog, else its English literal's start.
 func (l *life) says(s saying, text string) bool {
