@@ -62,7 +62,6 @@ func (l *life) chatEvent() {
 // gone: the chat is out of reach; the bot forgets its state as it learns.
 func (l *life) gone(c *chat) {
 	c.gone = true
-	l.langs.gone(c.id, l.clk.Now())
 	l.timersChatGone(c)
 	l.subs.forget(c.id)
 	for _, g := range l.gameModels() {
@@ -81,7 +80,6 @@ func (l *life) upgrade(c *chat) {
 	l.fake.FailChat(from, telegramtest.Failure{Code: f.Code, Description: f.Description, MigrateTo: to})
 	c.id, c.super = to, true
 	l.subs.move(from, to)
-	l.langs.move(from, to, l.clk.Now())
 	for _, g := range l.gameModels() {
 		for _, m := range []map[int64]int{g.played, g.won} {
 			if n, ok := m[from]; ok {

@@ -94,22 +94,6 @@ func (m *langModel) chatLang(c *chat, client string) locale.Lang {
 	return locale.FromTelegram(client)
 }
 
-func (m *langModel) gone(id int64, now time.Time) {
-	delete(m.choice, id)
-	delete(m.addedBy, id)
-	m.changed[id] = now
-}
-
-func (m *langModel) move(from, to int64, now time.Time) {
-	for _, mm := range []map[int64]locale.Lang{m.choice, m.addedBy} {
-		if l, ok := mm[from]; ok {
-			mm[to] = l
-			delete(mm, from)
-		}
-	}
-	m.changed[to] = now
-}
-
 // maybeLanguage is, now and then, a user choosing their private chat's
 // language, or someone a group's (its anonymous admin, an admin, or a
 // member, whom the bot refuses): "/language <code>", or "/language" and
@@ -216,12 +200,27 @@ func (l *life) langHeard(d *delivery) (chose bool) {
 		m.changed[d.chat.id] = now
 		return chose
 	}
-	if d.u.MyChatMember != nil && d.chat != nil {
-		// The bot added to a group: it speaks its adder's language.
-		if got := l.langRecord(d.chat.id).AddedBy; got != "" {
-			m.addedBy[d.chat.id] = got
-		}
-		m.changed[d.chat.id] = now
+	// The bot added to a group (it speaks its adder's language), removed
+	// or blocked (the chat's language forgotten), a group become a
+	// supergroup (its language moved): the model takes the engine's record
+	// of the chat, as the update left it.
+	var chat int64
+	switch {
+	case d.u.MyChatMember != nil:
+		chat = d.u.MyChatMember.Chat.ID
+	case d.u.Message != nil && d.u.Message.MigrateFromChatID != 0:
+		chat = d.u.Message.Chat.ID
+	default:
+		return false
 	}
+	rec := l.langRecord(chat)
+	for mm, lang := range map[*map[int64]locale.Lang]locale.Lang{&m.choice: rec.Choice, &m.addedBy: rec.AddedBy} {
+		if lang == "" {
+			delete(*mm, chat)
+		} else {
+			(*mm)[chat] = lang
+		}
+	}
+	m.changed[chat] = now
 	return false
 }
