@@ -3,6 +3,7 @@ package locale
 import (
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // pattern is a text as a reader of replies sees it: its literal pieces in
@@ -39,6 +40,17 @@ func (p pattern) match(s string) bool {
 		rest = rest[i+len(lit):]
 	}
 	return true
+}
+
+// lettered reports whether the text has a letter of its own, outside its
+// placeholders: only such a text tells its language.
+func (p pattern) lettered() bool {
+	for _, lit := range p {
+		if strings.IndexFunc(lit, unicode.IsLetter) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // said is every key's patterns (one per plural form) in each language,
@@ -83,14 +95,15 @@ func (c *Catalog) Says(key, s string) bool {
 }
 
 // Speaks is the languages in which s is some key's text, whatever values
-// its placeholders read (none: s is no text of the catalog).
+// its placeholders read (none: s is no text of the catalog). A text with
+// no letter of its own ("{{.Name}}: {{.Value}}") speaks no language.
 func (c *Catalog) Speaks(s string) []Lang {
 	var out []Lang
 	for _, lang := range Langs {
 	keys:
 		for _, ps := range c.patterns()[lang] {
 			for _, p := range ps {
-				if p.match(s) {
+				if p.lettered() && p.match(s) {
 					out = append(out, lang)
 					break keys
 				}

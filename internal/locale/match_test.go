@@ -9,8 +9,8 @@ import (
 
 func TestARepliesTextIsRecognisedInEveryLanguageWhateverItsValuesRead(t *testing.T) {
 	c := locale.NewCatalog(locale.Source{Namespace: "m", FS: files(
-		"set = \"Reminder set for {{.When}}: {{.What}}\"\nsame = \"OK\"\n[won]\none = \"{{.Name}} won in {{.Count}} try\"\nother = \"{{.Name}} won in {{.Count}} tries\"\n",
-		"set = \"Đã đặt nhắc lúc {{.When}}: {{.What}}\"\nsame = \"OK\"\n[won]\nother = \"{{.Name}} thắng sau {{.Count}} lượt\"\n")})
+		"set = \"Reminder set for {{.When}}: {{.What}}\"\nsame = \"OK\"\npair = \"{{.A}}: {{.B}}\"\n[won]\none = \"{{.Name}} won in {{.Count}} try\"\nother = \"{{.Name}} won in {{.Count}} tries\"\n",
+		"set = \"Đã đặt nhắc lúc {{.When}}: {{.What}}\"\nsame = \"OK\"\npair = \"{{.A}} - {{.B}}\"\n[won]\nother = \"{{.Name}} thắng sau {{.Count}} lượt\"\n")})
 	for _, tt := range []struct {
 		reply string
 		key   string // a key it is the text of ("" for none)
@@ -26,6 +26,8 @@ func TestARepliesTextIsRecognisedInEveryLanguageWhateverItsValuesRead(t *testing
 		{"Reminder set for 08:00 tea", "", nil},
 		{"So: Reminder set for 08:00: tea", "", nil},
 		{"OK!", "", nil},
+		// A text without a letter of its own tells no language.
+		{"BTC: 1.5", "", nil},
 	} {
 		if got := c.Speaks(tt.reply); !slices.Equal(got, tt.langs) {
 			t.Errorf("Speaks(%q) = %v, want %v", tt.reply, got, tt.langs)
@@ -35,5 +37,9 @@ func TestARepliesTextIsRecognisedInEveryLanguageWhateverItsValuesRead(t *testing
 				t.Errorf("Says(%s, %q) = %t, want %t", key, tt.reply, got, want)
 			}
 		}
+	}
+	// It is still its key's text, to a reader who asks for that key.
+	if !c.Says("m.pair", "BTC: 1.5") || !c.Says("m.pair", "BTC - 1.5") {
+		t.Error("Says(m.pair) does not know its text in both languages")
 	}
 }
