@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/locale"
@@ -25,6 +26,9 @@ func (l *life) checkLanguage(d *delivery, calls []Call, unread, chose bool) {
 		client = d.u.Message.From.LanguageCode
 	case d.u.CallbackQuery != nil:
 		client = d.u.CallbackQuery.From.LanguageCode
+	case d.u.InlineQuery != nil:
+		l.checkInlineLanguage(d, calls)
+		return
 	default:
 		return
 	}
@@ -73,6 +77,38 @@ func (l *life) speaks(what string, c Call, want locale.Lang) {
 		if langs := cat.Speaks(part); len(langs) == 1 && langs[0] != want {
 			l.fail("language", "%s: %s to %d speaks %s, not the chat's %s: %q", what, c.Method, c.SentChat, langs[0], want, part)
 			return
+		}
+	}
+}
+
+// checkInlineLanguage: an inline query's results speak its asker's
+// language, wherever they ask: their private chat's choice, else their
+// client's. Excused as checkLanguage's, the private chat's change counting.
+func (l *life) checkInlineLanguage(d *delivery, calls []Call) {
+	asker := d.u.InlineQuery.From
+	if at, ok := l.langs.changed[asker.ID]; ok && l.clk.Now().Sub(at) < langTTL {
+		return
+	}
+	want := l.langs.chatLang(&chat{id: asker.ID, kind: private}, asker.LanguageCode)
+	for _, c := range calls {
+		if !c.OK || c.Method != "answerInlineQuery" || c.QueryID != d.u.InlineQuery.ID {
+			continue
+		}
+		var results []struct {
+			Title       string `json:"title"`
+			Description string `json:"description"`
+			Content     struct {
+				Text string `json:"message_text"`
+			} `json:"input_message_content"`
+		}
+		if err := json.Unmarshal([]byte(c.Results), &results); err != nil {
+			l.fail("answers", "%s: results that do not parse: %v", d.what, err)
+			return
+		}
+		for _, r := range results {
+			for _, text := range []string{r.Title, r.Description, r.Content.Text} {
+				l.speaks(d.what, Call{Method: c.Method, SentChat: asker.ID, Text: text}, want)
+			}
 		}
 	}
 }
