@@ -108,7 +108,6 @@ type life struct {
 	lol       *gamesModel // loldle's
 	stats     *statsModel
 	timers    *timersModel
-	catalogs  map[string]bool            // the modules with a catalog (texts.go)
 	langs     *langModel                 // who speaks which language (langs.go)
 	miniApp   miniApp                    // the users opening the Mini App (miniapp.go)
 	recent    []*delivery                // updates Telegram may deliver again
