@@ -42,15 +42,15 @@ func (p pattern) match(s string) bool {
 	return true
 }
 
-// lettered reports whether the text has a letter of its own, outside its
-// placeholders: only such a text tells its language.
-func (p pattern) lettered() bool {
+// tells reports whether the text tells its language: two words of its
+// own at least, outside its placeholders. One word ("gold", "OK") may be
+// a name as well as a text.
+func (p pattern) tells() bool {
+	words := 0
 	for _, lit := range p {
-		if strings.IndexFunc(lit, unicode.IsLetter) >= 0 {
-			return true
-		}
+		words += len(strings.FieldsFunc(lit, func(r rune) bool { return !unicode.IsLetter(r) }))
 	}
-	return false
+	return words >= 2
 }
 
 // said is every key's patterns (one per plural form) in each language,
@@ -95,15 +95,16 @@ func (c *Catalog) Says(key, s string) bool {
 }
 
 // Speaks is the languages in which s is some key's text, whatever values
-// its placeholders read (none: s is no text of the catalog). A text with
-// no letter of its own ("{{.Name}}: {{.Value}}") speaks no language.
+// its placeholders read (none: s is no text of the catalog). A text of
+// fewer than two words of its own ("{{.Name}}: {{.Value}}", "gold")
+// speaks no language: a reply may say as much in any.
 func (c *Catalog) Speaks(s string) []Lang {
 	var out []Lang
 	for _, lang := range Langs {
 	keys:
 		for _, ps := range c.patterns()[lang] {
 			for _, p := range ps {
-				if p.lettered() && p.match(s) {
+				if p.tells() && p.match(s) {
 					out = append(out, lang)
 					break keys
 				}
