@@ -54,30 +54,35 @@ func (p pattern) tells() bool {
 }
 
 // said is every key's patterns (one per plural form) in each language,
-// built at the first Says or Speaks: only a reader of replies (a test, the
-// simulation) asks, never the bot.
+// and those that tell their language, built at the first Says or Speaks:
+// only a reader of replies (a test, the simulation) asks, never the bot.
 type said struct {
-	once sync.Once
-	keys map[Lang]map[string][]pattern
+	once    sync.Once
+	keys    map[Lang]map[string][]pattern
+	tellers map[Lang][]pattern
 }
 
-func (c *Catalog) patterns() map[Lang]map[string][]pattern {
+func (c *Catalog) patterns() *said {
 	c.said.once.Do(func() {
 		l, _ := c.load()
-		c.said.keys = map[Lang]map[string][]pattern{}
+		c.said.keys, c.said.tellers = map[Lang]map[string][]pattern{}, map[Lang][]pattern{}
 		for lang, texts := range l.keys {
 			m := map[string][]pattern{}
 			for key, t := range texts {
 				for _, f := range pluralForms {
 					if s, ok := t.forms[f]; ok {
-						m[key] = append(m[key], newPattern(s))
+						p := newPattern(s)
+						m[key] = append(m[key], p)
+						if p.tells() {
+							c.said.tellers[lang] = append(c.said.tellers[lang], p)
+						}
 					}
 				}
 			}
 			c.said.keys[lang] = m
 		}
 	})
-	return c.said.keys
+	return &c.said
 }
 
 // Says reports whether s is key's text in some language, whatever values
@@ -85,7 +90,7 @@ func (c *Catalog) patterns() map[Lang]map[string][]pattern {
 // language the bot speaks, not in the English it was written in.
 func (c *Catalog) Says(key, s string) bool {
 	for _, lang := range Langs {
-		for _, p := range c.patterns()[lang][key] {
+		for _, p := range c.patterns().keys[lang][key] {
 			if p.match(s) {
 				return true
 			}
@@ -101,13 +106,10 @@ func (c *Catalog) Says(key, s string) bool {
 func (c *Catalog) Speaks(s string) []Lang {
 	var out []Lang
 	for _, lang := range Langs {
-	keys:
-		for _, ps := range c.patterns()[lang] {
-			for _, p := range ps {
-				if p.tells() && p.match(s) {
-					out = append(out, lang)
-					break keys
-				}
+		for _, p := range c.patterns().tellers[lang] {
+			if p.match(s) {
+				out = append(out, lang)
+				break
 			}
 		}
 	}
