@@ -37,6 +37,7 @@ type Source struct {
 type Catalog struct {
 	units map[string]map[Lang]func() (*unit, error) // by namespace
 	names []string                                  // the namespaces, in their sources' order
+	said  said                                      // the texts as patterns a reply is read against (match.go)
 }
 
 // unit is one namespace's texts in one language, printed by the

@@ -75,6 +75,7 @@ func (l *life) fire(name string, slot time.Time, how string, run func(string, ti
 		l.mkt.failSchedule(1 + l.r.IntN(2)) // the schedule API is down for a while
 		l.hist.count("schedule-api-down", 1)
 	}
+	failed := false
 	for try := 1; try <= cronTries; try++ {
 		if try > 1 {
 			l.clk.Add(cronRetry)
@@ -82,6 +83,7 @@ func (l *life) fire(name string, slot time.Time, how string, run func(string, ti
 		}
 		out, err := run(name, slot)
 		l.hist.line("  try %d %s failed=%t", try, out, err != nil)
+		failed = failed || err != nil
 		if err == nil {
 			break
 		}
@@ -95,7 +97,8 @@ func (l *life) fire(name string, slot time.Time, how string, run func(string, ti
 	}
 	l.hist.calls(calls, false)
 	l.seen(calls)
-	l.timersHeard(nil, calls)
+	l.timersHeard(nil, name, calls)
+	l.checkSentLanguage(name, calls, failed)
 	if name == pushJob {
 		l.checkPush(ictDay(slot), calls)
 	}

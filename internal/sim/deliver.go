@@ -45,6 +45,7 @@ func (l *life) deliver(d *delivery) []Call {
 	l.hist.line("step %d update %d %s", l.step, d.u.ID, d.what)
 	l.hist.count("updates", 1)
 	l.current, l.killed = d.u, nil
+	unread := l.logs.count(langUnread)
 	handled := l.serve(d)
 	l.current = nil
 	if l.t.Failed() {
@@ -60,8 +61,10 @@ func (l *life) deliver(d *delivery) []Call {
 	}
 	d.handled = handled
 	l.seen(calls)
-	l.timersHeard(d, calls)
+	l.timersHeard(d, "", calls)
 	l.checkAnswers(d, calls, handled)
+	chose := l.langHeard(d)
+	l.checkLanguage(d, calls, l.logs.count(langUnread) > unread, chose)
 	if handled && d.cmd != "" && !d.again && !l.logs.said(d.u.ID, dropped) {
 		l.stats.add(d.user, d.cmd)
 		l.mayLoseCount(d)

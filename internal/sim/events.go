@@ -85,7 +85,7 @@ func (l *life) pressOld() {
 		// A toast tells too: a run again after the change landed says
 		// where things stand ("Not subscribed here.").
 		if call.OK && (call.Method == "editMessageText" && call.Chat == c.id || call.Method == "answerCallbackQuery") {
-			l.subs.heard(topic{c.id, kb.thread}, call)
+			l.subsHeard(topic{c.id, kb.thread}, call)
 		}
 	}
 	if game != nil {

@@ -29,7 +29,7 @@ func (n *ids) inline(now time.Time, c *chat, user int64, query string) *models.U
 		typ = string(chatOf(c).Type)
 	}
 	return &models.Update{ID: n.nextUpdate(), InlineQuery: &models.InlineQuery{
-		ID: "i" + strconv.FormatInt(n.query, 10), From: userOf(user), Query: query, ChatType: typ,
+		ID: "i" + strconv.FormatInt(n.query, 10), From: n.userOf(user), Query: query, ChatType: typ,
 	}}
 }
 

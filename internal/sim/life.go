@@ -108,6 +108,7 @@ type life struct {
 	lol       *gamesModel // loldle's
 	stats     *statsModel
 	timers    *timersModel
+	langs     *langModel                 // who speaks which language (langs.go)
 	miniApp   miniApp                    // the users opening the Mini App (miniapp.go)
 	recent    []*delivery                // updates Telegram may deliver again
 	keyboards map[int64]map[int]keyboard // chat -> message -> its buttons
@@ -134,6 +135,8 @@ func newLife(t testing.TB, cfg Config) *life {
 	l := &life{t: t, cfg: cfg, r: r, clk: apptest.NewClock(Start), logs: newLogSink(), hist: newHistory(), next: map[string]time.Time{}, known: map[string]string{}, keyboards: map[int64]map[int]keyboard{}}
 	l.hist.trace = cfg.Trace
 	l.world = newWorld(r)
+	l.langs = newLangModel(cfg.Seed)
+	l.ids.codes = drawCodes(l.langs.r, l.world.users)
 	// The markets draw from their own streams: a longer life starts as
 	// the shorter one of the same seed did.
 	l.mkt = newMarkets(cfg.Seed, l.clk.Now, Start, cfg.Days)
@@ -205,6 +208,7 @@ func (l *life) liveDay() {
 		l.maybeSwitch()
 		l.maybeBurst()
 		l.act()
+		l.maybeLanguage()
 		l.maybeTimers()
 		l.maybeMiniApp()
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
@@ -45,9 +46,8 @@ func (l *life) setAlert() {
 		if got := l.alertPending(key); got == nil || got.Symbol != sym || got.Above != above || !got.Level.Equal(lv) {
 			l.fail("alerts", "%s: confirmed as %s %s %s, but the coin module holds %+v", key, sym, dir, lv, got)
 		}
-		// The level as the bot writes it: how its fired message names it.
 		a := &alert{key: key, chat: c, from: c.id, thread: thread, user: user, sym: sym, above: above,
-			level: lv, shown: trading.USD(lv, 2), set: l.clk.Now(), message: call.Message}
+			level: lv, shown: levelShown(lv), set: l.clk.Now(), message: call.Message}
 		l.timers.alerts[a.key] = a
 		l.timers.alertList = append(l.timers.alertList, a)
 		l.hist.count("alerts-set", 1)
@@ -115,18 +115,26 @@ func (l *life) crossedBy(a *alert) bool {
 	return false
 }
 
-// alertSent finds the alert a fired message names: in its chat, the same
-// symbol, direction and level.
-func (l *life) alertSent(call Call) *alert {
-	head, _, _ := strings.Cut(call.Text, ":")
-	f := strings.Fields(strings.TrimPrefix(head, "🔔 "))
-	if len(f) < 5 {
-		return nil
+// levelShown is an alert's level as the bot may write it, in each
+// language it speaks ("$91,234.56", "91.234,56 $").
+func levelShown(lv decimal.Decimal) []string {
+	out := []string{trading.USD(lv, 2)}
+	for _, lang := range locale.Langs {
+		out = append(out, locale.Money(lang, "USD", lv.StringFixed(2)))
 	}
-	above := f[1] == "rose"
+	return out
+}
+
+// alertSent finds the alert a fired message (a send of the alerts' check,
+// alertsJob) is: in its chat, naming its symbol and its level, in words of
+// any language.
+func (l *life) alertSent(call Call) *alert {
+	names := func(a *alert) bool {
+		return strings.Contains(call.Text, a.sym) && slices.ContainsFunc(a.shown, func(s string) bool { return strings.Contains(call.Text, s) })
+	}
 	var found *alert
 	for _, a := range l.timers.alertList {
-		if a.sym == f[0] && a.above == above && a.shown == f[len(f)-1] && (call.SentChat == a.chat.id || call.SentChat == a.from) {
+		if names(a) && (call.SentChat == a.chat.id || call.SentChat == a.from) {
 			if found == nil || len(found.sent) > 0 && len(a.sent) == 0 {
 				found = a
 			}

@@ -28,7 +28,7 @@ func (l *life) subscribe(c *chat, thread int, cmd command, on bool) command {
 	cmd.after = func(_ int64, calls []Call) {
 		for _, call := range calls {
 			if call.OK && call.Method == "sendMessage" {
-				l.subs.heard(topic{call.SentChat, thread}, call)
+				l.subsHeard(topic{call.SentChat, thread}, call)
 			}
 		}
 	}
@@ -38,11 +38,11 @@ func (l *life) subscribe(c *chat, thread int, cmd command, on bool) command {
 // heard updates the model from a message, edit or toast the bot showed in
 // t: a subscription's confirmation carries its Unsubscribe button; the
 // module tells an unsubscription in words only.
-func (m *subsModel) heard(t topic, c Call) {
-	switch {
+func (l *life) subsHeard(t topic, c Call) {
+	switch m := l.subs; {
 	case carries(c, schedPrefix, schedUnsub):
 		m.on[t] = true
-	case strings.HasPrefix(c.Text, "Unsubscribed:"), c.Text == "Not subscribed here.":
+	case l.says(sayUnsubscribed, c.Text), l.says(sayNotSubscribed, c.Text):
 		delete(m.on, t)
 	}
 }

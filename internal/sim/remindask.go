@@ -6,14 +6,6 @@ import (
 	"time"
 )
 
-// The remind module's questions, as the life knows them in its replies,
-// and the engine's answer to a /cancel that ended a conversation.
-const (
-	askWhatPrefix = "What should I remind you of?"
-	askWhenPrefix = "When?"
-	cancelledText = "Cancelled."
-)
-
 // LostStep names a plain message that answered a conversation's question
 // and got no answer and no logged reason: its step moved the conversation
 // and its question never reached the user (the run died or was refused
@@ -35,7 +27,7 @@ func (l *life) askReminder(r *reminder, when string) []Call {
 	r.key = fmt.Sprintf("%d:ask%d", r.user, l.timers.seq) // no step set it
 	l.timers.reminders[r.key] = r
 	l.hist.count("remind-asked", 1)
-	questions := []string{askWhatPrefix, askWhenPrefix}
+	questions := []saying{sayAskWhat, sayAskWhen}
 	steps := []string{"what", "when"}
 	answers := []string{r.token + " stretch", when}
 	_, seq := l.conv(r)
@@ -43,7 +35,7 @@ func (l *life) askReminder(r *reminder, when string) []Call {
 	asked := start
 	calls := l.remindStep(r, "/remind", 0, "remind", expReply, false)
 	for i, answer := range answers {
-		question := questionIn(calls, r.chat.id, questions[i])
+		question := l.questionIn(calls, r.chat.id, questions[i])
 		if question == 0 {
 			l.hist.count("remind-asked-unheard", 1)
 			return nil
@@ -70,7 +62,7 @@ func (l *life) askReminder(r *reminder, when string) []Call {
 		calls = l.remindStep(r, answer, question, "", expReply, true)
 		l.hist.count("remind-asked-steps", 1)
 	}
-	if questionIn(calls, r.chat.id, "⏰ I will remind you") != 0 {
+	if l.questionIn(calls, r.chat.id, sayWillRemind) != 0 {
 		l.checkConv(r, "", seq) // the last step ended it
 	}
 	return calls
@@ -161,7 +153,7 @@ func (l *life) cancelAsked(r *reminder, to int, answer string, seq int64) {
 	}
 	calls := l.remindStep(r, "/cancel", 0, "", exp, false)
 	l.hist.count("remind-asked-cancelled", 1)
-	if questionIn(calls, r.chat.id, cancelledText) == 0 {
+	if l.questionIn(calls, r.chat.id, sayCancelled) == 0 {
 		return // unheard: ended or not
 	}
 	r.cancelled = l.clk.Now()
@@ -198,11 +190,11 @@ func (l *life) remindStep(r *reminder, text string, to int, cmd string, exp expe
 	return calls
 }
 
-// questionIn is the id of the message in calls that asks question in
+// questionIn is the id of the message in calls that says question in
 // chat, or 0.
-func questionIn(calls []Call, chat int64, question string) int {
+func (l *life) questionIn(calls []Call, chat int64, question saying) int {
 	for _, c := range calls {
-		if c.OK && c.Method == "sendMessage" && c.Chat == chat && strings.HasPrefix(c.Text, question) {
+		if c.OK && c.Method == "sendMessage" && c.Chat == chat && l.says(question, c.Text) {
 			return c.Message
 		}
 	}

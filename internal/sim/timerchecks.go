@@ -12,10 +12,14 @@ import (
 // one case where a reminder may come twice (docs/delivery.md).
 const timerRetaken = timer.Retaken
 
-// timersHeard reads a step's calls (d nil: a cron's) for what the users
-// saw of their timers: a reminder or an alert arriving, the answer to a
+// alertsJob is the coin module's alert check, the one sender of fired
+// alerts.
+const alertsJob = "coin_alerts"
+
+// timersHeard reads a step's calls (d nil: job's) for what the users saw
+// of their timers: a reminder or an alert arriving, the answer to a
 // Cancel. Each arrival is checked as it comes.
-func (l *life) timersHeard(d *delivery, calls []Call) {
+func (l *life) timersHeard(d *delivery, job string, calls []Call) {
 	if d != nil && d.u.CallbackQuery != nil && !d.again {
 		l.cancelHeard(d.u.CallbackQuery.Data, calls)
 	}
@@ -23,24 +27,30 @@ func (l *life) timersHeard(d *delivery, calls []Call) {
 		if !c.OK || c.Method != "sendMessage" {
 			continue
 		}
-		switch {
-		case strings.HasPrefix(c.Text, "⏰ Reminder"):
-			l.reminderArrived(c)
-		case strings.HasPrefix(c.Text, "🔔 ") && !strings.HasPrefix(c.Text, "🔔 Alert set"):
+		listed := d != nil && d.cmd == "remind_list" // a list names pending reminders' words
+		switch r := l.timers.byToken[reminderToken(c.Text)]; {
+		case r != nil && !listed:
+			l.reminderArrived(c, r)
+		case job == alertsJob:
 			l.alertArrived(c)
 		}
 	}
 }
 
-func (l *life) reminderArrived(c Call) {
-	_, text, _ := strings.Cut(c.Text, ": ")
-	token, _, _ := strings.Cut(text, " ")
-	r := l.timers.byToken[token]
-	now := l.clk.Now()
+// reminderToken is the token of the reminder text ends with: its user's
+// own words, "<token> stretch", which the bot repeats in whatever
+// language it speaks ("" for none).
+func reminderToken(text string) string {
+	f := strings.Fields(text)
+	if len(f) < 2 || f[len(f)-1] != "stretch" {
+		return ""
+	}
+	return f[len(f)-2]
+}
+
+func (l *life) reminderArrived(c Call, r *reminder) {
+	token, now := r.token, l.clk.Now()
 	switch {
-	case r == nil:
-		l.fail("reminders", "a reminder no one asked for: %q", c.Text)
-		return
 	case now.Before(r.due):
 		l.fail("reminders", "%s came at %s, before its time %s", token, now.Format(time.RFC3339), r.due.Format(time.RFC3339))
 	case c.SentChat != r.chat.id && c.SentChat != r.from:
@@ -83,9 +93,9 @@ func (l *life) alertArrived(c Call) {
 // cancelHeard reads the answer to a press of a reminder's or an alert's
 // Cancel (the life's own, or an old message's pressed by pressOld).
 func (l *life) cancelHeard(data string, calls []Call) {
-	said := func(prefix string) bool {
+	said := func(s saying) bool {
 		for _, c := range calls {
-			if c.OK && (c.Method == "sendMessage" || c.Method == "answerCallbackQuery") && strings.HasPrefix(c.Text, prefix) {
+			if c.OK && (c.Method == "sendMessage" || c.Method == "answerCallbackQuery") && l.says(s, c.Text) {
 				return true
 			}
 		}
@@ -94,8 +104,8 @@ func (l *life) cancelHeard(data string, calls []Call) {
 	if key, ok := strings.CutPrefix(data, "remind:"); ok {
 		r := l.timers.reminders[key]
 		switch {
-		case r == nil || l.cancelAnswered(&r.fate, "reminders", r.token, said, "Reminder cancelled", "Too late") || said("Only whoever"):
-		case said("This reminder is no longer pending"):
+		case r == nil || l.cancelAnswered(&r.fate, "reminders", r.token, said, sayRemindCancelled, sayRemindTooLate) || said(sayRemindNotYours):
+		case said(sayRemindGone):
 			// "sent or cancelled already": not sent, a run of this press
 			// that died unheard cancelled it.
 			r.gone = r.gone || len(r.sent) == 0
@@ -106,7 +116,7 @@ func (l *life) cancelHeard(data string, calls []Call) {
 	}
 	if key, ok := alertKey(data); ok {
 		if a := l.timers.alerts[key]; a != nil {
-			l.cancelAnswered(&a.fate, "alerts", a.key, said, "Cancelled: ", "Too late: ")
+			l.cancelAnswered(&a.fate, "alerts", a.key, said, sayAlertCancelled, sayAlertTooLate)
 		}
 	}
 }
@@ -114,7 +124,7 @@ func (l *life) cancelHeard(data string, calls []Call) {
 // cancelAnswered moves f by a Cancel's answer, if it is the confirmation
 // (never after a delivery) or "too late" (then it comes once); false for
 // any other answer.
-func (l *life) cancelAnswered(f *fate, kind, name string, said func(string) bool, confirmed, late string) bool {
+func (l *life) cancelAnswered(f *fate, kind, name string, said func(saying) bool, confirmed, late saying) bool {
 	switch {
 	case said(confirmed):
 		f.cancelled = l.clk.Now()

@@ -56,7 +56,7 @@ func (l *life) raceAtSend(r *http.Request, method string) {
 	if rc == nil || method != "sendMessage" {
 		return
 	}
-	if !strings.Contains(peekParams(r)["text"], ": "+rc.r.token+" ") || !rc.fired.CompareAndSwap(false, true) {
+	if reminderToken(peekParams(r)["text"]) != rc.r.token || !rc.fired.CompareAndSwap(false, true) {
 		return
 	}
 	mark := l.wire.len()
@@ -81,7 +81,7 @@ func (l *life) raceHeard() {
 	l.cancelHeard(rc.u.CallbackQuery.Data, rc.calls)
 	for _, c := range rc.calls {
 		// Its answer may be lost (Telegram's fault), never another verdict.
-		if c.OK && (strings.HasPrefix(c.Text, "Reminder cancelled") || strings.HasPrefix(c.Text, "This reminder is no longer pending")) {
+		if c.OK && (l.says(sayRemindCancelled, c.Text) || l.says(sayRemindGone, c.Text)) {
 			l.fail("reminders", "%s: a Cancel pressed while it was being sent was answered %q", rc.r.token, c.Text)
 		}
 	}

@@ -57,7 +57,7 @@ type alert struct {
 	sym     string
 	above   bool
 	level   decimal.Decimal
-	shown   string // the level as the bot writes it ("$91,234.56")
+	shown   []string // the level as the bot may write it (levelShown)
 	set     time.Time
 	message int
 	fate

@@ -26,7 +26,8 @@ func TestALifeSendsAndCancelsRemindersAndAlerts(t *testing.T) {
 			counts[k] += n
 		}
 	}
-	for _, what := range []string{"reminders-set", "reminders-sent", "reminders-cancelled", "alerts-set", "alerts-sent", "alerts-cancelled"} {
+	for _, what := range []string{"reminders-set", "reminders-sent", "reminders-cancelled", "alerts-set", "alerts-sent", "alerts-cancelled",
+		"language-chosen", "language-pressed"} {
 		if counts[what] == 0 {
 			t.Errorf("no %s in the lives of seeds 1 to 3:\n%s", what, strings.Join(summaries, "\n"))
 		}

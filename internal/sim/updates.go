@@ -13,6 +13,7 @@ import (
 // builders read the wall clock; a life must not).
 type ids struct {
 	update, message, query int64
+	codes                  map[int64]string // each user's client's language_code (langs.go)
 }
 
 func (n *ids) nextUpdate() int64 { n.update++; return n.update }
@@ -36,7 +37,7 @@ func userOf(id int64) *models.User {
 // bot_command entity Telegram adds to a leading command.
 func (n *ids) text(now time.Time, c *chat, thread int, user int64, text string) *models.Update {
 	n.message++
-	msg := &models.Message{ID: int(n.message), From: userOf(user), Date: int(now.Unix()), Chat: chatOf(c), Text: text}
+	msg := &models.Message{ID: int(n.message), From: n.userOf(user), Date: int(now.Unix()), Chat: chatOf(c), Text: text}
 	if thread != 0 {
 		msg.MessageThreadID, msg.IsTopicMessage = thread, true
 	}
@@ -58,7 +59,7 @@ func (n *ids) press(now time.Time, c *chat, thread int, user int64, msgID int, d
 		m.MessageThreadID, m.IsTopicMessage = thread, true
 	}
 	return &models.Update{ID: n.nextUpdate(), CallbackQuery: &models.CallbackQuery{
-		ID: "q" + strconv.FormatInt(n.query, 10), From: *userOf(user), ChatInstance: strconv.FormatInt(c.id, 10), Data: data,
+		ID: "q" + strconv.FormatInt(n.query, 10), From: *n.userOf(user), ChatInstance: strconv.FormatInt(c.id, 10), Data: data,
 		Message: models.MaybeInaccessibleMessage{Type: models.MaybeInaccessibleMessageTypeMessage, Message: m},
 	}}
 }
@@ -66,7 +67,7 @@ func (n *ids) press(now time.Time, c *chat, thread int, user int64, msgID int, d
 // member is the bot's own membership in c changing from was to now.
 func (n *ids) member(now time.Time, c *chat, by int64, was, is models.ChatMemberType) *models.Update {
 	return &models.Update{ID: n.nextUpdate(), MyChatMember: &models.ChatMemberUpdated{
-		Chat: chatOf(c), From: *userOf(by), Date: int(now.Unix()),
+		Chat: chatOf(c), From: *n.userOf(by), Date: int(now.Unix()),
 		OldChatMember: memberOf(was), NewChatMember: memberOf(is),
 	}}
 }

@@ -26,6 +26,7 @@ type Call struct {
 	Message  int    // the sent message's id
 	SentChat int64  // where it landed
 	Proc     string // the process that made it
+	Results  string // an inline query's answer's results (JSON)
 }
 
 // recorded are the methods the checkers need; the rest pass unrecorded.
@@ -79,7 +80,7 @@ func (w *wire) serve(rw http.ResponseWriter, r *http.Request, proc string) {
 	c := Call{Method: method, Chat: chat, Thread: thread, Text: params["text"], Markup: params["reply_markup"],
 		QueryID: params["callback_query_id"], OK: ans.OK, Code: ans.Code, Message: ans.Result.ID, SentChat: ans.Result.Chat.ID, Proc: proc}
 	if method == "answerInlineQuery" {
-		c.QueryID = params["inline_query_id"]
+		c.QueryID, c.Results = params["inline_query_id"], params["results"]
 	}
 	w.mu.Lock()
 	c.Step = w.step
