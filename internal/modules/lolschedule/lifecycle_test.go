@@ -57,12 +57,12 @@ func pushThroughALife(t *testing.T, p storage.KVProvider, subscribers int64) {
 		}
 	}
 	e.subscribe(t, subs...)
-	if _, err := d.Dispatch(t.Context(), pushJob, slot); err != nil {
+	if _, err := e.pushDay(t.Context(), d, slot); err != nil {
 		t.Fatalf("the push failed: %v", err)
 	}
 	calls := len(e.Srv.Calls("sendMessage"))
 	// A retry of the day (a manual run of another minute) sends nothing new.
-	if _, err := d.Dispatch(t.Context(), pushJob, slot.Add(time.Minute)); err != nil {
+	if _, err := e.pushDay(t.Context(), d, slot.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	if again := len(e.Srv.Calls("sendMessage")) - calls; again != 0 {
