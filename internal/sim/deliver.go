@@ -59,6 +59,7 @@ func (l *life) deliver(d *delivery) []Call {
 		l.hist.count("given-up-by-telegram", 1)
 	}
 	d.handled = handled
+	l.pushesHeard(calls)
 	l.seen(calls)
 	l.timersHeard(d, calls)
 	l.checkAnswers(d, calls, handled)
