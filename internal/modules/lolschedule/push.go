@@ -64,7 +64,7 @@ func (m *module) dailyPush(ctx context.Context, run app.CronRun) error {
 func (m *module) push(ctx context.Context, slot time.Time) (set, taken int, err error) {
 	from, to := dayOf(slot)
 	day := from.Format(time.DateOnly)
-	m.forgetDaysBefore(ctx, day)
+	pushedBefore := m.oldMarks(ctx, day)
 
 	ms, err := m.matches(ctx, from, to)
 	if err != nil {
@@ -89,6 +89,10 @@ func (m *module) push(ctx context.Context, slot time.Time) (set, taken int, err 
 	var g errgroup.Group
 	g.SetLimit(setsAtOnce)
 	for _, s := range subs {
+		if pushedBefore[s] {
+			ntaken.Add(1) // pushed by the build before this one
+			continue
+		}
 		g.Go(func() error {
 			_, err := m.timers.Set(ctx, app.Timer{Key: pushKey(day, s), ChatID: s.ChatID, ThreadID: s.ThreadID,
 				At: m.now(), Payload: payload, Keep: pushKeep})
@@ -188,20 +192,3 @@ func (m *module) tellOwnerOnce(ctx context.Context, chat int64) {
 		m.log.Warn("lolschedule: could not tell the owner of a chat without rights", "chat_id", chat, "err", err)
 	}
 }
-
-// forgetDaysBefore removes the sent-marks an older build kept per day and
-// chat ("sent:<day>:..."), of days before day; failures only cost space.
-func (m *module) forgetDaysBefore(ctx context.Context, day string) {
-	keys, err := m.store.List(ctx, oldSentPrefix)
-	if err != nil {
-		return
-	}
-	for _, k := range keys {
-		if k < oldSentPrefix+day+":" {
-			_ = m.store.Delete(ctx, k)
-		}
-	}
-}
-
-// oldSentPrefix: an older build's marks of a day's push.
-const oldSentPrefix = "sent:"

@@ -284,3 +284,37 @@ func TestEachChatsDayIsSentThroughATimerKeyedByDayAndChat(t *testing.T) {
 		t.Errorf("the module's own marks: %v, %v; want none", own, err)
 	}
 }
+
+// On the deploy day the build before this one may have pushed some chats
+// already, marking each with a claim at "sent:<day>:<chat>:<thread>": a
+// chat whose mark says sent or being sent gets nothing again from this
+// build's run of the same day; one whose mark says the send failed, or
+// with no mark, gets its day. The marks are only read.
+func TestTheDeployDaysChatsTheOldBuildPushedAreNotPushedAgain(t *testing.T) {
+	e, d := newPushEnv(t, nil)
+	e.subscribe(t, [2]int64{-1, 0}, [2]int64{-2, 7}, [2]int64{-3, 0}, [2]int64{-4, 0})
+	at := slot.UnixNano()
+	marks := map[string]string{
+		"sent:2026-11-25:-1:0": fmt.Sprintf(`{"state":"done","at":%d}`, at),
+		"sent:2026-11-25:-2:7": fmt.Sprintf(`{"state":"running","at":%d}`, at),
+		"sent:2026-11-25:-3:0": fmt.Sprintf(`{"state":"failed","at":%d}`, at),
+	}
+	own := e.Store.For("lolschedule")
+	for k, v := range marks {
+		if err := own.Put(t.Context(), k, []byte(v)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := e.pushDay(t.Context(), d, slot); err != nil {
+		t.Fatal(err)
+	}
+	want := map[[2]int64]int{{-3, 0}: 1, {-4, 0}: 1}
+	if got := e.digests(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("digests %v, want %v: only the chats the old build did not push", got, want)
+	}
+	for k, v := range marks {
+		if got, err := own.Get(t.Context(), k); err != nil || string(got) != v {
+			t.Errorf("the mark %s is now %q (%v), want it as the old build left it", k, got, err)
+		}
+	}
+}
