@@ -51,12 +51,21 @@ func (a *Alerts) fire(ctx context.Context, h held, q Quote) error {
 func (a *Alerts) fireOld(ctx context.Context, h held) error {
 	rec, err := a.store().Get(ctx, oldFireKey(h.user, h.alert.ID))
 	switch {
-	case err == nil && app.ClaimFinished(rec):
+	case err == nil && oldClaimDone(rec):
 		return a.endOld(ctx, h)
 	case err != nil && !errors.Is(err, storage.ErrNotFound):
 		return err
 	}
 	return a.fire(ctx, h, *h.alert.OldFired)
+}
+
+// oldClaimDone reads an older build's send claim as that build did: done,
+// or a record it could not read, means sent.
+func oldClaimDone(rec []byte) bool {
+	var c struct {
+		State string `json:"state"`
+	}
+	return json.Unmarshal(rec, &c) != nil || c.State == "done"
 }
 
 // endOld ends an alert the build before sent, and drops its claim.
