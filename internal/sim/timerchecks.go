@@ -103,11 +103,8 @@ func (l *life) cancelHeard(data string, calls []Call) {
 	if key, ok := strings.CutPrefix(data, "remind:"); ok {
 		r := l.timers.reminders[key]
 		switch {
-		case r == nil || l.cancelAnswered(&r.fate, "reminders", r.token, said, "Reminder cancelled", "Too late") || said("Only whoever"):
-		case said("This reminder is no longer pending"):
-			// "sent or cancelled already": not sent, a run of this press
-			// that died unheard cancelled it.
-			r.gone = r.gone || len(r.sent) == 0
+		case r == nil || l.cancelAnswered(&r.fate, "reminders", r.token, said, "Reminder cancelled", "Too late") || said("Only whoever"),
+			said("This reminder is no longer pending"):
 		default:
 			r.gone = true // the press went unanswered: cancelled, or not
 		}

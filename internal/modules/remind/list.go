@@ -97,18 +97,18 @@ func (m *module) cancel(ctx context.Context, c *app.CallbackRequest) error {
 		}
 	}
 	key := timerKey(user, d.Fields[1])
+	again := m.pressed(ctx, user, key, c.UpdateID())
 	outcome, err := m.timers.Cancel(ctx, key)
 	if err != nil {
 		return err
 	}
-	if outcome != app.TooLate {
-		m.release(ctx, user, key) // never coming: it no longer counts
-	}
-	switch outcome {
-	case app.Cancelled:
+	switch {
+	case outcome == app.Cancelled, outcome == app.CancelledBefore && again:
+		// A press delivered again whose first run cancelled is confirmed
+		// again, not told the reminder is gone.
 		_, err := c.Reply(ctx, "Reminder cancelled: it will not be sent.")
 		return err
-	case app.TooLate:
+	case outcome == app.TooLate:
 		return c.Answer(ctx, "Too late: this reminder is being sent now.")
 	}
 	return c.Answer(ctx, "This reminder is no longer pending: it was sent or cancelled already.")
