@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -111,5 +112,41 @@ func TestACancelBeforeTheAlertsTimerFiresKeepsItUnsent(t *testing.T) {
 	}
 	if got := bot.texts(); len(got) != 0 {
 		t.Fatalf("sent %q after a confirmed cancel", got)
+	}
+}
+
+// On the deploy day an alert the build before marked fired and did not
+// send yet is sent at the quote it fired at; one that build sent (its send
+// claim says done) is only ended, and its claim dropped.
+func TestAnAlertTheOldBuildMarkedFiredIsSentOnce(t *testing.T) {
+	ctx := context.Background()
+	s := memory.New().For("coin")
+	clk := &clock{t: alertNow}
+	bot := &sentBot{}
+	a := replica(s, clk, newTable(map[string]string{"BTC": "110000"}), bot, 0) // crossed no more
+	unsent := arm(t, a, 7, "BTC", true, "120000", -100)
+	sent := arm(t, a, 7, "BTC", true, "121000", -100)
+	at := Quote{Price: d("125000"), Source: "Fake", At: alertNow.Add(-time.Minute)}
+	err := storage.UpdateJSON(ctx, s, bookKey(7), func(b *alertBook, _ bool) (bool, error) {
+		for i := range b.Alerts {
+			b.Alerts[i].OldFired = &at
+		}
+		return true, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Put(ctx, oldFireKey(7, sent), []byte(`{"state":"done","at":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.checkThenTick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := bot.texts()
+	if len(got) != 1 || !strings.Contains(got[0], "$120,000.00: $125,000.00") || pending(t, a, 7) != 0 {
+		t.Fatalf("sent %q, %d pending; want alert %d alone sent, at its old quote, and both ended", got, pending(t, a, 7), unsent)
+	}
+	if keys, err := s.List(ctx, "fire:"); err != nil || len(keys) != 0 {
+		t.Fatalf("the old claims left: %v, %v", keys, err)
 	}
 }
