@@ -138,8 +138,12 @@ func (m *module) onTimer(ctx context.Context, t app.Timer) error {
 	case err == nil:
 		if msg != nil && msg.Chat.ID != 0 && msg.Chat.ID != t.ChatID {
 			// The group became a supergroup on the way (the client resent
-			// there): the day is taken under the new id too.
-			return m.holdMoved(ctx, p.Day, subscriber{ChatID: msg.Chat.ID, ThreadID: t.ThreadID})
+			// there): the day is taken under the new id too. The message
+			// is out: a failure here is logged, never a reason to send it
+			// again.
+			if err := m.holdMoved(ctx, p.Day, subscriber{ChatID: msg.Chat.ID, ThreadID: t.ThreadID}); err != nil {
+				m.log.Warn("lolschedule: the day's push is not held under the chat's new id; a run of the day again may push there", "chat_id", msg.Chat.ID, "err", err)
+			}
 		}
 		return nil
 	case errors.Is(err, app.ErrChatGone), errors.Is(err, app.ErrBlocked), errors.Is(err, app.ErrChatNotFound):

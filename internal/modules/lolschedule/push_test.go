@@ -11,6 +11,9 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/miti99bot/miti99bot/internal/cron"
+	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/storage/memory"
+	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
@@ -316,5 +319,30 @@ func TestTheDeployDaysChatsTheOldBuildPushedAreNotPushedAgain(t *testing.T) {
 		if got, err := own.Get(t.Context(), k); err != nil || string(got) != v {
 			t.Errorf("the mark %s is now %q (%v), want it as the old build left it", k, got, err)
 		}
+	}
+}
+
+// A group that became a supergroup gets its day once at its new id, even
+// when the store refuses the hold of the day under that id: the message is
+// out, and nothing sends it again.
+func TestAnUpgradedGroupsDayIsSentOnceWhenItsHoldFails(t *testing.T) {
+	api := newFakeAPI(t)
+	seed(api)
+	u := storagetest.NewUnheard(memory.New())
+	e := newEnvOnStore(t, u, api, nil, nil)
+	e.clk.Set(slot.Add(3 * time.Second))
+	d := e.Dispatcher(e.clk.Now)
+	e.subscribe(t, [2]int64{-1, 0})
+	e.Srv.Upgrade(-1, -1001)
+	if _, err := d.Dispatch(t.Context(), pushJob, slot); err != nil {
+		t.Fatal(err)
+	}
+	u.Arm(storage.CoreNamespace, "timer:by:lolschedule:push:2026-11-25:-1001:", false)
+	for range 3 {
+		_, _ = e.App.Timers().Tick(t.Context())
+		e.clk.Add(time.Minute)
+	}
+	if got := e.digests(); got[[2]int64{-1001, 0}] != 1 || u.Fired() != 1 {
+		t.Fatalf("digests %v (the refused hold: %d); want one at the new id", got, u.Fired())
 	}
 }
