@@ -6,7 +6,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -66,22 +65,17 @@ func (m *module) reserve(ctx context.Context, user int64, key string, at time.Ti
 	})
 }
 
-// pressed applies a Cancel press of key once, by its update id, before
-// the timer is cancelled: key's hold goes (never coming, or being sent:
-// it no longer counts), and again reports whether an earlier run of this
-// press did so (then a timer cancelled before was cancelled by it). A
-// failure only keeps the hold until it goes stale.
-func (m *module) pressed(ctx context.Context, user int64, key string, update int64) (again bool) {
+// release lets key's hold go (its reminder cancelled). A failure only
+// keeps the hold until it goes stale.
+func (m *module) release(ctx context.Context, user int64, key string) {
 	err := storage.UpdateJSON(ctx, m.store, askedKey(user), func(a *asked, _ bool) (bool, error) {
-		_, changed, err := app.ApplyTo(a, update, func(a *asked) (bool, error) {
-			delete(a.Holds, key)
-			return true, nil
-		})
-		again = !changed && update != 0
-		return changed, err
+		if _, ok := a.Holds[key]; !ok {
+			return false, nil
+		}
+		delete(a.Holds, key)
+		return true, nil
 	})
 	if err != nil {
 		m.log.Warn("remind: a cancelled reminder still counts toward its user's bound until its hold goes stale", "key", key, "err", err)
 	}
-	return again
 }
