@@ -109,11 +109,14 @@ func (a *App) langRecordOf(ctx context.Context, chat int64) (langRecord, error) 
 	return rec, nil
 }
 
-// changeLang changes a chat's language record under CAS.
-func (a *App) changeLang(ctx context.Context, chat int64, f func(r *langRecord) bool) error {
+// setLang sets one field of a chat's language record to lang under CAS,
+// writing only when it changes.
+func (a *App) setLang(ctx context.Context, chat int64, field func(r *langRecord) *app.Lang, lang app.Lang) error {
 	var out langRecord
 	err := storage.UpdateJSON(ctx, a.core, langKey(chat), func(r *langRecord, _ bool) (bool, error) {
-		changed := f(r)
+		p := field(r)
+		changed := *p != lang
+		*p = lang
 		out = *r
 		return changed, nil
 	})
@@ -129,13 +132,7 @@ func (a *App) changeLang(ctx context.Context, chat int64, f func(r *langRecord) 
 // user's): every later update of the chat, and every timer or push to it,
 // speaks it.
 func (a *App) ChooseLang(ctx context.Context, chat int64, lang app.Lang) error {
-	return a.changeLang(ctx, chat, func(r *langRecord) bool {
-		if r.Choice == lang {
-			return false
-		}
-		r.Choice = lang
-		return true
-	})
+	return a.setLang(ctx, chat, func(r *langRecord) *app.Lang { return &r.Choice }, lang)
 }
 
 // langOf is the language an update is answered in (see langRecord). A
@@ -220,14 +217,7 @@ func (a *App) noteClient(ctx context.Context, u *models.Update) {
 	if rec, err := a.langRecordOf(ctx, m.Chat.ID); err != nil || rec.Client == lang {
 		return
 	}
-	err := a.changeLang(ctx, m.Chat.ID, func(r *langRecord) bool {
-		if r.Client == lang {
-			return false
-		}
-		r.Client = lang
-		return true
-	})
-	if err != nil {
+	if err := a.setLang(ctx, m.Chat.ID, func(r *langRecord) *app.Lang { return &r.Client }, lang); err != nil {
 		a.log.Warn("could not keep the chat's client language", "chat_id", m.Chat.ID, "err", err)
 	}
 }
@@ -235,13 +225,7 @@ func (a *App) noteClient(ctx context.Context, u *models.Update) {
 // noteAddedBy keeps the language of who added the bot to a group, the
 // group's language until an admin chooses one.
 func (a *App) noteAddedBy(ctx context.Context, chat int64, lang app.Lang) error {
-	return a.changeLang(ctx, chat, func(r *langRecord) bool {
-		if r.AddedBy == lang {
-			return false
-		}
-		r.AddedBy = lang
-		return true
-	})
+	return a.setLang(ctx, chat, func(r *langRecord) *app.Lang { return &r.AddedBy }, lang)
 }
 
 // chatLang is the language a chat is spoken to in without an update (a
