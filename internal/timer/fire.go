@@ -57,6 +57,12 @@ func (e *Engine) fire(ctx context.Context, dk string) (fired, error) {
 	if claim.Judge(r.state(), r.At, now, app.TimerStale) != claim.Take {
 		return firedLeft, nil
 	}
+	if current, err := e.current(ctx, dk, r); err != nil || !current {
+		if err == nil {
+			err = e.superseded(ctx, dk, v, r)
+		}
+		return firedNone, err
+	}
 	f, ok := e.handler(r.Module)
 	if !ok {
 		return e.orphan(ctx, dk, v, r, now)
@@ -165,4 +171,28 @@ func (e *Engine) unindex(ctx context.Context, dk string, r record) error {
 		return fmt.Errorf("timer %s: %w", dk, err)
 	}
 	return nil
+}
+
+// current reports whether the key's index still points at dk. A timer it
+// does not point at lost its key to a racing Set whose end did not clean
+// it up (a crash between the two): the key's timer is the other one.
+func (e *Engine) current(ctx context.Context, dk string, r record) (bool, error) {
+	cur, err := e.store.Get(ctx, byKey(r.Module, r.Key))
+	if errors.Is(err, storage.ErrNotFound) {
+		return false, nil
+	} else if err != nil {
+		return false, fmt.Errorf("timer %s: %w", dk, err)
+	}
+	return string(cur) == dk, nil
+}
+
+// superseded deletes a timer whose key another holds, never fired.
+func (e *Engine) superseded(ctx context.Context, dk string, v []byte, r record) error {
+	if err := e.store.CompareAndDelete(ctx, dk, v); errors.Is(err, storage.ErrConflict) {
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("timer %s: %w", dk, err)
+	}
+	e.log.Warn("timer dropped: a racing Set holds its key", "module", r.Module, "key", r.Key, "timer", r.ID)
+	return e.store.Delete(ctx, chatKey(r.Chat, r.ID))
 }

@@ -14,9 +14,10 @@ import (
 
 // Finding what is due costs the tick lease (its read, take and release),
 // a read of the cursor and a List per hour from it, whatever waits in
-// later hours; each due timer then costs five (read, take, the two
-// indexes, the record's conditional delete).
-func TestATickCostsAFewTripsToFindWhatIsDueAndFivePerTimer(t *testing.T) {
+// later hours; each due timer then costs six (read, its key's index read
+// to see it is still the key's, take, the two indexes, the record's
+// conditional delete).
+func TestATickCostsAFewTripsToFindWhatIsDueAndSixPerTimer(t *testing.T) {
 	clk := apptest.NewClock(t0)
 	counting := storagetest.NewCounting(memory.New(), 0)
 	var c calls
@@ -31,7 +32,7 @@ func TestATickCostsAFewTripsToFindWhatIsDueAndFivePerTimer(t *testing.T) {
 	counting.Reset()
 	clk.Add(time.Minute)
 	st := tick(t, e)
-	want := int64(3 + 1 + 2 + 5*st.Fired) // lease, cursor, two hours listed, per timer
+	want := int64(3 + 1 + 2 + 6*st.Fired) // lease, cursor, two hours listed, per timer
 	if first.Fired+st.Fired != 1000 || counting.Trips() != want {
 		// Those due at t0 itself fired at the first tick.
 		t.Fatalf("fired %d+%d with %d trips, want 1000 with %d", first.Fired, st.Fired, counting.Trips(), want)
@@ -45,7 +46,8 @@ func TestATickCostsAFewTripsToFindWhatIsDueAndFivePerTimer(t *testing.T) {
 
 // A timer with a Keep costs one trip more to fire (its kept copy; the
 // module index is swapped, not deleted), and three when a tick forgets it
-// (its read, the index, the record); a Set costs three either way.
+// (its read, the index, the record); a Set costs four either way (the
+// key's index, the chat's, the record, the key's index read again).
 func TestAKeptTimerCostsOneTripMoreToFireAndThreeToForget(t *testing.T) {
 	clk := apptest.NewClock(t0)
 	counting := storagetest.NewCounting(memory.New(), 0)
@@ -54,13 +56,13 @@ func TestAKeptTimerCostsOneTripMoreToFireAndThreeToForget(t *testing.T) {
 	tick(t, e)
 	counting.Reset()
 	setKept(t, e.For("m"), "k", t0.Add(30*time.Second), time.Hour)
-	if got := counting.Trips(); got != 3 {
-		t.Errorf("a Set took %d trips, want 3: %v", got, counting.Calls())
+	if got := counting.Trips(); got != 4 {
+		t.Errorf("a Set took %d trips, want 4: %v", got, counting.Calls())
 	}
 	clk.Add(time.Minute)
 	counting.Reset()
-	if st := tick(t, e); st.Fired != 1 || counting.Trips() != 6+6 {
-		t.Errorf("fired %d with %d trips, want 1 with 6 to find it and 6 to fire it: %v", st.Fired, counting.Trips(), counting.Calls())
+	if st := tick(t, e); st.Fired != 1 || counting.Trips() != 6+7 {
+		t.Errorf("fired %d with %d trips, want 1 with 6 to find it and 7 to fire it: %v", st.Fired, counting.Trips(), counting.Calls())
 	}
 	clk.Add(time.Hour)
 	counting.Reset()

@@ -68,8 +68,37 @@ func (m moduleTimers) Set(ctx context.Context, t app.Timer) (app.Timer, error) {
 		_ = m.e.store.CompareAndDelete(context.WithoutCancel(ctx), byKey(m.module, t.Key), []byte(dk))
 		return app.Timer{}, fmt.Errorf("timer %s/%s: %w", m.module, t.Key, err)
 	}
+	if holder, err := m.stillHeld(ctx, t.Key, dk, rec, now); err != nil {
+		return holder, err
+	}
 	m.e.woken(filed)
 	return rec.timer(), nil
+}
+
+// stillHeld reads the key's index again once the timer is written: a Set
+// racing this one may have found the index pointing at a record not yet
+// written, read it as holding nothing, and taken the key. Then this timer
+// goes (a tick would find it superseded anyway) and the Set answers with
+// the one that holds the key, as if it had come second.
+func (m moduleTimers) stillHeld(ctx context.Context, key, dk string, rec record, now time.Time) (app.Timer, error) {
+	bk := byKey(m.module, key)
+	cur, err := m.e.store.Get(ctx, bk)
+	if err == nil && string(cur) == dk {
+		return app.Timer{}, nil
+	}
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return app.Timer{}, fmt.Errorf("timer %s/%s: %w", m.module, key, err)
+	}
+	bg := context.WithoutCancel(ctx)
+	_ = m.e.store.CompareAndDelete(bg, dk, rec.encode())
+	_ = m.e.store.Delete(bg, chatKey(rec.Chat, rec.ID))
+	holder := app.Timer{Key: key}
+	if cur != nil {
+		if r, _, err := m.holder(ctx, string(cur), now); err == nil && r.ID != 0 {
+			holder = r.timer()
+		}
+	}
+	return holder, fmt.Errorf("%w: %s/%s", app.ErrTimerExists, m.module, key)
 }
 
 // claimKey points the module's key at dk, unless a timer holds it (see
