@@ -4,7 +4,7 @@
 // gets (Request, CallbackRequest, InlineRequest, TextRequest), how it talks
 // to Telegram (Messenger, Message, Edit, Keyboard, Live, InlineAnswer, the
 // error classes to act on), how it does a piece of work once (ApplyOnce,
-// TakeClaim, Timers), how it hears plain messages (Conversations,
+// Timers), how it hears plain messages (Conversations,
 // Module.Steps and Module.OnText; the routing rule is on TextRequest),
 // what it says in which language (Module.Texts, Words and req.T, Args,
 // Deps.Texts for a chat's language without a request) and the text rules

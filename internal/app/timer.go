@@ -65,10 +65,15 @@ const (
 	// NoTimer: the module has no timer pending under the key: never set,
 	// cancelled, or fired (a Keep holds the key, not the timer).
 	NoTimer
+	// CancelledBefore: an earlier Cancel cancelled the timer, and its Keep
+	// still holds the key: it never fires. A caller that applies its own
+	// Cancel once (a press delivered again) confirms it again; past the
+	// Keep, or without one, the answer is NoTimer.
+	CancelledBefore
 )
 
 func (o CancelOutcome) String() string {
-	return [...]string{"cancelled", "too late", "no timer"}[o]
+	return [...]string{"cancelled", "too late", "no timer", "cancelled before"}[o]
 }
 
 // Errors of Timers.Set.
@@ -101,8 +106,9 @@ type Timers interface {
 	// among them.
 	Keys(ctx context.Context, prefix string) ([]string, error)
 	// Cancel decides the timer under key: Cancelled means it never fires;
-	// TooLate means its callback runs; NoTimer means none is pending
-	// (none set, or it was cancelled or fired).
+	// TooLate means its callback runs; CancelledBefore means an earlier
+	// Cancel decided it, within its Keep; NoTimer means none is pending
+	// (none set, it fired, or its Keep is over).
 	Cancel(ctx context.Context, key string) (CancelOutcome, error)
 }
 

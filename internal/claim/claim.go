@@ -1,11 +1,11 @@
 // Package claim is the one rule by which a process takes a piece of work
 // that others may try at the same time: an update (the core's dedup), a
-// cron slot, a day's push to a chat. Each keeps a record of the work at a
-// key and swaps it to "running" with CAS to take it; what the record may
-// be swapped from is decided here, so the three agree on when work is
-// finished, when it is someone else's, and when its runner is presumed
-// dead. (The polling lease is not such work: it is a role held by renewing
-// it, and lapses by its own expiry.)
+// cron slot, a timer's run (and the timers' tick lease). Each keeps a
+// record of the work at a key and swaps it to "running" with CAS to take
+// it; what the record may be swapped from is decided here, so they agree
+// on when work is finished, when it is someone else's, and when its runner
+// is presumed dead. (The polling lease is not such work: it is a role held
+// by renewing it, and lapses by its own expiry.)
 package claim
 
 import "time"

@@ -96,10 +96,11 @@ func (l *life) fire(name string, slot time.Time, how string, run func(string, ti
 		slices.SortStableFunc(calls, func(a, b Call) int { return strings.Compare(a.Text, b.Text) })
 	}
 	l.hist.calls(calls, false)
-	l.seen(calls)
-	l.timersHeard(nil, name, calls)
-	l.checkSentLanguage(name, calls, failed)
 	if name == pushJob {
-		l.checkPush(ictDay(slot), calls)
+		l.pushRan(ictDay(slot))
 	}
+	l.pushesHeard(calls)
+	l.seen(calls)
+	l.timersHeard(nil, calls)
+	l.checkSentLanguage(name, calls, failed)
 }

@@ -60,8 +60,9 @@ func (l *life) deliver(d *delivery) []Call {
 		l.hist.count("given-up-by-telegram", 1)
 	}
 	d.handled = handled
+	l.pushesHeard(calls)
 	l.seen(calls)
-	l.timersHeard(d, "", calls)
+	l.timersHeard(d, calls)
 	l.checkAnswers(d, calls, handled)
 	chose := l.langHeard(d)
 	l.checkLanguage(d, calls, l.logs.count(langUnread) > unread, chose)

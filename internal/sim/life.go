@@ -126,6 +126,7 @@ func Run(t testing.TB, cfg Config) Result {
 	l.operate(Start.AddDate(0, 0, cfg.Days))
 	l.checkKeyspace("life")
 	l.checkEveryDayPushed()
+	l.checkPushesAtEnd(Start.AddDate(0, 0, cfg.Days))
 	l.checkTimersAtEnd(Start.AddDate(0, 0, cfg.Days))
 	return Result{Updates: int(l.ids.update), Known: l.known, Summary: l.hist.summary(), Digest: l.hist.digest(), Users: l.hist.usersDigest(), Store: l.cfg.Store}
 }

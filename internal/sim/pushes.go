@@ -1,10 +1,15 @@
 package sim
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/miti99bot/miti99bot/internal/app"
 )
 
 // topic is a subscription's place: a chat, or a forum topic of it.
@@ -14,13 +19,17 @@ type topic struct {
 }
 
 // subsModel is who is subscribed to the daily push, as the bot's answers
-// told each chat.
+// told each chat, and what each day's push owes and sent.
 type subsModel struct {
 	on     map[topic]bool
-	pushed map[string]bool // the ICT days whose push slot ran
+	pushed map[string]bool                // the ICT days whose push slot ran
+	owed   map[string]map[topic]time.Time // day -> a topic subscribed and reachable at a run of its slot -> that run's time
+	got    map[string]map[topic]int       // day -> pushes of it each topic got
 }
 
-func newSubsModel() *subsModel { return &subsModel{on: map[topic]bool{}, pushed: map[string]bool{}} }
+func newSubsModel() *subsModel {
+	return &subsModel{on: map[topic]bool{}, pushed: map[string]bool{}, owed: map[string]map[topic]time.Time{}, got: map[string]map[topic]int{}}
+}
 
 // subscribe is /lolschedule_subscribe (on) or _unsubscribe in c: the
 // answer, if one landed, says what the chat now believes.
@@ -47,16 +56,25 @@ func (l *life) subsHeard(t topic, c Call) {
 	}
 }
 
-// forget drops a chat's subscriptions: it blocked or removed the bot.
+// forget drops a chat's subscriptions, and what the pushes owed it: it
+// blocked or removed the bot.
 func (m *subsModel) forget(chat int64) {
 	for t := range m.on {
 		if t.chat == chat {
 			delete(m.on, t)
 		}
 	}
+	for _, owed := range m.owed {
+		for t := range owed {
+			if t.chat == chat {
+				delete(owed, t)
+			}
+		}
+	}
 }
 
-// move follows a group that became a supergroup.
+// move follows a group that became a supergroup: its subscriptions, and
+// the pushes owed and sent to it.
 func (m *subsModel) move(from, to int64) {
 	for t := range m.on {
 		if t.chat == from {
@@ -64,37 +82,113 @@ func (m *subsModel) move(from, to int64) {
 			m.on[topic{to, t.thread}] = true
 		}
 	}
-}
-
-// checkPush: on a match day every subscribed, reachable topic got exactly
-// one push, and nobody else got one; on other days nobody did.
-func (l *life) checkPush(day string, calls []Call) {
-	l.subs.pushed[day] = true
-	got := map[topic]int{}
-	for _, c := range calls {
-		if c.OK && c.Method == "sendMessage" && carries(c, schedPrefix, schedPush) {
-			got[topic{c.SentChat, c.Thread}]++
-		}
-	}
-	want := map[topic]int{}
-	if l.mkt.matchDay(day) {
-		for t := range l.subs.on {
-			if ch := l.world.byID(t.chat); ch != nil && ch.reachable(t.thread) {
-				want[t] = 1
+	for _, owed := range m.owed {
+		for t, at := range owed {
+			if t.chat == from {
+				delete(owed, t)
+				owed[topic{to, t.thread}] = at
 			}
 		}
 	}
+	for _, got := range m.got {
+		for t, n := range got {
+			if t.chat == from {
+				delete(got, t)
+				got[topic{to, t.thread}] += n
+			}
+		}
+	}
+}
+
+// pushRan: a run of day's push slot (the scheduler's, a catch-up, by
+// hand) owes, on a match day, a push to every topic subscribed and
+// reachable then. The run only sets the chats' timers: the pushes come at
+// the timers' ticks after it (pushesHeard).
+func (l *life) pushRan(day string) {
+	l.subs.pushed[day] = true
+	if !l.mkt.matchDay(day) {
+		return
+	}
+	owed := l.subs.owed[day]
+	if owed == nil {
+		owed = map[topic]time.Time{}
+		l.subs.owed[day] = owed
+	}
+	for t := range l.subs.on {
+		if _, ok := owed[t]; !ok {
+			if ch := l.world.byID(t.chat); ch != nil && ch.reachable(t.thread) {
+				owed[t] = l.clk.Now()
+			}
+		}
+	}
+}
+
+// pushesHeard reads a step's calls for pushes, wherever they come (a
+// timers' tick, mostly): a day's push comes to a topic once, never twice,
+// and only after a run of its slot owed it there.
+func (l *life) pushesHeard(calls []Call) {
+	for _, c := range calls {
+		day, ok := pushOf(c)
+		if !ok {
+			continue
+		}
+		t := topic{c.SentChat, c.Thread}
+		got := l.subs.got[day]
+		if got == nil {
+			got = map[topic]int{}
+			l.subs.got[day] = got
+		}
+		got[t]++
+		l.hist.count("pushes", 1)
+		switch _, owed := l.subs.owed[day][t]; {
+		case got[t] > 1:
+			l.fail("pushes", "day %s: %d/%d got its push %d times", day, t.chat, t.thread, got[t])
+		case !owed:
+			l.fail("pushes", "day %s (match day %t): %d/%d got a push no run of its slot owed it", day, l.mkt.matchDay(day), t.chat, t.thread)
+		}
+	}
+}
+
+// pushOf reads the day a sent push is of, from its button.
+func pushOf(c Call) (string, bool) {
+	if !c.OK || c.Method != "sendMessage" {
+		return "", false
+	}
+	var kb models.InlineKeyboardMarkup
+	if json.Unmarshal([]byte(c.Markup), &kb) != nil {
+		return "", false
+	}
+	for _, row := range kb.InlineKeyboard {
+		for _, b := range row {
+			d, err := app.ParseCallback(schedPrefix, b.CallbackData, 2, 2)
+			if err != nil || d.Fields[0] != schedPush {
+				continue
+			}
+			if day, err := time.ParseInLocation("20060102", d.Fields[1], ict); err == nil {
+				return ictDay(day), true
+			}
+		}
+	}
+	return "", false
+}
+
+// checkPushesAtEnd: every push owed a while before the end came to a topic
+// still subscribed-to and reachable (one out of reach excuses it).
+func (l *life) checkPushesAtEnd(end time.Time) {
 	var bad []string
-	for t := range union(got, want) {
-		if got[t] != want[t] {
-			bad = append(bad, fmt.Sprintf("%d/%d got %d, want %d", t.chat, t.thread, got[t], want[t]))
+	for day, owed := range l.subs.owed {
+		for t, at := range owed {
+			ch := l.world.byID(t.chat)
+			if l.subs.got[day][t] > 0 || !at.Before(end.Add(-time.Hour)) || ch == nil || !ch.reachable(t.thread) {
+				continue
+			}
+			bad = append(bad, fmt.Sprintf("day %s: %d/%d owed since %s, never came", day, t.chat, t.thread, at.Format(time.RFC3339)))
 		}
 	}
 	sort.Strings(bad)
 	if len(bad) > 0 {
-		l.fail("pushes", "day %s (match day %t): %s", day, l.mkt.matchDay(day), strings.Join(bad, "; "))
+		l.fail("pushes", "%s", strings.Join(bad, "; "))
 	}
-	l.hist.count("pushes", len(got))
 }
 
 // checkEveryDayPushed: no day's push slot went by unrun (a pause that held
@@ -111,14 +205,3 @@ func (l *life) checkEveryDayPushed() {
 
 // pushJob is the daily push's cron job.
 const pushJob = "lolschedule_daily_push"
-
-func union(a, b map[topic]int) map[topic]bool {
-	out := map[topic]bool{}
-	for t := range a {
-		out[t] = true
-	}
-	for t := range b {
-		out[t] = true
-	}
-	return out
-}

@@ -40,8 +40,10 @@ func (m moduleTimers) Cancel(ctx context.Context, key string) (app.CancelOutcome
 		switch {
 		case r.state() == claim.Running:
 			return app.TooLate, nil
+		case r.state() == claim.Done && r.Cancelled:
+			return app.CancelledBefore, nil // cancelled, and kept
 		case r.state() == claim.Done:
-			return app.NoTimer, nil // fired or cancelled, and kept
+			return app.NoTimer, nil // fired, and kept
 		}
 		// One with a Keep is filed again, cancelled, before the decision,
 		// so that its key is never free between the two.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/claim"
+	"github.com/miti99bot/miti99bot/internal/pause"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -95,7 +96,29 @@ func (e *Engine) fire(ctx context.Context, dk string) (fired, error) {
 		}
 		log.Error("timer dropped: its callback failed for a day", "late", late, "err", cbErr)
 	}
-	return firedOK, e.finish(context.WithoutCancel(ctx), dk, held, taken)
+	return firedOK, e.end(context.WithoutCancel(ctx), dk, held, taken)
+}
+
+// A fired timer's end is written again when the store refused it (a busy
+// server, a write that timed out): left running, the timer would be taken
+// over after TimerStale and its callback run again. The end's writes are
+// each safe to repeat.
+const (
+	endTries   = 4
+	endBackoff = 50 * time.Millisecond
+)
+
+func (e *Engine) end(ctx context.Context, dk string, held []byte, r record) error {
+	var err error
+	for try := 1; try <= endTries; try++ {
+		if err = e.finish(ctx, dk, held, r); err == nil || try == endTries {
+			break
+		}
+		if pause.For(ctx, time.Duration(try)*endBackoff) != nil {
+			break
+		}
+	}
+	return err
 }
 
 // orphan is a due timer whose module is not enabled (MODULES) or has no

@@ -225,8 +225,8 @@ func TestACancelledKeyStaysTakenForItsKeep(t *testing.T) {
 	if !errors.Is(err, app.ErrTimerExists) || !sameTimer(got, first) || !got.Cancelled {
 		t.Fatalf("Set after the Cancel = %+v, %v; want the cancelled timer and ErrTimerExists", got, err)
 	}
-	if o, err := tm.Cancel(ctx, "k"); err != nil || o != app.NoTimer {
-		t.Errorf("a second Cancel = %v, %v; want no timer", o, err)
+	if o, err := tm.Cancel(ctx, "k"); err != nil || o != app.CancelledBefore {
+		t.Errorf("a second Cancel = %v, %v; want cancelled before", o, err)
 	}
 	for range 30 {
 		clk.Add(time.Minute)

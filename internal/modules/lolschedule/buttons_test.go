@@ -94,7 +94,7 @@ func TestTheSubscriptionsUnsubscribeButtonActsOnce(t *testing.T) {
 func TestThePushsButtonShowsItsDayAndGoesStaleTheNextDay(t *testing.T) {
 	e, d := newPushEnv(t, nil)
 	e.subscribe(t, [2]int64{-1, 0})
-	if _, err := d.Dispatch(t.Context(), pushJob, slot); err != nil {
+	if _, err := e.pushDay(t.Context(), d, slot); err != nil {
 		t.Fatal(err)
 	}
 	if got := e.Buttons(-1); got != "[📅 Today's full schedule]" {

@@ -2,6 +2,7 @@ package lolschedule
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
@@ -10,31 +11,45 @@ import (
 // digest is a day's push: its matches, said in each chat's language,
 // each language rendered once however many chats read it.
 type digest struct {
-	texts  app.Texts
-	day    time.Time
-	ms     []match
-	byLang map[app.Lang]app.Message
+	texts app.Texts
+	day   time.Time
+	ms    []match
+
+	mu     sync.Mutex
+	byLang map[app.Lang]string
 }
 
 func (m *module) digest(day time.Time, ms []match) *digest {
-	return &digest{texts: m.texts, day: day, ms: ms, byLang: map[app.Lang]app.Message{}}
+	return &digest{texts: m.texts, day: day, ms: ms, byLang: map[app.Lang]string{}}
 }
 
-// to is the push as chat reads it: its text (HTML) and its button. An
-// error is the store's (the chat's language unread).
-func (d *digest) to(ctx context.Context, chat int64) (app.Message, error) {
+// said is the push as a chat reads it: its language and its text (HTML).
+type said struct {
+	lang app.Lang
+	text string
+}
+
+// to is the push as chat reads it. An error is the store's (the chat's
+// language unread).
+func (d *digest) to(ctx context.Context, chat int64) (said, error) {
 	w, err := d.texts.Chat(ctx, chat)
 	if err != nil {
-		return app.Message{}, err
+		return said{}, err
 	}
-	if msg, ok := d.byLang[w.Lang]; ok {
-		return msg, nil
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	text, ok := d.byLang[w.Lang]
+	if !ok {
+		text = dayMessage(w, d.day, d.ms)
+		d.byLang[w.Lang] = text
 	}
-	text := noMatchesText(w, d.day)
-	if len(d.ms) > 0 {
-		text = render(w, w.T("push_title", app.Args{"Day": dayLabel(w, d.day)}), d.ms, false)
+	return said{lang: w.Lang, text: text}, nil
+}
+
+// dayMessage is day's push in w's language: its matches, or that it has none.
+func dayMessage(w app.Words, day time.Time, ms []match) string {
+	if len(ms) == 0 {
+		return noMatchesText(w, day)
 	}
-	msg := app.Message{Text: text, Keyboard: pushKeyboard(w, d.day)}
-	d.byLang[w.Lang] = msg
-	return msg, nil
+	return render(w, w.T("push_title", app.Args{"Day": dayLabel(w, day)}), ms, false)
 }

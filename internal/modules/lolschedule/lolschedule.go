@@ -45,6 +45,7 @@ var Factory = app.Factory{
 
 type module struct {
 	store     storage.KVStore
+	timers    app.Timers
 	bot       app.Messenger
 	api       *api
 	now       func() time.Time
@@ -64,7 +65,7 @@ func New(d app.Deps) (*app.Module, error) {
 		return nil, errors.New(settingPushEmpty + ": want true or false")
 	}
 	m := &module{
-		store: d.Store, bot: d.Bot, now: d.Now, log: d.Log, pushEmpty: pushEmpty, owner: d.OwnerID, texts: d.Texts,
+		store: d.Store, timers: d.Timers, bot: d.Bot, now: d.Now, log: d.Log, pushEmpty: pushEmpty, owner: d.OwnerID, texts: d.Texts,
 		api: &api{base: strings.TrimRight(d.Settings[settingURL], "/"), key: d.Settings[settingKey], lang: d.Settings[settingLang], http: d.HTTP},
 	}
 	return &app.Module{
@@ -78,14 +79,15 @@ func New(d app.Deps) (*app.Module, error) {
 			{Name: "lolschedule_unsubscribe", Description: "Stop the daily matches here", Handler: m.cmdUnsubscribe},
 		},
 		Callbacks: []app.Callback{{Prefix: callbackPrefix, Handler: m.onButton}},
-		// A chat's subscriptions, one per topic; the day's marks move by hand.
+		// A chat's subscriptions, one per topic; the day's push keys move by hand.
 		ChatState:    []string{subPrefix + "{chat}:*"},
 		OnChatChange: m.moveMarks,
+		OnTimer:      m.onTimer,
 		// The morning push is still worth sending hours late (after a restart
 		// that spanned 01:00 UTC), not the next day.
 		Crons: []app.Cron{{Name: pushJob, Schedule: "0 1 * * *", Handler: m.dailyPush, CatchUp: 6 * time.Hour,
-			// At Telegram's bulk rate (30/s) a minute reaches 1,800 chats;
-			// 12 minutes reach 21,600 in one run.
+			// The run only sets a timer per chat (the timers engine sends,
+			// paced); the bound leaves room for a slow store's writes.
 			Timeout: app.MaxCronTimeout}},
 	}, nil
 }

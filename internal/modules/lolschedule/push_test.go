@@ -11,6 +11,9 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/miti99bot/miti99bot/internal/cron"
+	"github.com/miti99bot/miti99bot/internal/storage"
+	"github.com/miti99bot/miti99bot/internal/storage/memory"
+	"github.com/miti99bot/miti99bot/internal/storage/storagetest"
 	"github.com/miti99bot/miti99bot/internal/telegram"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
@@ -49,6 +52,24 @@ func (e *env) digests() map[[2]int64]int {
 	return got
 }
 
+// pushDay runs the push job for at, then fires the timers it set as a
+// tick of the timers engine does: the error is the job's, or says how
+// many sends failed (their timers are tried again at the next tick).
+func (e *env) pushDay(ctx context.Context, d *cron.Dispatcher, at time.Time) (cron.Outcome, error) {
+	out, err := d.Dispatch(ctx, pushJob, at)
+	if err != nil {
+		return out, err
+	}
+	st, err := e.App.Timers().Tick(ctx)
+	if err != nil {
+		return out, err
+	}
+	if st.Waits > 0 || ctx.Err() != nil {
+		return out, fmt.Errorf("%d of %d sends failed", st.Waits, st.Due)
+	}
+	return out, nil
+}
+
 func newPushEnv(t *testing.T, settings map[string]string) (*env, *cron.Dispatcher) {
 	e := newEnv(t, settings)
 	e.clk.Set(slot.Add(3 * time.Second))
@@ -59,7 +80,7 @@ func TestADoubleFireSendsOneDigest(t *testing.T) {
 	e, d := newPushEnv(t, nil)
 	e.subscribe(t, [2]int64{-1, 0}, [2]int64{-2, 7}, [2]int64{3, 0})
 	for range 2 { // EventBridge and the container, or Scheduler's retry
-		if _, err := d.Dispatch(t.Context(), pushJob, slot); err != nil {
+		if _, err := e.pushDay(t.Context(), d, slot); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -73,45 +94,6 @@ func TestADoubleFireSendsOneDigest(t *testing.T) {
 	}
 }
 
-func TestAPushKilledMidwayResumesWithTheRest(t *testing.T) {
-	e, d := newPushEnv(t, nil)
-	var subs [][2]int64
-	for i := range 10 {
-		subs = append(subs, [2]int64{int64(100 + i), 0})
-	}
-	e.subscribe(t, subs...)
-
-	// Kill the run after 4 sends.
-	ctx, cancel := context.WithCancel(t.Context())
-	go func() {
-		if _, err := e.Srv.WaitCalls(t.Context(), "sendMessage", 4); err == nil {
-			cancel()
-		}
-	}()
-	if _, err := d.Dispatch(ctx, pushJob, slot); err == nil {
-		t.Fatal("a killed run must report failure, so the slot can be retried")
-	}
-	cancel()
-	sentBefore := len(e.Srv.Messages())
-	if sentBefore == 10 {
-		t.Fatal("the run was not interrupted; the test proves nothing")
-	}
-	if _, err := d.Dispatch(t.Context(), pushJob, slot); err != nil {
-		t.Fatalf("retry: %v", err)
-	}
-	got := e.digests()
-	if len(got) != 10 {
-		t.Fatalf("%d of 10 subscribers reached: %v", len(got), got)
-	}
-	repeats := 0
-	for _, n := range got {
-		repeats += n - 1
-	}
-	if repeats > 1 {
-		t.Fatalf("%d repeated digests; at most the one in flight may repeat", repeats)
-	}
-}
-
 // A chat that is gone is forgotten; a topic whose sends are refused (gone
 // or closed: it may come back) keeps its subscription but is not tried
 // again today; a transient failure is retried.
@@ -122,7 +104,7 @@ func TestGoneChatsArePrunedRefusedTopicsKeptAndTransientFailuresRetried(t *testi
 	e.Srv.FailChat(4, telegramtest.Failure{Code: 400, Description: "Bad Request: chat not found"})
 	e.Srv.DeleteThread(-3, 4)
 	e.Srv.FailChat(5, telegramtest.Failure{Code: 502, Description: "Bad Gateway"})
-	if _, err := d.Dispatch(t.Context(), pushJob, slot); err == nil || !strings.Contains(err.Error(), "1 of 6 sends failed") {
+	if _, err := e.pushDay(t.Context(), d, slot); err == nil || !strings.Contains(err.Error(), "1 of 6 sends failed") {
 		t.Fatalf("Dispatch = %v, want the transient failure reported", err)
 	}
 	keys := strings.Join(e.subscriberKeys(t), " ")
@@ -130,7 +112,7 @@ func TestGoneChatsArePrunedRefusedTopicsKeptAndTransientFailuresRetried(t *testi
 		t.Fatalf("subscribers left: %s (blocked and deleted chats go; a refused topic and a 502 stay)", keys)
 	}
 	calls := len(e.Srv.Calls("sendMessage"))
-	if _, err := d.Dispatch(t.Context(), pushJob, slot); err == nil {
+	if _, err := e.pushDay(t.Context(), d, slot); err == nil {
 		t.Fatal("the retry: chat 5 still answers 502, the job must still fail")
 	}
 	if again := len(e.Srv.Calls("sendMessage")) - calls; again != 1 {
@@ -144,7 +126,7 @@ func TestNothingIsSentOnADayWithoutMatchesUnlessConfigured(t *testing.T) {
 			e, d := newPushEnv(t, map[string]string{"LOLSCHEDULE_PUSH_EMPTY": pushEmpty})
 			e.clk.Set(time.Date(2027, 1, 1, 1, 0, 5, 0, time.UTC))
 			e.subscribe(t, [2]int64{1, 0})
-			if _, err := d.Dispatch(t.Context(), pushJob, time.Date(2027, 1, 1, 1, 0, 0, 0, time.UTC)); err != nil {
+			if _, err := e.pushDay(t.Context(), d, time.Date(2027, 1, 1, 1, 0, 0, 0, time.UTC)); err != nil {
 				t.Fatal(err)
 			}
 			want := 0
@@ -170,7 +152,7 @@ func pushThousand(t testing.TB) (time.Duration, *env) {
 	}
 	e.subscribe(t, subs...)
 	start := time.Now()
-	if _, err := d.Dispatch(context.Background(), pushJob, slot); err != nil {
+	if _, err := e.pushDay(context.Background(), d, slot); err != nil {
 		t.Fatal(err)
 	}
 	return time.Since(start), e
@@ -228,7 +210,7 @@ func benchPush10k(b *testing.B, perSecond int) {
 		}
 		e.subscribe(b, subs...)
 		start := time.Now()
-		if _, err := d.Dispatch(context.Background(), pushJob, slot); err != nil {
+		if _, err := e.pushDay(context.Background(), d, slot); err != nil {
 			b.Fatal(err)
 		}
 		took := time.Since(start)
@@ -262,7 +244,7 @@ func TestTwoOverlappingPushesSendOneDigestPerChat(t *testing.T) {
 	// the slot claim lets both in; the per-chat claim must not.
 	for _, at := range []time.Time{slot, slot.Add(time.Minute)} {
 		wg.Go(func() {
-			if _, err := d.Dispatch(context.Background(), pushJob, at); err != nil {
+			if _, err := e.pushDay(context.Background(), d, at); err != nil {
 				t.Error(err)
 			}
 		})
@@ -273,5 +255,94 @@ func TestTwoOverlappingPushesSendOneDigestPerChat(t *testing.T) {
 		if got[s] != 1 {
 			t.Fatalf("digests per subscriber %v: want exactly one each", got)
 		}
+	}
+}
+
+// The day's run sends nothing itself: it sets each chat's message as a
+// timer keyed by the day and the chat, which the timers engine fires once;
+// the module keeps no claims of its own.
+func TestEachChatsDayIsSentThroughATimerKeyedByDayAndChat(t *testing.T) {
+	e, d := newPushEnv(t, nil)
+	e.subscribe(t, [2]int64{-1, 0}, [2]int64{-2, 7})
+	if _, err := d.Dispatch(t.Context(), pushJob, slot); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(e.Srv.Messages()); n != 0 {
+		t.Fatalf("the run sent %d messages itself", n)
+	}
+	keys, err := e.Store.For("core").List(t.Context(), "timer:by:lolschedule:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(keys, " "); got != "timer:by:lolschedule:push:2026-11-25:-1:0 timer:by:lolschedule:push:2026-11-25:-2:7" {
+		t.Fatalf("the run's timers: %s", got)
+	}
+	if _, err := e.App.Timers().Tick(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.digests(); len(got) != 2 {
+		t.Fatalf("digests per subscriber: %v", got)
+	}
+	if own, err := e.Store.For("lolschedule").List(t.Context(), "sent:"); err != nil || len(own) != 0 {
+		t.Errorf("the module's own marks: %v, %v; want none", own, err)
+	}
+}
+
+// On the deploy day the build before this one may have pushed some chats
+// already, marking each with a claim at "sent:<day>:<chat>:<thread>": a
+// chat whose mark says sent or being sent gets nothing again from this
+// build's run of the same day; one whose mark says the send failed, or
+// with no mark, gets its day. The marks are only read.
+func TestTheDeployDaysChatsTheOldBuildPushedAreNotPushedAgain(t *testing.T) {
+	e, d := newPushEnv(t, nil)
+	e.subscribe(t, [2]int64{-1, 0}, [2]int64{-2, 7}, [2]int64{-3, 0}, [2]int64{-4, 0})
+	at := slot.UnixNano()
+	marks := map[string]string{
+		"sent:2026-11-25:-1:0": fmt.Sprintf(`{"state":"done","at":%d}`, at),
+		"sent:2026-11-25:-2:7": fmt.Sprintf(`{"state":"running","at":%d}`, at),
+		"sent:2026-11-25:-3:0": fmt.Sprintf(`{"state":"failed","at":%d}`, at),
+	}
+	own := e.Store.For("lolschedule")
+	for k, v := range marks {
+		if err := own.Put(t.Context(), k, []byte(v)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := e.pushDay(t.Context(), d, slot); err != nil {
+		t.Fatal(err)
+	}
+	want := map[[2]int64]int{{-3, 0}: 1, {-4, 0}: 1}
+	if got := e.digests(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("digests %v, want %v: only the chats the old build did not push", got, want)
+	}
+	for k, v := range marks {
+		if got, err := own.Get(t.Context(), k); err != nil || string(got) != v {
+			t.Errorf("the mark %s is now %q (%v), want it as the old build left it", k, got, err)
+		}
+	}
+}
+
+// A group that became a supergroup gets its day once at its new id, even
+// when the store refuses the hold of the day under that id: the message is
+// out, and nothing sends it again.
+func TestAnUpgradedGroupsDayIsSentOnceWhenItsHoldFails(t *testing.T) {
+	api := newFakeAPI(t)
+	seed(api)
+	u := storagetest.NewUnheard(memory.New())
+	e := newEnvOnStore(t, u, api, nil, nil)
+	e.clk.Set(slot.Add(3 * time.Second))
+	d := e.Dispatcher(e.clk.Now)
+	e.subscribe(t, [2]int64{-1, 0})
+	e.Srv.Upgrade(-1, -1001)
+	if _, err := d.Dispatch(t.Context(), pushJob, slot); err != nil {
+		t.Fatal(err)
+	}
+	u.Arm(storage.CoreNamespace, "timer:by:lolschedule:push:2026-11-25:-1001:", false)
+	for range 3 {
+		_, _ = e.App.Timers().Tick(t.Context())
+		e.clk.Add(time.Minute)
+	}
+	if got := e.digests(); got[[2]int64{-1001, 0}] != 1 || u.Fired() != 1 {
+		t.Fatalf("digests %v (the refused hold: %d); want one at the new id", got, u.Fired())
 	}
 }

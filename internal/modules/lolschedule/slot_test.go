@@ -41,7 +41,7 @@ func TestADailySlotPushesItsOwnDayOnTimeLateCaughtUpOrByHand(t *testing.T) {
 		run  func(t *testing.T, e *env, d *cron.Dispatcher)
 	}{
 		{"late, after midnight in Vietnam", slot.Add(22*time.Hour + 51*time.Minute), func(t *testing.T, e *env, d *cron.Dispatcher) {
-			if _, err := d.Dispatch(t.Context(), pushJob, slot); err != nil {
+			if _, err := e.pushDay(t.Context(), d, slot); err != nil {
 				t.Fatal(err)
 			}
 		}},
@@ -49,10 +49,18 @@ func TestADailySlotPushesItsOwnDayOnTimeLateCaughtUpOrByHand(t *testing.T) {
 			ctx, stop := context.WithCancel(t.Context())
 			done := make(chan error, 1)
 			go func() { done <- cron.NewScheduler(d, cron.WithSchedulerClock(e.clk.Now)).Run(ctx) }()
+			ticked := make(chan struct{})
+			go func() { // the timers engine, ticking until the sends came
+				defer close(ticked)
+				for ctx.Err() == nil {
+					_, _ = e.App.Timers().Tick(ctx)
+				}
+			}()
 			if _, err := e.Srv.WaitCalls(t.Context(), "sendMessage", 2); err != nil {
 				t.Fatal(err)
 			}
 			stop()
+			<-ticked
 			if err := <-done; err != nil {
 				t.Fatal(err)
 			}
@@ -79,6 +87,9 @@ func TestADailySlotPushesItsOwnDayOnTimeLateCaughtUpOrByHand(t *testing.T) {
 			e.subscribe(t, [2]int64{-1, 0}, [2]int64{-2, 7})
 			e.clk.Set(tt.at)
 			tt.run(t, e, d)
+			if _, err := e.App.Timers().Tick(t.Context()); err != nil { // what the run set
+				t.Fatal(err)
+			}
 			want := map[int64][]string{-1: {slotDay}, -2: {slotDay}}
 			if got := e.heads(0); fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Fatalf("the slot of 25/11 sent %v, want %v", got, want)
@@ -86,7 +97,7 @@ func TestADailySlotPushesItsOwnDayOnTimeLateCaughtUpOrByHand(t *testing.T) {
 			mark := len(e.Srv.Messages())
 			next := slot.AddDate(0, 0, 1)
 			e.clk.Set(next.Add(3 * time.Second))
-			if _, err := d.Dispatch(t.Context(), pushJob, next); err != nil {
+			if _, err := e.pushDay(t.Context(), d, next); err != nil {
 				t.Fatal(err)
 			}
 			want = map[int64][]string{-1: {nextDay}, -2: {nextDay}}
@@ -106,7 +117,7 @@ func TestAnEarlierDaysSlotKeepsTheLaterDaysMarks(t *testing.T) {
 	next := slot.AddDate(0, 0, 1)
 	e.clk.Set(next.Add(3 * time.Second))
 	for _, at := range []time.Time{next, slot.Add(5 * time.Minute), next.Add(time.Minute)} {
-		if _, err := d.Dispatch(t.Context(), pushJob, at); err != nil {
+		if _, err := e.pushDay(t.Context(), d, at); err != nil {
 			t.Fatal(err)
 		}
 	}

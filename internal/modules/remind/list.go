@@ -99,18 +99,18 @@ func (m *module) cancel(ctx context.Context, c *app.CallbackRequest) error {
 		}
 	}
 	key := timerKey(user, d.Fields[1])
+	again := m.pressed(ctx, user, key, c.UpdateID())
 	outcome, err := m.timers.Cancel(ctx, key)
 	if err != nil {
 		return err
 	}
-	if outcome != app.TooLate {
-		m.release(ctx, user, key) // never coming: it no longer counts
-	}
-	switch outcome {
-	case app.Cancelled:
+	switch {
+	case outcome == app.Cancelled, outcome == app.CancelledBefore && again:
+		// A press delivered again whose first run cancelled is confirmed
+		// again, not told the reminder is gone.
 		_, err := c.Reply(ctx, c.T("cancelled"))
 		return err
-	case app.TooLate:
+	case outcome == app.TooLate:
 		return c.Answer(ctx, c.T("too_late"))
 	}
 	return c.Answer(ctx, c.T("gone"))

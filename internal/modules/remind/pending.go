@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -65,17 +66,22 @@ func (m *module) reserve(ctx context.Context, user int64, key string, at time.Ti
 	})
 }
 
-// release lets key's hold go (its reminder cancelled). A failure only
-// keeps the hold until it goes stale.
-func (m *module) release(ctx context.Context, user int64, key string) {
+// pressed applies a Cancel press of key once, by its update id, before
+// the timer is cancelled: key's hold goes (never coming, or being sent:
+// it no longer counts), and again reports whether an earlier run of this
+// press did so (then a timer cancelled before was cancelled by it). A
+// failure only keeps the hold until it goes stale.
+func (m *module) pressed(ctx context.Context, user int64, key string, update int64) (again bool) {
 	err := storage.UpdateJSON(ctx, m.store, askedKey(user), func(a *asked, _ bool) (bool, error) {
-		if _, ok := a.Holds[key]; !ok {
-			return false, nil
-		}
-		delete(a.Holds, key)
-		return true, nil
+		_, changed, err := app.ApplyTo(a, update, func(a *asked) (bool, error) {
+			delete(a.Holds, key)
+			return true, nil
+		})
+		again = !changed && update != 0
+		return changed, err
 	})
 	if err != nil {
 		m.log.Warn("remind: a cancelled reminder still counts toward its user's bound until its hold goes stale", "key", key, "err", err)
 	}
+	return again
 }

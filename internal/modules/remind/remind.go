@@ -35,6 +35,9 @@ type payload struct {
 // asked is a user's record: it holds the user's pending reminders, in
 // every chat, that the bound counts (reserve).
 type asked struct {
+	// The Cancel presses applied (their update ids): a press delivered
+	// again knows its first run cancelled.
+	app.Once[bool]
 	Holds map[string]hold `json:"holds,omitempty"` // by timer key
 	// Counted: Holds started from the user's timers (a record written
 	// before it kept them counts them once).

@@ -12,7 +12,6 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/miti99bot/miti99bot/internal/app"
-	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
 // AlertsEvery is when the check runs: every minute.
@@ -47,12 +46,11 @@ var ErrCheckPartial = errors.New("the check did not finish")
 // Check is one check: each symbol some alert watches is priced once, from
 // the market's own sources (Quotes.OwnPrice: never a stand-in, another
 // market's price), every symbol on its own (symbolsAtOnce, priceBudget);
-// an alert its price crossed is marked fired (unless a cancel won the
-// swap) and sent. A symbol without a usable price (every own source down,
-// a price older than AlertTolerance) waits for the next check, which
-// records why for the list: an outage delays an alert, never fires it. An
-// alert marked fired whose send failed is sent again by the next check. A
-// symbol whose price did not come by its deadline makes the check
+// an alert its price crossed gets its timer, due at once, which sends it
+// (OnTimer). A symbol without a usable price (every own source down, a
+// price older than AlertTolerance) waits for the next check, which records
+// why for the list: an outage delays an alert, never fires it. A symbol
+// whose price did not come by its deadline makes the check
 // ErrCheckPartial, logged at WARN with the symbols left.
 func (a *Alerts) Check(ctx context.Context) error {
 	users, err := a.users(ctx)
@@ -60,7 +58,7 @@ func (a *Alerts) Check(ctx context.Context) error {
 		return err
 	}
 	bySymbol := map[string][]held{}
-	var firing []held
+	var oldFired []held
 	var errs []error
 	for _, u := range users {
 		b, err := a.loadBook(ctx, u)
@@ -69,8 +67,8 @@ func (a *Alerts) Check(ctx context.Context) error {
 			continue
 		}
 		for _, al := range b.Alerts {
-			if al.Fired != nil {
-				firing = append(firing, held{u, al})
+			if al.OldFired != nil {
+				oldFired = append(oldFired, held{u, al})
 			} else {
 				bySymbol[al.Symbol] = append(bySymbol[al.Symbol], held{u, al})
 			}
@@ -98,8 +96,8 @@ func (a *Alerts) Check(ctx context.Context) error {
 			return nil
 		})
 	}
-	for _, h := range firing { // fired by an earlier check: priced already
-		err := a.deliver(ctx, h)
+	for _, h := range oldFired { // priced already
+		err := a.fireOld(ctx, h)
 		mu.Lock()
 		errs = append(errs, err)
 		mu.Unlock()
@@ -122,9 +120,9 @@ func (a *Alerts) Check(ctx context.Context) error {
 	return nil
 }
 
-// checkSymbol prices sym within pricing and fires and delivers the
-// alerts its price crossed: why it waits, if it does, and cut when its
-// price did not come in time.
+// checkSymbol prices sym within pricing and sets the timers of the alerts
+// its price crossed: why it waits, if it does, and cut when its price did
+// not come in time.
 func (a *Alerts) checkSymbol(ctx, pricing context.Context, sym string, hs []held) (errs []error, wait string, cut bool) {
 	q, wait := a.usable(pricing, sym)
 	if cut = wait != "" && pricing.Err() != nil; cut {
@@ -137,11 +135,7 @@ func (a *Alerts) checkSymbol(ctx, pricing context.Context, sym string, hs []held
 		if !crossed(h.alert, q) {
 			continue
 		}
-		fired, err := a.decide(ctx, h, q)
-		if err == nil && fired != nil {
-			err = a.deliver(ctx, held{h.user, *fired})
-		}
-		errs = append(errs, err)
+		errs = append(errs, a.fire(ctx, h, q))
 	}
 	return errs, "", false
 }
@@ -152,33 +146,4 @@ func crossed(al Alert, q Quote) bool {
 		return q.Price.GreaterThanOrEqual(al.Level)
 	}
 	return q.Price.LessThanOrEqual(al.Level)
-}
-
-// decide marks the alert fired at q, in the swap a cancel would make
-// instead: nil when it is gone (cancelled). An alert another check marked
-// first keeps that check's quote.
-func (a *Alerts) decide(ctx context.Context, h held, q Quote) (*Alert, error) {
-	var out *Alert
-	err := storage.UpdateJSON(ctx, a.store(), bookKey(h.user), func(b *alertBook, _ bool) (bool, error) {
-		out = nil
-		i := b.find(h.alert.ID)
-		if i < 0 {
-			return false, nil
-		}
-		al := b.Alerts[i]
-		out = &al
-		if al.Fired != nil {
-			return false, nil
-		}
-		fired := q
-		b.Alerts[i].Fired, out.Fired = &fired, &fired
-		return true, nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("fire alert %d of %d: %w", h.alert.ID, h.user, err)
-	}
-	if out != nil && out.Fired == nil {
-		return nil, nil
-	}
-	return out, nil
 }

@@ -200,19 +200,19 @@ func (a *Alerts) Callback() app.Callback {
 	}}
 }
 
-// cancel removes the alert unless a check marked it fired first, under
-// the swap that decides it once, and says what happened.
+// cancel removes the alert unless its timer ended it first, under the
+// swap that decides it once, and says what happened.
 func (a *Alerts) cancel(ctx context.Context, user, id int64) (string, error) {
 	var toast string
 	err := storage.UpdateJSON(ctx, a.store(), bookKey(user), func(b *alertBook, _ bool) (bool, error) {
 		if i := b.find(id); i >= 0 {
 			al := b.Alerts[i]
-			if al.Fired != nil {
-				toast = "Too late: " + a.describe(al) + " fired at " + a.Price(al.Fired.Price) + "."
+			if al.OldFired != nil {
+				toast = "Too late: " + a.describe(al) + " fired at " + a.Price(al.OldFired.Price) + "."
 				return false, nil
 			}
 			toast = "Cancelled: " + a.describe(al) + ". It will not fire."
-			b.end(i, "cancelled", a.now())
+			b.end(i, "cancelled", a.now(), 0)
 			return true, nil
 		}
 		toast = "This alert is gone: it fired or was cancelled."

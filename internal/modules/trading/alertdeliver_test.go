@@ -29,7 +29,7 @@ func TestAnAlertInAClosedTopicGoesToTheGroup(t *testing.T) {
 			return nil
 		}
 		for range 2 {
-			if err := a.Check(ctx); err != nil {
+			if err := a.checkThenTick(ctx); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -35,7 +35,7 @@ func (a *Alerts) list(ctx context.Context, user, chat int64, private bool) (stri
 			continue
 		}
 		line := a.describe(al)
-		if al.Fired != nil {
+		if al.OldFired != nil {
 			line += " (firing)"
 		} else {
 			rows = append(rows, []app.Button{a.cancelButton(user, al.ID, "❌ Cancel "+line)})

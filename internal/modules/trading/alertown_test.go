@@ -27,7 +27,7 @@ func TestAnAlertFiresOnlyOnItsOwnMarketsPrice(t *testing.T) {
 	arm(t, a, 1, "SJC", false, "140000000", 1) // below 140M: spot is, SJC is not
 	own.set("SJC", "150000000", true)          // the own source is down
 	for range 3 {
-		if err := a.Check(ctx); err != nil {
+		if err := a.checkThenTick(ctx); err != nil {
 			t.Fatal(err)
 		}
 		clk.Add(time.Minute)
@@ -49,7 +49,7 @@ func TestAnAlertFiresOnlyOnItsOwnMarketsPrice(t *testing.T) {
 		t.Fatalf("price %+v, %v; want the stand-in's", q, err)
 	}
 	own.set("SJC", "139000000", false)
-	if err := a.Check(ctx); err != nil {
+	if err := a.checkThenTick(ctx); err != nil {
 		t.Fatal(err)
 	}
 	sent := bot.texts()

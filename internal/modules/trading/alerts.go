@@ -22,10 +22,11 @@ import (
 // an alert fires once, into that chat, when the price crosses its level,
 // and is then removed. A user's alerts live in one record,
 // "alerts:<user id>", changed only under compare-and-swap: setting one is
-// applied once per update, and an alert is either cancelled or marked
-// firing by one swap, never both, so a confirmed Cancel means it never
-// fires. The send itself is a claim ("fire:<user>:<id>"), so replicas and
-// two checks of one minute send it at most once.
+// applied once per update. The check that sees a crossing sets a timer
+// keyed by the alert ("alert:<user>:<id>"), which replicas and two checks
+// of one minute set once; its callback ends the alert in the record and
+// sends it. An alert is either cancelled or ended by its timer in one
+// swap, never both, so a confirmed Cancel means it never fires.
 type Alerts struct {
 	Desk *Desk
 	Bot  app.Messenger
@@ -40,6 +41,8 @@ type Alerts struct {
 	Price func(decimal.Decimal) string
 	// Example is a command's arguments for its usage line: "BTC above 120000".
 	Example string
+	// Timers are the module's: an alert fires through one (OnTimer).
+	Timers app.Timers
 }
 
 // Bounds of a market's alerts.
@@ -52,8 +55,9 @@ const (
 	// maxEnded is how many fired or cancelled alerts a user's record
 	// remembers, so a Cancel pressed later gets a clear answer.
 	maxEnded = 20
-	// fireStale frees a send whose runner died: long past a check's run.
-	fireStale = 5 * time.Minute
+	// fireKeep holds an alert's timer key after it fired or found the
+	// alert cancelled: far past the checks of the minute that set it.
+	fireKeep = time.Hour
 	// levelPlaces bounds a level's decimals (a small coin's price needs many).
 	levelPlaces = 12
 )
@@ -71,9 +75,9 @@ type Alert struct {
 	Thread int             `json:"thread,omitempty"`
 	Name   string          `json:"name,omitempty"` // who set it, as the message names them
 	Set    time.Time       `json:"set"`
-	// Fired is the quote a check decided it fired at: set once, by the
-	// swap a cancel would have made instead, and sent from then on.
-	Fired *Quote `json:"fired,omitempty"`
+	// OldFired is the quote a build before the alerts' timers marked it
+	// fired at, not yet sent: a check sets its timer at that quote.
+	OldFired *Quote `json:"fired,omitempty"`
 }
 
 // Ended is a fired or cancelled alert, remembered for a later press.
@@ -81,6 +85,9 @@ type Ended struct {
 	ID  int64     `json:"id"`
 	How string    `json:"how"` // "cancelled", "fired", "undeliverable", "chat gone"
 	At  time.Time `json:"at"`
+	// Timer is the ID of the timer that ended it (fired): a retry of that
+	// timer's callback still sends.
+	Timer int64 `json:"timer,omitempty"`
 }
 
 // alertReply is what setting an alert earned: its text, and the alert
@@ -100,7 +107,9 @@ type alertBook struct {
 
 func bookKey(user int64) string { return "alerts:" + strconv.FormatInt(user, 10) }
 
-func fireKey(user, id int64) string {
+// oldFireKey is the send claim of an alert a build before the alerts'
+// timers marked fired.
+func oldFireKey(user, id int64) string {
 	return "fire:" + strconv.FormatInt(user, 10) + ":" + strconv.FormatInt(id, 10)
 }
 
@@ -108,9 +117,10 @@ func (b *alertBook) find(id int64) int {
 	return slices.IndexFunc(b.Alerts, func(a Alert) bool { return a.ID == id })
 }
 
-// end removes alert i, remembering how it ended.
-func (b *alertBook) end(i int, how string, at time.Time) {
-	b.Ended = append(b.Ended, Ended{ID: b.Alerts[i].ID, How: how, At: at})
+// end removes alert i, remembering how it ended (and by which timer: 0
+// for none).
+func (b *alertBook) end(i int, how string, at time.Time, timer int64) {
+	b.Ended = append(b.Ended, Ended{ID: b.Alerts[i].ID, How: how, At: at, Timer: timer})
 	if len(b.Ended) > maxEnded {
 		b.Ended = append([]Ended(nil), b.Ended[len(b.Ended)-maxEnded:]...)
 	}
@@ -183,8 +193,8 @@ func (a *Alerts) MoveChat(ctx context.Context, ch app.ChatChange) error {
 				case b.Alerts[i].Chat != ch.ChatID:
 				case ch.MovedTo != 0:
 					b.Alerts[i].Chat, changed = ch.MovedTo, true
-				case b.Alerts[i].Fired == nil:
-					b.end(i, "chat gone", a.now())
+				case b.Alerts[i].OldFired == nil:
+					b.end(i, "chat gone", a.now(), 0)
 					changed = true
 				}
 			}

@@ -109,7 +109,7 @@ func replica(s storage.KVStore, clk *clock, src *priceTable, bot *sentBot, fresh
 	q := &Quotes{Store: s, Log: log, Now: clk.Now, Fresh: fresh, Sources: []Source{src.source()}, Noun: "coin"}
 	desk := &Desk{Kit: &Kit{Market: usd, Money: func(v decimal.Decimal) string { return USD(v, 2) }, Name: "coin", Start: "1000"}, Quotes: q}
 	upper := func(s string) (string, bool) { s = strings.ToUpper(s); return s, UpperAlnum(s, 2, 10) }
-	return (&Alerts{Desk: desk, Bot: bot, Log: log, Symbol: upper, Price: desk.Money, Example: "BTC above 120000"}).Track()
+	return withTimers((&Alerts{Desk: desk, Bot: bot, Log: log, Symbol: upper, Price: desk.Money, Example: "BTC above 120000"}).Track(), s, clk)
 }
 
 // arm stores an alert for user in chat, as the command would.
@@ -152,7 +152,7 @@ func TestAnAlertFiresOnceAcrossChecksAndReplicas(t *testing.T) {
 			arm(t, a, u, "BTC", true, "120000", -100)
 			arm(t, a, u, "ETH", false, "2000", -100)
 		}
-		if err := a.Check(ctx); err != nil {
+		if err := a.checkThenTick(ctx); err != nil {
 			t.Fatal(err)
 		}
 		if srcA.asked["BTC"] != 1 || srcA.asked["ETH"] != 1 || len(bot.texts()) != 0 {
@@ -164,7 +164,7 @@ func TestAnAlertFiresOnceAcrossChecksAndReplicas(t *testing.T) {
 		errs := make(chan error, 3)
 		for _, r := range []*Alerts{a, a, b} { // two checks of one minute on A, one on B, at once
 			wg.Add(1)
-			go func() { defer wg.Done(); errs <- r.Check(ctx) }()
+			go func() { defer wg.Done(); errs <- r.checkThenTick(ctx) }()
 		}
 		wg.Wait()
 		close(errs)
@@ -176,7 +176,7 @@ func TestAnAlertFiresOnceAcrossChecksAndReplicas(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if err := b.Check(ctx); err != nil {
+		if err := b.checkThenTick(ctx); err != nil {
 			t.Fatal(err)
 		}
 		sent := bot.texts()
@@ -223,13 +223,13 @@ func TestACancelRacingAFireIsDecidedOnce(t *testing.T) {
 		}()
 		go func() {
 			defer wg.Done()
-			if err := a.Check(ctx); err != nil {
+			if err := a.checkThenTick(ctx); err != nil {
 				t.Error(err)
 			}
 		}()
 		wg.Wait()
 		clk.Add(time.Minute)
-		if err := a.Check(ctx); err != nil {
+		if err := a.checkThenTick(ctx); err != nil {
 			t.Fatal(err)
 		}
 		sent := len(bot.texts())
@@ -259,7 +259,7 @@ func TestAnOutageDelaysAnAlertAndTheRecoveryFiresItOnce(t *testing.T) {
 	arm(t, a, 1, "BTC", true, "120000", -100)
 	src.set("BTC", "125000", true) // down: its price is not seen
 	for range 3 {
-		if err := a.Check(ctx); err != nil {
+		if err := a.checkThenTick(ctx); err != nil {
 			t.Fatal(err)
 		}
 		clk.Add(time.Minute)
@@ -272,7 +272,7 @@ func TestAnOutageDelaysAnAlertAndTheRecoveryFiresItOnce(t *testing.T) {
 	if err := s.PutJSON(ctx, "price:BTC", Quote{Price: d("126000"), Source: "Fake", At: clk.Now().Add(-10 * time.Minute)}); err != nil {
 		t.Fatal(err)
 	}
-	if err := stale.Check(ctx); err != nil {
+	if err := stale.checkThenTick(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if len(bot.texts()) != 0 {
@@ -281,7 +281,7 @@ func TestAnOutageDelaysAnAlertAndTheRecoveryFiresItOnce(t *testing.T) {
 	src.set("BTC", "121500.5", false)
 	for range 2 {
 		clk.Add(time.Minute)
-		if err := a.Check(ctx); err != nil {
+		if err := a.checkThenTick(ctx); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -300,15 +300,15 @@ func TestAFailedSendIsSentByTheNextCheck(t *testing.T) {
 	a := replica(s, clk, newTable(map[string]string{"BTC": "130000", "ETH": "1000"}), bot, 0)
 	arm(t, a, 1, "BTC", true, "120000", -100)
 	bot.fail = func() error { return errors.New("HTTP 502") }
-	if err := a.Check(ctx); err == nil {
+	if err := a.checkThenTick(ctx); err == nil {
 		t.Fatal("a failed send: the check must fail, so it is seen")
 	}
 	bot.fail = nil
 	clk.Add(time.Minute)
-	if err := a.Check(ctx); err != nil {
+	if err := a.checkThenTick(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Check(ctx); err != nil {
+	if err := a.checkThenTick(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if sent := bot.texts(); len(sent) != 1 || !strings.Contains(sent[0], "$130,000.00") {
@@ -316,11 +316,11 @@ func TestAFailedSendIsSentByTheNextCheck(t *testing.T) {
 	}
 	arm(t, a, 2, "ETH", false, "2000", -200)
 	bot.fail = func() error { return fmt.Errorf("kicked: %w", app.ErrChatGone) }
-	if err := a.Check(ctx); err != nil {
+	if err := a.checkThenTick(ctx); err != nil {
 		t.Fatal(err)
 	}
 	bot.fail = nil
-	if err := a.Check(ctx); err != nil {
+	if err := a.checkThenTick(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if n := pending(t, a, 2); n != 0 || len(bot.texts()) != 1 {
@@ -353,7 +353,7 @@ func TestACancelPressedAgainGetsAClearAnswer(t *testing.T) {
 		if i == 2 {
 			src.set("BTC", "89000", false)
 			clk.Add(time.Minute)
-			if err := a.Check(ctx); err != nil {
+			if err := a.checkThenTick(ctx); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -381,7 +381,7 @@ func TestAlertsMoveWithTheChat(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := a.Check(ctx); err != nil {
+	if err := a.checkThenTick(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if len(bot.sent) != 1 || bot.sent[0].ChatID != -1000100 {
@@ -411,7 +411,7 @@ func TestAnUnreadableRecordHoldsUpNoOtherAlert(t *testing.T) {
 		t.Fatal(err)
 	}
 	arm(t, a, 1, "BTC", true, "120000", -100)
-	if err := a.Check(ctx); err == nil || !strings.Contains(err.Error(), "alerts of 9") {
+	if err := a.checkThenTick(ctx); err == nil || !strings.Contains(err.Error(), "alerts of 9") {
 		t.Fatalf("check: %v; want user 9's record reported", err)
 	}
 	if len(bot.texts()) != 1 {

@@ -2,80 +2,152 @@ package trading
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
-// deliver sends a fired alert at most once: the claim picks one sender
-// among every check and replica; the sender reads the alert again after
-// taking it (a sender before it may have sent it and removed it), sends,
-// finishes the claim, then removes the alert. A topic closed or gone takes
-// it to the chat itself, as a reminder; a send refused for good there (the
-// chat gone, no right to send) removes it unsent; any other failure gives
-// the claim back for the next check.
-func (a *Alerts) deliver(ctx context.Context, h held) error {
-	key := fireKey(h.user, h.alert.ID)
-	c, err := app.TakeClaim(ctx, a.store(), key, a.now(), fireStale)
-	if err != nil {
-		return err
-	}
-	if c == nil {
-		// Sent (and maybe not yet removed, the sender having died), or
-		// being sent: a finished send's alert is removed here.
-		rec, err := a.store().Get(ctx, key)
-		if err != nil || !app.ClaimFinished(rec) {
-			return nil
-		}
-		return a.remove(ctx, h, "fired")
-	}
-	b, err := a.loadBook(ctx, h.user)
-	if err != nil {
-		return errors.Join(err, c.Release(ctx, a.now()))
-	}
-	i := b.find(h.alert.ID)
-	if i < 0 || b.Alerts[i].Fired == nil {
-		// Sent and removed by another check since this one read it.
-		return a.store().Delete(ctx, key)
-	}
-	al := b.Alerts[i]
-	_, err = app.SendInTopicOrChat(ctx, a.Bot, app.Message{ChatID: al.Chat, ThreadID: al.Thread, Text: a.firedText(al)})
-	how := "fired"
-	switch {
-	case err != nil && app.Permanent(err):
-		a.Log.Warn("alert not deliverable; dropped", "market", a.Desk.Name, "user", h.user, "alert", al.ID, "chat", al.Chat, "err", err)
-		how = "undeliverable"
-	case err != nil:
-		return errors.Join(fmt.Errorf("send alert %d of %d: %w", al.ID, h.user, err), c.Release(ctx, a.now()))
-	}
-	if err := c.Finish(ctx, a.now()); err != nil {
-		return err
-	}
-	return a.remove(ctx, h, how)
+// alertPrefix starts an alert's timer key, "alert:<user>:<id>".
+const alertPrefix = "alert:"
+
+func alertTimerKey(user, id int64) string {
+	return alertPrefix + strconv.FormatInt(user, 10) + ":" + strconv.FormatInt(id, 10)
 }
 
-// remove drops a delivered alert from its book, then its finished claim:
-// no sender can take the claim again and find the alert.
-func (a *Alerts) remove(ctx context.Context, h held, how string) error {
+// firing is what an alert's timer carries: whose alert, the alert as the
+// check saw it, and the quote that crossed its level.
+type firing struct {
+	User  int64 `json:"user"`
+	Alert Alert `json:"alert"`
+	Quote Quote `json:"quote"`
+}
+
+// fire sets the timer of h's alert, crossed at q, due at once: under a key
+// a timer holds (an earlier check set it, or it fired within fireKeep) it
+// sets nothing, so the alert fires once at the quote that first crossed.
+func (a *Alerts) fire(ctx context.Context, h held, q Quote) error {
+	al := h.alert
+	al.OldFired = nil
+	payload, err := json.Marshal(firing{User: h.user, Alert: al, Quote: q})
+	if err != nil {
+		return fmt.Errorf("fire alert %d of %d: %w", al.ID, h.user, err)
+	}
+	_, err = a.Timers.Set(ctx, app.Timer{Key: alertTimerKey(h.user, al.ID), ChatID: al.Chat, ThreadID: al.Thread,
+		At: a.now(), Payload: payload, Keep: fireKeep})
+	if err != nil && !errors.Is(err, app.ErrTimerExists) {
+		return fmt.Errorf("fire alert %d of %d: %w", al.ID, h.user, err)
+	}
+	return nil
+}
+
+// fireOld sets the timer of an alert a build before the alerts' timers
+// marked fired, at its quote; one that build sent (its send claim says
+// done) only ends.
+func (a *Alerts) fireOld(ctx context.Context, h held) error {
+	rec, err := a.store().Get(ctx, oldFireKey(h.user, h.alert.ID))
+	switch {
+	case err == nil && oldClaimDone(rec):
+		return a.endOld(ctx, h)
+	case err != nil && !errors.Is(err, storage.ErrNotFound):
+		return err
+	}
+	return a.fire(ctx, h, *h.alert.OldFired)
+}
+
+// oldClaimDone reads an older build's send claim as that build did: done,
+// or a record it could not read, means sent.
+func oldClaimDone(rec []byte) bool {
+	var c struct {
+		State string `json:"state"`
+	}
+	return json.Unmarshal(rec, &c) != nil || c.State == "done"
+}
+
+// endOld ends an alert the build before sent, and drops its claim.
+func (a *Alerts) endOld(ctx context.Context, h held) error {
 	err := storage.UpdateJSON(ctx, a.store(), bookKey(h.user), func(b *alertBook, _ bool) (bool, error) {
 		i := b.find(h.alert.ID)
 		if i < 0 {
 			return false, nil
 		}
-		b.end(i, how, a.now())
+		b.end(i, "fired", a.now(), 0)
 		return true, nil
 	})
 	if err != nil {
 		return err
 	}
-	return a.store().Delete(ctx, fireKey(h.user, h.alert.ID))
+	return a.store().Delete(ctx, oldFireKey(h.user, h.alert.ID))
+}
+
+// OnTimer is an alert's timer: one swap ends the alert in its user's
+// record, tagged with the timer's ID, then the alert is sent. An alert
+// a Cancel ended first is not sent; one this timer ended is sent again by
+// a retry of its callback (the send failed, or its runner died). A topic
+// closed or gone takes it to the chat itself, as a reminder; a send
+// refused for good there is dropped, and the record says so.
+func (a *Alerts) OnTimer(ctx context.Context, t app.Timer) error {
+	var f firing
+	if err := json.Unmarshal(t.Payload, &f); err != nil || !strings.HasPrefix(t.Key, alertPrefix) {
+		a.Log.Error("alert timer unreadable; dropped", "market", a.Desk.Name, "key", t.Key)
+		return nil
+	}
+	send := false
+	err := storage.UpdateJSON(ctx, a.store(), bookKey(f.User), func(b *alertBook, _ bool) (bool, error) {
+		if i := b.find(f.Alert.ID); i >= 0 {
+			b.end(i, "fired", a.now(), t.ID)
+			send = true
+			return true, nil
+		}
+		send = b.endedBy(f.Alert.ID, t.ID) >= 0
+		return false, nil
+	})
+	if err != nil || !send {
+		return err
+	}
+	al := f.Alert
+	al.Chat, al.Thread = t.ChatID, t.ThreadID // the engine moves a timer with its chat
+	_, err = app.SendInTopicOrChat(ctx, a.Bot, app.Message{ChatID: al.Chat, ThreadID: al.Thread, Text: a.firedText(al, f.Quote)})
+	switch {
+	case err != nil && app.Permanent(err):
+		a.Log.Warn("alert not deliverable; dropped", "market", a.Desk.Name, "user", f.User, "alert", al.ID, "chat", al.Chat, "err", err)
+		a.undeliverable(ctx, f.User, al.ID, t.ID)
+		return nil
+	case err != nil:
+		return fmt.Errorf("send alert %d of %d: %w", al.ID, f.User, err)
+	}
+	return nil
+}
+
+// endedBy is the index of the end of alert id by timer, or -1.
+func (b *alertBook) endedBy(id, timer int64) int {
+	for i, e := range b.Ended {
+		if e.ID == id && e.Timer == timer {
+			return i
+		}
+	}
+	return -1
+}
+
+// undeliverable says in the record that the alert's send was refused for
+// good; a failure leaves it saying fired.
+func (a *Alerts) undeliverable(ctx context.Context, user, id, timer int64) {
+	_ = storage.UpdateJSON(ctx, a.store(), bookKey(user), func(b *alertBook, _ bool) (bool, error) {
+		i := b.endedBy(id, timer)
+		if i < 0 {
+			return false, nil
+		}
+		b.Ended[i].How = "undeliverable"
+		return true, nil
+	})
 }
 
 // firedText is the alert's message: the price, its source and its time.
-func (a *Alerts) firedText(al Alert) string {
-	q := al.Fired
+func (a *Alerts) firedText(al Alert, q Quote) string {
 	dir := "fell to or below"
 	if al.Above {
 		dir = "rose to or above"

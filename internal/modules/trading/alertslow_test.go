@@ -15,8 +15,8 @@ import (
 )
 
 // A symbol whose source is slow holds only its own alerts: eight such
-// symbols sorted before a ninth leave its crossing to fire in the same
-// check, and the check, cut off with the eight unpriced, says it did not
+// symbols sorted before a ninth leave its crossing to set its timer in
+// the same check, and the check, cut off with the eight unpriced, says it did not
 // finish and names them.
 func TestASlowSymbolHoldsOnlyItsOwnAlerts(t *testing.T) {
 	s := memory.New().For("coin")
@@ -24,8 +24,9 @@ func TestASlowSymbolHoldsOnlyItsOwnAlerts(t *testing.T) {
 	budget, over := context.WithCancel(context.Background())
 	defer over()
 	var once sync.Once
-	bot := &sentBot{fail: func() error { once.Do(over); return nil }} // the budget ends once the ninth is sent
+	bot := &sentBot{}
 	a := replica(s, clk, newTable(map[string]string{}), bot, time.Minute)
+	a.Timers = setThen{a.Timers, func() { once.Do(over) }} // the budget ends once the ninth's timer is set
 	a.Desk.Quotes.Sources = []Source{{Name: "Slow", Price: func(ctx context.Context, sym string, _ time.Time) (decimal.Decimal, error) {
 		if sym == "ZZZ" {
 			return d("90"), nil
@@ -39,6 +40,9 @@ func TestASlowSymbolHoldsOnlyItsOwnAlerts(t *testing.T) {
 	}
 	arm(t, a, 2, "ZZZ", false, "100", 2)
 	err := a.Check(budget)
+	if err := a.tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	if sent := bot.texts(); len(sent) != 1 || !strings.Contains(sent[0], "ZZZ") {
 		t.Fatalf("sent %q; want the ninth symbol's alert", sent)
 	}
@@ -48,4 +52,15 @@ func TestASlowSymbolHoldsOnlyItsOwnAlerts(t *testing.T) {
 	if pending(t, a, 1) != len(slow) {
 		t.Fatalf("the slow symbols' alerts: %d pending, want all %d waiting", pending(t, a, 1), len(slow))
 	}
+}
+
+// setThen calls then after each Set.
+type setThen struct {
+	app.Timers
+	then func()
+}
+
+func (s setThen) Set(ctx context.Context, t app.Timer) (app.Timer, error) {
+	defer s.then()
+	return s.Timers.Set(ctx, t)
 }

@@ -56,7 +56,7 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	if price == nil {
 		price = k.Money
 	}
-	alerts := &trading.Alerts{Desk: dk, Bot: d.Bot, Log: d.Log, Symbol: k.Symbol, Fixed: k.Only, Label: k.AlertLabel, Price: price, Example: k.AlertExample}
+	alerts := &trading.Alerts{Desk: dk, Bot: d.Bot, Log: d.Log, Symbol: k.Symbol, Fixed: k.Only, Label: k.AlertLabel, Price: price, Example: k.AlertExample, Timers: d.Timers}
 	orders := &desk.Orders{Desk: dk, Conv: d.Conversations}
 	dk.Alerts, dk.Press = alerts, orders.Press
 
@@ -82,6 +82,7 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 		Steps:        orders.Steps(),
 		OnChatChange: dk.OnChatChange,
 		OnMemberLeft: dk.OnMemberLeft,
+		OnTimer:      alerts.OnTimer,
 		Crons:        []app.Cron{dk.Values.Cron(), alerts.Cron()},
 		Web:          []app.WebRoute{web.MeRoute(dk), web.BoardRoute(dk), web.ChartRoute(dk, charted)},
 		Callbacks:    []app.Callback{dk.Values.Callback(), boards.Callback(dk), alerts.Callback(), dk.Callback(), charted.Callback()},
