@@ -54,7 +54,7 @@ func TestThePushSpeaksEachChatsLanguage(t *testing.T) {
 	e.Speaks(apptest.User, "vi")
 	e.MustSay(apptest.PrivateChat, apptest.User, "/lolschedule_subscribe")
 	e.subscribe(t, [2]int64{-1, 0})
-	if _, err := d.Dispatch(t.Context(), pushJob, slot); err != nil {
+	if _, err := e.pushDay(t.Context(), d, slot); err != nil {
 		t.Fatal(err)
 	}
 	got := map[int64]string{}
