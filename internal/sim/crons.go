@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"time"
@@ -93,7 +94,9 @@ func (l *life) fire(name string, slot time.Time, how string, run func(string, ti
 	if name == core.TimersJob {
 		// A tick's workers send side by side: the history takes their
 		// calls in an order of their own.
-		slices.SortStableFunc(calls, func(a, b Call) int { return strings.Compare(a.Text, b.Text) })
+		slices.SortStableFunc(calls, func(a, b Call) int {
+			return cmp.Or(strings.Compare(a.Text, b.Text), cmp.Compare(a.Chat, b.Chat), cmp.Compare(a.Thread, b.Thread))
+		})
 	}
 	l.hist.calls(calls, false)
 	if name == pushJob {

@@ -113,8 +113,11 @@ func (s *Server) message(params map[string]string) (models.Message, bool) {
 		typ = models.ChatTypeSupergroup
 	}
 	s.mu.Lock()
-	s.nextMessage++
-	id := s.nextMessage
+	if s.nextMessage == nil {
+		s.nextMessage = map[int64]int{}
+	}
+	s.nextMessage[chat]++ // a message's id is its chat's, as Telegram's
+	id := s.nextMessage[chat]
 	s.mu.Unlock()
 	bot := s.Bot
 	return models.Message{

@@ -57,7 +57,7 @@ type Server struct {
 	queue       []json.RawMessage     // pending updates, in update_id order
 	queueIDs    []int64
 	nextUpdate  int64
-	nextMessage int
+	nextMessage map[int64]int // by chat
 	webhookURL  string
 	webhookSec  string
 	commands    map[menu][]models.BotCommand // setMyCommands, by scope and language

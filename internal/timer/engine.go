@@ -2,6 +2,8 @@ package timer
 
 import (
 	"context"
+	"encoding/binary"
+	"hash/fnv"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -31,8 +33,11 @@ type Engine struct {
 	// hoursPerTick bounds the hours one tick lists after an outage.
 	hoursPerTick int
 	// rand draws the timers' ids (nil: the global source); a simulation
-	// gives a seeded one so that its replay writes the same keys.
+	// gives a seeded one so that its replay writes the same keys. With it,
+	// an id is a hash of salt (drawn once, at New) and what the Set names,
+	// so that Sets running at once get the same ids whatever their order.
 	rand *rand.Rand
+	salt uint64
 	// after sleeps on the engine's clock (Wake, a running claim's renewal).
 	after func(time.Duration) <-chan time.Time
 	// wakeAt (unix nanos) is when a sleeping Wake wakes; a Set of an
@@ -70,6 +75,9 @@ func New(store storage.KVStore, now func() time.Time, opts ...Option) *Engine {
 	for _, o := range opts {
 		o(e)
 	}
+	if e.rand != nil {
+		e.salt = e.rand.Uint64()
+	}
 	return e
 }
 
@@ -80,11 +88,28 @@ func (e *Engine) SetHandler(h Handler) { e.handler = h }
 // For is module's view of its timers.
 func (e *Engine) For(module string) app.Timers { return moduleTimers{e: e, module: module} }
 
-// newID is a timer's id: random, positive, so a module applies its work
-// once by it (app.ApplyOnce takes a non-zero int64).
-func (e *Engine) newID() int64 {
+// drawID is a random positive id (a tick's lease holder).
+func (e *Engine) drawID() int64 {
 	if e.rand != nil {
 		return e.rand.Int64N(1<<62) + 1
 	}
 	return rand.Int64N(1<<62) + 1
+}
+
+// newID is a timer's id: random, positive, so a module applies its work
+// once by it (app.ApplyOnce takes a non-zero int64). Seeded (WithRand), it
+// is the hash of the engine's salt, the module, the key, the due time and
+// the clock's now: the same for one seed however concurrent Sets interleave.
+func (e *Engine) newID(module, key string, due, now time.Time) int64 {
+	if e.rand == nil {
+		return rand.Int64N(1<<62) + 1
+	}
+	h := fnv.New64a()
+	var b [24]byte
+	binary.LittleEndian.PutUint64(b[0:], e.salt)
+	binary.LittleEndian.PutUint64(b[8:], uint64(due.Unix()))
+	binary.LittleEndian.PutUint64(b[16:], uint64(now.UnixNano()))
+	h.Write(b[:])
+	h.Write([]byte(module + "\x00" + key))
+	return int64(h.Sum64()>>2) + 1
 }

@@ -48,7 +48,7 @@ func (e *Engine) takeLease(ctx context.Context, now time.Time) ([]byte, error) {
 			return nil, nil
 		}
 	}
-	mine, _ := json.Marshal(tickLease{State: "running", At: now.UnixNano(), By: strconv.FormatInt(e.newID(), 36)}) // plain fields
+	mine, _ := json.Marshal(tickLease{State: "running", At: now.UnixNano(), By: strconv.FormatInt(e.drawID(), 36)}) // plain fields
 	if err := e.store.CompareAndSwap(ctx, leaseKey, cur, mine); errors.Is(err, storage.ErrConflict) {
 		return nil, nil // another tick took it first
 	} else if err != nil {

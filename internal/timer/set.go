@@ -49,7 +49,7 @@ func (m moduleTimers) Set(ctx context.Context, t app.Timer) (app.Timer, error) {
 	due := roundUp(t.At)
 	// A due time in the past is filed under now: the tick's cursor has
 	// passed older hours.
-	id := m.e.newID()
+	id := m.e.newID(m.module, t.Key, due, now)
 	filed := later(due, now.UTC().Truncate(time.Second))
 	dk := dueKey(filed, m.module, id)
 	rec := record{Module: m.module, Key: t.Key, ID: id, Chat: t.ChatID, Thread: t.ThreadID,
