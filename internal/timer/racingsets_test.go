@@ -53,7 +53,7 @@ func (g *gated) CompareAndDelete(ctx context.Context, k string, old []byte) erro
 // Two Sets of one free key, the second while the first has claimed the
 // key and not yet written its timer: one holds the key, the other is told
 // ErrTimerExists with it, and the key's timer fires once, also when the
-// loser died before taking back what it wrote.
+// loser could not take back what it wrote (it died, or the store refused).
 func TestTwoSetsOfOneKeyRacingLeaveOneTimerOnEveryBackend(t *testing.T) {
 	backendtest.Each(t, func(t *testing.T, p storage.KVProvider) {
 		for _, ns := range []string{"cleaned", "left"} {
@@ -84,12 +84,13 @@ func racingSets(t *testing.T, store storage.KVStore, left bool) {
 		switch {
 		case err == nil:
 			won++
+		case left && errors.Is(err, errRefused): // the loser could not take its timer back: it says so
 		case !errors.Is(err, app.ErrTimerExists):
 			t.Fatalf("a Set failed: %v", err)
 		}
 	}
 	if won != 1 {
-		t.Errorf("Sets answered %v, want one nil and one ErrTimerExists", errs)
+		t.Errorf("Sets answered %v, want one nil and the other ErrTimerExists (or its store's error)", errs)
 	}
 	clk.Add(time.Minute)
 	tick(t, e)

@@ -78,8 +78,8 @@ func (m moduleTimers) Set(ctx context.Context, t app.Timer) (app.Timer, error) {
 // stillHeld reads the key's index again once the timer is written: a Set
 // racing this one may have found the index pointing at a record not yet
 // written, read it as holding nothing, and taken the key. Then this timer
-// goes (a tick would find it superseded anyway) and the Set answers with
-// the one that holds the key, as if it had come second.
+// is taken back (a tick would drop it anyway) and the Set answers with the
+// one that holds the key, as if it had come second.
 func (m moduleTimers) stillHeld(ctx context.Context, key, dk string, rec record, now time.Time) (app.Timer, error) {
 	bk := byKey(m.module, key)
 	cur, err := m.e.store.Get(ctx, bk)
@@ -90,7 +90,12 @@ func (m moduleTimers) stillHeld(ctx context.Context, key, dk string, rec record,
 		return app.Timer{}, fmt.Errorf("timer %s/%s: %w", m.module, key, err)
 	}
 	bg := context.WithoutCancel(ctx)
-	_ = m.e.store.CompareAndDelete(bg, dk, rec.encode())
+	switch err := m.e.store.CompareAndDelete(bg, dk, rec.encode()); {
+	case errors.Is(err, storage.ErrConflict) && cur == nil:
+		return app.Timer{}, nil // due at once, a tick fired it and let its key go
+	case err != nil && !errors.Is(err, storage.ErrConflict):
+		return app.Timer{}, fmt.Errorf("timer %s/%s: %w", m.module, key, err)
+	}
 	_ = m.e.store.Delete(bg, chatKey(rec.Chat, rec.ID))
 	holder := app.Timer{Key: key}
 	if cur != nil {
