@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -32,8 +33,27 @@ type Words struct {
 	// Lang is the language the words are in.
 	Lang Lang
 
-	cat *locale.Catalog
-	ns  string
+	cat  *locale.Catalog
+	ns   string
+	zone *time.Location
+}
+
+// Zone is the clock the reader reads: their chat's choice (/timezone),
+// else Vietnam's.
+func (w Words) Zone() *time.Location {
+	if w.zone == nil {
+		return locale.Vietnam
+	}
+	return w.zone
+}
+
+// Local is t on the reader's clock: show a time only through it.
+func (w Words) Local(t time.Time) time.Time { return t.In(w.Zone()) }
+
+// InZone are the same words read on another clock.
+func (w Words) InZone(z *time.Location) Words {
+	w.zone = z
+	return w
 }
 
 // NewWords are namespace ns's texts of cat in lang. The engine builds
@@ -90,4 +110,7 @@ type Texts interface {
 	// chat's is its user's own choice), from its next update on. Who may
 	// choose a group's is the caller's rule (its admins: /language).
 	Choose(ctx context.Context, chat int64, lang Lang) error
+	// ChooseZone makes zone (a name locale.ParseZone gave) the clock
+	// chat's times are shown on, as Choose does for its language.
+	ChooseZone(ctx context.Context, chat int64, zone string) error
 }

@@ -228,7 +228,7 @@ func TestSyncCommandsPublishesThePublicCommands(t *testing.T) {
 			t.Errorf("/%s has no description", c.Command)
 		}
 	}
-	want := []string{"start", "help", "language", "ping", "echo", "boom", "fail"}
+	want := []string{"start", "help", "language", "timezone", "ping", "echo", "boom", "fail"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("menu = %q, want %q", names, want)
 	}

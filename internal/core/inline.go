@@ -34,12 +34,12 @@ const minInlineCache = time.Second
 // once (oneShot): a run of the same update again, after a crash between
 // the answer and its record, answers no more. Telegram refuses a second
 // answer, and one given that late.
-func (a *App) planInline(u *models.Update, lang app.Lang) *action {
+func (a *App) planInline(u *models.Update, rd app.Words) *action {
 	q := u.InlineQuery
 	sender := app.UserActor(q.From) // an inline query always comes from a user
 	req := &app.InlineRequest{
 		Query: strings.TrimSpace(q.Query), Sender: sender, UserID: sender.ID,
-		ChatType: q.ChatType, Role: a.roleOf(sender.ID), Update: u.ID, Words: a.words(storage.CoreNamespace, lang),
+		ChatType: q.ChatType, Role: a.roleOf(sender.ID), Update: u.ID, Words: rd,
 	}
 	once := &answerOnce{queryID: q.ID}
 	act := &action{module: storage.CoreNamespace, name: "inline", press: once, oneShot: true}
@@ -116,7 +116,7 @@ func (a *App) gatherInline(ctx context.Context, req *app.InlineRequest) app.Inli
 		go func() {
 			var results []app.InlineResult
 			mreq := *req // each module speaks its own words
-			mreq.Words = a.words(r.module.Name, req.Lang)
+			mreq.Words = a.rewords(r.module.Name, req.Words)
 			err := a.safely(gctx, r.module.Name, "inline", "", 0, 0, func() (err error) {
 				results, err = r.in.Handler(gctx, &mreq)
 				return err

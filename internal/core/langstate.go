@@ -31,7 +31,12 @@ type langRecord struct {
 	Choice  app.Lang `json:"choice,omitempty"`
 	AddedBy app.Lang `json:"added_by,omitempty"`
 	Client  app.Lang `json:"client,omitempty"`
+	// Zone is the clock the chat chose (/timezone; locale.ParseZone's
+	// name), "" for Vietnam's.
+	Zone string `json:"zone,omitempty"`
 }
+
+func (r langRecord) zone() *time.Location { return locale.LoadZone(r.Zone) }
 
 // lang is the record's language; client is the client's language_code
 // of the update at hand ("" for none), which a record's own choice
@@ -112,11 +117,22 @@ func (a *App) langRecordOf(ctx context.Context, chat int64) (langRecord, error) 
 // setLang sets one field of a chat's language record to lang under CAS,
 // writing only when it changes.
 func (a *App) setLang(ctx context.Context, chat int64, field func(r *langRecord) *app.Lang, lang app.Lang) error {
+	return setField(ctx, a, chat, field, lang)
+}
+
+// setZone records zone as chat's clock.
+func (a *App) setZone(ctx context.Context, chat int64, zone string) error {
+	return setField(ctx, a, chat, func(r *langRecord) *string { return &r.Zone }, zone)
+}
+
+// setField sets one field of a chat's record to v under CAS, writing
+// only when it changes.
+func setField[V comparable](ctx context.Context, a *App, chat int64, field func(r *langRecord) *V, v V) error {
 	var out langRecord
 	err := storage.UpdateJSON(ctx, a.core, langKey(chat), func(r *langRecord, _ bool) (bool, error) {
 		p := field(r)
-		changed := *p != lang
-		*p = lang
+		changed := *p != v
+		*p = v
 		out = *r
 		return changed, nil
 	})
@@ -135,10 +151,18 @@ func (a *App) ChooseLang(ctx context.Context, chat int64, lang app.Lang) error {
 	return a.setLang(ctx, chat, func(r *langRecord) *app.Lang { return &r.Choice }, lang)
 }
 
-// langOf is the language an update is answered in (see langRecord). A
-// store that cannot be read leaves the update in its client's language:
-// better than failing an update over its wording.
-func (a *App) langOf(ctx context.Context, u *models.Update) app.Lang {
+// readerOf are the engine's words for whoever reads the answer to an
+// update: its language (see langRecord) and its chat's clock.
+func (a *App) readerOf(ctx context.Context, u *models.Update) app.Words {
+	lang, zone := a.langOf(ctx, u)
+	return a.words(storage.CoreNamespace, lang).InZone(zone)
+}
+
+// langOf is the language an update is answered in (see langRecord) and
+// the clock its chat reads. A store that cannot be read leaves the update
+// in its client's language and Vietnam's time: better than failing an
+// update over its wording.
+func (a *App) langOf(ctx context.Context, u *models.Update) (app.Lang, *time.Location) {
 	var (
 		from    *models.User
 		chat    int64
@@ -167,17 +191,17 @@ func (a *App) langOf(ctx context.Context, u *models.Update) app.Lang {
 		client = from.LanguageCode
 	}
 	if chat == 0 {
-		return locale.FromTelegram(client)
+		return locale.FromTelegram(client), locale.Vietnam
 	}
 	rec, err := a.langRecordOf(ctx, chat)
 	if err != nil {
 		a.log.Warn("could not read the chat's language; answering in its client's", "chat_id", chat, "err", err)
 		if private {
-			return locale.FromTelegram(client)
+			return locale.FromTelegram(client), locale.Vietnam
 		}
-		return app.English
+		return app.English, locale.Vietnam
 	}
-	return rec.lang(private, client)
+	return rec.lang(private, client), rec.zone()
 }
 
 // UserLang is the language user reads outside a chat (the Mini App):

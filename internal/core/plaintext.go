@@ -16,7 +16,7 @@ import (
 // app.TextRequest. In a group only a reply to one of the bot's messages
 // is heard, and only when a module hears plain messages at all, so a
 // chatty group costs the store nothing.
-func (a *App) planText(ctx context.Context, u *models.Update, msg *models.Message, lang app.Lang) (*action, error) {
+func (a *App) planText(ctx context.Context, u *models.Update, msg *models.Message, rd app.Words) (*action, error) {
 	text := msg.Text
 	if text == "" {
 		text = msg.Caption
@@ -46,7 +46,7 @@ func (a *App) planText(ctx context.Context, u *models.Update, msg *models.Messag
 	base := app.Request{
 		Update: u, Message: msg, Args: text, ChatID: msg.Chat.ID, ThreadID: topicOf(msg),
 		Sender: sender, UserID: sender.ID, Private: private, Role: a.roleOf(sender.ID),
-		Words: a.words(storage.CoreNamespace, lang),
+		Words: rd,
 	}
 	act := &action{module: storage.CoreNamespace, name: "text", chatID: base.ChatID, threadID: base.ThreadID}
 	act.run = func(ctx context.Context) error {
@@ -101,7 +101,7 @@ func (a *App) routeText(ctx context.Context, act *action, base app.Request, text
 			continue
 		}
 		r := base
-		r.Module, r.Words = m.Name, a.words(m.Name, base.Lang)
+		r.Module, r.Words = m.Name, a.rewords(m.Name, base.Words)
 		req := app.NewTextRequest(app.NewRequest(a.bot, r), text, app.Conversation{}, nil)
 		var taken bool
 		err := a.safely(ctx, m.Name, "text", base.Lang, base.ChatID, base.ThreadID, func() (err error) {
@@ -125,7 +125,7 @@ func (a *App) routeText(ctx context.Context, act *action, base app.Request, text
 func (a *App) runStep(ctx context.Context, act *action, mod *app.Module, key string, rec convRecord, base app.Request, text string) error {
 	act.module, act.name = mod.Name, mod.Name+" step "+rec.Step
 	r := base
-	r.Module, r.Words = mod.Name, a.words(mod.Name, base.Lang)
+	r.Module, r.Words = mod.Name, a.rewords(mod.Name, base.Words)
 	c := app.Conversation{ChatID: r.ChatID, ThreadID: r.ThreadID, UserID: r.UserID, Step: rec.Step, State: rec.State, Update: r.Update.ID, Seq: rec.Seq}
 	req := app.NewTextRequest(app.NewRequest(a.bot, r), text, c, moduleConversations{a: a, module: mod.Name})
 	if err := a.safely(ctx, mod.Name, act.name, r.Lang, r.ChatID, r.ThreadID, func() error { return mod.Steps[rec.Step](ctx, req) }); err != nil {
@@ -137,7 +137,7 @@ func (a *App) runStep(ctx context.Context, act *action, mod *app.Module, key str
 // planCancel is the engine's /cancel: it ends the conversation the sender
 // holds in the chat and topic, whichever module holds it. With none, a
 // private chat is told so; a group hears nothing (other bots take /cancel).
-func (a *App) planCancel(u *models.Update, msg *models.Message, lang app.Lang) *action {
+func (a *App) planCancel(u *models.Update, msg *models.Message, rd app.Words) *action {
 	sender := app.SenderOf(msg)
 	chat, thread := msg.Chat.ID, topicOf(msg)
 	key := convKey(chat, thread, sender.ID)
@@ -151,10 +151,10 @@ func (a *App) planCancel(u *models.Update, msg *models.Message, lang app.Lang) *
 		if err != nil {
 			return err
 		}
-		text := a.say(lang, "nothing_to_cancel")
+		text := a.say(rd.Lang, "nothing_to_cancel")
 		switch {
 		case ch.Prev != 0:
-			text = a.say(lang, "cancelled")
+			text = a.say(rd.Lang, "cancelled")
 			a.tellEnded(ctx, ch, app.EndCancelled)
 		case msg.Chat.Type != models.ChatTypePrivate:
 			return nil // a group's /cancel may be for another bot

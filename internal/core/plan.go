@@ -37,26 +37,26 @@ func (a *App) plan(ctx context.Context, u *models.Update) (*action, error) {
 		return act, nil
 	}
 	var (
-		act  *action
-		err  error
-		lang = a.langOf(ctx, u)
+		act *action
+		err error
+		rd  = a.readerOf(ctx, u)
 	)
 	switch {
 	case u.Message != nil:
-		act, err = a.planCommand(ctx, u, u.Message, lang)
+		act, err = a.planCommand(ctx, u, u.Message, rd)
 	case u.CallbackQuery != nil:
-		act = a.planCallback(u, lang)
+		act = a.planCallback(u, rd)
 	case u.InlineQuery != nil:
-		act = a.planInline(u, lang)
+		act = a.planInline(u, rd)
 	}
 	if act != nil {
-		act.lang = lang
+		act.lang = rd.Lang
 		a.keepClientLang(act, u)
 	}
 	return act, err
 }
 
-func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Message, lang app.Lang) (*action, error) {
+func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Message, rd app.Words) (*action, error) {
 	if msg.IsAutomaticForward {
 		// A linked channel's post, copied into its discussion group by
 		// Telegram: written for the channel, it asks nothing of the group.
@@ -64,7 +64,7 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 	}
 	pc, ok := parseCommand(msg)
 	if !ok {
-		return a.planText(ctx, u, msg, lang)
+		return a.planText(ctx, u, msg, rd)
 	}
 	if pc.mention != "" {
 		me, err := a.botUsername(ctx)
@@ -80,7 +80,7 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 	userID := sender.ID
 	chat, thread := msg.Chat.ID, topicOf(msg)
 	if pc.name == cancelCommand {
-		return a.planCancel(u, msg, lang), nil
+		return a.planCancel(u, msg, rd), nil
 	}
 	rt, known := a.reg.commands[pc.name]
 	role := a.roleOf(userID)
@@ -89,7 +89,7 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 			return nil, nil // groups hear many commands meant for other bots
 		}
 		return &action{module: storage.CoreNamespace, name: "unknown", chatID: chat, run: func(ctx context.Context) error {
-			_, err := a.bot.Send(ctx, app.Message{ChatID: chat, Text: a.say(lang, "unknown_command")})
+			_, err := a.bot.Send(ctx, app.Message{ChatID: chat, Text: a.say(rd.Lang, "unknown_command")})
 			return err
 		}}, nil
 	}
@@ -100,12 +100,12 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 	req := app.NewRequest(a.bot, app.Request{
 		Update: u, Message: msg, Module: rt.module.Name, Command: pc.name, Args: pc.args,
 		ChatID: chat, ThreadID: thread, Sender: sender, UserID: userID, Private: private, Role: role,
-		Words: a.words(rt.module.Name, lang),
+		Words: a.rewords(rt.module.Name, rd),
 	})
 	return &action{
 		module: rt.module.Name, name: "/" + pc.name, chatID: chat, threadID: thread,
 		run: func(ctx context.Context) error {
-			err := a.safely(ctx, rt.module.Name, "/"+pc.name, lang, chat, thread, func() error { return rt.cmd.Handler(ctx, req) })
+			err := a.safely(ctx, rt.module.Name, "/"+pc.name, rd.Lang, chat, thread, func() error { return rt.cmd.Handler(ctx, req) })
 			if errors.Is(err, errPanicked) {
 				return nil // apologised: the same input would only panic again
 			}
@@ -115,7 +115,7 @@ func (a *App) planCommand(ctx context.Context, u *models.Update, msg *models.Mes
 	}, nil
 }
 
-func (a *App) planCallback(u *models.Update, lang app.Lang) *action {
+func (a *App) planCallback(u *models.Update, rd app.Words) *action {
 	q := u.CallbackQuery
 	press := &answerOnce{Messenger: a.bot, queryID: q.ID}
 	// A press names the real user, an anonymous admin's too (ActsFor).
@@ -133,7 +133,7 @@ func (a *App) planCallback(u *models.Update, lang app.Lang) *action {
 		// inline results carry no callback buttons, so it is not one of
 		// its keyboards.
 		return &action{module: storage.CoreNamespace, name: "callback", run: func(ctx context.Context) error {
-			return press.AnswerCallback(ctx, q.ID, a.say(lang, "inline_button"))
+			return press.AnswerCallback(ctx, q.ID, a.say(rd.Lang, "inline_button"))
 		}}
 	}
 	req := app.NewCallbackRequest(press, r)
@@ -141,15 +141,15 @@ func (a *App) planCallback(u *models.Update, lang app.Lang) *action {
 	if !ok {
 		// The keyboard is stale or foreign: stop the spinner, say so.
 		return &action{module: storage.CoreNamespace, name: "callback", run: func(ctx context.Context) error {
-			return press.AnswerCallback(ctx, q.ID, a.say(lang, "stale_button"))
+			return press.AnswerCallback(ctx, q.ID, a.say(rd.Lang, "stale_button"))
 		}}
 	}
 	req.Module = cr.module.Name
-	req.Words = a.words(cr.module.Name, lang)
+	req.Words = a.rewords(cr.module.Name, rd)
 	name := "callback " + cr.cb.Prefix
 	act := &action{module: cr.module.Name, name: name, chatID: req.ChatID, threadID: req.ThreadID, press: press}
 	act.run = func(ctx context.Context) error {
-		err := a.safely(ctx, cr.module.Name, name, lang, 0, 0, func() error { return cr.cb.Handler(ctx, req) })
+		err := a.safely(ctx, cr.module.Name, name, rd.Lang, 0, 0, func() error { return cr.cb.Handler(ctx, req) })
 		return a.endPress(ctx, act, err)
 	}
 	return act

@@ -43,6 +43,11 @@ func (a *App) words(module string, lang app.Lang) app.Words {
 	return app.NewWords(a.cat(), module, lang)
 }
 
+// rewords are module's texts for the reader of w: its language and clock.
+func (a *App) rewords(module string, w app.Words) app.Words {
+	return a.words(module, w.Lang).InZone(w.Zone())
+}
+
 // moduleTexts are a module's Deps.Texts.
 type moduleTexts struct {
 	a      *App
@@ -54,8 +59,8 @@ var _ app.Texts = moduleTexts{}
 func (t moduleTexts) In(lang app.Lang) app.Words { return t.a.words(t.module, lang) }
 
 func (t moduleTexts) Chat(ctx context.Context, chat int64) (app.Words, error) {
-	lang, err := t.a.chatLang(ctx, chat)
-	return t.a.words(t.module, lang), err
+	rec, err := t.a.langRecordOf(ctx, chat)
+	return t.a.words(t.module, rec.lang(chat > 0, "")).InZone(rec.zone()), err
 }
 
 func (t moduleTexts) Choose(ctx context.Context, chat int64, lang app.Lang) error {
@@ -63,4 +68,11 @@ func (t moduleTexts) Choose(ctx context.Context, chat int64, lang app.Lang) erro
 		return fmt.Errorf("choose %q for chat %d: not a language the bot speaks", lang, chat)
 	}
 	return t.a.ChooseLang(ctx, chat, lang)
+}
+
+func (t moduleTexts) ChooseZone(ctx context.Context, chat int64, zone string) error {
+	if _, ok := locale.ParseZone(zone); !ok {
+		return fmt.Errorf("choose zone %q for chat %d: not a zone", zone, chat)
+	}
+	return t.a.setZone(ctx, chat, zone)
 }

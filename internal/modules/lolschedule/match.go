@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 )
 
-// ict is Vietnam's time: UTC+7 all year (no daylight saving), so a fixed
-// zone is exact and needs no tz database in the image.
-var ict = time.FixedZone("ICT", 7*60*60)
+// ict is Vietnam's time, the schedule's days' (and the push's) clock.
+var ict = locale.Vietnam
 
 type team struct {
 	Name, Code string
@@ -87,7 +87,9 @@ func dayLabel(w app.Words, t time.Time) string {
 	return weekday(w, t.In(ict)) + " " + t.In(ict).Format("02/01/2006")
 }
 
-// line renders one match: local time, teams, best-of, state or result.
+// line renders one match: Vietnam's time (the schedule's titles say so,
+// whatever the chat's /timezone: its days are Vietnam's), teams, best-of,
+// state or result.
 func (m match) line(w app.Words, withDate bool) string {
 	start := m.Start.In(ict)
 	when := start.Format("15:04")

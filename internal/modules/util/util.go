@@ -1,5 +1,6 @@
 // Package util is the bot's front door: /start, /help (generated from the
-// registry, honouring visibility), /language (the chat's language) and
+// registry, honouring visibility), /language (the chat's language),
+// /timezone (the clock its times are shown on) and
 // /info (ids for the owner and admins).
 package util
 
@@ -38,6 +39,9 @@ func New(d app.Deps) (*app.Module, error) {
 			}},
 			{Name: "language", Description: "Choose the language I speak in this chat", Handler: func(ctx context.Context, r *app.Request) error {
 				return language(ctx, d, r)
+			}},
+			{Name: "timezone", Description: "Choose the time zone times are shown in", Handler: func(ctx context.Context, r *app.Request) error {
+				return timezone(ctx, d, r)
 			}},
 			{Name: "info", Description: "Show chat, topic and sender ids", Visibility: app.Protected, Handler: info},
 		},
