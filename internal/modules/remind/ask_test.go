@@ -14,7 +14,7 @@ import (
 
 const (
 	askWhat = "What should I remind you of? (/cancel stops)"
-	askWhen = "When? 10m, 2h, 1d (or 1h30m), at 08:00, or at 2027-01-31 09:00 (Vietnam time)."
+	askWhen = "When? 10m, 2h, in 1 hour 30 minutes, at 19:30, at 7pm, tomorrow 8am, or on 31/01 at 9:00 (Vietnam time)."
 )
 
 func TestRemindAloneAsksWhatThenWhenAndSetsItOnce(t *testing.T) {
@@ -22,7 +22,7 @@ func TestRemindAloneAsksWhatThenWhenAndSetsItOnce(t *testing.T) {
 	b.Converse(apptest.PrivateChat, apptest.User, []apptest.Step{
 		{Text: "/remind", Want: askWhat},
 		{Text: "stretch", Want: askWhen},
-		{Text: "soon", Want: "I cannot read that time. Use 10m, 2h, 1d (or 1h30m), at 08:00, or at 2027-01-31 09:00 (Vietnam time)."},
+		{Text: "soon", Want: "I cannot read that time. Try 10m, 2h or 1h30m, in 10 minutes, at 19:30 or at 7pm, tomorrow at 8am, or on 31/01/2027 at 9:00 (Vietnam time)."},
 	})
 	for range 2 { // Telegram delivers the answer twice
 		u := telegramtest.Text(apptest.PrivateChat, apptest.User, "10m")

@@ -18,7 +18,7 @@ func TestAVietnameseUserIsRemindedInVietnamese(t *testing.T) {
 	b.Converse(apptest.PrivateChat, apptest.User, []apptest.Step{
 		{Text: "/remind 2m uống nước", Want: "⏰ Mình sẽ nhắc bạn lúc 19:02 (giờ Việt Nam)."},
 		{Text: "/remind 1 ngày họp", Want: "⏰ Mình sẽ nhắc bạn lúc 19:00 ngày 30/11/2026 (giờ Việt Nam)."},
-		{Text: "/remind soon hi", Want: "Mình không đọc được thời gian đó. Hãy dùng 10m, 2h, 1d (hoặc 1h30m), 10 phút, 2 giờ, 1 ngày, lúc 08:00, hoặc lúc 2027-01-31 09:00 (giờ Việt Nam)."},
+		{Text: "/remind soon hi", Want: "Mình không đọc được thời gian đó. Bạn thử: 10 phút nữa, sau 2 tiếng, nửa tiếng nữa, lúc 19h30, 7 giờ tối, 8h sáng mai, hoặc ngày 31/01/2027 lúc 9h (giờ Việt Nam)."},
 		{Text: "/remind 400d hi", Want: "Xa quá: mình giữ lời nhắc tối đa 366 ngày (366d, hoặc một ngày trong khoảng đó)."},
 		{Text: "/remind_list", Want: "Các lời nhắc đang chờ của bạn ở đây (giờ Việt Nam):\n1. 19:02: uống nước\n2. 30/11/2026 19:00: họp\n"},
 	})
@@ -45,7 +45,7 @@ func TestAVietnameseUserIsRemindedInVietnamese(t *testing.T) {
 	}
 	b.Converse(apptest.PrivateChat, apptest.User, []apptest.Step{
 		{Text: "/remind", Want: "Bạn muốn mình nhắc điều gì? (/cancel để dừng)"},
-		{Text: "uống thuốc", Want: "Khi nào? 10m, 2h, 1d (hoặc 1h30m), 10 phút, 2 giờ, 1 ngày, lúc 08:00, hoặc lúc 2027-01-31 09:00 (giờ Việt Nam)."},
+		{Text: "uống thuốc", Want: "Khi nào? 10 phút nữa, sau 2 tiếng, 1 tiếng 30 phút nữa, lúc 19h30, 7 giờ tối, ngày mai 8h, hoặc ngày 31/01 lúc 9h (giờ Việt Nam)."},
 		{Text: "10 phút", Want: "⏰ Mình sẽ nhắc bạn lúc 19:13 (giờ Việt Nam)."},
 	})
 }

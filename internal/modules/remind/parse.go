@@ -4,7 +4,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 )
@@ -51,10 +54,11 @@ func (r refusal) text(w app.Words) string {
 	return w.T(string(r))
 }
 
-// parse reads "<when> <text>" as now sees it: a delay (30s, 10m, 2h, 1d,
-// 1h30m, or a number and a Vietnamese unit: 10 phút), "at HH:MM" ("lúc"
-// as well) (the next such time in Vietnam) or "at YYYY-MM-DD
-// HH:MM" (Vietnam time).
+// parse reads "<when> <text>" as now sees it, when written as a reader of
+// either language would (point.go, delay.go): a clock time ("at 19:30",
+// "tomorrow 8am", "ngày mai lúc 8h", "7 giờ tối"; the next such time in
+// Vietnam unless a day is said) or a delay ("10m", "1h30m", "in 10
+// minutes", "sau 10 phút", "10 phút nữa").
 func parse(args string, now time.Time) (at time.Time, text string, err error) {
 	f := strings.Fields(args)
 	if len(f) == 0 {
@@ -67,18 +71,14 @@ func parse(args string, now time.Time) (at time.Time, text string, err error) {
 		}
 		return rest
 	}
-	var d time.Duration
-	switch unit := vietnameseUnit(f); {
-	case isAt(f[0]):
-		at, text, err = parseAt(f[1:], now, cut)
-	case unit != "":
-		if d, err = parseDelay(f[0] + unit); err == nil {
-			at, text = now.Add(d), cut(2)
-		}
-	default:
-		if d, err = parseDelay(f[0]); err == nil {
-			at, text = now.Add(d), cut(1)
-		}
+	at, n, err := readPoint(f, now)
+	if err == nil && n == 0 {
+		var d time.Duration
+		d, n, err = readDelay(f)
+		at = now.Add(d)
+	}
+	if err == nil {
+		text = cut(n)
 	}
 	switch {
 	case err != nil:
@@ -97,82 +97,31 @@ func parse(args string, now time.Time) (at time.Time, text string, err error) {
 	return at, text, nil
 }
 
-// isAt reports whether word says a clock time follows: "at", or the
-// Vietnamese "lúc" (with or without its diacritic).
-func isAt(word string) bool {
-	switch strings.ToLower(word) {
-	case "at", "lúc", "luc":
-		return true
+// word reports whether w (as typed) is one of words, in any case; each of
+// words is written with its diacritics, and also matches typed without
+// any (a reader on a keyboard without them: "phut").
+func word(w string, words ...string) bool {
+	w = strings.ToLower(w)
+	for _, x := range words {
+		if w == x || w == bare(x) {
+			return true
+		}
 	}
 	return false
 }
 
-// vietnameseUnit is parseDelay's unit for the word after a number when
-// it is a Vietnamese one ("10 phút", "2 giờ", "1 ngày"), written with or
-// without diacritics; "" otherwise.
-func vietnameseUnit(f []string) string {
-	if len(f) < 2 {
-		return ""
-	}
-	switch strings.ToLower(f[1]) {
-	case "giây", "giay":
-		return "s"
-	case "phút", "phut":
-		return "m"
-	case "giờ", "gio", "tiếng", "tieng":
-		return "h"
-	case "ngày", "ngay":
-		return "d"
-	}
-	return ""
-}
-
-func parseAt(f []string, now time.Time, cut func(int) string) (time.Time, string, error) {
-	if len(f) == 0 {
-		return time.Time{}, "", errBadWhen
-	}
-	if len(f) >= 2 {
-		if t, err := time.ParseInLocation("2006-01-02 15:04", f[0]+" "+f[1], ict); err == nil {
-			return t, cut(3), nil
+// bare is a Vietnamese word without its diacritics ("phút" -> "phut",
+// "đêm" -> "dem").
+func bare(s string) string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(s) {
+		switch {
+		case unicode.Is(unicode.Mn, r):
+		case r == 'đ':
+			b.WriteRune('d')
+		default:
+			b.WriteRune(r)
 		}
 	}
-	clock, err := time.ParseInLocation("15:04", f[0], ict)
-	if err != nil {
-		return time.Time{}, "", errBadWhen
-	}
-	local := now.In(ict)
-	t := time.Date(local.Year(), local.Month(), local.Day(), clock.Hour(), clock.Minute(), 0, 0, ict)
-	if !t.After(now) {
-		t = t.AddDate(0, 0, 1)
-	}
-	return t, cut(2), nil
-}
-
-// parseDelay reads digits-and-unit groups: s seconds, m minutes, h hours,
-// d days.
-// A group or a sum past maxAhead is refused before it is multiplied or
-// added, so no delay wraps around into a near one.
-func parseDelay(s string) (time.Duration, error) {
-	var total time.Duration
-	s = strings.ToLower(s)
-	for s != "" {
-		i := 0
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == 0 || i == len(s) || i > 6 {
-			return 0, errBadWhen
-		}
-		n, _ := strconv.Atoi(s[:i])
-		unit := map[byte]time.Duration{'s': time.Second, 'm': time.Minute, 'h': time.Hour, 'd': 24 * time.Hour}[s[i]]
-		if unit == 0 {
-			return 0, errBadWhen
-		}
-		if time.Duration(n) > (maxAhead-total)/unit {
-			return 0, errTooFar
-		}
-		total += time.Duration(n) * unit
-		s = s[i+1:]
-	}
-	return total, nil
+	return b.String()
 }

@@ -72,3 +72,95 @@ func TestParseReadsEachFormAndRefusesWhatItCannotKeep(t *testing.T) {
 		})
 	}
 }
+
+// A reader of either language types a time as they would say it: the
+// phrases around a delay ("in", "sau", "nữa"), a day ("tomorrow", "ngày
+// mai", "mai"), a part of the day ("7pm", "7 giờ tối") and the ways each
+// writes a clock (19:30, 19h30, 8 giờ 30). A bare number and unit stays a
+// delay, as it always was ("2h", "2 giờ"): only a word that says a clock
+// time (at, lúc, a day, a part of the day) makes it one.
+func TestParseReadsTheTimesAReaderOfEitherLanguageTypes(t *testing.T) {
+	now := time.Date(2027, 1, 30, 3, 0, 0, 0, time.UTC) // Saturday 10:00 in Vietnam
+	today := func(h, m int) time.Time { return time.Date(2027, 1, 30, h, m, 0, 0, ict) }
+	tomorrow := func(h, m int) time.Time { return time.Date(2027, 1, 31, h, m, 0, 0, ict) }
+	cases := []struct {
+		args string
+		at   time.Time
+		text string
+		err  error
+	}{
+		{"in 10 minutes tea", now.Add(10 * time.Minute), "tea", nil},
+		{"in 2 hours call mum", now.Add(2 * time.Hour), "call mum", nil},
+		{"10 minutes tea", now.Add(10 * time.Minute), "tea", nil},
+		{"in 1 hour 30 minutes tea", now.Add(90 * time.Minute), "tea", nil},
+		{"in an hour tea", now.Add(time.Hour), "tea", nil},
+		{"in a minute tea", now.Add(time.Minute), "tea", nil},
+		{"in half an hour tea", now.Add(30 * time.Minute), "tea", nil},
+		{"in 10m tea", now.Add(10 * time.Minute), "tea", nil},
+		{"in 5 mins tea", now.Add(5 * time.Minute), "tea", nil},
+		{"in 3 days water plants", now.Add(72 * time.Hour), "water plants", nil},
+		{"tomorrow at 8:00 stand-up", tomorrow(8, 0), "stand-up", nil},
+		{"tomorrow 8am stand-up", tomorrow(8, 0), "stand-up", nil},
+		{"at 7pm dinner", today(19, 0), "dinner", nil},
+		{"at 7:30 pm dinner", today(19, 30), "dinner", nil},
+		{"at 12am bed", tomorrow(0, 0), "bed", nil},
+		{"at 12pm lunch", today(12, 0), "lunch", nil},
+		{"tonight at 8 movie", today(20, 0), "movie", nil},
+		{"at 8 tea", tomorrow(8, 0), "tea", nil},
+		{"19:30 dinner", today(19, 30), "dinner", nil},
+		{"today at 19:30 dinner", today(19, 30), "dinner", nil},
+		{"today at 09:00 hi", time.Time{}, "", errPast},
+		{"on 31/01 at 9:00 pay rent", tomorrow(9, 0), "pay rent", nil},
+		{"at 31/01/2027 09:00 pay rent", tomorrow(9, 0), "pay rent", nil},
+		{"sau 10 phút giãn cơ", now.Add(10 * time.Minute), "giãn cơ", nil},
+		{"10 phút nữa giãn cơ", now.Add(10 * time.Minute), "giãn cơ", nil},
+		{"sau 10 phút nữa giãn cơ", now.Add(10 * time.Minute), "giãn cơ", nil},
+		{"sau 1 tiếng 30 phút nấu cơm", now.Add(90 * time.Minute), "nấu cơm", nil},
+		{"nửa tiếng nữa tắt bếp", now.Add(30 * time.Minute), "tắt bếp", nil},
+		{"2 tiếng rưỡi nữa đón con", now.Add(150 * time.Minute), "đón con", nil},
+		{"10p nữa trà", now.Add(10 * time.Minute), "trà", nil},
+		{"10 phut nua tra", now.Add(10 * time.Minute), "tra", nil},
+		{"lúc 19:30 ăn tối", today(19, 30), "ăn tối", nil},
+		{"lúc 19h30 ăn tối", today(19, 30), "ăn tối", nil},
+		{"lúc 19h ăn tối", today(19, 0), "ăn tối", nil},
+		{"lúc 7h tối ăn tối", today(19, 0), "ăn tối", nil},
+		{"7 giờ tối xem phim", today(19, 0), "xem phim", nil},
+		{"2 giờ chiều gọi mẹ", today(14, 0), "gọi mẹ", nil},
+		{"12 giờ trưa ăn trưa", today(12, 0), "ăn trưa", nil},
+		{"11 giờ đêm đi ngủ", today(23, 0), "đi ngủ", nil},
+		{"ngày mai 8h họp", tomorrow(8, 0), "họp", nil},
+		{"ngày mai lúc 8h họp", tomorrow(8, 0), "họp", nil},
+		{"8h sáng mai họp", tomorrow(8, 0), "họp", nil},
+		{"mai lúc 8 giờ 30 họp", tomorrow(8, 30), "họp", nil},
+		{"mai 8h30 họp", tomorrow(8, 30), "họp", nil},
+		{"tối nay 8h xem phim", today(20, 0), "xem phim", nil},
+		{"lúc 8 giờ rưỡi ăn sáng", tomorrow(8, 30), "ăn sáng", nil},
+		{"ngày 31/01 lúc 9h trả tiền nhà", tomorrow(9, 0), "trả tiền nhà", nil},
+		{"lúc 9h ngày 31/01/2027 trả tiền nhà", tomorrow(9, 0), "trả tiền nhà", nil},
+		{"ngày kia lúc 9h đi khám", time.Date(2027, 2, 1, 9, 0, 0, 0, ict), "đi khám", nil},
+		{"hôm nay lúc 9h họp", time.Time{}, "", errPast},
+		{"lúc 8h tôi đi học", tomorrow(8, 0), "tôi đi học", nil},
+		{"mai đi chợ", time.Time{}, "", errBadWhen},
+		{"lúc 25h đi ngủ", time.Time{}, "", errBadWhen},
+		{"8h tea", now.Add(8 * time.Hour), "tea", nil},
+		{"2 giờ gọi mẹ", now.Add(2 * time.Hour), "gọi mẹ", nil},
+		{"ngày mai 8h", time.Time{}, "", errNoText},
+		{"in 10 minutes", time.Time{}, "", errNoText},
+		{"1h later", now.Add(time.Hour), "later", nil},
+		{"10m 2 days left", now.Add(10 * time.Minute), "2 days left", nil},
+		{"in 10m an hour of piano", now.Add(10 * time.Minute), "an hour of piano", nil},
+		{"2 hours 3 days to go", now.Add(2 * time.Hour), "3 days to go", nil},
+		{"in 10 minutes a minute of calm", now.Add(10 * time.Minute), "a minute of calm", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.args, func(t *testing.T) {
+			at, text, err := parse(c.args, now)
+			if err != c.err {
+				t.Fatalf("parse(%q) error = %v, want %v", c.args, err, c.err)
+			}
+			if c.err == nil && (!at.Equal(c.at) || text != c.text) {
+				t.Errorf("parse(%q) = %v %q, want %v %q", c.args, at, text, c.at, c.text)
+			}
+		})
+	}
+}

@@ -72,7 +72,7 @@ func New(d app.Deps) (*app.Module, error) {
 		Name:  Name,
 		Texts: texts,
 		Commands: []app.Command{
-			{Name: "remind", Description: "Remind me: /remind 10m text, 2h, 1d, at 08:00, at 2027-01-31 09:00 (Vietnam time); /remind alone asks", Handler: m.remind},
+			{Name: "remind", Description: "Remind me: /remind 10m text, in 2 hours, at 19:30, at 7pm, tomorrow 8am, on 31/01 at 9:00 (Vietnam time); /remind alone asks", Handler: m.remind},
 			{Name: "remind_list", Description: "List your pending reminders in this chat, with a Cancel button each", Handler: m.list},
 		},
 		Callbacks: []app.Callback{{Prefix: callbackPrefix, Handler: m.cancel}},

@@ -67,7 +67,7 @@ func TestBadInputGetsAClearMessage(t *testing.T) {
 	b, _ := apptest.NewModule(t, remind.Factory, nil)
 	b.Converse(apptest.Group, apptest.User, []apptest.Step{
 		{Text: "/remind 10m", Want: "What should I remind you of? Add the text after the time: /remind 10m stretch."},
-		{Text: "/remind soon hi", Want: "I cannot read that time. Use 10m, 2h, 1d (or 1h30m), at 08:00, or at 2027-01-31 09:00 (Vietnam time)."},
+		{Text: "/remind soon hi", Want: "I cannot read that time. Try 10m, 2h or 1h30m, in 10 minutes, at 19:30 or at 7pm, tomorrow at 8am, or on 31/01/2027 at 9:00 (Vietnam time)."},
 		{Text: "/remind at 2020-01-01 09:00 hi", Want: "That time has already passed."},
 		{Text: "/remind 400d hi", Want: "That is too far ahead: I keep reminders for 366 days at most (366d, or a date within that)."},
 		{Text: "/remind 1h " + strings.Repeat("x", 1001), Want: "That reminder is too long: keep it to 1000 characters."},

@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -30,9 +31,9 @@ var errAlertUsage = errors.New("alert usage")
 
 // ParseAlert reads the arguments of "/<name>_alert": "[SYM] above|below
 // LEVEL", the symbol checked as the desk checks it, the level a positive
-// finite number within the market's PriceRange. Its error's text is the
-// reply to a bad command.
-func (a *Alerts) ParseAlert(args string) (AlertOrder, error) {
+// finite number within the market's PriceRange, as w's language writes it
+// (locale.ParseDecimal). Its error's text is the reply to a bad command.
+func (a *Alerts) ParseAlert(w app.Words, args string) (AlertOrder, error) {
 	usage := fmt.Sprintf("Usage: /%s_alert %sabove|below <price>, e.g. /%s_alert %s", a.Desk.Name, a.symbolHint(), a.Desk.Name, a.Example)
 	refuse := func(msg string) (AlertOrder, error) { return AlertOrder{}, fmt.Errorf("%w: %s", errAlertUsage, msg) }
 	f := strings.Fields(args)
@@ -62,7 +63,11 @@ func (a *Alerts) ParseAlert(args string) (AlertOrder, error) {
 	if len(f) == 1 {
 		return refuse("Missing the price level. " + usage)
 	}
-	level, err := decimal.NewFromString(f[1])
+	plain, err := locale.ParseDecimal(w.Lang, f[1])
+	if why, ok := w.Ambiguous(err); ok {
+		return refuse(why + ".")
+	}
+	level, err := decimal.NewFromString(plain)
 	rng := a.Desk.Quotes.Range // a level no price of the market can reach is refused
 	if rng.Max.IsZero() {
 		rng.Max = maxLevel
@@ -100,7 +105,7 @@ func (a *Alerts) symbolHint() string {
 
 // SetCommand is "/<name>_alert".
 func (a *Alerts) SetCommand(ctx context.Context, r *app.Request) error {
-	o, err := a.ParseAlert(r.Args)
+	o, err := a.ParseAlert(r.Words, r.Args)
 	if err != nil {
 		_, err := r.Reply(ctx, strings.TrimPrefix(err.Error(), errAlertUsage.Error()+": "))
 		return err

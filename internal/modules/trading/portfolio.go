@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 )
 
 // Market holds one market's money and rounding rules.
@@ -79,10 +80,15 @@ var (
 	ErrPriceInvalid = errors.New("no valid price")
 )
 
-// ParseAmount reads a user's number: positive, within places decimals and
-// below max. It never goes through float64.
-func ParseAmount(s string, places int32, max decimal.Decimal) (decimal.Decimal, error) {
-	d, err := decimal.NewFromString(s)
+// ParseAmount reads a user's number as lang writes it (locale.ParseDecimal):
+// positive, within places decimals and below max. It never goes through
+// float64.
+func ParseAmount(lang app.Lang, s string, places int32, max decimal.Decimal) (decimal.Decimal, error) {
+	plain, err := locale.ParseDecimal(lang, s)
+	if errors.Is(err, locale.ErrAmbiguous) {
+		return decimal.Zero, fmt.Errorf("%w: %w", ErrAmount, err)
+	}
+	d, err := decimal.NewFromString(plain)
 	switch {
 	case err != nil, !d.IsPositive():
 		return decimal.Zero, ErrAmount

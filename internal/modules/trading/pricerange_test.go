@@ -11,6 +11,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 )
 
@@ -62,12 +63,12 @@ func TestAnAlertLevelOutsideItsMarketsRangeIsRefused(t *testing.T) {
 		"BTC below 0.0000000000001": "That level is too small: at least $0.000000000001.",
 		"BTC below 1e-13":           "That level is too small: at least $0.000000000001.",
 	} {
-		_, err := a.ParseAlert(args)
+		_, err := a.ParseAlert(app.Words{}, args)
 		if err == nil || !strings.HasSuffix(err.Error(), want) {
 			t.Errorf("%s: %v; want %q", args, err, want)
 		}
 	}
-	if _, err := a.ParseAlert("BTC above 99999999"); err != nil {
+	if _, err := a.ParseAlert(app.Words{}, "BTC above 99999999"); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -54,6 +54,9 @@ var reasons = map[error]string{
 // language's marks in Vietnamese). An error no refusal knows reads as
 // itself.
 func Why(w app.Words, err error) string {
+	if s, ok := w.Ambiguous(err); ok {
+		return s
+	}
 	var r *refusal
 	if errors.As(err, &r) {
 		args := app.Args{}

@@ -46,7 +46,7 @@ func Answer(ctx context.Context, r *app.Request, err error) error {
 // TopUp is the /<market>_topup command every market shares: parse the
 // amount, add it under CAS, report the cash.
 func (d *Desk) TopUp(ctx context.Context, r *app.Request) error {
-	amount, err := ParseAmount(strings.TrimSpace(r.Args), d.Market.CashPlaces, d.Market.MaxCash)
+	amount, err := ParseAmount(r.Lang, strings.TrimSpace(r.Args), d.Market.CashPlaces, d.Market.MaxCash)
 	if err != nil {
 		return Refuse(ctx, r, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/storage"
 	"github.com/miti99bot/miti99bot/internal/storage/backendtest"
 )
@@ -24,29 +25,38 @@ func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
 func TestParseAmount(t *testing.T) {
 	max := d("1000000")
+	en, vi := app.English, app.Vietnamese
 	tests := []struct {
+		lang app.Lang
 		in   string
 		want string
 		err  error
 	}{
-		{"10", "10", nil},
-		{"10.25", "10.25", nil},
-		{"10.250", "10.25", nil}, // a trailing zero is not extra precision
-		{"0.01", "0.01", nil},
-		{"", "", ErrAmount},
-		{"0", "", ErrAmount},
-		{"-5", "", ErrAmount},
-		{"abc", "", ErrAmount},
-		{"1,000", "", ErrAmount},
-		{"NaN", "", ErrAmount},
-		{"10.255", "", ErrPrecision},
-		{"1000000.01", "", ErrTooLarge},
-		{"1e9", "", ErrTooLarge},
+		{en, "10", "10", nil},
+		{en, "10.25", "10.25", nil},
+		{en, "10.250", "10.25", nil}, // a trailing zero is not extra precision
+		{en, "0.01", "0.01", nil},
+		{en, "", "", ErrAmount},
+		{en, "0", "", ErrAmount},
+		{en, "-5", "", ErrAmount},
+		{en, "abc", "", ErrAmount},
+		{en, "1,000", "1000", nil}, // English thousands
+		{en, "1,5", "", ErrAmount},
+		{en, "NaN", "", ErrAmount},
+		{en, "10.255", "", ErrPrecision},
+		{en, "1000000.01", "", ErrTooLarge},
+		{en, "1e9", "", ErrTooLarge},
+		{vi, "0,5", "0.5", nil},
+		{vi, "0.5", "0.5", nil},
+		{vi, "1.234,5", "1234.5", nil},
+		{vi, "1.500", "", locale.ErrAmbiguous}, // 1500 or 1.5: refused, a refusal of the amount
+		{vi, "1.500", "", ErrAmount},
+		{vi, "10,255", "", ErrPrecision},
 	}
 	for _, tt := range tests {
-		got, err := ParseAmount(tt.in, 2, max)
+		got, err := ParseAmount(tt.lang, tt.in, 2, max)
 		if !errors.Is(err, tt.err) || (tt.err == nil && !got.Equal(d(tt.want))) {
-			t.Errorf("ParseAmount(%q) = %s, %v; want %s, %v", tt.in, got, err, tt.want, tt.err)
+			t.Errorf("ParseAmount(%s, %q) = %s, %v; want %s, %v", tt.lang, tt.in, got, err, tt.want, tt.err)
 		}
 	}
 }

@@ -150,7 +150,7 @@ func (o *Orders) stepAmount(ctx context.Context, r *app.TextRequest) error {
 	// The lots are checked here and not in parse: a dividend's shares are
 	// no trade, and may be an odd lot.
 	a := o.amount(kind)
-	qty, all, err := parse(a, o.Desk.Market, strings.TrimSpace(r.Text), kind == kindAskSell, r.T("trading.all"))
+	qty, all, err := parse(r.Lang, a, o.Desk.Market, strings.TrimSpace(r.Text), kind == kindAskSell, r.T("trading.all"))
 	hint := trading.Hint(r.Words, a.Hint) // the amount's own hint, not the lots'
 	if err == nil && !all && !a.Cash {
 		err, hint = o.Desk.Market.Lots(qty), ""

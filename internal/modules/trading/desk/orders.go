@@ -13,7 +13,7 @@ import (
 
 // parse reads s as a's amount in m; all takes "all" (or the reader's
 // word for it, allWord) as every unit held.
-func parse(a trading.OrderAmount, m trading.Market, s string, all bool, allWord string) (amount decimal.Decimal, isAll bool, err error) {
+func parse(lang app.Lang, a trading.OrderAmount, m trading.Market, s string, all bool, allWord string) (amount decimal.Decimal, isAll bool, err error) {
 	if all && (strings.EqualFold(s, "all") || strings.EqualFold(s, allWord)) {
 		return decimal.Zero, true, nil
 	}
@@ -21,7 +21,7 @@ func parse(a trading.OrderAmount, m trading.Market, s string, all bool, allWord 
 	if a.Cash {
 		places = m.CashPlaces
 	}
-	amount, err = trading.ParseAmount(s, places, a.Max)
+	amount, err = trading.ParseAmount(lang, s, places, a.Max)
 	return amount, false, err
 }
 
@@ -55,7 +55,7 @@ func Read(ctx context.Context, r *app.Request, d *trading.Desk, verb string, a t
 		}
 		arg = f[1]
 	}
-	if o.Amount, o.All, err = parse(a, k.Market, arg, all, r.T("trading.all")); err != nil {
+	if o.Amount, o.All, err = parse(r.Lang, a, k.Market, arg, all, r.T("trading.all")); err != nil {
 		return o, false, trading.RefuseHint(ctx, r, err, a.Hint)
 	}
 	return o, true, nil
