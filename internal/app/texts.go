@@ -50,6 +50,15 @@ func (w Words) Zone() *time.Location {
 // Local is t on the reader's clock: show a time only through it.
 func (w Words) Local(t time.Time) time.Time { return t.In(w.Zone()) }
 
+// ZoneName names the reader's clock in their language: "Vietnam time",
+// else the zone's name (Europe/Berlin, UTC+09:00).
+func (w Words) ZoneName() string {
+	if w.Zone() == locale.Vietnam {
+		return w.T(VietnamTime)
+	}
+	return w.Zone().String()
+}
+
 // InZone are the same words read on another clock.
 func (w Words) InZone(z *time.Location) Words {
 	w.zone = z
@@ -71,6 +80,8 @@ const (
 	// StaleButton answers a press whose data no longer means anything
 	// (see StaleButtonToast).
 	StaleButton = "core.stale_button"
+	// VietnamTime names Vietnam's clock (Words.ZoneName).
+	VietnamTime = "core.vietnam_time"
 )
 
 // T renders the module's text key with args (at most one Args is read).

@@ -42,7 +42,7 @@ func (m *module) stepWhat(ctx context.Context, r *app.TextRequest) error {
 	if err := r.Continue(ctx, stepWhen, 0, []byte(r.Text)); err != nil {
 		return err
 	}
-	_, err := r.Ask(ctx, r.T("ask_when"))
+	_, err := r.Ask(ctx, r.T("ask_when", app.Args{"Zone": r.ZoneName()}))
 	return err
 }
 
@@ -51,7 +51,7 @@ func (m *module) stepWhat(ctx context.Context, r *app.TextRequest) error {
 func (m *module) stepWhen(ctx context.Context, r *app.TextRequest) error {
 	what := string(r.Conversation.State)
 	args := strings.TrimSpace(r.Text) + " " + what
-	_, _, err := parse(args, m.now())
+	_, _, err := parse(args, m.now(), r.Zone())
 	if ref := refusal(""); errors.As(err, &ref) {
 		if err := r.Continue(ctx, stepWhen, 0, r.Conversation.State); err != nil {
 			return err

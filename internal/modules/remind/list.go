@@ -42,12 +42,12 @@ func (m *module) list(ctx context.Context, r *app.Request) error {
 	slices.SortFunc(timers, func(a, b app.Timer) int { return a.At.Compare(b.At) })
 	now := m.now()
 	var b strings.Builder
-	b.WriteString(r.T("list_head") + "\n")
+	b.WriteString(r.T("list_head", app.Args{"Zone": r.ZoneName()}) + "\n")
 	var rows [][]app.Button
 	for i, t := range timers {
 		var p payload
 		_ = json.Unmarshal(t.Payload, &p) // an unreadable one lists as empty: it can still be cancelled
-		fmt.Fprintf(&b, "%d. %s: %s\n", i+1, listWhen(r.Lang, t.At, now), shorten(p.Text))
+		fmt.Fprintf(&b, "%d. %s: %s\n", i+1, listWhen(r.Words, t.At, now), shorten(p.Text))
 		id := strings.TrimPrefix(t.Key, timerKey(r.UserID, ""))
 		if i%perRow == 0 {
 			rows = append(rows, nil)
@@ -62,14 +62,14 @@ func (m *module) list(ctx context.Context, r *app.Request) error {
 	return err
 }
 
-// listWhen is a time in Vietnam, short: as lang reads a date and time
-// (locale.DateTime), its time only when today.
-func listWhen(lang app.Lang, at, now time.Time) string {
-	l := at.In(ict)
-	if l.Format(time.DateOnly) == now.In(ict).Format(time.DateOnly) {
+// listWhen is a time on w's reader's clock, short: as they read a date
+// and time (locale.DateTime), its time only when today.
+func listWhen(w app.Words, at, now time.Time) string {
+	l := w.Local(at)
+	if l.Format(time.DateOnly) == w.Local(now).Format(time.DateOnly) {
 		return l.Format("15:04")
 	}
-	return locale.DateTime(lang, l)
+	return locale.DateTime(w.Lang, l)
 }
 
 func shorten(s string) string {

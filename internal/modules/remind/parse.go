@@ -12,9 +12,6 @@ import (
 	"github.com/miti99bot/miti99bot/internal/app"
 )
 
-// ict is the bot's zone for its users (Vietnam, UTC+7, no daylight time).
-var ict = time.FixedZone("ICT", 7*3600)
-
 // Bounds of a reminder.
 const (
 	maxText  = 1000
@@ -50,16 +47,18 @@ func (r refusal) text(w app.Words) string {
 		return w.T(string(r), app.Args{"Count": int(maxAhead / (24 * time.Hour))})
 	case errTooEarly:
 		return w.T(string(r), app.Args{"Count": int(minAhead / time.Second)})
+	case errBadWhen:
+		return w.T(string(r), app.Args{"Zone": w.ZoneName()})
 	}
 	return w.T(string(r))
 }
 
-// parse reads "<when> <text>" as now sees it, when written as a reader of
+// parse reads "<when> <text>" as now sees it on the reader's clock (zone), when written as a reader of
 // either language would (point.go, delay.go): a clock time ("at 19:30",
-// "tomorrow 8am", "ngày mai lúc 8h", "7 giờ tối"; the next such time in
-// Vietnam unless a day is said) or a delay ("10m", "1h30m", "in 10
+// "tomorrow 8am", "ngày mai lúc 8h", "7 giờ tối"; the next such time on
+// that clock unless a day is said) or a delay ("10m", "1h30m", "in 10
 // minutes", "sau 10 phút", "10 phút nữa").
-func parse(args string, now time.Time) (at time.Time, text string, err error) {
+func parse(args string, now time.Time, zone *time.Location) (at time.Time, text string, err error) {
 	f := strings.Fields(args)
 	if len(f) == 0 {
 		return at, "", errNoWhen
@@ -71,7 +70,7 @@ func parse(args string, now time.Time) (at time.Time, text string, err error) {
 		}
 		return rest
 	}
-	at, n, err := readPoint(f, now)
+	at, n, err := readPoint(f, now, zone)
 	if err == nil && n == 0 {
 		var d time.Duration
 		d, n, err = readDelay(f)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/miti99bot/miti99bot/internal/locale"
 )
 
 func TestParseReadsEachFormAndRefusesWhatItCannotKeep(t *testing.T) {
@@ -19,9 +21,9 @@ func TestParseReadsEachFormAndRefusesWhatItCannotKeep(t *testing.T) {
 		{"days are a delay", "1d water plants", now.Add(24 * time.Hour), "water plants", nil},
 		{"units combine", "1h30m tea", now.Add(90 * time.Minute), "tea", nil},
 		{"units read in any case", "2H tea", now.Add(2 * time.Hour), "tea", nil},
-		{"at a clock time later today is today in Vietnam", "at 11:30 lunch", time.Date(2027, 1, 30, 11, 30, 0, 0, ict), "lunch", nil},
-		{"at a clock time passed today is tomorrow", "at 08:00 stand-up", time.Date(2027, 1, 31, 8, 0, 0, 0, ict), "stand-up", nil},
-		{"at a date and time is Vietnam time", "at 2027-01-31 09:00 pay rent", time.Date(2027, 1, 31, 9, 0, 0, 0, ict), "pay rent", nil},
+		{"at a clock time later today is today in Vietnam", "at 11:30 lunch", time.Date(2027, 1, 30, 11, 30, 0, 0, locale.Vietnam), "lunch", nil},
+		{"at a clock time passed today is tomorrow", "at 08:00 stand-up", time.Date(2027, 1, 31, 8, 0, 0, 0, locale.Vietnam), "stand-up", nil},
+		{"at a date and time is Vietnam time", "at 2027-01-31 09:00 pay rent", time.Date(2027, 1, 31, 9, 0, 0, 0, locale.Vietnam), "pay rent", nil},
 		{"the text keeps its inner spacing and lines", "5m a  b\nc", now.Add(5 * time.Minute), "a  b\nc", nil},
 		{"Vietnamese minutes are a delay", "10 phút giãn cơ", now.Add(10 * time.Minute), "giãn cơ", nil},
 		{"Vietnamese hours are a delay", "2 giờ gọi mẹ", now.Add(2 * time.Hour), "gọi mẹ", nil},
@@ -32,8 +34,8 @@ func TestParseReadsEachFormAndRefusesWhatItCannotKeep(t *testing.T) {
 		{"a Vietnamese delay keeps the bounds", "367 ngày hi", time.Time{}, "", errTooFar},
 		{"a Vietnamese unit with no text is refused", "10 phút", time.Time{}, "", errNoText},
 		{"a number with no unit is unreadable", "10 hi", time.Time{}, "", errBadWhen},
-		{"lúc is at", "lúc 11:30 ăn trưa", time.Date(2027, 1, 30, 11, 30, 0, 0, ict), "ăn trưa", nil},
-		{"lúc takes a date too, and reads without diacritics", "Luc 2027-01-31 09:00 trả tiền nhà", time.Date(2027, 1, 31, 9, 0, 0, 0, ict), "trả tiền nhà", nil},
+		{"lúc is at", "lúc 11:30 ăn trưa", time.Date(2027, 1, 30, 11, 30, 0, 0, locale.Vietnam), "ăn trưa", nil},
+		{"lúc takes a date too, and reads without diacritics", "Luc 2027-01-31 09:00 trả tiền nhà", time.Date(2027, 1, 31, 9, 0, 0, 0, locale.Vietnam), "trả tiền nhà", nil},
 		{"nothing at all asks for when and what", "", time.Time{}, "", errNoWhen},
 		{"no text is refused", "10m", time.Time{}, "", errNoText},
 		{"no text after a date is refused", "at 2027-01-31 09:00", time.Time{}, "", errNoText},
@@ -62,7 +64,7 @@ func TestParseReadsEachFormAndRefusesWhatItCannotKeep(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			at, text, err := parse(c.args, now)
+			at, text, err := parse(c.args, now, locale.Vietnam)
 			if err != c.err {
 				t.Fatalf("parse(%q) error = %v, want %v", c.args, err, c.err)
 			}
@@ -81,8 +83,8 @@ func TestParseReadsEachFormAndRefusesWhatItCannotKeep(t *testing.T) {
 // time (at, lúc, a day, a part of the day) makes it one.
 func TestParseReadsTheTimesAReaderOfEitherLanguageTypes(t *testing.T) {
 	now := time.Date(2027, 1, 30, 3, 0, 0, 0, time.UTC) // Saturday 10:00 in Vietnam
-	today := func(h, m int) time.Time { return time.Date(2027, 1, 30, h, m, 0, 0, ict) }
-	tomorrow := func(h, m int) time.Time { return time.Date(2027, 1, 31, h, m, 0, 0, ict) }
+	today := func(h, m int) time.Time { return time.Date(2027, 1, 30, h, m, 0, 0, locale.Vietnam) }
+	tomorrow := func(h, m int) time.Time { return time.Date(2027, 1, 31, h, m, 0, 0, locale.Vietnam) }
 	cases := []struct {
 		args string
 		at   time.Time
@@ -137,7 +139,7 @@ func TestParseReadsTheTimesAReaderOfEitherLanguageTypes(t *testing.T) {
 		{"lúc 8 giờ rưỡi ăn sáng", tomorrow(8, 30), "ăn sáng", nil},
 		{"ngày 31/01 lúc 9h trả tiền nhà", tomorrow(9, 0), "trả tiền nhà", nil},
 		{"lúc 9h ngày 31/01/2027 trả tiền nhà", tomorrow(9, 0), "trả tiền nhà", nil},
-		{"ngày kia lúc 9h đi khám", time.Date(2027, 2, 1, 9, 0, 0, 0, ict), "đi khám", nil},
+		{"ngày kia lúc 9h đi khám", time.Date(2027, 2, 1, 9, 0, 0, 0, locale.Vietnam), "đi khám", nil},
 		{"hôm nay lúc 9h họp", time.Time{}, "", errPast},
 		{"lúc 8h tôi đi học", tomorrow(8, 0), "tôi đi học", nil},
 		{"mai đi chợ", time.Time{}, "", errBadWhen},
@@ -154,12 +156,38 @@ func TestParseReadsTheTimesAReaderOfEitherLanguageTypes(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.args, func(t *testing.T) {
-			at, text, err := parse(c.args, now)
+			at, text, err := parse(c.args, now, locale.Vietnam)
 			if err != c.err {
 				t.Fatalf("parse(%q) error = %v, want %v", c.args, err, c.err)
 			}
 			if c.err == nil && (!at.Equal(c.at) || text != c.text) {
 				t.Errorf("parse(%q) = %v %q, want %v %q", c.args, at, text, c.at, c.text)
+			}
+		})
+	}
+}
+
+// A clock time is read on the reader's clock: "at 19:30" in Berlin is
+// 19:30 there, a date is that day's midnight there, a delay is a delay
+// wherever it is typed.
+func TestATypedTimeIsReadOnTheReadersClock(t *testing.T) {
+	now := time.Date(2027, 1, 30, 3, 0, 0, 0, time.UTC) // 04:00 in Berlin, 10:00 in Vietnam
+	berlin := locale.LoadZone("Europe/Berlin")
+	tokyo := locale.LoadZone("UTC+09:00")
+	for _, c := range []struct {
+		name, args string
+		zone       *time.Location
+		want       time.Time
+	}{
+		{"a clock time later today there", "at 19:30 call", berlin, time.Date(2027, 1, 30, 18, 30, 0, 0, time.UTC)},
+		{"a clock time already past there is tomorrow's", "at 9:00 call", tokyo, time.Date(2027, 1, 31, 0, 0, 0, 0, time.UTC)},
+		{"a date at a time there", "on 01/02 at 8:00 call", berlin, time.Date(2027, 2, 1, 7, 0, 0, 0, time.UTC)},
+		{"a delay is the same anywhere", "10m call", tokyo, now.Add(10 * time.Minute)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			at, _, err := parse(c.args, now, c.zone)
+			if err != nil || !at.Equal(c.want) {
+				t.Fatalf("parse(%q) in %v = %v, %v; want %v", c.args, c.zone, at.UTC(), err, c.want)
 			}
 		})
 	}

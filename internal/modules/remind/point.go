@@ -34,9 +34,9 @@ type point struct {
 // day (sáng, trưa, chiều, tối, đêm, am, pm) and the clock (19:30, 19h30,
 // 7pm, 8 giờ 30, 8 giờ rưỡi; a number alone after at or lúc). A number
 // and a unit alone ("2h", "2 giờ") is a delay, as it always was.
-func readPoint(f []string, now time.Time) (time.Time, int, error) {
-	local := now.In(ict)
-	today := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, ict)
+func readPoint(f []string, now time.Time, zone *time.Location) (time.Time, int, error) {
+	local := now.In(zone)
+	today := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, zone)
 	var p point
 	i := 0
 	for i < len(f) {
@@ -204,29 +204,29 @@ func (p *point) hourOfDay() (int, bool) {
 }
 
 // date is the day s writes (2027-01-31, 31/01/2027, or 31/01: the next
-// such day from today), midnight in Vietnam; zero for none.
+// such day from today), midnight on today's clock; zero for none.
 func date(s string, today time.Time) time.Time {
 	if m := isoDate.FindStringSubmatch(s); m != nil {
-		return dateOf(m[1], m[2], m[3])
+		return dateOf(m[1], m[2], m[3], today.Location())
 	}
 	m := dmyDate.FindStringSubmatch(s)
 	if m == nil {
 		return time.Time{}
 	}
 	if m[3] != "" {
-		return dateOf(m[3], m[2], m[1])
+		return dateOf(m[3], m[2], m[1], today.Location())
 	}
-	d := dateOf(strconv.Itoa(today.Year()), m[2], m[1])
+	d := dateOf(strconv.Itoa(today.Year()), m[2], m[1], today.Location())
 	if !d.IsZero() && d.Before(today) {
-		d = dateOf(strconv.Itoa(today.Year()+1), m[2], m[1])
+		d = dateOf(strconv.Itoa(today.Year()+1), m[2], m[1], today.Location())
 	}
 	return d
 }
 
 // dateOf is the date of year, month and day as written, zero for no such day
 // (31/02).
-func dateOf(y, m, d string) time.Time {
-	t, err := time.ParseInLocation("2006-1-2", y+"-"+m+"-"+d, ict)
+func dateOf(y, m, d string, loc *time.Location) time.Time {
+	t, err := time.ParseInLocation("2006-1-2", y+"-"+m+"-"+d, loc)
 	if err != nil {
 		return time.Time{}
 	}

@@ -91,7 +91,7 @@ func (m *module) remind(ctx context.Context, r *app.Request) error {
 		return m.ask(ctx, r) // asks what, then when
 	}
 	now := m.now()
-	at, text, err := parse(r.Args, now)
+	at, text, err := parse(r.Args, now, r.Zone())
 	if ref := refusal(""); errors.As(err, &ref) {
 		_, err := r.Reply(ctx, ref.text(r.Words))
 		return err
@@ -141,14 +141,14 @@ func (m *module) set(ctx context.Context, r *app.Request, key string, at time.Ti
 	return set.At, nil // the engine keeps whole seconds, rounded up
 }
 
-// when says a time in Vietnam as w reads it, with its date unless it is
+// when says a time on w's reader's clock, with its date unless it is
 // today there.
 func when(w app.Words, at, now time.Time) string {
-	l, n := at.In(ict), now.In(ict)
+	l, n := w.Local(at), w.Local(now)
 	if l.Format(time.DateOnly) == n.Format(time.DateOnly) {
-		return w.T("when_today", app.Args{"Time": l.Format("15:04")})
+		return w.T("when_today", app.Args{"Time": l.Format("15:04"), "Zone": w.ZoneName()})
 	}
-	return w.T("when_day", app.Args{"Day": day(w.Lang, l), "Time": l.Format("15:04")})
+	return w.T("when_day", app.Args{"Day": day(w.Lang, l), "Time": l.Format("15:04"), "Zone": w.ZoneName()})
 }
 
 // day is t's date as lang reads it: Vietnamese through locale.Date
