@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"time"
 )
 
 // WebRoute is a read-only JSON answer a module gives the Mini App (the web
@@ -32,6 +33,9 @@ type WebRequest struct {
 	// Lang is the language the user reads: their private chat's
 	// /language choice, else their client's language_code, else English.
 	Lang Lang
+	// Zone is the clock the user reads: their private chat's /timezone
+	// choice, else Vietnam's. Show a time only through it.
+	Zone *time.Location
 }
 
 // What a WebRoute's handler returns to answer other than 200: the engine

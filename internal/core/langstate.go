@@ -217,6 +217,17 @@ func (a *App) UserLang(ctx context.Context, user int64, client string) app.Lang 
 	return rec.lang(true, client)
 }
 
+// UserZone is the clock user reads outside a chat (the Mini App): their
+// private chat's /timezone choice, else Vietnam's, also when the store
+// cannot be read.
+func (a *App) UserZone(ctx context.Context, user int64) *time.Location {
+	rec, err := a.langRecordOf(ctx, user)
+	if err != nil {
+		return locale.Vietnam
+	}
+	return rec.zone()
+}
+
 // keepClientLang makes act, a message's, first keep its private chat's
 // client language (noteClient).
 func (a *App) keepClientLang(act *action, u *models.Update) {

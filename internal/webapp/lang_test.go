@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/core"
@@ -99,5 +100,45 @@ func getJSON(t *testing.T, f *fixture, path, auth string, out any) {
 	}
 	if err := json.Unmarshal(w.Body.Bytes(), out); err != nil {
 		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// zoneOf is a route that answers the clock it was asked on.
+func zoneOf(module, name string) core.WebRoute {
+	return core.WebRoute{Module: module, WebRoute: app.WebRoute{Name: name, Handler: func(_ context.Context, r *app.WebRequest) (any, error) {
+		return map[string]any{"zone": r.Zone.String()}, nil
+	}}}
+}
+
+// A route reads the viewer's clock: their /timezone (the engine's rule,
+// Config.Zone), Vietnam's without one or without the rule.
+func TestEveryRouteReadsTheViewersClock(t *testing.T) {
+	const chose = 7 // chose Europe/Berlin with /timezone
+	rule := func(_ context.Context, user int64) *time.Location {
+		if user == chose {
+			return locale.LoadZone("Europe/Berlin")
+		}
+		return locale.Vietnam
+	}
+	for _, tt := range []struct {
+		name string
+		user int64
+		rule func(context.Context, int64) *time.Location
+		want string
+	}{
+		{"a chosen zone", chose, rule, "Europe/Berlin"},
+		{"none chosen", 42, rule, "ICT"},
+		{"no rule", chose, nil, "ICT"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fixture{clk: &clock{t: now}}
+			f.h = webapp.New(webapp.Config{Token: token, Routes: []core.WebRoute{zoneOf("coin", "chart")},
+				Log: slog.New(slog.DiscardHandler), Now: f.clk.Now, Zone: tt.rule})
+			var route struct{ Zone string }
+			getJSON(t, f, "/app/api/coin/chart", "tma "+signedAs(token, tt.user, "en"), &route)
+			if route.Zone != tt.want {
+				t.Errorf("the route read %q, want %q", route.Zone, tt.want)
+			}
+		})
 	}
 }

@@ -57,6 +57,9 @@ type Config struct {
 	// Lang is the language user reads, their client's language_code
 	// given: the engine's rule (core.App.UserLang). nil: the client's.
 	Lang func(ctx context.Context, user int64, client string) locale.Lang
+	// Zone is the clock user reads: the engine's rule (core.App.UserZone).
+	// nil: Vietnam's.
+	Zone func(ctx context.Context, user int64) *time.Location
 }
 
 type server struct {
@@ -66,6 +69,7 @@ type server struct {
 	limits *limiter
 	log    *slog.Logger
 	lang   func(ctx context.Context, user int64, client string) locale.Lang
+	zone   func(ctx context.Context, user int64) *time.Location
 }
 
 // New returns the handler of every /app/ path.
@@ -79,11 +83,14 @@ func New(c Config) http.Handler {
 	if c.Lang == nil {
 		c.Lang = func(_ context.Context, _ int64, client string) locale.Lang { return locale.FromTelegram(client) }
 	}
+	if c.Zone == nil {
+		c.Zone = func(context.Context, int64) *time.Location { return locale.Vietnam }
+	}
 	if c.Rate == 0 {
 		c.Rate, c.Burst = DefaultRate, DefaultBurst
 	}
 	s := &server{check: initdata.New(c.Token, c.Now), routes: map[string]map[string]app.WebRoute{},
-		limits: newLimiter(c.Rate, c.Burst, c.Now), log: c.Log, lang: c.Lang}
+		limits: newLimiter(c.Rate, c.Burst, c.Now), log: c.Log, lang: c.Lang, zone: c.Zone}
 	for _, r := range c.Routes {
 		if s.routes[r.Module] == nil {
 			s.routes[r.Module] = map[string]app.WebRoute{}
@@ -172,7 +179,8 @@ func (s *server) api(answer answer) http.HandlerFunc {
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), apiTimeout)
 		defer cancel()
-		req := &app.WebRequest{UserID: d.User.ID, Query: r.URL.Query(), StartParam: d.StartParam, Lang: s.lang(ctx, d.User.ID, d.User.Language)}
+		req := &app.WebRequest{UserID: d.User.ID, Query: r.URL.Query(), StartParam: d.StartParam,
+			Lang: s.lang(ctx, d.User.ID, d.User.Language), Zone: s.zone(ctx, d.User.ID)}
 		out, err := answer(ctx, req, d, r)
 		switch {
 		case errors.Is(err, app.ErrWebNotFound):

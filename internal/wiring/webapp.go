@@ -26,7 +26,7 @@ func (b *Bot) miniApp(console bool, now func() time.Time) http.Handler {
 		_, _ = rand.Read(key) // crypto/rand.Read never fails
 		b.appToken = "console:" + hex.EncodeToString(key)
 	}
-	return webapp.New(webapp.Config{Token: b.appToken, Routes: b.App.Registry().WebRoutes(), Log: b.Log, Now: now, Lang: b.App.UserLang})
+	return webapp.New(webapp.Config{Token: b.appToken, Routes: b.App.Registry().WebRoutes(), Log: b.Log, Now: now, Lang: b.App.UserLang, Zone: b.App.UserZone})
 }
 
 // MiniAppTestLink is a link to the Mini App at base (http://localhost:8080)
