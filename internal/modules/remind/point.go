@@ -4,16 +4,20 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
 // A clock time as one field: 19:30, 19h30, 19h, 8g30, 7pm, 7:30pm.
-var clockField = regexp.MustCompile(`^(\d{1,2})(?:([:hg])(\d{2})?)?(am|pm)?$`)
+// Compiled at first use: a cold start compiles no regexp.
+var clockField = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\d{1,2})(?:([:hg])(\d{2})?)?(am|pm)?$`)
+})
 
 // A date: 2027-01-31, 31/01/2027, 31/01 (the next such day).
 var (
-	isoDate = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})$`)
-	dmyDate = regexp.MustCompile(`^(\d{1,2})/(\d{1,2})(?:/(\d{4}))?$`)
+	isoDate = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})$`) })
+	dmyDate = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{1,2})/(\d{1,2})(?:/(\d{4}))?$`) })
 )
 
 // point is a clock time as read: its day (said or not), its clock and the
@@ -120,7 +124,7 @@ func (p *point) readClock(f []string) int {
 		}
 		return ""
 	}
-	m := clockField.FindStringSubmatch(strings.ToLower(f[0]))
+	m := clockField().FindStringSubmatch(strings.ToLower(f[0]))
 	if m == nil {
 		return 0
 	}
@@ -206,10 +210,10 @@ func (p *point) hourOfDay() (int, bool) {
 // date is the day s writes (2027-01-31, 31/01/2027, or 31/01: the next
 // such day from today), midnight on today's clock; zero for none.
 func date(s string, today time.Time) time.Time {
-	if m := isoDate.FindStringSubmatch(s); m != nil {
+	if m := isoDate().FindStringSubmatch(s); m != nil {
 		return dateOf(m[1], m[2], m[3], today.Location())
 	}
-	m := dmyDate.FindStringSubmatch(s)
+	m := dmyDate().FindStringSubmatch(s)
 	if m == nil {
 		return time.Time{}
 	}
