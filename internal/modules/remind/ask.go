@@ -2,7 +2,6 @@ package remind
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"unicode/utf8"
 
@@ -51,12 +50,12 @@ func (m *module) stepWhat(ctx context.Context, r *app.TextRequest) error {
 func (m *module) stepWhen(ctx context.Context, r *app.TextRequest) error {
 	what := string(r.Conversation.State)
 	args := strings.TrimSpace(r.Text) + " " + what
-	_, _, err := parse(args, m.now(), r.Zone())
-	if ref := refusal(""); errors.As(err, &ref) {
+	_, _, err := parse(r.Lang, args, m.now(), r.Zone())
+	if s, ok := why(r.Words, err); ok {
 		if err := r.Continue(ctx, stepWhen, 0, r.Conversation.State); err != nil {
 			return err
 		}
-		_, err := r.Ask(ctx, ref.text(r.Words))
+		_, err := r.Ask(ctx, s)
 		return err
 	}
 	req := *r.Request

@@ -1,6 +1,7 @@
 package remind
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -38,6 +39,18 @@ const (
 	errTooEarly refusal = "too_early"
 )
 
+// why is err said in w's language when it is a refusal or a typed number
+// that reads two ways (app.Words.Ambiguous); ok false for any other error.
+func why(w app.Words, err error) (string, bool) {
+	if ref := refusal(""); errors.As(err, &ref) {
+		return ref.text(w), true
+	}
+	if s, ok := w.Ambiguous(err); ok {
+		return s + ".", true
+	}
+	return "", false
+}
+
 // text is the refusal in w's language, with the bound it names.
 func (r refusal) text(w app.Words) string {
 	switch r {
@@ -53,12 +66,13 @@ func (r refusal) text(w app.Words) string {
 	return w.T(string(r))
 }
 
-// parse reads "<when> <text>" as now sees it on the reader's clock (zone), when written as a reader of
-// either language would (point.go, delay.go): a clock time ("at 19:30",
+// parse reads "<when> <text>" as now sees it on the reader's clock (zone),
+// when written as a reader of either language would (point.go, delay.go; a
+// number with decimals as lang writes it): a clock time ("at 19:30",
 // "tomorrow 8am", "ngày mai lúc 8h", "7 giờ tối"; the next such time on
 // that clock unless a day is said) or a delay ("10m", "1h30m", "in 10
 // minutes", "sau 10 phút", "10 phút nữa").
-func parse(args string, now time.Time, zone *time.Location) (at time.Time, text string, err error) {
+func parse(lang app.Lang, args string, now time.Time, zone *time.Location) (at time.Time, text string, err error) {
 	f := strings.Fields(args)
 	if len(f) == 0 {
 		return at, "", errNoWhen
@@ -73,7 +87,7 @@ func parse(args string, now time.Time, zone *time.Location) (at time.Time, text 
 	at, n, err := readPoint(f, now, zone)
 	if err == nil && n == 0 {
 		var d time.Duration
-		d, n, err = readDelay(f)
+		d, n, err = readDelay(lang, f)
 		at = now.Add(d)
 	}
 	if err == nil {

@@ -1,10 +1,12 @@
 package remind
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/locale"
 )
 
@@ -64,7 +66,7 @@ func TestParseReadsEachFormAndRefusesWhatItCannotKeep(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			at, text, err := parse(c.args, now, locale.Vietnam)
+			at, text, err := parse(app.English, c.args, now, locale.Vietnam)
 			if err != c.err {
 				t.Fatalf("parse(%q) error = %v, want %v", c.args, err, c.err)
 			}
@@ -149,6 +151,8 @@ func TestParseReadsTheTimesAReaderOfEitherLanguageTypes(t *testing.T) {
 		{"ngày mai 8h", time.Time{}, "", errNoText},
 		{"in 10 minutes", time.Time{}, "", errNoText},
 		{"1h later", now.Add(time.Hour), "later", nil},
+		{"2h second", now.Add(2 * time.Hour), "second", nil},
+		{"1 hour 1.5 minutes x", now.Add(time.Hour + 90*time.Second), "x", nil},
 		{"10m 2 days left", now.Add(10 * time.Minute), "2 days left", nil},
 		{"in 10m an hour of piano", now.Add(10 * time.Minute), "an hour of piano", nil},
 		{"2 hours 3 days to go", now.Add(2 * time.Hour), "3 days to go", nil},
@@ -156,7 +160,7 @@ func TestParseReadsTheTimesAReaderOfEitherLanguageTypes(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.args, func(t *testing.T) {
-			at, text, err := parse(c.args, now, locale.Vietnam)
+			at, text, err := parse(app.Vietnamese, c.args, now, locale.Vietnam)
 			if err != c.err {
 				t.Fatalf("parse(%q) error = %v, want %v", c.args, err, c.err)
 			}
@@ -185,9 +189,47 @@ func TestATypedTimeIsReadOnTheReadersClock(t *testing.T) {
 		{"a delay is the same anywhere", "10m call", tokyo, now.Add(10 * time.Minute)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			at, _, err := parse(c.args, now, c.zone)
+			at, _, err := parse(app.English, c.args, now, c.zone)
 			if err != nil || !at.Equal(c.want) {
 				t.Fatalf("parse(%q) in %v = %v, %v; want %v", c.args, c.zone, at.UTC(), err, c.want)
+			}
+		})
+	}
+}
+
+// A delay's number may have decimals, written as its writer's language
+// writes them (locale.ParseDecimal): 1.5 hours, 1,5 tiếng; one that reads
+// two ways is refused as any typed number is.
+func TestParseReadsADelaysDecimalsAsItsWritersLanguageWritesThem(t *testing.T) {
+	now := time.Date(2027, 1, 30, 3, 0, 0, 0, time.UTC)
+	cases := []struct {
+		lang app.Lang
+		args string
+		at   time.Time
+		text string
+		err  error
+	}{
+		{app.English, "1.5 hours tea", now.Add(90 * time.Minute), "tea", nil},
+		{app.English, "in 1.5h tea", now.Add(90 * time.Minute), "tea", nil},
+		{app.English, "0.5 minutes tea", now.Add(30 * time.Second), "tea", nil},
+		{app.Vietnamese, "1,5 tiếng nữa nấu cơm", now.Add(90 * time.Minute), "nấu cơm", nil},
+		{app.Vietnamese, "sau 1,5h nấu cơm", now.Add(90 * time.Minute), "nấu cơm", nil},
+		{app.Vietnamese, "1.5 tiếng nấu cơm", now.Add(90 * time.Minute), "nấu cơm", nil},
+		{app.Vietnamese, "1.500 phút x", time.Time{}, "", locale.ErrAmbiguous},
+		{app.Vietnamese, "1,5 x", time.Time{}, "", errBadWhen},
+		{app.English, "1,5 hours x", time.Time{}, "", errBadWhen},
+		{app.English, "366.5 days x", time.Time{}, "", errTooFar},
+		{app.English, "1e9 days x", time.Time{}, "", errTooFar},
+		{app.English, "0.001 seconds x", time.Time{}, "", errTooEarly},
+	}
+	for _, c := range cases {
+		t.Run(string(c.lang)+" "+c.args, func(t *testing.T) {
+			at, text, err := parse(c.lang, c.args, now, locale.Vietnam)
+			if !errors.Is(err, c.err) || c.err == nil && err != nil {
+				t.Fatalf("parse(%q) error = %v, want %v", c.args, err, c.err)
+			}
+			if c.err == nil && (!at.Equal(c.at) || text != c.text) {
+				t.Errorf("parse(%q) = %v %q, want %v %q", c.args, at, text, c.at, c.text)
 			}
 		})
 	}

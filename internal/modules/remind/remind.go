@@ -91,9 +91,9 @@ func (m *module) remind(ctx context.Context, r *app.Request) error {
 		return m.ask(ctx, r) // asks what, then when
 	}
 	now := m.now()
-	at, text, err := parse(r.Args, now, r.Zone())
-	if ref := refusal(""); errors.As(err, &ref) {
-		_, err := r.Reply(ctx, ref.text(r.Words))
+	at, text, err := parse(r.Lang, r.Args, now, r.Zone())
+	if s, ok := why(r.Words, err); ok {
+		_, err := r.Reply(ctx, s)
 		return err
 	} else if err != nil {
 		return err
