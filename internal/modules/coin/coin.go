@@ -58,11 +58,11 @@ var kit = &trading.Kit{
 			coinbaseHistory(s.HTTP, s.URL(settingCoinbase)), coingeckoHistory(s.HTTP, s.URL(settingCoinGecko))}
 	},
 	Range: priceRange, Fresh: priceFresh,
-	Market: rules, Money: usd, Currency: "USD", Start: "1000", Chart: chartUSD,
+	Market: rules, Currency: "USD", PricePlaces: pricePlaces, Start: "1000", Chart: chartUSD,
 	Symbol: symbolArg, SymbolArg: "arg.symbol", Example: "BTC", PriceText: priceText,
-	Buy:        trading.OrderAmount{Cash: true, Max: rules.MaxCash, Arg: "arg.buy", Example: "100", Ask: "ask.buy"},
-	Sell:       trading.OrderAmount{Arg: "arg.sell", Example: "0.5", Ask: "ask.sell"},
-	AlertPrice: priceUSD, AlertExample: "BTC above 120000",
+	Buy:          trading.OrderAmount{Cash: true, Max: rules.MaxCash, Arg: "arg.buy", Example: "100", Ask: "ask.buy"},
+	Sell:         trading.OrderAmount{Arg: "arg.sell", Example: "0.5", Ask: "ask.sell"},
+	AlertExample: "BTC above 120000", AlertSymbol: "noun",
 	Periods: trading.AllPeriods, Period: trading.Week,
 	Help: trading.Help{
 		Price: "A coin's price in USD: /coin_price BTC",
@@ -73,8 +73,6 @@ var kit = &trading.Kit{
 	},
 	InlineHelp: "inline.card",
 }
-
-func usd(d decimal.Decimal) string { return trading.USD(d, rules.CashPlaces) }
 
 // symbolArg reads and checks a symbol argument.
 func symbolArg(s string) (string, bool) {
@@ -92,9 +90,4 @@ func priceText(w app.Words, sym string, q trading.Quote) string {
 // it has, at least 2.
 func pricePlaces(p decimal.Decimal) int32 {
 	return max(2, int32(-decimal.RequireFromString(p.String()).Exponent()))
-}
-
-// priceUSD is a coin's price as price replies write it.
-func priceUSD(p decimal.Decimal) string {
-	return trading.USD(p, pricePlaces(p))
 }

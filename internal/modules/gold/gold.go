@@ -66,13 +66,13 @@ var kit = &trading.Kit{
 		return []trading.HistorySource{spotHistory(s.HTTP, s.URL(trading.BinanceURL.Name), s.URL(settingERAPI))}
 	},
 	Range: priceRange, Fresh: priceFresh, NoPrice: "no_price",
-	Market: rules, Money: trading.VND, Currency: "VND", Start: "100000000", Unit: "unit", Chart: chartVND,
+	Market: rules, Currency: "VND", Start: "100000000", Unit: "unit", Chart: chartVND,
 	Only: symbol, Inline: inlineSymbol, PriceText: priceText,
 	Buy:  trading.OrderAmount{Max: decimal.NewFromInt(10_000), Hint: "hint.buy", Ask: "ask.buy"},
 	Sell: trading.OrderAmount{Hint: "hint.sell", Ask: "ask.sell"},
 	// An alert watches what a buyer pays (the shop's sell price).
 	AlertExample: "above 90000000",
-	AlertLabel:   func(string) string { return "Gold (per luong, what a buyer pays)" },
+	AlertLabel:   "alert_label",
 	ChartOnly:    chartSymbol,
 	ChartLabel:   func(w app.Words, _ string) string { return w.T("chart_label") },
 	ChartHint:    func(w app.Words, _ string) string { return w.T("chart_hint") },

@@ -68,12 +68,12 @@ var kit = &trading.Kit{
 		return []trading.HistorySource{kbsHistory(s.HTTP, s.URL(settingKBS)), vciHistory(s.HTTP, s.URL(settingVCI))}
 	},
 	Range: priceRange, Fresh: priceFresh,
-	Market: rules, Money: trading.VND, Currency: "VND", Start: "100000000", Chart: chartVND,
+	Market: rules, Currency: "VND", Start: "100000000", Chart: chartVND,
 	Symbol: tickerArg, Inline: inlineTicker, SymbolArg: "arg.ticker", Example: "FPT", PriceText: priceText,
 	Buy:          shares("arg.buy", "100", "ask.buy"),
 	Sell:         shares("arg.sell", "100", "ask.sell"),
-	AlertExample: "FPT below 100000",
-	Periods:      periods, Period: trading.Month,
+	AlertExample: "FPT below 100000", AlertSymbol: "arg.ticker",
+	Periods: periods, Period: trading.Month,
 	Help: trading.Help{
 		Price: "A stock's price in VND: /stock_price FPT",
 		Buy:   "Buy shares in lots of 100: /stock_buy FPT 100 (alone: asks)",

@@ -75,7 +75,7 @@ func (a *Alerts) Check(ctx context.Context) error {
 		}
 	}
 	var mu sync.Mutex
-	why := map[string]string{}
+	why := map[string]waiting{}
 	var left []string
 	pricing, stop := context.WithTimeout(ctx, priceBudget)
 	defer stop()
@@ -87,7 +87,7 @@ func (a *Alerts) Check(ctx context.Context) error {
 			mu.Lock()
 			defer mu.Unlock()
 			errs = append(errs, serrs...)
-			if wait != "" {
+			if wait.Why != "" {
 				why[sym] = wait
 			}
 			if cut {
@@ -123,12 +123,12 @@ func (a *Alerts) Check(ctx context.Context) error {
 // checkSymbol prices sym within pricing and sets the timers of the alerts
 // its price crossed: why it waits, if it does, and cut when its price did
 // not come in time.
-func (a *Alerts) checkSymbol(ctx, pricing context.Context, sym string, hs []held) (errs []error, wait string, cut bool) {
+func (a *Alerts) checkSymbol(ctx, pricing context.Context, sym string, hs []held) (errs []error, wait waiting, cut bool) {
 	q, wait := a.usable(pricing, sym)
-	if cut = wait != "" && pricing.Err() != nil; cut {
-		return nil, "its price did not come within the check's time", true
+	if cut = wait.Why != "" && pricing.Err() != nil; cut {
+		return nil, waiting{Why: "late"}, true
 	}
-	if wait != "" {
+	if wait.Why != "" {
 		return nil, wait, false
 	}
 	for _, h := range hs {
@@ -137,7 +137,7 @@ func (a *Alerts) checkSymbol(ctx, pricing context.Context, sym string, hs []held
 		}
 		errs = append(errs, a.fire(ctx, h, q))
 	}
-	return errs, "", false
+	return errs, waiting{}, false
 }
 
 // crossed reports whether q's price is at or past al's level.

@@ -28,19 +28,9 @@ import (
 // sends it. An alert is either cancelled or ended by its timer in one
 // swap, never both, so a confirmed Cancel means it never fires.
 type Alerts struct {
-	Desk *Desk
+	Desk *Desk // its Kit reads the symbols, names and prices alerts say
 	Bot  app.Messenger
 	Log  *slog.Logger
-	// Symbol reads a typed symbol as the desk's commands do; nil: the
-	// market has the one symbol Fixed, and the command takes none.
-	Symbol func(string) (string, bool)
-	Fixed  string
-	// Label names a symbol in the alerts' texts ("Gold"); nil: the symbol.
-	Label func(sym string) string
-	// Price formats a price (as the market's price replies do).
-	Price func(decimal.Decimal) string
-	// Example is a command's arguments for its usage line: "BTC above 120000".
-	Example string
 	// Timers are the module's: an alert fires through one (OnTimer).
 	Timers app.Timers
 }
@@ -83,7 +73,7 @@ type Alert struct {
 // Ended is a fired or cancelled alert, remembered for a later press.
 type Ended struct {
 	ID  int64     `json:"id"`
-	How string    `json:"how"` // "cancelled", "fired", "undeliverable", "chat gone"
+	How string    `json:"how"` // "cancelled", "fired", "undeliverable", "chat gone": trading.alert.how.<how>
 	At  time.Time `json:"at"`
 	// Timer is the ID of the timer that ended it (fired): a retry of that
 	// timer's callback still sends.
@@ -127,12 +117,6 @@ func (b *alertBook) end(i int, how string, at time.Time, timer int64) {
 	b.Alerts = slices.Delete(b.Alerts, i, i+1)
 }
 
-// Track makes the desk's chat changes move the alerts too (OnChatChange).
-func (a *Alerts) Track() *Alerts {
-	a.Desk.Alerts = a
-	return a
-}
-
 func (a *Alerts) store() storage.KVStore { return a.Desk.Quotes.Store }
 
 func (a *Alerts) now() time.Time { return a.Desk.Quotes.Now() }
@@ -145,21 +129,22 @@ func (a *Alerts) loadBook(ctx context.Context, user int64) (*alertBook, error) {
 	return &b, nil
 }
 
-// label names sym in a text.
-func (a *Alerts) label(sym string) string {
-	if a.Label != nil {
-		return a.Label(sym)
-	}
-	return sym
-}
+// describe is "BTC above $120,000.00" in w's language.
+func (a *Alerts) describe(w app.Words, al Alert) string { return a.args(w, al)["Alert"].(string) }
 
-// describe is "BTC above $120,000.00".
-func (a *Alerts) describe(al Alert) string {
-	dir := "below"
+// args are an alert's words: what it watches (Label), its direction
+// (Dir), its level, and all three (Alert).
+func (a *Alerts) args(w app.Words, al Alert) app.Args {
+	label, dir := al.Symbol, "below"
+	if a.Desk.AlertLabel != "" {
+		label = w.T(a.Desk.AlertLabel)
+	}
 	if al.Above {
 		dir = "above"
 	}
-	return a.label(al.Symbol) + " " + dir + " " + a.Price(al.Level)
+	args := app.Args{"Label": label, "Dir": w.T("trading.alert." + dir), "Level": a.Desk.Price(w.Lang, al.Level)}
+	args["Alert"] = w.T("trading.alert.describe_"+dir, args)
+	return args
 }
 
 // users are the users with an alert record.

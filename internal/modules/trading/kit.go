@@ -34,11 +34,13 @@ type Kit struct {
 	NoPrice   string        // the key of the reply when every source failed ("": the shared one)
 
 	Market   Market
-	Money    func(decimal.Decimal) string // cash in English (the alerts' replies); a reader's language: Cash
-	Currency string                       // the cash's name: "USD"
-	Start    string                       // a first top-up to suggest: "1000"
-	Unit     string                       // the key of a quantity's name in replies ("unit": luong; "": the symbol)
-	Chart    chart.Format                 // money on charts
+	Currency string       // the cash's name: "USD"
+	Start    string       // a first top-up to suggest: "1000"
+	Unit     string       // the key of a quantity's name in replies ("unit": luong; "": the symbol)
+	Chart    chart.Format // money on charts
+	// PricePlaces are a price's decimals (nil: the cash's): a small coin's
+	// price needs many.
+	PricePlaces func(decimal.Decimal) int32
 
 	// Symbol reads a typed symbol; nil: the market has one symbol, Only,
 	// and its commands take none.
@@ -55,12 +57,10 @@ type Kit struct {
 	// Buy and Sell read an order's amount. A Buy in Cash spends that much.
 	Buy, Sell OrderAmount
 
-	// AlertPrice formats an alert's level (nil: Money); AlertExample is an
-	// alert command's arguments ("BTC above 120000"); AlertLabel names what
-	// an alert watches (nil: the symbol).
-	AlertPrice   func(decimal.Decimal) string
-	AlertExample string
-	AlertLabel   func(sym string) string
+	// AlertExample is an alert command's arguments ("BTC above 120000");
+	// AlertSymbol is the key naming the symbol in its usage line, and
+	// AlertLabel the key naming what an alert watches ("": the symbol).
+	AlertExample, AlertSymbol, AlertLabel string
 
 	// ChartOnly is the one symbol the charts draw ("": any symbol), named
 	// by ChartLabel (nil: the symbol); ChartHint is a card's chart command
@@ -120,6 +120,15 @@ type OrderAmount struct {
 // or 1,234,567 VND, vi 1.234,56 $ or 1.234.567 ₫.
 func (k *Kit) Cash(lang app.Lang, d decimal.Decimal) string {
 	return locale.Money(lang, k.Currency, d.StringFixed(k.Market.CashPlaces))
+}
+
+// Price is a price as lang reads money, at the market's PricePlaces.
+func (k *Kit) Price(lang app.Lang, p decimal.Decimal) string {
+	places := k.Market.CashPlaces
+	if k.PricePlaces != nil {
+		places = k.PricePlaces(p)
+	}
+	return locale.Money(lang, k.Currency, p.StringFixed(places))
 }
 
 // ChartMoney is the charts' money format for a reader of lang: the Kit's

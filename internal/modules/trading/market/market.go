@@ -52,11 +52,7 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	if k.Histories != nil {
 		charted.History = k.Histories(sites)
 	}
-	price := k.AlertPrice
-	if price == nil {
-		price = k.Money
-	}
-	alerts := &trading.Alerts{Desk: dk, Bot: d.Bot, Log: d.Log, Symbol: k.Symbol, Fixed: k.Only, Label: k.AlertLabel, Price: price, Example: k.AlertExample, Timers: d.Timers}
+	alerts := &trading.Alerts{Desk: dk, Bot: d.Bot, Log: d.Log, Timers: d.Timers}
 	orders := &desk.Orders{Desk: dk, Conv: d.Conversations}
 	dk.Alerts, dk.Press = alerts, orders.Press
 
