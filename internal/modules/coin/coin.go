@@ -11,7 +11,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
-	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/market"
@@ -59,7 +58,7 @@ var kit = &trading.Kit{
 	},
 	Range: priceRange, Fresh: priceFresh,
 	Market: rules, Currency: "USD", PricePlaces: pricePlaces, Start: "1000", Chart: chartUSD,
-	Symbol: symbolArg, SymbolArg: "arg.symbol", Example: "BTC", PriceText: priceText,
+	Symbol: symbolArg, SymbolArg: "arg.symbol", Example: "BTC",
 	Buy:          trading.OrderAmount{Cash: true, Max: rules.MaxCash, Arg: "arg.buy", Example: "100", Ask: "ask.buy"},
 	Sell:         trading.OrderAmount{Arg: "arg.sell", Example: "0.5", Ask: "ask.sell"},
 	AlertExample: "BTC above 120000", AlertSymbol: "noun",
@@ -78,12 +77,6 @@ var kit = &trading.Kit{
 func symbolArg(s string) (string, bool) {
 	s = strings.ToUpper(strings.TrimSpace(s))
 	return s, trading.UpperAlnum(s, 2, 10)
-}
-
-// priceText is a price reply: as many decimals as the price has (small
-// coins need them), at least 2.
-func priceText(w app.Words, sym string, q trading.Quote) string {
-	return w.T("price", app.Args{"Sym": sym, "Price": locale.Money(w.Lang, "USD", q.Price.StringFixed(pricePlaces(q.Price))), "Source": q.Source})
 }
 
 // pricePlaces are the decimals a coin's price is written with: as many as

@@ -13,7 +13,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
-	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/market"
@@ -66,16 +65,17 @@ var kit = &trading.Kit{
 		return []trading.HistorySource{spotHistory(s.HTTP, s.URL(trading.BinanceURL.Name), s.URL(settingERAPI))}
 	},
 	Range: priceRange, Fresh: priceFresh, NoPrice: "no_price",
-	Market: rules, Currency: "VND", Start: "100000000", Unit: "unit", Chart: chartVND,
-	Only: symbol, Inline: inlineSymbol, PriceText: priceText,
+	SourceNames: map[string]string{"SJC via VNAppMob": "source.sjc", "world spot": "source.spot"},
+	Market:      rules, Currency: "VND", Start: "100000000", Unit: "unit", Chart: chartVND,
+	Only: symbol, Inline: inlineSymbol,
 	Buy:  trading.OrderAmount{Max: decimal.NewFromInt(10_000), Hint: "hint.buy", Ask: "ask.buy"},
 	Sell: trading.OrderAmount{Hint: "hint.sell", Ask: "ask.sell"},
 	// An alert watches what a buyer pays (the shop's sell price).
 	AlertExample: "above 90000000",
 	AlertLabel:   "alert_label",
 	ChartOnly:    chartSymbol,
-	ChartLabel:   func(w app.Words, _ string) string { return w.T("chart_label") },
-	ChartHint:    func(w app.Words, _ string) string { return w.T("chart_hint") },
+	ChartLabel:   "chart_label",
+	ChartHint:    "chart_hint",
 	Periods:      trading.AllPeriods, Period: trading.Week,
 	Help: trading.Help{
 		Price: "SJC gold buy/sell price in VND per luong",
@@ -91,22 +91,3 @@ var kit = &trading.Kit{
 func inlineSymbol(q string) (string, bool) {
 	return symbol, strings.EqualFold(q, "gold") || strings.EqualFold(q, symbol)
 }
-
-// priceText is a price reply.
-func priceText(w app.Words, _ string, q trading.Quote) string {
-	text := w.T("price", app.Args{"Buy": vnd(w.Lang, q.SellPrice()), "Sell": vnd(w.Lang, q.Price), "Source": q.Source})
-	switch {
-	case q.Note != "" && q.NoteArgs != nil:
-		args := app.Args{}
-		for k, v := range q.NoteArgs {
-			args[k] = trading.Figure(w.Lang, v)
-		}
-		text += "\n" + w.T(q.Note, args)
-	case q.Note != "": // kept before notes had figures: its text
-		text += "\n" + q.Note
-	}
-	return text
-}
-
-// vnd is whole dong as lang reads money.
-func vnd(lang app.Lang, d decimal.Decimal) string { return locale.Money(lang, "VND", d.StringFixed(0)) }

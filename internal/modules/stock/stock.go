@@ -13,7 +13,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
-	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/desk"
@@ -69,7 +68,7 @@ var kit = &trading.Kit{
 	},
 	Range: priceRange, Fresh: priceFresh,
 	Market: rules, Currency: "VND", Start: "100000000", Chart: chartVND,
-	Symbol: tickerArg, Inline: inlineTicker, SymbolArg: "arg.ticker", Example: "FPT", PriceText: priceText,
+	Symbol: tickerArg, Inline: inlineTicker, SymbolArg: "arg.ticker", Example: "FPT",
 	Buy:          shares("arg.buy", "100", "ask.buy"),
 	Sell:         shares("arg.sell", "100", "ask.sell"),
 	AlertExample: "FPT below 100000", AlertSymbol: "arg.ticker",
@@ -135,13 +134,4 @@ func dividends(d *trading.Desk) []app.Command {
 			})
 		}},
 	}
-}
-
-func priceText(w app.Words, sym string, q trading.Quote) string {
-	return w.T("price", app.Args{"Sym": sym, "Price": cashVND(w.Lang, q.Price), "Source": q.Source})
-}
-
-// cashVND is whole dong as lang reads money.
-func cashVND(lang app.Lang, d decimal.Decimal) string {
-	return locale.Money(lang, "VND", d.StringFixed(0))
 }

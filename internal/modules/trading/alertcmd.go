@@ -125,7 +125,7 @@ func (a *Alerts) SetCommand(ctx context.Context, r *app.Request) error {
 	}
 	al := Alert{Symbol: o.Symbol, Above: o.Above, Level: o.Level, Chat: r.ChatID, Thread: r.ThreadID, Set: a.now(), Name: displayName(r)}
 	args := a.args(r.Words, al)
-	args["Price"], args["Source"], args["Sources"], args["Name"] = a.Desk.Price(r.Lang, q.Price), q.Source, a.Desk.Quotes.OwnSources(), a.Desk.Name
+	args["Price"], args["Source"], args["Sources"], args["Name"] = a.Desk.Price(r.Lang, q.Price), a.Desk.SourceName(r.Words, q.Source), a.Desk.Names(r.Words, false), a.Desk.Name
 	if q.Own() && crossed(al, q) {
 		_, err := r.Reply(ctx, r.T("trading.alert.already", args))
 		return err
@@ -150,7 +150,7 @@ func (a *Alerts) SetCommand(ctx context.Context, r *app.Request) error {
 }
 
 func (a *Alerts) fullText(w app.Words) string {
-	return w.T("trading.alert.full", app.Args{"Max": MaxAlerts, "Name": a.Desk.Name})
+	return w.T("trading.alert.full", app.Args{"Max": MaxAlerts, "Name": a.Desk.Name, "Market": w.T("noun")})
 }
 
 func (a *Alerts) replySet(ctx context.Context, r *app.Request, reply alertReply) error {

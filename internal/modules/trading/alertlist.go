@@ -46,7 +46,7 @@ func (a *Alerts) list(ctx context.Context, w app.Words, user, chat int64, privat
 		}
 		lines = append(lines, fmt.Sprintf("%d. %s", len(lines)+1, line))
 	}
-	args := app.Args{"Name": a.Desk.Name, "Example": a.Desk.AlertExample, "Count": len(b.Alerts), "Max": MaxAlerts}
+	args := app.Args{"Name": a.Desk.Name, "Market": w.T("noun"), "Example": a.Desk.AlertExample, "Count": len(b.Alerts), "Max": MaxAlerts}
 	key := "trading.alert.list"
 	if !private {
 		key = "trading.alert.list_group"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"slices"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/app"
@@ -36,7 +37,7 @@ func (a *Alerts) usable(ctx context.Context, sym string) (Quote, waiting) {
 		switch {
 		case errors.Is(err, ErrUnknownSymbol):
 			return q, waiting{Why: "unknown"}
-		case errors.Is(err, ErrNoPrice) && qs.StandIns() != "":
+		case errors.Is(err, ErrNoPrice) && slices.ContainsFunc(qs.Sources, func(s Source) bool { return s.StandIn }):
 			return q, waiting{Why: "stand_in"}
 		case errors.Is(err, ErrNoPrice):
 			return q, waiting{Why: "no_price"}
@@ -99,6 +100,6 @@ func (a *Alerts) waitNote(w app.Words, waits map[string]waiting, sym string) str
 		layout = "02/01 15:04"
 	}
 	since := x.Since.In(ICT).Format(layout)
-	why := w.T("trading.alert.wait."+x.Why, app.Args{"Sym": sym, "Sources": a.Desk.Quotes.OwnSources(), "StandIns": a.Desk.Quotes.StandIns(), "At": x.At})
+	why := w.T("trading.alert.wait."+x.Why, app.Args{"Sym": sym, "Sources": a.Desk.Names(w, false), "StandIns": a.Desk.Names(w, true), "At": x.At})
 	return w.T("trading.alert.waits", app.Args{"Since": since, "Why": why})
 }

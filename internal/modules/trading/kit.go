@@ -29,9 +29,12 @@ type Kit struct {
 	// charts' price histories, likewise.
 	Sources   func(s Sites) []Source
 	Histories func(s Sites) []HistorySource
-	Range     PriceRange    // every price a source answers lies in it
-	Fresh     time.Duration // how long a price is reused from the store
-	NoPrice   string        // the key of the reply when every source failed ("": the shared one)
+	Range     PriceRange // every price a source answers lies in it
+	// SourceNames are the keys naming the sources whose names are words
+	// ("world spot"), by name; the rest are named as they are (Binance).
+	SourceNames map[string]string
+	Fresh       time.Duration // how long a price is reused from the store
+	NoPrice     string        // the key of the reply when every source failed ("": the shared one)
 
 	Market   Market
 	Currency string       // the cash's name: "USD"
@@ -51,8 +54,6 @@ type Kit struct {
 	// SymbolArg is the key naming the symbol in usage lines ("symbol",
 	// "ticker") and Example is one ("BTC").
 	SymbolArg, Example string
-	// PriceText is a price reply in w's language.
-	PriceText func(w app.Words, sym string, q Quote) string
 
 	// Buy and Sell read an order's amount. A Buy in Cash spends that much.
 	Buy, Sell OrderAmount
@@ -63,14 +64,12 @@ type Kit struct {
 	AlertExample, AlertSymbol, AlertLabel string
 
 	// ChartOnly is the one symbol the charts draw ("": any symbol), named
-	// by ChartLabel (nil: the symbol); ChartHint is a card's chart command
-	// (nil: "/<name>_chart <SYM>"). Periods are the charts' periods, in
-	// button order, Period the one without an argument.
-	ChartOnly  string
-	ChartLabel func(w app.Words, sym string) string
-	ChartHint  func(w app.Words, sym string) string
-	Periods    []Period
-	Period     Period
+	// by the key ChartLabel ("": the symbol); ChartHint is the key of a
+	// card's chart command ("": "/<name>_chart <SYM>"). Periods are the
+	// charts' periods, in button order, Period the one without an argument.
+	ChartOnly, ChartLabel, ChartHint string
+	Periods                          []Period
+	Period                           Period
 
 	// Help describes the commands whose words differ per market.
 	Help Help
@@ -129,6 +128,34 @@ func (k *Kit) Price(lang app.Lang, p decimal.Decimal) string {
 		places = k.PricePlaces(p)
 	}
 	return locale.Money(lang, k.Currency, p.StringFixed(places))
+}
+
+// PriceText is a price reply in w's language: the market's key "price"
+// with the price (a two-sided quote's Buy and Sell too), its source and
+// the note of how the source made it.
+func (k *Kit) PriceText(w app.Words, sym string, q Quote) string {
+	text := w.T("price", app.Args{"Sym": sym, "Price": k.Price(w.Lang, q.Price), "Buy": k.Price(w.Lang, q.SellPrice()),
+		"Sell": k.Price(w.Lang, q.Price), "Source": k.SourceName(w, q.Source)})
+	switch {
+	case q.Note != "" && q.NoteArgs != nil:
+		args := app.Args{}
+		for k, v := range q.NoteArgs {
+			args[k] = Figure(w.Lang, v)
+		}
+		text += "\n" + w.T(q.Note, args)
+	case q.Note != "": // kept before notes had figures: its text
+		text += "\n" + q.Note
+	}
+	return text
+}
+
+// SourceName is how a reply in w's language names a price source: its
+// key in SourceNames, else its name.
+func (k *Kit) SourceName(w app.Words, name string) string {
+	if key, ok := k.SourceNames[name]; ok {
+		return w.T(key)
+	}
+	return name
 }
 
 // ChartMoney is the charts' money format for a reader of lang: the Kit's

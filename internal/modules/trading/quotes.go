@@ -112,23 +112,6 @@ func (qs *Quotes) OwnPrice(ctx context.Context, sym string) (Quote, error) {
 	return qs.price(ctx, sym, true)
 }
 
-// OwnSources names the market's own sources: "Binance, Coinbase".
-func (qs *Quotes) OwnSources() string { return qs.sourceNames(false) }
-
-// StandIns names the sources that answer another market's price in this
-// one's stead: "world spot" ("": none).
-func (qs *Quotes) StandIns() string { return qs.sourceNames(true) }
-
-func (qs *Quotes) sourceNames(standIn bool) string {
-	var names []string
-	for _, s := range qs.Sources {
-		if s.StandIn == standIn {
-			names = append(names, s.Name)
-		}
-	}
-	return strings.Join(names, ", ")
-}
-
 func (qs *Quotes) price(ctx context.Context, sym string, own bool) (Quote, error) {
 	var q Quote
 	key := "price:" + sym
