@@ -38,14 +38,14 @@ func TestAChartSpeaksItsReadersLanguage(t *testing.T) {
 	}
 	for i, want := range []struct{ first, end, note string }{
 		{"World gold (spot, VND/luong) 7d: ", " VND)", "World spot, not SJC's price"},
-		{"Vàng thế giới (giá giao ngay, VND/lượng) 7d: ", "\u00a0₫)", "Giá vàng thế giới, không phải giá SJC"},
+		{"Vàng thế giới (giá giao ngay, VND/lượng) 7 ngày: ", "\u00a0₫)", "Giá vàng thế giới, không phải giá SJC"},
 	} {
 		lines := strings.Split(photos[i].Caption, "\n")
 		if !strings.HasPrefix(lines[0], want.first) || !strings.HasSuffix(lines[0], want.end) || !strings.HasPrefix(lines[len(lines)-1], want.note) {
 			t.Errorf("photo %d: caption %q; want %q...%q, then %q...", i, photos[i].Caption, want.first, want.end, want.note)
 		}
 	}
-	if vi := photos[1].Caption; !strings.Contains(vi, "nến OHLC") && !strings.Contains(vi, "mức giá") {
+	if vi := photos[1].Caption; !strings.Contains(vi, "nến OHLC từ giá thế giới") && !strings.Contains(vi, "mức giá từ giá thế giới") {
 		t.Errorf("the Vietnamese caption's source line is not Vietnamese: %q", vi)
 	}
 }
@@ -67,7 +67,7 @@ func TestAChartsRefusalsReadInVietnamese(t *testing.T) {
 	b.Converse(apptest.PrivateChat, apptest.User, []apptest.Step{
 		{"/gold_chart 2w", "Khoảng thời gian của biểu đồ là 1d, 7d, 30d hoặc 1y."},
 		{"/gold_chart SJC 7d", "Cách dùng: /gold_chart [1d|7d|30d|1y]"},
-		{"/gold_chart", "Quá ít giá của Vàng thế giới (giá giao ngay, VND/lượng) trong 7d để vẽ biểu đồ; bạn thử khoảng dài hơn nhé."},
+		{"/gold_chart", "Quá ít giá của Vàng thế giới (giá giao ngay, VND/lượng) trong 7 ngày để vẽ biểu đồ; bạn thử khoảng dài hơn nhé."},
 	})
 }
 
