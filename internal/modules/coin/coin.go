@@ -43,7 +43,7 @@ var texts embed.FS
 
 // kit is the coin market.
 var kit = &trading.Kit{
-	Name: Name, Noun: "coin", Texts: texts,
+	Name: Name, Texts: texts,
 	Settings: []app.Setting{
 		trading.BinanceURL,
 		{Name: settingCoinbase, Default: "https://api.coinbase.com", Help: "coin: Coinbase API (fallback)"},

@@ -50,7 +50,7 @@ const priceFresh = time.Minute
 var texts embed.FS
 
 var kit = &trading.Kit{
-	Name: Name, Noun: "gold", Texts: texts,
+	Name: Name, Texts: texts,
 	Settings: []app.Setting{
 		{Name: settingVNAppMob, Default: "https://api.vnappmob.com", Help: "gold: VNAppMob API (SJC prices)"},
 		trading.BinanceURL,

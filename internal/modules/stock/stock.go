@@ -54,7 +54,7 @@ const priceFresh = time.Minute
 var texts embed.FS
 
 var kit = &trading.Kit{
-	Name: Name, Noun: "ticker", Texts: texts,
+	Name: Name, Texts: texts,
 	Settings: []app.Setting{
 		{Name: settingKBS, Default: "https://kbbuddywts.kbsec.com.vn", Help: "stock: KB Securities market data API"},
 		{Name: settingVCI, Default: "https://trading.vietcap.com.vn", Help: "stock: Vietcap (VCI) trading API (fallback)"},

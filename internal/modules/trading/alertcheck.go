@@ -53,9 +53,9 @@ var ErrCheckPartial = errors.New("the check did not finish")
 // whose price did not come by its deadline makes the check
 // ErrCheckPartial, logged at WARN with the symbols left.
 func (a *Alerts) Check(ctx context.Context) error {
-	users, err := a.users(ctx)
+	users, err := usersUnder(ctx, a.store(), alertsPrefix)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s alerts: %w", a.Desk.Name, err)
 	}
 	bySymbol := map[string][]held{}
 	var oldFired []held

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -95,7 +94,10 @@ type alertBook struct {
 	Ended  []Ended `json:"ended,omitempty"`
 }
 
-func bookKey(user int64) string { return "alerts:" + strconv.FormatInt(user, 10) }
+// alertsPrefix starts a user's alerts record, "alerts:<user id>".
+const alertsPrefix = "alerts:"
+
+func bookKey(user int64) string { return alertsPrefix + strconv.FormatInt(user, 10) }
 
 // oldFireKey is the send claim of an alert a build before the alerts'
 // timers marked fired.
@@ -147,47 +149,24 @@ func (a *Alerts) args(w app.Words, al Alert) app.Args {
 	return args
 }
 
-// users are the users with an alert record.
-func (a *Alerts) users(ctx context.Context) ([]int64, error) {
-	keys, err := a.store().List(ctx, "alerts:")
-	if err != nil {
-		return nil, fmt.Errorf("%s alerts: %w", a.Desk.Name, err)
-	}
-	users := make([]int64, 0, len(keys))
-	for _, k := range keys {
-		if id, err := strconv.ParseInt(strings.TrimPrefix(k, "alerts:"), 10, 64); err == nil {
-			users = append(users, id)
-		}
-	}
-	return users, nil
-}
-
 // MoveChat is the alerts' part of OnChatChange: alerts set in a group
 // that became a supergroup fire there; those of a chat gone are dropped.
 func (a *Alerts) MoveChat(ctx context.Context, ch app.ChatChange) error {
-	users, err := a.users(ctx)
-	if err != nil {
-		return err
-	}
-	var errs []error
-	for _, u := range users {
-		err := storage.UpdateJSON(ctx, a.store(), bookKey(u), func(b *alertBook, _ bool) (bool, error) {
-			changed := false
-			for i := len(b.Alerts) - 1; i >= 0; i-- {
-				switch {
-				case b.Alerts[i].Chat != ch.ChatID:
-				case ch.MovedTo != 0:
-					b.Alerts[i].Chat, changed = ch.MovedTo, true
-				case b.Alerts[i].OldFired == nil:
-					b.end(i, "chat gone", a.now(), 0)
-					changed = true
-				}
+	err := updateEach(ctx, a.store(), alertsPrefix, func(b *alertBook, _ bool) (bool, error) {
+		changed := false
+		for i := len(b.Alerts) - 1; i >= 0; i-- {
+			switch {
+			case b.Alerts[i].Chat != ch.ChatID:
+			case ch.MovedTo != 0:
+				b.Alerts[i].Chat, changed = ch.MovedTo, true
+			case b.Alerts[i].OldFired == nil:
+				b.end(i, "chat gone", a.now(), 0)
+				changed = true
 			}
-			return changed, nil
-		})
-		errs = append(errs, err)
-	}
-	if err := errors.Join(errs...); err != nil {
+		}
+		return changed, nil
+	})
+	if err != nil {
 		return fmt.Errorf("%s alerts: move chat %d: %w", a.Desk.Name, ch.ChatID, err)
 	}
 	return nil

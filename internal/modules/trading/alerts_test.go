@@ -106,7 +106,7 @@ var alertNow = time.Date(2026, 12, 3, 13, 35, 0, 0, time.UTC)
 // for fresh), source and messenger.
 func replica(s storage.KVStore, clk *clock, src *priceTable, bot *sentBot, fresh time.Duration) *Alerts {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	q := &Quotes{Store: s, Log: log, Now: clk.Now, Fresh: fresh, Sources: []Source{src.source()}, Noun: "coin"}
+	q := &Quotes{Store: s, Log: log, Now: clk.Now, Fresh: fresh, Sources: []Source{src.source()}}
 	upper := func(s string) (string, bool) { s = strings.ToUpper(s); return s, UpperAlnum(s, 2, 10) }
 	kit := &Kit{Market: usd, Currency: "USD", Name: "coin", Start: "1000", Symbol: upper, AlertExample: "BTC above 120000"}
 	desk := &Desk{Kit: kit, Quotes: q, Texts: chatTexts{}}

@@ -23,7 +23,6 @@ type Kit struct {
 	// "cmd.<name>" and every key its Kit names), the shared words appended
 	// (Texts).
 	Texts    fs.FS
-	Noun     string        // how logs and errors name a symbol: "coin", "gold", "ticker"
 	Settings []app.Setting // every one a source's base URL, checked by CheckURL
 	// Sources are the price sources in fallback order; Histories the
 	// charts' price histories, likewise.

@@ -31,7 +31,7 @@ func TestAPriceOutsideItsMarketsRangeIsASourceFailure(t *testing.T) {
 			second := good.source()
 			second.Name = "Good"
 			qs := &Quotes{Store: s, Log: slog.New(slog.NewTextHandler(&logs, nil)), Now: func() time.Time { return alertNow },
-				Fresh: time.Minute, Sources: []Source{bad.source(), second}, Noun: "coin", Range: coinRange}
+				Fresh: time.Minute, Sources: []Source{bad.source(), second}, Range: coinRange}
 			q, err := qs.Price(ctx, "BTC")
 			if err != nil || q.Source != "Good" || !q.Price.Equal(d("60000")) {
 				t.Fatalf("price %+v, %v; want the next source's", q, err)

@@ -89,7 +89,6 @@ type Quotes struct {
 	Fresh      time.Duration
 	UnknownFor time.Duration
 	Sources    []Source
-	Noun       string // "coin", "ticker": how replies name a symbol
 	// Range bounds every price a source answers (NewQuotes requires one;
 	// zero bounds nothing).
 	Range PriceRange

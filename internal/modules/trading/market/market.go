@@ -39,12 +39,12 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 		sites.URLs[s.Name] = base
 	}
 	if !k.Range.Valid() {
-		return nil, fmt.Errorf("%s prices: the range [%s, %s] bounds nothing", k.Noun, k.Range.Min, k.Range.Max)
+		return nil, fmt.Errorf("%s prices: the range [%s, %s] bounds nothing", k.Name, k.Range.Min, k.Range.Max)
 	}
 	if !slices.Contains(k.Periods, k.Period) {
 		return nil, fmt.Errorf("%s charts: the period %q is not one of the kit's", k.Name, k.Period.Name)
 	}
-	quotes := &trading.Quotes{Store: d.Store, Log: d.Log, Now: d.Now, Fresh: k.Fresh, UnknownFor: trading.UnknownFor, Noun: k.Noun,
+	quotes := &trading.Quotes{Store: d.Store, Log: d.Log, Now: d.Now, Fresh: k.Fresh, UnknownFor: trading.UnknownFor,
 		Range: k.Range, NoPrice: k.NoPrice, Sources: k.Sources(sites)}
 	dk := &trading.Desk{Kit: k, Quotes: quotes, Bot: d.Bot, Texts: d.Texts}
 	dk.Values = &trading.Values{Desk: dk, Photos: d.Photos(), Drawer: dr}
