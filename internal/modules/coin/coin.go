@@ -63,13 +63,6 @@ var kit = &trading.Kit{
 	Sell:         trading.OrderAmount{Arg: "arg.sell", Example: "0.5", Ask: "ask.sell"},
 	AlertExample: "BTC above 120000", AlertSymbol: "noun",
 	Periods: trading.AllPeriods, Period: trading.Week,
-	Help: trading.Help{
-		Price: "A coin's price in USD: /coin_price BTC",
-		Buy:   "Buy a coin for USD: /coin_buy BTC 100 (alone: asks)",
-		Sell:  "Sell a coin: /coin_sell BTC 0.5 (or all; alone: asks)",
-		Alert: "Alert me when a coin crosses a price: /coin_alert BTC above 120000 (or below)",
-		Chart: "A coin's price chart: /coin_chart BTC 30d (1d, 7d, 30d, 1y)",
-	},
 	InlineHelp: "inline.card",
 }
 

@@ -77,13 +77,6 @@ var kit = &trading.Kit{
 	ChartLabel:   "chart_label",
 	ChartHint:    "chart_hint",
 	Periods:      trading.AllPeriods, Period: trading.Week,
-	Help: trading.Help{
-		Price: "SJC gold buy/sell price in VND per luong",
-		Buy:   "Buy gold by the luong: /gold_buy 0.5 (alone: asks)",
-		Sell:  "Sell gold: /gold_sell 0.5 (or all; alone: asks)",
-		Alert: "Alert me when gold crosses a price per luong: /gold_alert above 90000000 (or below)",
-		Chart: "World gold's chart in VND per luong: /gold_chart 30d (1d, 7d, 30d, 1y)",
-	},
 	InlineHelp: "inline.card",
 }
 

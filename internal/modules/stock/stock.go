@@ -73,13 +73,6 @@ var kit = &trading.Kit{
 	Sell:         shares("arg.sell", "100", "ask.sell"),
 	AlertExample: "FPT below 100000", AlertSymbol: "arg.ticker",
 	Periods: periods, Period: trading.Month,
-	Help: trading.Help{
-		Price: "A stock's price in VND: /stock_price FPT",
-		Buy:   "Buy shares in lots of 100: /stock_buy FPT 100 (alone: asks)",
-		Sell:  "Sell shares: /stock_sell FPT 100 (or all; alone: asks)",
-		Alert: "Alert me when a stock crosses a price: /stock_alert FPT below 100000 (or above)",
-		Chart: "A stock's daily chart: /stock_chart FPT 1y (7d, 30d, 1y)",
-	},
 	InlineHelp: "inline.card",
 	More:       dividends,
 }
@@ -109,7 +102,7 @@ func inlineTicker(q string) (string, bool) {
 // dividends are the commands that record a dividend, entered by hand.
 func dividends(d *trading.Desk) []app.Command {
 	return []app.Command{
-		{Name: "stock_income_stock", Description: "Record a stock dividend: /stock_income_stock FPT 15", Handler: func(ctx context.Context, r *app.Request) error {
+		{Name: "stock_income_stock", Handler: func(ctx context.Context, r *app.Request) error {
 			o, ok, err := desk.Read(ctx, r, d, "income_stock", shares("arg.shares_received", "15", ""), false)
 			if !ok {
 				return err
@@ -121,7 +114,7 @@ func dividends(d *trading.Desk) []app.Command {
 				return r.T("income_stock", app.Args{"Qty": trading.QtyIn(r.Lang, o.Amount), "Sym": o.Sym, "Held": trading.QtyIn(r.Lang, p.Holdings[o.Sym].Qty)}), nil
 			})
 		}},
-		{Name: "stock_income_vnd", Description: "Record a cash dividend: /stock_income_vnd FPT 200000", Handler: func(ctx context.Context, r *app.Request) error {
+		{Name: "stock_income_vnd", Handler: func(ctx context.Context, r *app.Request) error {
 			o, ok, err := desk.Read(ctx, r, d, "income_vnd", trading.OrderAmount{Cash: true, Max: rules.MaxCash, Arg: "arg.vnd_received", Example: "200000"}, false)
 			if !ok {
 				return err

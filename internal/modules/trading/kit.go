@@ -70,20 +70,13 @@ type Kit struct {
 	Periods                          []Period
 	Period                           Period
 
-	// Help describes the commands whose words differ per market.
-	Help Help
 	// InlineHelp is the key of the price cards' line in /help; the
 	// market's catalog also has "inline.summary", the own-portfolio
 	// summary's.
 	InlineHelp string
-	// More are a market's own commands, after the kit's.
+	// More are a market's own commands, after the kit's (each one's
+	// description is its catalog's "cmd.<name>", as the kit's are).
 	More func(d *Desk) []app.Command
-}
-
-// Help is the descriptions of a market's commands that name its own
-// examples.
-type Help struct {
-	Price, Buy, Sell, Alert, Chart string
 }
 
 // Sites builds a market's sources: the deps (a source may keep state in
