@@ -106,7 +106,7 @@ func (a *Alerts) Check(ctx context.Context) error {
 	a.noteWaits(context.WithoutCancel(ctx), why)
 	if len(left) > 0 {
 		sort.Strings(left)
-		a.Log.Warn("alert check did not finish: symbols left unpriced; their alerts wait for the next check",
+		a.Desk.Quotes.Log.Warn("alert check did not finish: symbols left unpriced; their alerts wait for the next check",
 			"market", a.Desk.Name, "symbols", strings.Join(left, ","))
 		cut := fmt.Errorf("%w: no price in time for %s", ErrCheckPartial, strings.Join(left, ", "))
 		if errors.Join(errs...) == nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"slices"
 	"strconv"
 	"time"
@@ -27,9 +26,9 @@ import (
 // sends it. An alert is either cancelled or ended by its timer in one
 // swap, never both, so a confirmed Cancel means it never fires.
 type Alerts struct {
-	Desk *Desk // its Kit reads the symbols, names and prices alerts say
-	Bot  app.Messenger
-	Log  *slog.Logger
+	// Desk is the market's: its Kit reads the symbols, names and prices
+	// alerts say, its Quotes price them, its Bot sends them.
+	Desk *Desk
 	// Timers are the module's: an alert fires through one (OnTimer).
 	Timers app.Timers
 }

@@ -109,8 +109,8 @@ func replica(s storage.KVStore, clk *clock, src *priceTable, bot *sentBot, fresh
 	q := &Quotes{Store: s, Log: log, Now: clk.Now, Fresh: fresh, Sources: []Source{src.source()}}
 	upper := func(s string) (string, bool) { s = strings.ToUpper(s); return s, UpperAlnum(s, 2, 10) }
 	kit := &Kit{Market: usd, Currency: "USD", Name: "coin", Start: "1000", Symbol: upper, AlertExample: "BTC above 120000"}
-	desk := &Desk{Kit: kit, Quotes: q, Texts: chatTexts{}}
-	desk.Alerts = &Alerts{Desk: desk, Bot: bot, Log: log}
+	desk := &Desk{Kit: kit, Quotes: q, Texts: chatTexts{}, Bot: bot}
+	desk.Alerts = &Alerts{Desk: desk}
 	return withTimers(desk.Alerts, s, clk)
 }
 

@@ -94,7 +94,7 @@ func (a *Alerts) endOld(ctx context.Context, h held) error {
 func (a *Alerts) OnTimer(ctx context.Context, t app.Timer) error {
 	var f firing
 	if err := json.Unmarshal(t.Payload, &f); err != nil || !strings.HasPrefix(t.Key, alertPrefix) {
-		a.Log.Error("alert timer unreadable; dropped", "market", a.Desk.Name, "key", t.Key)
+		a.Desk.Quotes.Log.Error("alert timer unreadable; dropped", "market", a.Desk.Name, "key", t.Key)
 		return nil
 	}
 	send := false
@@ -116,10 +116,10 @@ func (a *Alerts) OnTimer(ctx context.Context, t app.Timer) error {
 	if err != nil {
 		return fmt.Errorf("send alert %d of %d: %w", al.ID, f.User, err)
 	}
-	_, err = app.SendInTopicOrChat(ctx, a.Bot, app.Message{ChatID: al.Chat, ThreadID: al.Thread, Text: a.firedText(w, al, f.Quote)})
+	_, err = app.SendInTopicOrChat(ctx, a.Desk.Bot, app.Message{ChatID: al.Chat, ThreadID: al.Thread, Text: a.firedText(w, al, f.Quote)})
 	switch {
 	case err != nil && app.Permanent(err):
-		a.Log.Warn("alert not deliverable; dropped", "market", a.Desk.Name, "user", f.User, "alert", al.ID, "chat", al.Chat, "err", err)
+		a.Desk.Quotes.Log.Warn("alert not deliverable; dropped", "market", a.Desk.Name, "user", f.User, "alert", al.ID, "chat", al.Chat, "err", err)
 		a.undeliverable(ctx, f.User, al.ID, t.ID)
 		return nil
 	case err != nil:

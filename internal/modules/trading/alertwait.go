@@ -33,7 +33,7 @@ func (a *Alerts) usable(ctx context.Context, sym string) (Quote, waiting) {
 	qs := a.Desk.Quotes
 	q, err := qs.OwnPrice(ctx, sym)
 	if err != nil {
-		a.Log.Warn("alert check: no price of its own market; the alerts wait", "market", a.Desk.Name, "symbol", sym, "err", err)
+		a.Desk.Quotes.Log.Warn("alert check: no price of its own market; the alerts wait", "market", a.Desk.Name, "symbol", sym, "err", err)
 		switch {
 		case errors.Is(err, ErrUnknownSymbol):
 			return q, waiting{Why: "unknown"}
@@ -46,7 +46,7 @@ func (a *Alerts) usable(ctx context.Context, sym string) (Quote, waiting) {
 	}
 	now := a.now()
 	if age := now.Sub(q.At); age > AlertTolerance || age < -AlertTolerance || !q.Price.IsPositive() {
-		a.Log.Warn("alert check: price too old to act on; the alerts wait", "market", a.Desk.Name, "symbol", sym, "at", q.At)
+		a.Desk.Quotes.Log.Warn("alert check: price too old to act on; the alerts wait", "market", a.Desk.Name, "symbol", sym, "at", q.At)
 		return q, waiting{Why: "too_old", At: q.At.In(ICT).Format("15:04")}
 	}
 	return q, waiting{}
@@ -75,7 +75,7 @@ func (a *Alerts) noteWaits(ctx context.Context, why map[string]waiting) {
 		err = a.store().PutJSON(ctx, waitKey, next)
 	}
 	if err != nil {
-		a.Log.Warn("alert check: why alerts wait not recorded", "market", a.Desk.Name, "err", err)
+		a.Desk.Quotes.Log.Warn("alert check: why alerts wait not recorded", "market", a.Desk.Name, "err", err)
 	}
 }
 
@@ -83,7 +83,7 @@ func (a *Alerts) noteWaits(ctx context.Context, why map[string]waiting) {
 func (a *Alerts) waits(ctx context.Context) map[string]waiting {
 	var w map[string]waiting
 	if err := a.store().GetJSON(ctx, waitKey, &w); err != nil && !errors.Is(err, storage.ErrNotFound) {
-		a.Log.Warn("alerts: why alerts wait unreadable", "market", a.Desk.Name, "err", err)
+		a.Desk.Quotes.Log.Warn("alerts: why alerts wait unreadable", "market", a.Desk.Name, "err", err)
 	}
 	return w
 }

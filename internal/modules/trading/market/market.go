@@ -53,7 +53,7 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	if k.Histories != nil {
 		charted.History = k.Histories(sites)
 	}
-	alerts := &trading.Alerts{Desk: dk, Bot: d.Bot, Log: d.Log, Timers: d.Timers}
+	alerts := &trading.Alerts{Desk: dk, Timers: d.Timers}
 	orders := &desk.Orders{Desk: dk, Conv: d.Conversations}
 	dk.Alerts, dk.Press = alerts, orders.Press
 
