@@ -118,7 +118,7 @@ func (l *life) crossedBy(a *alert) bool {
 // levelShown is an alert's level as the bot may write it, in each
 // language it speaks ("$91,234.56", "91.234,56 $").
 func levelShown(lv decimal.Decimal) []string {
-	out := []string{trading.USD(lv, 2)}
+	var out []string
 	for _, lang := range locale.Langs {
 		out = append(out, locale.Money(lang, "USD", lv.StringFixed(2)))
 	}

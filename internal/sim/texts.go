@@ -31,8 +31,9 @@ var (
 	sayRemindNotYours  = saying{"remind.not_yours", "Only whoever"}
 	sayRemindGone      = saying{"remind.gone", "This reminder is no longer pending"}
 
-	sayAlertCancelled = saying{"coin.alert_cancelled", "Cancelled: "}
-	sayAlertTooLate   = saying{"coin.alert_too_late", "Too late: "}
+	sayAlertSet       = saying{"coin.trading.alert.set", "🔔 Alert set"}
+	sayAlertCancelled = saying{"coin.trading.alert.cancelled", "Cancelled: "}
+	sayAlertTooLate   = saying{"coin.trading.alert.too_late", "Too late: "}
 
 	sayUnsubscribed  = saying{"lolschedule.unsubscribed", "Unsubscribed:"}
 	sayNotSubscribed = saying{"lolschedule.not_subscribed", "Not subscribed here."}
@@ -40,7 +41,7 @@ var (
 
 // sayings are every saying, for the test that keeps them named.
 var sayings = []saying{sayCancelled, sayAskWhat, sayAskWhen, sayWillRemind, sayRemindCancelled, sayRemindTooLate,
-	sayRemindNotYours, sayRemindGone, sayAlertCancelled, sayAlertTooLate, sayUnsubscribed, sayNotSubscribed}
+	sayRemindNotYours, sayRemindGone, sayAlertSet, sayAlertCancelled, sayAlertTooLate, sayUnsubscribed, sayNotSubscribed}
 
 // says reports whether text is s: its key's text in any language once
 // its module's catalog has the key, else its English literal's start.

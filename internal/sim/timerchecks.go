@@ -31,16 +31,16 @@ func (l *life) timersHeard(d *delivery, calls []Call) {
 		switch r := l.timers.byToken[reminderToken(c.Text)]; {
 		case r != nil && !listed:
 			l.reminderArrived(c, r)
-		case alertFired(c.Text):
+		case l.alertFired(c.Text):
 			l.alertArrived(c)
 		}
 	}
 }
 
 // alertFired reports whether text is a fired price alert, which its
-// timer sends at any tick (the alerts speak English yet).
-func alertFired(text string) bool {
-	return strings.HasPrefix(text, "🔔 ") && !strings.HasPrefix(text, "🔔 Alert set")
+// timer sends at any tick: a bell that is not the reply setting one.
+func (l *life) alertFired(text string) bool {
+	return strings.HasPrefix(text, "🔔 ") && !l.says(sayAlertSet, text)
 }
 
 // reminderToken is the token of the reminder text ends with: its user's

@@ -21,10 +21,9 @@ var notYetConverted = []string{
 }
 
 // filesNotYetConverted are files of converted packages whose texts are
-// still English literals, by their path under the modules: the market
-// kit's alerts, converted once their fire path is rewritten. A file is
-// never added to it.
-var filesNotYetConverted = []string{"trading/alert"}
+// still English literals, by their path under the modules: none now. A
+// file is never added to it.
+var filesNotYetConverted = []string{}
 
 // sayers are the calls whose text a user reads, by the method's name, and
 // which of their arguments is that text (-1: every argument after ctx).

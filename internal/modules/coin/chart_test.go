@@ -196,3 +196,19 @@ func TestAChartRefusedForPhotosIsSaidInText(t *testing.T) {
 		t.Fatalf("replies %q; want one saying photos are not allowed here", got)
 	}
 }
+
+// A Vietnamese reader's chart names its period in words, on its title
+// and its buttons; the period is typed as in English.
+func TestAChartsPeriodsReadInVietnamese(t *testing.T) {
+	b, _, _ := chartBot(t, nil)
+	b.Speaks(apptest.User, "vi")
+	b.MustSay(apptest.PrivateChat, apptest.User, "/coin_chart eth 1d")
+	photos := b.Srv.Photos()
+	if len(photos) != 1 || !strings.HasPrefix(photos[0].Caption, "ETH 1 ngày: 3.864\u00a0$") {
+		t.Fatalf("%d photos, replies %q; want one chart titled in Vietnamese", len(photos), b.Replies())
+	}
+	_, rows, ok := b.Srv.Keyboard(apptest.PrivateChat)
+	if !ok || len(rows) != 1 || rows[0][0].Text != "• 1 ngày" || rows[0][1].Text != "7 ngày" || rows[0][3].Text != "1 năm" || rows[0][1].CallbackData != "coinc:ETH:7d" {
+		t.Fatalf("keyboard %+v; want 1 ngày (marked), 7 ngày, 30 ngày, 1 năm", rows)
+	}
+}

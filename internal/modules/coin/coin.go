@@ -11,7 +11,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
-	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/market"
@@ -44,7 +43,7 @@ var texts embed.FS
 
 // kit is the coin market.
 var kit = &trading.Kit{
-	Name: Name, Noun: "coin", Texts: texts,
+	Name: Name, Texts: texts,
 	Settings: []app.Setting{
 		trading.BinanceURL,
 		{Name: settingCoinbase, Default: "https://api.coinbase.com", Help: "coin: Coinbase API (fallback)"},
@@ -58,23 +57,14 @@ var kit = &trading.Kit{
 			coinbaseHistory(s.HTTP, s.URL(settingCoinbase)), coingeckoHistory(s.HTTP, s.URL(settingCoinGecko))}
 	},
 	Range: priceRange, Fresh: priceFresh,
-	Market: rules, Money: usd, Currency: "USD", Start: "1000", Chart: chartUSD,
-	Symbol: symbolArg, SymbolArg: "arg.symbol", Example: "BTC", PriceText: priceText,
-	Buy:        trading.OrderAmount{Cash: true, Max: rules.MaxCash, Arg: "arg.buy", Example: "100", Ask: "ask.buy"},
-	Sell:       trading.OrderAmount{Arg: "arg.sell", Example: "0.5", Ask: "ask.sell"},
-	AlertPrice: priceUSD, AlertExample: "BTC above 120000",
+	Market: rules, Currency: "USD", PricePlaces: pricePlaces, Start: "1000", Chart: chartUSD,
+	Symbol: symbolArg, SymbolArg: "arg.symbol", Example: "BTC",
+	Buy:          trading.OrderAmount{Cash: true, Max: rules.MaxCash, Arg: "arg.buy", Example: "100", Ask: "ask.buy"},
+	Sell:         trading.OrderAmount{Arg: "arg.sell", Example: "0.5", Ask: "ask.sell"},
+	AlertExample: "BTC above 120000", AlertSymbol: "noun",
 	Periods: trading.AllPeriods, Period: trading.Week,
-	Help: trading.Help{
-		Price: "A coin's price in USD: /coin_price BTC",
-		Buy:   "Buy a coin for USD: /coin_buy BTC 100 (alone: asks)",
-		Sell:  "Sell a coin: /coin_sell BTC 0.5 (or all; alone: asks)",
-		Alert: "Alert me when a coin crosses a price: /coin_alert BTC above 120000 (or below)",
-		Chart: "A coin's price chart: /coin_chart BTC 30d (1d, 7d, 30d, 1y)",
-	},
 	InlineHelp: "inline.card",
 }
-
-func usd(d decimal.Decimal) string { return trading.USD(d, rules.CashPlaces) }
 
 // symbolArg reads and checks a symbol argument.
 func symbolArg(s string) (string, bool) {
@@ -82,19 +72,8 @@ func symbolArg(s string) (string, bool) {
 	return s, trading.UpperAlnum(s, 2, 10)
 }
 
-// priceText is a price reply: as many decimals as the price has (small
-// coins need them), at least 2.
-func priceText(w app.Words, sym string, q trading.Quote) string {
-	return w.T("price", app.Args{"Sym": sym, "Price": locale.Money(w.Lang, "USD", q.Price.StringFixed(pricePlaces(q.Price))), "Source": q.Source})
-}
-
 // pricePlaces are the decimals a coin's price is written with: as many as
 // it has, at least 2.
 func pricePlaces(p decimal.Decimal) int32 {
 	return max(2, int32(-decimal.RequireFromString(p.String()).Exponent()))
-}
-
-// priceUSD is a coin's price as price replies write it.
-func priceUSD(p decimal.Decimal) string {
-	return trading.USD(p, pricePlaces(p))
 }

@@ -1,10 +1,12 @@
 package coin
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/apptest"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
 )
@@ -110,5 +112,40 @@ func TestAVietnameseUsersValueChartReadsInVietnamese(t *testing.T) {
 	want := "Danh mục coin của bạn: 1.000,00\u00a0$ ngày 30/11/2026 (đã nạp 1.000,00\u00a0$)\n2 giá trị theo ngày từ 29/11/2026 đến 30/11/2026"
 	if len(photos) != 1 || !strings.HasPrefix(photos[0].Caption, want) {
 		t.Fatalf("%d photos; caption %q\nwant %q...", len(photos), photos[len(photos)-1].Caption, want)
+	}
+}
+
+// An alert a Vietnamese user sets speaks Vietnamese: its replies, its
+// list and button, and the message it fires with into the chat, money and
+// time as Vietnamese writes them.
+func TestAnAlertFiredToAVietnameseChatSpeaksVietnamese(t *testing.T) {
+	b, f, clk := setup(t)
+	b.Speaks(apptest.User, "vi")
+	chat := apptest.PrivateChat
+	b.Converse(chat, apptest.User, []apptest.Step{
+		{"/coin_alert BTC", "Cách dùng: /coin_alert <coin> above|below <giá>, ví dụ /coin_alert BTC above 120000"},
+		{"/coin_alert BTC above 50000", "BTC đã lên trên 50.000,00\u00a0$: hiện 60.000,50\u00a0$ (Binance). Cảnh báo giá chỉ kích hoạt khi giá chạm mức đã đặt."},
+		{"/coin_alert BTC above 61000", "🔔 Đã đặt cảnh báo giá: BTC từ 61.000,00\u00a0$ trở lên (hiện 60.000,50\u00a0$, Binance). Cảnh báo kích hoạt một lần, tại đây, khi giá chạm mức này. /coin_alerts để xem các cảnh báo của bạn."},
+		{"/coin_alerts", "Cảnh báo giá coin của bạn (1/20):\n1. BTC từ 61.000,00\u00a0$ trở lên"},
+	})
+	if got := b.Buttons(chat); got != "[❌ Hủy BTC từ 61.000,00\u00a0$ trở lên]" {
+		t.Fatalf("buttons %q", got)
+	}
+	f.mu.Lock()
+	f.prices["BTC"] = "61000"
+	f.mu.Unlock()
+	clk.Add(time.Minute)
+	if _, err := b.Dispatcher(clk.Now).Dispatch(t.Context(), "coin_alerts", clk.Now().Truncate(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.App.Timers().Tick(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	want := "🔔 BTC đã tăng đến 61.000,00\u00a0$ hoặc cao hơn: 61.000,00\u00a0$ (Binance, 29/11/2026 19:01).\nCảnh báo giá do User đặt; cảnh báo này giờ đã được gỡ."
+	if got := b.Last(); got != want {
+		t.Fatalf("fired %q\nwant  %q", got, want)
+	}
+	if langs := b.App.Catalog().Speaks(strings.Split(want, "\n")[0]); !slices.Equal(langs, []app.Lang{app.Vietnamese}) {
+		t.Fatalf("the fired alert speaks %v; want Vietnamese only", langs)
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
-	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/market"
@@ -51,7 +50,7 @@ const priceFresh = time.Minute
 var texts embed.FS
 
 var kit = &trading.Kit{
-	Name: Name, Noun: "gold", Texts: texts,
+	Name: Name, Texts: texts,
 	Settings: []app.Setting{
 		{Name: settingVNAppMob, Default: "https://api.vnappmob.com", Help: "gold: VNAppMob API (SJC prices)"},
 		trading.BinanceURL,
@@ -66,24 +65,18 @@ var kit = &trading.Kit{
 		return []trading.HistorySource{spotHistory(s.HTTP, s.URL(trading.BinanceURL.Name), s.URL(settingERAPI))}
 	},
 	Range: priceRange, Fresh: priceFresh, NoPrice: "no_price",
-	Market: rules, Money: trading.VND, Currency: "VND", Start: "100000000", Unit: "unit", Chart: chartVND,
-	Only: symbol, Inline: inlineSymbol, PriceText: priceText,
+	SourceNames: map[string]string{"SJC via VNAppMob": "source.sjc", "world spot": "source.spot"},
+	Market:      rules, Currency: "VND", Start: "100000000", Unit: "unit", Chart: chartVND,
+	Only: symbol, Inline: inlineSymbol,
 	Buy:  trading.OrderAmount{Max: decimal.NewFromInt(10_000), Hint: "hint.buy", Ask: "ask.buy"},
 	Sell: trading.OrderAmount{Hint: "hint.sell", Ask: "ask.sell"},
 	// An alert watches what a buyer pays (the shop's sell price).
 	AlertExample: "above 90000000",
-	AlertLabel:   func(string) string { return "Gold (per luong, what a buyer pays)" },
+	AlertLabel:   "alert_label",
 	ChartOnly:    chartSymbol,
-	ChartLabel:   func(w app.Words, _ string) string { return w.T("chart_label") },
-	ChartHint:    func(w app.Words, _ string) string { return w.T("chart_hint") },
+	ChartLabel:   "chart_label",
+	ChartHint:    "chart_hint",
 	Periods:      trading.AllPeriods, Period: trading.Week,
-	Help: trading.Help{
-		Price: "SJC gold buy/sell price in VND per luong",
-		Buy:   "Buy gold by the luong: /gold_buy 0.5 (alone: asks)",
-		Sell:  "Sell gold: /gold_sell 0.5 (or all; alone: asks)",
-		Alert: "Alert me when gold crosses a price per luong: /gold_alert above 90000000 (or below)",
-		Chart: "World gold's chart in VND per luong: /gold_chart 30d (1d, 7d, 30d, 1y)",
-	},
 	InlineHelp: "inline.card",
 }
 
@@ -91,22 +84,3 @@ var kit = &trading.Kit{
 func inlineSymbol(q string) (string, bool) {
 	return symbol, strings.EqualFold(q, "gold") || strings.EqualFold(q, symbol)
 }
-
-// priceText is a price reply.
-func priceText(w app.Words, _ string, q trading.Quote) string {
-	text := w.T("price", app.Args{"Buy": vnd(w.Lang, q.SellPrice()), "Sell": vnd(w.Lang, q.Price), "Source": q.Source})
-	switch {
-	case q.Note != "" && q.NoteArgs != nil:
-		args := app.Args{}
-		for k, v := range q.NoteArgs {
-			args[k] = trading.Figure(w.Lang, v)
-		}
-		text += "\n" + w.T(q.Note, args)
-	case q.Note != "": // kept before notes had figures: its text
-		text += "\n" + q.Note
-	}
-	return text
-}
-
-// vnd is whole dong as lang reads money.
-func vnd(lang app.Lang, d decimal.Decimal) string { return locale.Money(lang, "VND", d.StringFixed(0)) }

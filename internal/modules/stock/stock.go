@@ -13,7 +13,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
-	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/desk"
@@ -55,7 +54,7 @@ const priceFresh = time.Minute
 var texts embed.FS
 
 var kit = &trading.Kit{
-	Name: Name, Noun: "ticker", Texts: texts,
+	Name: Name, Texts: texts,
 	Settings: []app.Setting{
 		{Name: settingKBS, Default: "https://kbbuddywts.kbsec.com.vn", Help: "stock: KB Securities market data API"},
 		{Name: settingVCI, Default: "https://trading.vietcap.com.vn", Help: "stock: Vietcap (VCI) trading API (fallback)"},
@@ -68,19 +67,12 @@ var kit = &trading.Kit{
 		return []trading.HistorySource{kbsHistory(s.HTTP, s.URL(settingKBS)), vciHistory(s.HTTP, s.URL(settingVCI))}
 	},
 	Range: priceRange, Fresh: priceFresh,
-	Market: rules, Money: trading.VND, Currency: "VND", Start: "100000000", Chart: chartVND,
-	Symbol: tickerArg, Inline: inlineTicker, SymbolArg: "arg.ticker", Example: "FPT", PriceText: priceText,
+	Market: rules, Currency: "VND", Start: "100000000", Chart: chartVND,
+	Symbol: tickerArg, Inline: inlineTicker, SymbolArg: "arg.ticker", Example: "FPT",
 	Buy:          shares("arg.buy", "100", "ask.buy"),
 	Sell:         shares("arg.sell", "100", "ask.sell"),
-	AlertExample: "FPT below 100000",
-	Periods:      periods, Period: trading.Month,
-	Help: trading.Help{
-		Price: "A stock's price in VND: /stock_price FPT",
-		Buy:   "Buy shares in lots of 100: /stock_buy FPT 100 (alone: asks)",
-		Sell:  "Sell shares: /stock_sell FPT 100 (or all; alone: asks)",
-		Alert: "Alert me when a stock crosses a price: /stock_alert FPT below 100000 (or above)",
-		Chart: "A stock's daily chart: /stock_chart FPT 1y (7d, 30d, 1y)",
-	},
+	AlertExample: "FPT below 100000", AlertSymbol: "arg.ticker",
+	Periods: periods, Period: trading.Month,
 	InlineHelp: "inline.card",
 	More:       dividends,
 }
@@ -110,7 +102,7 @@ func inlineTicker(q string) (string, bool) {
 // dividends are the commands that record a dividend, entered by hand.
 func dividends(d *trading.Desk) []app.Command {
 	return []app.Command{
-		{Name: "stock_income_stock", Description: "Record a stock dividend: /stock_income_stock FPT 15", Handler: func(ctx context.Context, r *app.Request) error {
+		{Name: "stock_income_stock", Handler: func(ctx context.Context, r *app.Request) error {
 			o, ok, err := desk.Read(ctx, r, d, "income_stock", shares("arg.shares_received", "15", ""), false)
 			if !ok {
 				return err
@@ -122,7 +114,7 @@ func dividends(d *trading.Desk) []app.Command {
 				return r.T("income_stock", app.Args{"Qty": trading.QtyIn(r.Lang, o.Amount), "Sym": o.Sym, "Held": trading.QtyIn(r.Lang, p.Holdings[o.Sym].Qty)}), nil
 			})
 		}},
-		{Name: "stock_income_vnd", Description: "Record a cash dividend: /stock_income_vnd FPT 200000", Handler: func(ctx context.Context, r *app.Request) error {
+		{Name: "stock_income_vnd", Handler: func(ctx context.Context, r *app.Request) error {
 			o, ok, err := desk.Read(ctx, r, d, "income_vnd", trading.OrderAmount{Cash: true, Max: rules.MaxCash, Arg: "arg.vnd_received", Example: "200000"}, false)
 			if !ok {
 				return err
@@ -135,13 +127,4 @@ func dividends(d *trading.Desk) []app.Command {
 			})
 		}},
 	}
-}
-
-func priceText(w app.Words, sym string, q trading.Quote) string {
-	return w.T("price", app.Args{"Sym": sym, "Price": cashVND(w.Lang, q.Price), "Source": q.Source})
-}
-
-// cashVND is whole dong as lang reads money.
-func cashVND(lang app.Lang, d decimal.Decimal) string {
-	return locale.Money(lang, "VND", d.StringFixed(0))
 }

@@ -53,9 +53,9 @@ var ErrCheckPartial = errors.New("the check did not finish")
 // whose price did not come by its deadline makes the check
 // ErrCheckPartial, logged at WARN with the symbols left.
 func (a *Alerts) Check(ctx context.Context) error {
-	users, err := a.users(ctx)
+	users, err := usersUnder(ctx, a.store(), alertsPrefix)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s alerts: %w", a.Desk.Name, err)
 	}
 	bySymbol := map[string][]held{}
 	var oldFired []held
@@ -75,7 +75,7 @@ func (a *Alerts) Check(ctx context.Context) error {
 		}
 	}
 	var mu sync.Mutex
-	why := map[string]string{}
+	why := map[string]waiting{}
 	var left []string
 	pricing, stop := context.WithTimeout(ctx, priceBudget)
 	defer stop()
@@ -87,7 +87,7 @@ func (a *Alerts) Check(ctx context.Context) error {
 			mu.Lock()
 			defer mu.Unlock()
 			errs = append(errs, serrs...)
-			if wait != "" {
+			if wait.Why != "" {
 				why[sym] = wait
 			}
 			if cut {
@@ -106,7 +106,7 @@ func (a *Alerts) Check(ctx context.Context) error {
 	a.noteWaits(context.WithoutCancel(ctx), why)
 	if len(left) > 0 {
 		sort.Strings(left)
-		a.Log.Warn("alert check did not finish: symbols left unpriced; their alerts wait for the next check",
+		a.Desk.Quotes.Log.Warn("alert check did not finish: symbols left unpriced; their alerts wait for the next check",
 			"market", a.Desk.Name, "symbols", strings.Join(left, ","))
 		cut := fmt.Errorf("%w: no price in time for %s", ErrCheckPartial, strings.Join(left, ", "))
 		if errors.Join(errs...) == nil {
@@ -123,12 +123,12 @@ func (a *Alerts) Check(ctx context.Context) error {
 // checkSymbol prices sym within pricing and sets the timers of the alerts
 // its price crossed: why it waits, if it does, and cut when its price did
 // not come in time.
-func (a *Alerts) checkSymbol(ctx, pricing context.Context, sym string, hs []held) (errs []error, wait string, cut bool) {
+func (a *Alerts) checkSymbol(ctx, pricing context.Context, sym string, hs []held) (errs []error, wait waiting, cut bool) {
 	q, wait := a.usable(pricing, sym)
-	if cut = wait != "" && pricing.Err() != nil; cut {
-		return nil, "its price did not come within the check's time", true
+	if cut = wait.Why != "" && pricing.Err() != nil; cut {
+		return nil, waiting{Why: "late"}, true
 	}
-	if wait != "" {
+	if wait.Why != "" {
 		return nil, wait, false
 	}
 	for _, h := range hs {
@@ -137,7 +137,7 @@ func (a *Alerts) checkSymbol(ctx, pricing context.Context, sym string, hs []held
 		}
 		errs = append(errs, a.fire(ctx, h, q))
 	}
-	return errs, "", false
+	return errs, waiting{}, false
 }
 
 // crossed reports whether q's price is at or past al's level.

@@ -32,40 +32,52 @@ var errAlertUsage = errors.New("alert usage")
 // ParseAlert reads the arguments of "/<name>_alert": "[SYM] above|below
 // LEVEL", the symbol checked as the desk checks it, the level a positive
 // finite number within the market's PriceRange, as w's language writes it
-// (locale.ParseDecimal). Its error's text is the reply to a bad command.
+// (locale.ParseDecimal). Its error's text is the reply to a bad command, in
+// w's language.
 func (a *Alerts) ParseAlert(w app.Words, args string) (AlertOrder, error) {
-	usage := fmt.Sprintf("Usage: /%s_alert %sabove|below <price>, e.g. /%s_alert %s", a.Desk.Name, a.symbolHint(), a.Desk.Name, a.Example)
-	refuse := func(msg string) (AlertOrder, error) { return AlertOrder{}, fmt.Errorf("%w: %s", errAlertUsage, msg) }
+	k := a.Desk.Kit
+	hint := ""
+	if k.Symbol != nil {
+		hint = "<" + w.T(k.AlertSymbol) + "> "
+	}
+	usage := w.T("trading.alert.usage", app.Args{"Name": k.Name, "Symbol": hint, "Example": k.AlertExample})
+	refuse := func(key string, args app.Args) (AlertOrder, error) {
+		if args == nil {
+			args = app.Args{}
+		}
+		args["Usage"] = usage
+		return AlertOrder{}, fmt.Errorf("%w: %s", errAlertUsage, w.T(key, args))
+	}
 	f := strings.Fields(args)
 	var o AlertOrder
-	if a.Symbol != nil {
+	if k.Symbol != nil {
 		if len(f) == 0 {
-			return refuse(usage)
+			return refuse("trading.alert.usage_only", nil)
 		}
-		sym, ok := a.Symbol(f[0])
+		sym, ok := k.Symbol(f[0])
 		if !ok {
-			return refuse(fmt.Sprintf("Not a %s: %s.", a.what(), app.Quote(f[0])))
+			return refuse("not_symbol", app.Args{"Arg": app.Quote(f[0])})
 		}
 		o.Symbol, f = sym, f[1:]
 	} else {
-		o.Symbol = a.Fixed
+		o.Symbol = k.Only
 	}
 	if len(f) == 0 || len(f) > 2 {
-		return refuse(usage)
+		return refuse("trading.alert.usage_only", nil)
 	}
 	switch strings.ToLower(f[0]) {
 	case "above":
 		o.Above = true
 	case "below":
 	default:
-		return refuse("Say above or below, then the price: " + usage)
+		return refuse("trading.alert.no_direction", nil)
 	}
 	if len(f) == 1 {
-		return refuse("Missing the price level. " + usage)
+		return refuse("trading.alert.no_level", nil)
 	}
 	plain, err := locale.ParseDecimal(w.Lang, f[1])
 	if why, ok := w.Ambiguous(err); ok {
-		return refuse(why + ".")
+		return AlertOrder{}, fmt.Errorf("%w: %s.", errAlertUsage, why)
 	}
 	level, err := decimal.NewFromString(plain)
 	rng := a.Desk.Quotes.Range // a level no price of the market can reach is refused
@@ -76,31 +88,17 @@ func (a *Alerts) ParseAlert(w app.Words, args string) (AlertOrder, error) {
 	// The exponent first: a number like 1e-999999999 is cheap to read but
 	// not to compare.
 	case err != nil, level.Exponent() < -2*levelPlaces, !level.IsPositive():
-		return refuse("The level must be a positive number, e.g. " + strings.Fields(a.Example)[len(strings.Fields(a.Example))-1] + "; not " + app.Quote(f[1]) + ".")
+		example := strings.Fields(k.AlertExample)
+		return refuse("trading.alert.not_positive", app.Args{"Example": example[len(example)-1], "Arg": app.Quote(f[1])})
 	case level.Exponent() > 2*levelPlaces, level.GreaterThan(rng.Max):
-		return refuse("That level is too large: at most " + a.Price(rng.Max) + ".")
+		return refuse("trading.alert.too_large", app.Args{"Max": k.Price(w.Lang, rng.Max)})
 	case level.LessThan(rng.Min):
-		return refuse("That level is too small: at least " + a.Price(rng.Min) + ".")
+		return refuse("trading.alert.too_small", app.Args{"Min": k.Price(w.Lang, rng.Min)})
 	case level.Exponent() < -levelPlaces && !level.Equal(level.Truncate(levelPlaces)):
-		return refuse(fmt.Sprintf("Too many decimal places in the level: at most %d.", levelPlaces))
+		return refuse("trading.alert.too_precise", app.Args{"Places": levelPlaces})
 	}
 	o.Level = level
 	return o, nil
-}
-
-// what a symbol is called, as the desk's replies call it.
-func (a *Alerts) what() string {
-	if a.Desk.Quotes.Noun == "ticker" {
-		return "ticker"
-	}
-	return a.Desk.Quotes.Noun + " symbol"
-}
-
-func (a *Alerts) symbolHint() string {
-	if a.Symbol == nil {
-		return ""
-	}
-	return "<" + a.Desk.Quotes.Noun + "> "
 }
 
 // SetCommand is "/<name>_alert".
@@ -118,7 +116,7 @@ func (a *Alerts) SetCommand(ctx context.Context, r *app.Request) error {
 		return a.replySet(ctx, r, kept)
 	}
 	if n := len(b.Alerts); n >= MaxAlerts {
-		_, err := r.Reply(ctx, a.fullText())
+		_, err := r.Reply(ctx, a.fullText(r.Words))
 		return err
 	}
 	// The price checks the symbol as the desk does (an unknown one is
@@ -130,24 +128,25 @@ func (a *Alerts) SetCommand(ctx context.Context, r *app.Request) error {
 	if !ok {
 		return err
 	}
-	al := Alert{Symbol: o.Symbol, Above: o.Above, Level: o.Level, Chat: r.ChatID, Thread: r.ThreadID, Set: a.now(), Name: displayName(r)}
-	now := fmt.Sprintf("now %s, %s", a.Price(q.Price), q.Source)
-	if !q.Own() {
-		now = fmt.Sprintf("no price from %s now; %s, another market's, says %s: it waits for its own", a.Desk.Quotes.OwnSources(), q.Source, a.Price(q.Price))
-	} else if crossed(al, q) {
-		_, err := r.Reply(ctx, fmt.Sprintf("%s is already %s: %s now (%s). An alert waits for the price to cross its level.",
-			a.label(al.Symbol), strings.TrimPrefix(a.describe(al), a.label(al.Symbol)+" "), a.Price(q.Price), q.Source))
+	al := Alert{Symbol: o.Symbol, Above: o.Above, Level: o.Level, Chat: r.ChatID, Thread: r.ThreadID, Set: a.now(), Name: SenderName(r)}
+	args := a.args(r.Words, al)
+	args["Price"], args["Source"], args["Sources"], args["Name"] = a.Desk.Price(r.Lang, q.Price), a.Desk.SourceName(r.Words, q.Source), a.Desk.Names(r.Words, false), a.Desk.Name
+	if q.Own() && crossed(al, q) {
+		_, err := r.Reply(ctx, r.T("trading.alert.already", args))
 		return err
+	}
+	args["Now"] = r.T("trading.alert.now", args)
+	if !q.Own() {
+		args["Now"] = r.T("trading.alert.now_stand_in", args)
 	}
 	reply, err := app.ApplyOnce(ctx, a.store(), bookKey(r.UserID), r.UpdateID(), func(b *alertBook, _ bool) (alertReply, error) {
 		if len(b.Alerts) >= MaxAlerts {
-			return alertReply{Text: a.fullText()}, nil
+			return alertReply{Text: a.fullText(r.Words)}, nil
 		}
 		b.Seq++
 		al.ID = b.Seq
 		b.Alerts = append(b.Alerts, al)
-		return alertReply{ID: al.ID, Text: fmt.Sprintf("🔔 Alert set: %s (%s). It fires once, here, when the price crosses it. /%s_alerts lists yours.",
-			a.describe(al), now, a.Desk.Name)}, nil
+		return alertReply{ID: al.ID, Text: r.T("trading.alert.set", args)}, nil
 	})
 	if err != nil {
 		return err
@@ -155,8 +154,8 @@ func (a *Alerts) SetCommand(ctx context.Context, r *app.Request) error {
 	return a.replySet(ctx, r, reply)
 }
 
-func (a *Alerts) fullText() string {
-	return fmt.Sprintf("You have %d %s alerts, the most one may set: cancel one in /%s_alerts first.", MaxAlerts, a.Desk.Name, a.Desk.Name)
+func (a *Alerts) fullText(w app.Words) string {
+	return w.T("trading.alert.full", app.Args{"Max": MaxAlerts, "Name": a.Desk.Name, "Market": w.T("noun")})
 }
 
 func (a *Alerts) replySet(ctx context.Context, r *app.Request, reply alertReply) error {
@@ -164,7 +163,7 @@ func (a *Alerts) replySet(ctx context.Context, r *app.Request, reply alertReply)
 		_, err := r.Reply(ctx, reply.Text)
 		return err
 	}
-	_, err := r.ReplyKeyboard(ctx, reply.Text, app.MustKeyboard([]app.Button{a.cancelButton(r.UserID, reply.ID, "❌ Cancel")}))
+	_, err := r.ReplyKeyboard(ctx, reply.Text, app.MustKeyboard([]app.Button{a.cancelButton(r.UserID, reply.ID, r.T("trading.alert.cancel"))}))
 	return err
 }
 
@@ -188,16 +187,16 @@ func (a *Alerts) Callback() app.Callback {
 		if mine, err := req.ActsFor(ctx, owner); err != nil {
 			return err
 		} else if !mine {
-			return req.Answer(ctx, "This is someone else's alert: yours are in /"+a.Desk.Name+"_alerts.")
+			return req.Answer(ctx, req.T("trading.alert.not_yours", app.Args{"Name": a.Desk.Name}))
 		}
-		toast, err := a.cancel(ctx, owner, id)
+		toast, err := a.cancel(ctx, req.Words, owner, id)
 		if err != nil {
 			return err
 		}
 		if err := req.Answer(ctx, toast); err != nil {
 			return err
 		}
-		text, kb, err := a.list(ctx, owner, req.ChatID, req.ChatID > 0)
+		text, kb, err := a.list(ctx, req.Words, owner, req.ChatID, req.ChatID > 0)
 		if err != nil {
 			return err
 		}
@@ -207,23 +206,26 @@ func (a *Alerts) Callback() app.Callback {
 
 // cancel removes the alert unless its timer ended it first, under the
 // swap that decides it once, and says what happened.
-func (a *Alerts) cancel(ctx context.Context, user, id int64) (string, error) {
+func (a *Alerts) cancel(ctx context.Context, w app.Words, user, id int64) (string, error) {
 	var toast string
 	err := storage.UpdateJSON(ctx, a.store(), bookKey(user), func(b *alertBook, _ bool) (bool, error) {
 		if i := b.find(id); i >= 0 {
 			al := b.Alerts[i]
+			args := a.args(w, al)
 			if al.OldFired != nil {
-				toast = "Too late: " + a.describe(al) + " fired at " + a.Price(al.OldFired.Price) + "."
+				args["Price"] = a.Desk.Price(w.Lang, al.OldFired.Price)
+				toast = w.T("trading.alert.too_late", args)
 				return false, nil
 			}
-			toast = "Cancelled: " + a.describe(al) + ". It will not fire."
+			toast = w.T("trading.alert.cancelled", args)
 			b.end(i, "cancelled", a.now(), 0)
 			return true, nil
 		}
-		toast = "This alert is gone: it fired or was cancelled."
+		toast = w.T("trading.alert.gone")
 		for _, e := range b.Ended {
 			if e.ID == id {
-				toast = fmt.Sprintf("This alert is gone: %s on %s.", e.How, e.At.In(ICT).Format("02 Jan 2006 15:04 MST"))
+				how := w.T("trading.alert.how." + strings.ReplaceAll(e.How, " ", "_"))
+				toast = w.T("trading.alert.gone_how", app.Args{"How": how, "At": locale.DateTime(w.Lang, e.At.In(ICT))})
 			}
 		}
 		return false, nil

@@ -12,7 +12,7 @@ import (
 
 // ListCommand is "/<name>_alerts": the user's alerts, a Cancel button each.
 func (a *Alerts) ListCommand(ctx context.Context, r *app.Request) error {
-	text, kb, err := a.list(ctx, r.UserID, r.ChatID, r.Private)
+	text, kb, err := a.list(ctx, r.Words, r.UserID, r.ChatID, r.Private)
 	if err != nil {
 		return err
 	}
@@ -22,7 +22,7 @@ func (a *Alerts) ListCommand(ctx context.Context, r *app.Request) error {
 
 // list is a user's alerts: all of them in a private chat, those set in
 // the group it is asked in otherwise (a group sees no one's other chats).
-func (a *Alerts) list(ctx context.Context, user, chat int64, private bool) (string, *models.InlineKeyboardMarkup, error) {
+func (a *Alerts) list(ctx context.Context, w app.Words, user, chat int64, private bool) (string, *models.InlineKeyboardMarkup, error) {
 	b, err := a.loadBook(ctx, user)
 	if err != nil {
 		return "", nil, err
@@ -34,26 +34,27 @@ func (a *Alerts) list(ctx context.Context, user, chat int64, private bool) (stri
 		if !private && al.Chat != chat {
 			continue
 		}
-		line := a.describe(al)
+		line := a.describe(w, al)
 		if al.OldFired != nil {
-			line += " (firing)"
+			line += w.T("trading.alert.firing")
 		} else {
-			rows = append(rows, []app.Button{a.cancelButton(user, al.ID, "❌ Cancel "+line)})
-			line += waitNote(waits, al.Symbol)
+			rows = append(rows, []app.Button{a.cancelButton(user, al.ID, w.T("trading.alert.cancel")+" "+line)})
+			line += a.waitNote(w, waits, al.Symbol)
 		}
 		if private && al.Chat != user {
-			line += " (in a group)"
+			line += w.T("trading.alert.in_group")
 		}
 		lines = append(lines, fmt.Sprintf("%d. %s", len(lines)+1, line))
 	}
-	where := ""
+	args := app.Args{"Name": a.Desk.Name, "Market": w.T("noun"), "Example": a.Desk.AlertExample, "Count": len(b.Alerts), "Max": MaxAlerts}
+	key := "trading.alert.list"
 	if !private {
-		where = " set in this group"
+		key = "trading.alert.list_group"
 	}
 	if len(lines) == 0 {
-		return fmt.Sprintf("You have no %s alerts%s. Set one: /%s_alert %s", a.Desk.Name, where, a.Desk.Name, a.Example), nil, nil
+		return w.T(key+"_none", args), nil, nil
 	}
-	head := fmt.Sprintf("Your %s alerts%s (%d of at most %d):", a.Desk.Name, where, len(b.Alerts), MaxAlerts)
+	head := w.T(key, args)
 	var kb *models.InlineKeyboardMarkup
 	if len(rows) > 0 {
 		// Prefix, a letter and two ids: far under 64 bytes (a test covers it).

@@ -35,7 +35,7 @@ func TestAnAlertFiresOnlyOnItsOwnMarketsPrice(t *testing.T) {
 	if len(bot.texts()) != 0 || pending(t, a, 1) != 1 {
 		t.Fatalf("with only the stand-in's price: sent %q, %d pending; want nothing sent, the alert waiting", bot.texts(), pending(t, a, 1))
 	}
-	list, _, err := a.list(ctx, 1, 1, true)
+	list, _, err := a.list(ctx, english, 1, 1, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestAnAlertFiresOnlyOnItsOwnMarketsPrice(t *testing.T) {
 	if len(sent) != 1 || !strings.Contains(sent[0], "139,000,000.00 (Fake,") {
 		t.Fatalf("after the own source crossed: sent %q; want one message at its price", sent)
 	}
-	list, _, err = a.list(ctx, 1, 1, true)
+	list, _, err = a.list(ctx, english, 1, 1, true)
 	if err != nil || strings.Contains(list, "waits") {
 		t.Fatalf("the list after it fired: %q, %v", list, err)
 	}

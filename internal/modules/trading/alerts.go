@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -28,19 +26,9 @@ import (
 // sends it. An alert is either cancelled or ended by its timer in one
 // swap, never both, so a confirmed Cancel means it never fires.
 type Alerts struct {
+	// Desk is the market's: its Kit reads the symbols, names and prices
+	// alerts say, its Quotes price them, its Bot sends them.
 	Desk *Desk
-	Bot  app.Messenger
-	Log  *slog.Logger
-	// Symbol reads a typed symbol as the desk's commands do; nil: the
-	// market has the one symbol Fixed, and the command takes none.
-	Symbol func(string) (string, bool)
-	Fixed  string
-	// Label names a symbol in the alerts' texts ("Gold"); nil: the symbol.
-	Label func(sym string) string
-	// Price formats a price (as the market's price replies do).
-	Price func(decimal.Decimal) string
-	// Example is a command's arguments for its usage line: "BTC above 120000".
-	Example string
 	// Timers are the module's: an alert fires through one (OnTimer).
 	Timers app.Timers
 }
@@ -83,7 +71,7 @@ type Alert struct {
 // Ended is a fired or cancelled alert, remembered for a later press.
 type Ended struct {
 	ID  int64     `json:"id"`
-	How string    `json:"how"` // "cancelled", "fired", "undeliverable", "chat gone"
+	How string    `json:"how"` // "cancelled", "fired", "undeliverable", "chat gone": trading.alert.how.<how>
 	At  time.Time `json:"at"`
 	// Timer is the ID of the timer that ended it (fired): a retry of that
 	// timer's callback still sends.
@@ -105,7 +93,10 @@ type alertBook struct {
 	Ended  []Ended `json:"ended,omitempty"`
 }
 
-func bookKey(user int64) string { return "alerts:" + strconv.FormatInt(user, 10) }
+// alertsPrefix starts a user's alerts record, "alerts:<user id>".
+const alertsPrefix = "alerts:"
+
+func bookKey(user int64) string { return alertsPrefix + strconv.FormatInt(user, 10) }
 
 // oldFireKey is the send claim of an alert a build before the alerts'
 // timers marked fired.
@@ -127,12 +118,6 @@ func (b *alertBook) end(i int, how string, at time.Time, timer int64) {
 	b.Alerts = slices.Delete(b.Alerts, i, i+1)
 }
 
-// Track makes the desk's chat changes move the alerts too (OnChatChange).
-func (a *Alerts) Track() *Alerts {
-	a.Desk.Alerts = a
-	return a
-}
-
 func (a *Alerts) store() storage.KVStore { return a.Desk.Quotes.Store }
 
 func (a *Alerts) now() time.Time { return a.Desk.Quotes.Now() }
@@ -145,64 +130,42 @@ func (a *Alerts) loadBook(ctx context.Context, user int64) (*alertBook, error) {
 	return &b, nil
 }
 
-// label names sym in a text.
-func (a *Alerts) label(sym string) string {
-	if a.Label != nil {
-		return a.Label(sym)
-	}
-	return sym
-}
+// describe is "BTC above $120,000.00" in w's language.
+func (a *Alerts) describe(w app.Words, al Alert) string { return a.args(w, al)["Alert"].(string) }
 
-// describe is "BTC above $120,000.00".
-func (a *Alerts) describe(al Alert) string {
-	dir := "below"
+// args are an alert's words: what it watches (Label), its direction
+// (Dir), its level, and all three (Alert).
+func (a *Alerts) args(w app.Words, al Alert) app.Args {
+	label, dir := al.Symbol, "below"
+	if a.Desk.AlertLabel != "" {
+		label = w.T(a.Desk.AlertLabel)
+	}
 	if al.Above {
 		dir = "above"
 	}
-	return a.label(al.Symbol) + " " + dir + " " + a.Price(al.Level)
-}
-
-// users are the users with an alert record.
-func (a *Alerts) users(ctx context.Context) ([]int64, error) {
-	keys, err := a.store().List(ctx, "alerts:")
-	if err != nil {
-		return nil, fmt.Errorf("%s alerts: %w", a.Desk.Name, err)
-	}
-	users := make([]int64, 0, len(keys))
-	for _, k := range keys {
-		if id, err := strconv.ParseInt(strings.TrimPrefix(k, "alerts:"), 10, 64); err == nil {
-			users = append(users, id)
-		}
-	}
-	return users, nil
+	args := app.Args{"Label": label, "Dir": w.T("trading.alert." + dir), "Level": a.Desk.Price(w.Lang, al.Level)}
+	args["Alert"] = w.T("trading.alert.describe_"+dir, args)
+	return args
 }
 
 // MoveChat is the alerts' part of OnChatChange: alerts set in a group
 // that became a supergroup fire there; those of a chat gone are dropped.
 func (a *Alerts) MoveChat(ctx context.Context, ch app.ChatChange) error {
-	users, err := a.users(ctx)
-	if err != nil {
-		return err
-	}
-	var errs []error
-	for _, u := range users {
-		err := storage.UpdateJSON(ctx, a.store(), bookKey(u), func(b *alertBook, _ bool) (bool, error) {
-			changed := false
-			for i := len(b.Alerts) - 1; i >= 0; i-- {
-				switch {
-				case b.Alerts[i].Chat != ch.ChatID:
-				case ch.MovedTo != 0:
-					b.Alerts[i].Chat, changed = ch.MovedTo, true
-				case b.Alerts[i].OldFired == nil:
-					b.end(i, "chat gone", a.now(), 0)
-					changed = true
-				}
+	err := updateEach(ctx, a.store(), alertsPrefix, func(b *alertBook, _ bool) (bool, error) {
+		changed := false
+		for i := len(b.Alerts) - 1; i >= 0; i-- {
+			switch {
+			case b.Alerts[i].Chat != ch.ChatID:
+			case ch.MovedTo != 0:
+				b.Alerts[i].Chat, changed = ch.MovedTo, true
+			case b.Alerts[i].OldFired == nil:
+				b.end(i, "chat gone", a.now(), 0)
+				changed = true
 			}
-			return changed, nil
-		})
-		errs = append(errs, err)
-	}
-	if err := errors.Join(errs...); err != nil {
+		}
+		return changed, nil
+	})
+	if err != nil {
 		return fmt.Errorf("%s alerts: move chat %d: %w", a.Desk.Name, ch.ChatID, err)
 	}
 	return nil

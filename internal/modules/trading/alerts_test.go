@@ -106,10 +106,12 @@ var alertNow = time.Date(2026, 12, 3, 13, 35, 0, 0, time.UTC)
 // for fresh), source and messenger.
 func replica(s storage.KVStore, clk *clock, src *priceTable, bot *sentBot, fresh time.Duration) *Alerts {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	q := &Quotes{Store: s, Log: log, Now: clk.Now, Fresh: fresh, Sources: []Source{src.source()}, Noun: "coin"}
-	desk := &Desk{Kit: &Kit{Market: usd, Money: func(v decimal.Decimal) string { return USD(v, 2) }, Name: "coin", Start: "1000"}, Quotes: q}
+	q := &Quotes{Store: s, Log: log, Now: clk.Now, Fresh: fresh, Sources: []Source{src.source()}}
 	upper := func(s string) (string, bool) { s = strings.ToUpper(s); return s, UpperAlnum(s, 2, 10) }
-	return withTimers((&Alerts{Desk: desk, Bot: bot, Log: log, Symbol: upper, Price: desk.Money, Example: "BTC above 120000"}).Track(), s, clk)
+	kit := &Kit{Market: usd, Currency: "USD", Name: "coin", Start: "1000", Symbol: upper, AlertExample: "BTC above 120000"}
+	desk := &Desk{Kit: kit, Quotes: q, Texts: chatTexts{}, Bot: bot}
+	desk.Alerts = &Alerts{Desk: desk}
+	return withTimers(desk.Alerts, s, clk)
 }
 
 // arm stores an alert for user in chat, as the command would.
@@ -217,7 +219,7 @@ func TestACancelRacingAFireIsDecidedOnce(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			var err error
-			if toast, err = a.cancel(ctx, 1, id); err != nil {
+			if toast, err = a.cancel(ctx, english, 1, id); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -357,7 +359,7 @@ func TestACancelPressedAgainGetsAClearAnswer(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		got, err := a.cancel(ctx, 1, st.id)
+		got, err := a.cancel(ctx, english, 1, st.id)
 		if err != nil {
 			t.Fatal(err)
 		}

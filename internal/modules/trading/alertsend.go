@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -93,7 +94,7 @@ func (a *Alerts) endOld(ctx context.Context, h held) error {
 func (a *Alerts) OnTimer(ctx context.Context, t app.Timer) error {
 	var f firing
 	if err := json.Unmarshal(t.Payload, &f); err != nil || !strings.HasPrefix(t.Key, alertPrefix) {
-		a.Log.Error("alert timer unreadable; dropped", "market", a.Desk.Name, "key", t.Key)
+		a.Desk.Quotes.Log.Error("alert timer unreadable; dropped", "market", a.Desk.Name, "key", t.Key)
 		return nil
 	}
 	send := false
@@ -111,10 +112,14 @@ func (a *Alerts) OnTimer(ctx context.Context, t app.Timer) error {
 	}
 	al := f.Alert
 	al.Chat, al.Thread = t.ChatID, t.ThreadID // the engine moves a timer with its chat
-	_, err = app.SendInTopicOrChat(ctx, a.Bot, app.Message{ChatID: al.Chat, ThreadID: al.Thread, Text: a.firedText(al, f.Quote)})
+	w, err := a.Desk.Texts.Chat(ctx, al.Chat)
+	if err != nil {
+		return fmt.Errorf("send alert %d of %d: %w", al.ID, f.User, err)
+	}
+	_, err = app.SendInTopicOrChat(ctx, a.Desk.Bot, app.Message{ChatID: al.Chat, ThreadID: al.Thread, Text: a.firedText(w, al, f.Quote)})
 	switch {
 	case err != nil && app.Permanent(err):
-		a.Log.Warn("alert not deliverable; dropped", "market", a.Desk.Name, "user", f.User, "alert", al.ID, "chat", al.Chat, "err", err)
+		a.Desk.Quotes.Log.Warn("alert not deliverable; dropped", "market", a.Desk.Name, "user", f.User, "alert", al.ID, "chat", al.Chat, "err", err)
 		a.undeliverable(ctx, f.User, al.ID, t.ID)
 		return nil
 	case err != nil:
@@ -146,15 +151,18 @@ func (a *Alerts) undeliverable(ctx context.Context, user, id, timer int64) {
 	})
 }
 
-// firedText is the alert's message: the price, its source and its time.
-func (a *Alerts) firedText(al Alert, q Quote) string {
-	dir := "fell to or below"
+// firedText is the alert's message in w's language: the price, its
+// source and its time.
+func (a *Alerts) firedText(w app.Words, al Alert, q Quote) string {
+	args := a.args(w, al)
+	args["Price"], args["Source"], args["At"] = a.Desk.Price(w.Lang, q.Price), a.Desk.SourceName(w, q.Source), locale.DateTime(w.Lang, q.At.In(ICT))
+	key := "trading.alert.fired_below"
 	if al.Above {
-		dir = "rose to or above"
+		key = "trading.alert.fired_above"
 	}
-	text := fmt.Sprintf("🔔 %s %s %s: %s (%s, %s).", a.label(al.Symbol), dir, a.Price(al.Level), a.Price(q.Price), q.Source, q.At.In(ICT).Format("02 Jan 2006 15:04 MST"))
+	text := w.T(key, args)
 	if al.Name != "" {
-		text += "\nAlert set by " + al.Name + "; it is now removed."
+		text += "\n" + w.T("trading.alert.set_by", app.Args{"Name": al.Name})
 	}
 	return text
 }

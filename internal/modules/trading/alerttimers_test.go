@@ -103,7 +103,7 @@ func TestACancelBeforeTheAlertsTimerFiresKeepsItUnsent(t *testing.T) {
 	if err := a.Check(ctx); err != nil {
 		t.Fatal(err)
 	}
-	toast, err := a.cancel(ctx, 7, id)
+	toast, err := a.cancel(ctx, english, 7, id)
 	if err != nil || !strings.HasPrefix(toast, "Cancelled: ") {
 		t.Fatalf("cancel: %q, %v", toast, err)
 	}

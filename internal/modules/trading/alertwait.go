@@ -3,10 +3,12 @@ package trading
 import (
 	"context"
 	"errors"
-	"fmt"
 	"maps"
+	"slices"
 	"time"
 
+	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -15,55 +17,55 @@ import (
 // say why an alert has not fired without asking any source itself.
 const waitKey = "alertwait"
 
-// waiting is why a symbol's alerts wait, and since when.
+// waiting is why a symbol's alerts wait (the key of its text under
+// trading.alert.wait, and the time of day of a price too old), and since
+// when.
 type waiting struct {
-	Why   string    `json:"why"`
+	Why   string    `json:"reason"`
+	At    string    `json:"at,omitempty"`
 	Since time.Time `json:"since"`
 }
 
 // usable is sym's price for a check, or why its alerts wait: no own
 // source answered (a stand-in's price is another market's), the price is
 // older than AlertTolerance (or from the future), or it is not positive.
-func (a *Alerts) usable(ctx context.Context, sym string) (Quote, string) {
+func (a *Alerts) usable(ctx context.Context, sym string) (Quote, waiting) {
 	qs := a.Desk.Quotes
 	q, err := qs.OwnPrice(ctx, sym)
 	if err != nil {
-		a.Log.Warn("alert check: no price of its own market; the alerts wait", "market", a.Desk.Name, "symbol", sym, "err", err)
+		a.Desk.Quotes.Log.Warn("alert check: no price of its own market; the alerts wait", "market", a.Desk.Name, "symbol", sym, "err", err)
 		switch {
 		case errors.Is(err, ErrUnknownSymbol):
-			return q, "its own sources (" + qs.OwnSources() + ") call " + sym + " unknown"
-		case errors.Is(err, ErrNoPrice) && qs.StandIns() != "":
-			return q, "no price from its own market's source (" + qs.OwnSources() + "); " + qs.StandIns() + " is another market's price and fires no alert"
+			return q, waiting{Why: "unknown"}
+		case errors.Is(err, ErrNoPrice) && slices.ContainsFunc(qs.Sources, func(s Source) bool { return s.StandIn }):
+			return q, waiting{Why: "stand_in"}
 		case errors.Is(err, ErrNoPrice):
-			return q, "no price from its sources (" + qs.OwnSources() + ")"
+			return q, waiting{Why: "no_price"}
 		}
-		return q, "its price could not be read"
+		return q, waiting{Why: "unreadable"}
 	}
 	now := a.now()
 	if age := now.Sub(q.At); age > AlertTolerance || age < -AlertTolerance || !q.Price.IsPositive() {
-		a.Log.Warn("alert check: price too old to act on; the alerts wait", "market", a.Desk.Name, "symbol", sym, "at", q.At)
-		return q, "its latest price (" + q.At.In(ICT).Format("15:04 MST") + ") is too old to act on"
+		a.Desk.Quotes.Log.Warn("alert check: price too old to act on; the alerts wait", "market", a.Desk.Name, "symbol", sym, "at", q.At)
+		return q, waiting{Why: "too_old", At: q.At.In(ICT).Format("15:04")}
 	}
-	return q, ""
+	return q, waiting{}
 }
 
 // noteWaits records why the symbols a check priced wait (none: an empty
 // record), keeping each one's Since while its reason holds; a failed
 // write is logged, never the check's failure.
-func (a *Alerts) noteWaits(ctx context.Context, why map[string]string) {
-	var old map[string]waiting
-	if err := a.store().GetJSON(ctx, waitKey, &old); err != nil && !errors.Is(err, storage.ErrNotFound) {
-		old = nil
-	}
+func (a *Alerts) noteWaits(ctx context.Context, why map[string]waiting) {
+	old := a.waits(ctx)
 	next := make(map[string]waiting, len(why))
 	for sym, w := range why {
-		if o, ok := old[sym]; ok && o.Why == w {
-			next[sym] = o
-		} else {
-			next[sym] = waiting{Why: w, Since: a.now()}
+		w.Since = a.now()
+		if o, ok := old[sym]; ok && o.Why == w.Why && o.At == w.At {
+			w = o
 		}
+		next[sym] = w
 	}
-	if maps.Equal(old, next) {
+	if maps.EqualFunc(old, next, func(x, y waiting) bool { return x == y }) {
 		return
 	}
 	var err error
@@ -73,7 +75,7 @@ func (a *Alerts) noteWaits(ctx context.Context, why map[string]string) {
 		err = a.store().PutJSON(ctx, waitKey, next)
 	}
 	if err != nil {
-		a.Log.Warn("alert check: why alerts wait not recorded", "market", a.Desk.Name, "err", err)
+		a.Desk.Quotes.Log.Warn("alert check: why alerts wait not recorded", "market", a.Desk.Name, "err", err)
 	}
 }
 
@@ -81,16 +83,23 @@ func (a *Alerts) noteWaits(ctx context.Context, why map[string]string) {
 func (a *Alerts) waits(ctx context.Context) map[string]waiting {
 	var w map[string]waiting
 	if err := a.store().GetJSON(ctx, waitKey, &w); err != nil && !errors.Is(err, storage.ErrNotFound) {
-		a.Log.Warn("alerts: why alerts wait unreadable", "market", a.Desk.Name, "err", err)
+		a.Desk.Quotes.Log.Warn("alerts: why alerts wait unreadable", "market", a.Desk.Name, "err", err)
 	}
 	return w
 }
 
-// waitNote is a listed alert's note on why it waits: "" when it does not.
-func waitNote(w map[string]waiting, sym string) string {
-	x, ok := w[sym]
-	if !ok {
+// waitNote is a listed alert's note on why it waits: "" when it does not
+// (or a record from before the reasons were keys says nothing).
+func (a *Alerts) waitNote(w app.Words, waits map[string]waiting, sym string) string {
+	x, ok := waits[sym]
+	if !ok || x.Why == "" {
 		return ""
 	}
-	return fmt.Sprintf(" (waits since %s: %s)", x.Since.In(ICT).Format("02 Jan 15:04 MST"), x.Why)
+	layout := "02 Jan 15:04"
+	if w.Lang == locale.Vietnamese {
+		layout = "02/01 15:04"
+	}
+	since := x.Since.In(ICT).Format(layout)
+	why := w.T("trading.alert.wait."+x.Why, app.Args{"Sym": sym, "Sources": a.Desk.Names(w, false), "StandIns": a.Desk.Names(w, true), "At": x.At})
+	return w.T("trading.alert.waits", app.Args{"Since": since, "Why": why})
 }

@@ -55,7 +55,7 @@ type Row struct {
 // from the daily value records (Values), deposits left out. m is the
 // market's rounding; now fixes the day the change counts from.
 func Board(ctx context.Context, s storage.KVStore, m Market, prices func(sym string) (decimal.Decimal, bool), scope int64, now time.Time) ([]Row, error) {
-	users, err := portfolioUsers(ctx, s)
+	users, err := usersUnder(ctx, s, portfolioPrefix)
 	if err != nil {
 		return nil, err
 	}

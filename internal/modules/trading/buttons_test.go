@@ -13,7 +13,7 @@ import (
 // that parses gets "no price", telling it from a refused one.
 var desk = app.Factory{Name: "stock", New: func(d app.Deps) (*app.Module, error) {
 	ticker := func(s string) (string, bool) { return s, trading.UpperAlnum(s, 3, 10) }
-	k := &trading.Kit{Name: "stock", Symbol: ticker, PriceText: func(app.Words, string, trading.Quote) string { return "" }}
+	k := &trading.Kit{Name: "stock", Symbol: ticker}
 	dk := &trading.Desk{Kit: k, Quotes: &trading.Quotes{Store: d.Store, Log: d.Log, Now: d.Now}}
 	return &app.Module{Name: "stock", Texts: trading.Texts(nil), Callbacks: []app.Callback{dk.Callback()}}, nil
 }}

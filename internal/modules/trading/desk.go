@@ -39,6 +39,19 @@ func (d *Desk) UnitOf(w app.Words, sym string) string {
 	return sym
 }
 
+// Names names, in w's language, the market's own sources ("Binance,
+// Coinbase") or those that answer another market's price in this one's
+// stead (standIn: "world spot"; "": none).
+func (d *Desk) Names(w app.Words, standIn bool) string {
+	var names []string
+	for _, s := range d.Quotes.Sources {
+		if s.StandIn == standIn {
+			names = append(names, d.SourceName(w, s.Name))
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
 // Buy prices sym and applies buy (Portfolio.BuyFor or BuyQty) at that
 // price; buy returns the quantity bought.
 func (d *Desk) Buy(ctx context.Context, r *app.Request, sym string, buy func(p *Portfolio, price decimal.Decimal, now time.Time) (decimal.Decimal, error)) error {

@@ -147,6 +147,10 @@ func ParsePeriod(s string, allowed []Period, def Period) (Period, bool) {
 	return Period{}, false
 }
 
+// Label is how a button or a title in w's language names p: English as
+// it is typed ("7d"), Vietnamese in words ("7 ngày").
+func (p Period) Label(w app.Words) string { return w.T("trading.chart.periods." + p.Name) }
+
 // Names are the periods' names, in their order: "1d", "7d".
 func Names(ps []Period) []string {
 	names := make([]string, len(ps))

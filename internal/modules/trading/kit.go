@@ -23,22 +23,26 @@ type Kit struct {
 	// "cmd.<name>" and every key its Kit names), the shared words appended
 	// (Texts).
 	Texts    fs.FS
-	Noun     string        // how logs and errors name a symbol: "coin", "gold", "ticker"
 	Settings []app.Setting // every one a source's base URL, checked by CheckURL
 	// Sources are the price sources in fallback order; Histories the
 	// charts' price histories, likewise.
 	Sources   func(s Sites) []Source
 	Histories func(s Sites) []HistorySource
-	Range     PriceRange    // every price a source answers lies in it
-	Fresh     time.Duration // how long a price is reused from the store
-	NoPrice   string        // the key of the reply when every source failed ("": the shared one)
+	Range     PriceRange // every price a source answers lies in it
+	// SourceNames are the keys naming the sources whose names are words
+	// ("world spot"), by name; the rest are named as they are (Binance).
+	SourceNames map[string]string
+	Fresh       time.Duration // how long a price is reused from the store
+	NoPrice     string        // the key of the reply when every source failed ("": the shared one)
 
 	Market   Market
-	Money    func(decimal.Decimal) string // cash in English (the alerts' replies); a reader's language: Cash
-	Currency string                       // the cash's name: "USD"
-	Start    string                       // a first top-up to suggest: "1000"
-	Unit     string                       // the key of a quantity's name in replies ("unit": luong; "": the symbol)
-	Chart    chart.Format                 // money on charts
+	Currency string       // the cash's name: "USD"
+	Start    string       // a first top-up to suggest: "1000"
+	Unit     string       // the key of a quantity's name in replies ("unit": luong; "": the symbol)
+	Chart    chart.Format // money on charts
+	// PricePlaces are a price's decimals (nil: the cash's): a small coin's
+	// price needs many.
+	PricePlaces func(decimal.Decimal) int32
 
 	// Symbol reads a typed symbol; nil: the market has one symbol, Only,
 	// and its commands take none.
@@ -49,43 +53,30 @@ type Kit struct {
 	// SymbolArg is the key naming the symbol in usage lines ("symbol",
 	// "ticker") and Example is one ("BTC").
 	SymbolArg, Example string
-	// PriceText is a price reply in w's language.
-	PriceText func(w app.Words, sym string, q Quote) string
 
 	// Buy and Sell read an order's amount. A Buy in Cash spends that much.
 	Buy, Sell OrderAmount
 
-	// AlertPrice formats an alert's level (nil: Money); AlertExample is an
-	// alert command's arguments ("BTC above 120000"); AlertLabel names what
-	// an alert watches (nil: the symbol).
-	AlertPrice   func(decimal.Decimal) string
-	AlertExample string
-	AlertLabel   func(sym string) string
+	// AlertExample is an alert command's arguments ("BTC above 120000");
+	// AlertSymbol is the key naming the symbol in its usage line, and
+	// AlertLabel the key naming what an alert watches ("": the symbol).
+	AlertExample, AlertSymbol, AlertLabel string
 
 	// ChartOnly is the one symbol the charts draw ("": any symbol), named
-	// by ChartLabel (nil: the symbol); ChartHint is a card's chart command
-	// (nil: "/<name>_chart <SYM>"). Periods are the charts' periods, in
-	// button order, Period the one without an argument.
-	ChartOnly  string
-	ChartLabel func(w app.Words, sym string) string
-	ChartHint  func(w app.Words, sym string) string
-	Periods    []Period
-	Period     Period
+	// by the key ChartLabel ("": the symbol); ChartHint is the key of a
+	// card's chart command ("": "/<name>_chart <SYM>"). Periods are the
+	// charts' periods, in button order, Period the one without an argument.
+	ChartOnly, ChartLabel, ChartHint string
+	Periods                          []Period
+	Period                           Period
 
-	// Help describes the commands whose words differ per market.
-	Help Help
 	// InlineHelp is the key of the price cards' line in /help; the
 	// market's catalog also has "inline.summary", the own-portfolio
 	// summary's.
 	InlineHelp string
-	// More are a market's own commands, after the kit's.
+	// More are a market's own commands, after the kit's (each one's
+	// description is its catalog's "cmd.<name>", as the kit's are).
 	More func(d *Desk) []app.Command
-}
-
-// Help is the descriptions of a market's commands that name its own
-// examples.
-type Help struct {
-	Price, Buy, Sell, Alert, Chart string
 }
 
 // Sites builds a market's sources: the deps (a source may keep state in
@@ -120,6 +111,43 @@ type OrderAmount struct {
 // or 1,234,567 VND, vi 1.234,56 $ or 1.234.567 ₫.
 func (k *Kit) Cash(lang app.Lang, d decimal.Decimal) string {
 	return locale.Money(lang, k.Currency, d.StringFixed(k.Market.CashPlaces))
+}
+
+// Price is a price as lang reads money, at the market's PricePlaces.
+func (k *Kit) Price(lang app.Lang, p decimal.Decimal) string {
+	places := k.Market.CashPlaces
+	if k.PricePlaces != nil {
+		places = k.PricePlaces(p)
+	}
+	return locale.Money(lang, k.Currency, p.StringFixed(places))
+}
+
+// PriceText is a price reply in w's language: the market's key "price"
+// with the price (a two-sided quote's Buy and Sell too), its source and
+// the note of how the source made it.
+func (k *Kit) PriceText(w app.Words, sym string, q Quote) string {
+	text := w.T("price", app.Args{"Sym": sym, "Price": k.Price(w.Lang, q.Price), "Buy": k.Price(w.Lang, q.SellPrice()),
+		"Sell": k.Price(w.Lang, q.Price), "Source": k.SourceName(w, q.Source)})
+	switch {
+	case q.Note != "" && q.NoteArgs != nil:
+		args := app.Args{}
+		for k, v := range q.NoteArgs {
+			args[k] = Figure(w.Lang, v)
+		}
+		text += "\n" + w.T(q.Note, args)
+	case q.Note != "": // kept before notes had figures: its text
+		text += "\n" + q.Note
+	}
+	return text
+}
+
+// SourceName is how a reply in w's language names a price source: its
+// key in SourceNames, else its name.
+func (k *Kit) SourceName(w app.Words, name string) string {
+	if key, ok := k.SourceNames[name]; ok {
+		return w.T(key)
+	}
+	return name
 }
 
 // ChartMoney is the charts' money format for a reader of lang: the Kit's

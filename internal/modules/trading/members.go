@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -38,9 +37,6 @@ func (p *Portfolio) noteMember(r *app.Request) {
 	}
 }
 
-// displayName is SenderName, as the alerts call it.
-func displayName(r *app.Request) string { return SenderName(r) }
-
 // SenderName is the speaker's name (a group's title for its anonymous
 // admins), as UserName cuts it.
 func SenderName(r *app.Request) string {
@@ -71,46 +67,23 @@ func clip(s string, n int) string {
 // inChat reports whether p was changed in the group chat.
 func (p *Portfolio) inChat(chat int64) bool { return slices.Contains(p.Chats, chat) }
 
-// portfolioUsers are the users with a portfolio in s.
-func portfolioUsers(ctx context.Context, s storage.KVStore) ([]int64, error) {
-	keys, err := s.List(ctx, "user:")
-	if err != nil {
-		return nil, fmt.Errorf("list portfolios: %w", err)
-	}
-	users := make([]int64, 0, len(keys))
-	for _, k := range keys {
-		if id, err := strconv.ParseInt(strings.TrimPrefix(k, "user:"), 10, 64); err == nil {
-			users = append(users, id)
-		}
-	}
-	return users, nil
-}
-
 // MoveChat is the portfolios' part of a module's OnChatChange: a group
 // that became a supergroup keeps its members (each portfolio's Chats names
 // the new id), a chat gone is forgotten. Idempotent, as the hook must be.
 func MoveChat(ctx context.Context, s storage.KVStore, ch app.ChatChange) error {
-	users, err := portfolioUsers(ctx, s)
+	err := updateEach(ctx, s, portfolioPrefix, func(p *Portfolio, found bool) (bool, error) {
+		if !found || !p.inChat(ch.ChatID) {
+			return false, nil
+		}
+		i := slices.Index(p.Chats, ch.ChatID)
+		if ch.MovedTo == 0 || p.inChat(ch.MovedTo) {
+			p.Chats = slices.Delete(p.Chats, i, i+1)
+		} else {
+			p.Chats[i] = ch.MovedTo
+		}
+		return true, nil
+	})
 	if err != nil {
-		return err
-	}
-	var errs []error
-	for _, u := range users {
-		err := storage.UpdateJSON(ctx, s, Key(u), func(p *Portfolio, found bool) (bool, error) {
-			if !found || !p.inChat(ch.ChatID) {
-				return false, nil
-			}
-			i := slices.Index(p.Chats, ch.ChatID)
-			if ch.MovedTo == 0 || p.inChat(ch.MovedTo) {
-				p.Chats = slices.Delete(p.Chats, i, i+1)
-			} else {
-				p.Chats[i] = ch.MovedTo
-			}
-			return true, nil
-		})
-		errs = append(errs, err)
-	}
-	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("move chat %d: %w", ch.ChatID, err)
 	}
 	return nil

@@ -11,7 +11,6 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/storage/memory"
 )
 
@@ -32,7 +31,7 @@ func TestAPriceOutsideItsMarketsRangeIsASourceFailure(t *testing.T) {
 			second := good.source()
 			second.Name = "Good"
 			qs := &Quotes{Store: s, Log: slog.New(slog.NewTextHandler(&logs, nil)), Now: func() time.Time { return alertNow },
-				Fresh: time.Minute, Sources: []Source{bad.source(), second}, Noun: "coin", Range: coinRange}
+				Fresh: time.Minute, Sources: []Source{bad.source(), second}, Range: coinRange}
 			q, err := qs.Price(ctx, "BTC")
 			if err != nil || q.Source != "Good" || !q.Price.Equal(d("60000")) {
 				t.Fatalf("price %+v, %v; want the next source's", q, err)
@@ -56,19 +55,19 @@ func TestAPriceOutsideItsMarketsRangeIsASourceFailure(t *testing.T) {
 func TestAnAlertLevelOutsideItsMarketsRangeIsRefused(t *testing.T) {
 	a := replica(memory.New().For("coin"), &clock{t: alertNow}, newTable(map[string]string{}), &sentBot{}, 0)
 	a.Desk.Quotes.Range = coinRange
-	a.Price = func(p decimal.Decimal) string { return USD(p, max(2, -p.Exponent())) }
+	a.Desk.PricePlaces = func(p decimal.Decimal) int32 { return max(2, -p.Exponent()) }
 	for args, want := range map[string]string{
 		"BTC above 1e15":            "That level is too large: at most $100,000,000.00.",
 		"BTC above 100000000.01":    "That level is too large: at most $100,000,000.00.",
 		"BTC below 0.0000000000001": "That level is too small: at least $0.000000000001.",
 		"BTC below 1e-13":           "That level is too small: at least $0.000000000001.",
 	} {
-		_, err := a.ParseAlert(app.Words{}, args)
+		_, err := a.ParseAlert(english, args)
 		if err == nil || !strings.HasSuffix(err.Error(), want) {
 			t.Errorf("%s: %v; want %q", args, err, want)
 		}
 	}
-	if _, err := a.ParseAlert(app.Words{}, "BTC above 99999999"); err != nil {
+	if _, err := a.ParseAlert(english, "BTC above 99999999"); err != nil {
 		t.Fatal(err)
 	}
 }

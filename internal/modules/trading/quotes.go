@@ -89,7 +89,6 @@ type Quotes struct {
 	Fresh      time.Duration
 	UnknownFor time.Duration
 	Sources    []Source
-	Noun       string // "coin", "ticker": how replies name a symbol
 	// Range bounds every price a source answers (NewQuotes requires one;
 	// zero bounds nothing).
 	Range PriceRange
@@ -110,23 +109,6 @@ func (qs *Quotes) Price(ctx context.Context, sym string) (Quote, error) {
 // none of them answered (a stand-in may have).
 func (qs *Quotes) OwnPrice(ctx context.Context, sym string) (Quote, error) {
 	return qs.price(ctx, sym, true)
-}
-
-// OwnSources names the market's own sources: "Binance, Coinbase".
-func (qs *Quotes) OwnSources() string { return qs.sourceNames(false) }
-
-// StandIns names the sources that answer another market's price in this
-// one's stead: "world spot" ("": none).
-func (qs *Quotes) StandIns() string { return qs.sourceNames(true) }
-
-func (qs *Quotes) sourceNames(standIn bool) string {
-	var names []string
-	for _, s := range qs.Sources {
-		if s.StandIn == standIn {
-			names = append(names, s.Name)
-		}
-	}
-	return strings.Join(names, ", ")
 }
 
 func (qs *Quotes) price(ctx context.Context, sym string, own bool) (Quote, error) {

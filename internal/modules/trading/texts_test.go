@@ -1,16 +1,36 @@
 package trading
 
 import (
+	"context"
+	"sync"
 	"testing"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/locale"
 )
 
-func sharedWords(lang app.Lang) app.Words {
-	cat := locale.NewCatalog(locale.Source{Namespace: "coin", FS: Texts(nil)})
-	return app.NewWords(cat, "coin", lang)
-}
+// sharedCatalog is the shared words alone, as the market "coin".
+var sharedCatalog = sync.OnceValue(func() *locale.Catalog {
+	return locale.NewCatalog(locale.Source{Namespace: "coin", FS: Texts(nil)})
+})
+
+func sharedWords(lang app.Lang) app.Words { return app.NewWords(sharedCatalog(), "coin", lang) }
+
+// english are the shared words in English.
+var english = sharedWords(app.English)
+
+// chatTexts are a desk's Texts over the shared words, every chat English.
+type chatTexts struct{}
+
+var _ app.Texts = chatTexts{}
+
+func (chatTexts) In(lang app.Lang) app.Words { return sharedWords(lang) }
+
+func (chatTexts) Chat(context.Context, int64) (app.Words, error) { return english, nil }
+
+func (chatTexts) Choose(context.Context, int64, app.Lang) error { return nil }
+
+func (chatTexts) ChooseZone(context.Context, int64, string) error { return nil }
 
 // The toast's English constant is the catalog's English; a Vietnamese
 // presser reads Vietnamese.

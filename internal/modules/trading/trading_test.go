@@ -276,15 +276,16 @@ func asAUser(op func() error) error {
 }
 
 func TestMoneyPutsTheSignFirst(t *testing.T) {
+	usd, vnd := &Kit{Currency: "USD", Market: Market{CashPlaces: 2}}, &Kit{Currency: "VND"}
 	tests := []struct {
 		name, got, want string
 	}{
-		{"dollars", USD(decimal.RequireFromString("1234.5"), 2), "$1,234.50"},
-		{"a dollar loss", USD(decimal.RequireFromString("-0.01"), 2), "-$0.01"},
-		{"a large dollar loss", USD(decimal.RequireFromString("-1234567.891"), 2), "-$1,234,567.89"},
-		{"a loss that rounds to nothing", USD(decimal.RequireFromString("-0.001"), 2), "$0.00"},
-		{"dong", VND(decimal.NewFromInt(1000)), "1,000 VND"},
-		{"a dong loss", VND(decimal.NewFromInt(-1000)), "-1,000 VND"},
+		{"dollars", usd.Cash(app.English, decimal.RequireFromString("1234.5")), "$1,234.50"},
+		{"a dollar loss", usd.Cash(app.English, decimal.RequireFromString("-0.01")), "-$0.01"},
+		{"a large dollar loss", usd.Price(app.English, decimal.RequireFromString("-1234567.891")), "-$1,234,567.89"},
+		{"a loss that rounds to nothing", usd.Cash(app.English, decimal.RequireFromString("-0.001")), "$0.00"},
+		{"dong", vnd.Cash(app.English, decimal.NewFromInt(1000)), "1,000 VND"},
+		{"a dong loss", vnd.Price(app.English, decimal.NewFromInt(-1000)), "-1,000 VND"},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {

@@ -64,7 +64,7 @@ func (v *Values) Cron() app.Cron {
 }
 
 func (v *Values) record(ctx context.Context, run app.CronRun) error {
-	users, err := portfolioUsers(ctx, v.Quotes.Store)
+	users, err := usersUnder(ctx, v.Quotes.Store, portfolioPrefix)
 	if err != nil {
 		return fmt.Errorf("%s values: %w", v.Name, err)
 	}

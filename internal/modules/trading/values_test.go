@@ -23,7 +23,7 @@ func valuesOn(s storage.KVStore, now *time.Time, price string) *Values {
 	clock := func() time.Time { return *now }
 	q := &Quotes{Store: s, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clock, Fresh: time.Second,
 		Sources: []Source{{Name: "fixed", Price: func(context.Context, string, time.Time) (decimal.Decimal, error) { return d(price), nil }}}}
-	return &Values{Desk: &Desk{Kit: &Kit{Market: usd, Name: "coin", Money: func(v decimal.Decimal) string { return v.String() }}, Quotes: q}}
+	return &Values{Desk: &Desk{Kit: &Kit{Market: usd, Name: "coin"}, Quotes: q}}
 }
 
 // days is each point's day and total value, "day=total".

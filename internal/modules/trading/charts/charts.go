@@ -39,10 +39,10 @@ type Charts struct {
 // replies: the Kit's ChartLabel, when the symbol alone would mislead
 // (gold's world spot).
 func (c *Charts) SymbolLabel(w app.Words, sym string) string {
-	if c.ChartLabel == nil {
+	if c.ChartLabel == "" {
 		return sym
 	}
-	return c.ChartLabel(w, sym)
+	return w.T(c.ChartLabel)
 }
 
 // ChartSymbol reads a chart's symbol as the market's other commands do; a
@@ -102,7 +102,7 @@ func (c *Charts) title(w app.Words, sym string, p trading.Period, h trading.Hist
 	}
 	pct := 100 * math.Abs(diff) / first
 	money := c.ChartMoney(w.Lang)
-	return w.T("trading.chart.title", app.Args{"Label": c.SymbolLabel(w, sym), "Period": p.Name, "Last": money.String(last),
+	return w.T("trading.chart.title", app.Args{"Label": c.SymbolLabel(w, sym), "Period": p.Label(w), "Last": money.String(last),
 		"Pct": sign + locale.Float(w.Lang, pct, 2), "Diff": sign + money.String(math.Abs(diff))})
 }
 
@@ -117,7 +117,7 @@ func (c *Charts) caption(w app.Words, title string, h trading.History, src tradi
 	if w.Lang == locale.Vietnamese {
 		at = locale.DateTime(w.Lang, h.Last().T.In(trading.ICT))
 	}
-	lines := []string{title, w.T(key, app.Args{"Count": len(h.Bars), "Source": src.Name, "At": at})}
+	lines := []string{title, w.T(key, app.Args{"Count": len(h.Bars), "Source": c.SourceName(w, src.Name), "At": at})}
 	if src.Note != "" {
 		lines = append(lines, w.T(src.Note))
 	}
@@ -127,7 +127,7 @@ func (c *Charts) caption(w app.Words, title string, h trading.History, src tradi
 // why is the words for a chart that cannot be drawn (ok false: another
 // error, the caller's to return).
 func (c *Charts) why(w app.Words, err error, sym string, p trading.Period) (string, bool) {
-	args := app.Args{"Sym": c.SymbolLabel(w, sym), "Period": p.Name}
+	args := app.Args{"Sym": c.SymbolLabel(w, sym), "Period": p.Label(w)}
 	switch {
 	case errors.Is(err, trading.ErrUnknownSymbol):
 		return w.T("unknown_symbol", args), true

@@ -30,7 +30,7 @@ func fixedCharts(now time.Time, d chart.Drawer) *Charts {
 		}
 		return h, nil
 	}}
-	return &Charts{Kit: &trading.Kit{Name: "coin", Noun: "coin", Periods: trading.AllPeriods, Period: trading.Week},
+	return &Charts{Kit: &trading.Kit{Name: "coin", Periods: trading.AllPeriods, Period: trading.Week},
 		Store: memory.New().For("coin"), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: func() time.Time { return now },
 		History: []trading.HistorySource{src}, Drawer: d}
 }

@@ -15,10 +15,10 @@ import (
 func (c *Charts) prefix() string { return c.Name + "c:" }
 
 // keyboard is a row of the periods, the one shown marked.
-func (c *Charts) keyboard(sym string, shown trading.Period) *models.InlineKeyboardMarkup {
+func (c *Charts) keyboard(w app.Words, sym string, shown trading.Period) *models.InlineKeyboardMarkup {
 	row := make([]app.Button, 0, len(c.Periods))
 	for _, p := range c.Periods {
-		label := p.Name
+		label := p.Label(w)
 		if p.Name == shown.Name {
 			label = "• " + label
 		}
@@ -62,7 +62,7 @@ func (c *Charts) Command() func(context.Context, *app.Request) error {
 			}
 			return err
 		}
-		_, err = c.Photos.SendPhoto(ctx, app.Photo{ChatID: r.ChatID, ThreadID: r.ThreadID, PNG: pic.PNG, Name: "chart.png", Caption: pic.Caption, Keyboard: c.keyboard(sym, p)})
+		_, err = c.Photos.SendPhoto(ctx, app.Photo{ChatID: r.ChatID, ThreadID: r.ThreadID, PNG: pic.PNG, Name: "chart.png", Caption: pic.Caption, Keyboard: c.keyboard(r.Words, sym, p)})
 		if text, ok := r.NoRightText(err); ok {
 			_, err := r.Reply(ctx, text)
 			return err
@@ -89,7 +89,7 @@ func (c *Charts) Callback() app.Callback {
 			}
 			return err
 		}
-		kb := c.keyboard(sym, p)
+		kb := c.keyboard(req.Words, sym, p)
 		if req.MessageID == 0 { // an inline message: nothing to edit, so a new photo
 			_, err = c.Photos.SendPhoto(ctx, app.Photo{ChatID: req.ChatID, ThreadID: req.ThreadID, PNG: pic.PNG, Name: "chart.png", Caption: pic.Caption, Keyboard: kb})
 		} else {

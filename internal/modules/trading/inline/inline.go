@@ -56,8 +56,8 @@ func card(ctx context.Context, d *trading.Desk, w app.Words, read func(string) (
 	}
 	lines = append(lines, w.T("trading.price_at", app.Args{"At": trading.Moment(w.Lang, q.At)}))
 	chart := "/" + d.Name + "_chart " + sym
-	if d.Kit.ChartHint != nil {
-		chart = d.Kit.ChartHint(w, sym)
+	if d.Kit.ChartHint != "" {
+		chart = w.T(d.Kit.ChartHint)
 	}
 	if chart != "" {
 		lines = append(lines, w.T("trading.chart_hint", app.Args{"Command": chart}))

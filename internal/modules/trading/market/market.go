@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/boards"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
@@ -39,12 +40,12 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 		sites.URLs[s.Name] = base
 	}
 	if !k.Range.Valid() {
-		return nil, fmt.Errorf("%s prices: the range [%s, %s] bounds nothing", k.Noun, k.Range.Min, k.Range.Max)
+		return nil, fmt.Errorf("%s prices: the range [%s, %s] bounds nothing", k.Name, k.Range.Min, k.Range.Max)
 	}
 	if !slices.Contains(k.Periods, k.Period) {
 		return nil, fmt.Errorf("%s charts: the period %q is not one of the kit's", k.Name, k.Period.Name)
 	}
-	quotes := &trading.Quotes{Store: d.Store, Log: d.Log, Now: d.Now, Fresh: k.Fresh, UnknownFor: trading.UnknownFor, Noun: k.Noun,
+	quotes := &trading.Quotes{Store: d.Store, Log: d.Log, Now: d.Now, Fresh: k.Fresh, UnknownFor: trading.UnknownFor,
 		Range: k.Range, NoPrice: k.NoPrice, Sources: k.Sources(sites)}
 	dk := &trading.Desk{Kit: k, Quotes: quotes, Bot: d.Bot, Texts: d.Texts}
 	dk.Values = &trading.Values{Desk: dk, Photos: d.Photos(), Drawer: dr}
@@ -52,32 +53,35 @@ func Build(k *trading.Kit, d app.Deps, dr chart.Drawer) (*app.Module, error) {
 	if k.Histories != nil {
 		charted.History = k.Histories(sites)
 	}
-	price := k.AlertPrice
-	if price == nil {
-		price = k.Money
-	}
-	alerts := &trading.Alerts{Desk: dk, Bot: d.Bot, Log: d.Log, Symbol: k.Symbol, Fixed: k.Only, Label: k.AlertLabel, Price: price, Example: k.AlertExample, Timers: d.Timers}
+	alerts := &trading.Alerts{Desk: dk, Timers: d.Timers}
 	orders := &desk.Orders{Desk: dk, Conv: d.Conversations}
 	dk.Alerts, dk.Press = alerts, orders.Press
 
 	n := k.Name
 	commands := []app.Command{
-		{Name: n + "_price", Description: k.Help.Price, Handler: orders.PriceCommand},
-		{Name: n + "_topup", Description: "Add paper " + k.Currency + ": /" + n + "_topup " + k.Start, Handler: dk.TopUp},
-		{Name: n + "_buy", Description: k.Help.Buy, Handler: orders.BuyCommand},
-		{Name: n + "_sell", Description: k.Help.Sell, Handler: orders.SellCommand},
-		{Name: n + "_stats", Description: "Your " + n + " portfolio and profit/loss", Handler: dk.ShowStats},
-		{Name: n + "_top", Description: "The " + n + " board: this group's portfolios by value and 7-day change (private: /" + n + "_top join to be on it)", Handler: boards.Command(dk)},
-		{Name: n + "_alert", Description: k.Help.Alert, Handler: alerts.SetCommand},
-		{Name: n + "_alerts", Description: "Your " + n + " price alerts, a Cancel button each", Handler: alerts.ListCommand},
-		{Name: n + "_chart", Description: k.Help.Chart, Handler: charted.Command()},
+		{Name: n + "_price", Handler: orders.PriceCommand},
+		{Name: n + "_topup", Handler: dk.TopUp},
+		{Name: n + "_buy", Handler: orders.BuyCommand},
+		{Name: n + "_sell", Handler: orders.SellCommand},
+		{Name: n + "_stats", Handler: dk.ShowStats},
+		{Name: n + "_top", Handler: boards.Command(dk)},
+		{Name: n + "_alert", Handler: alerts.SetCommand},
+		{Name: n + "_alerts", Handler: alerts.ListCommand},
+		{Name: n + "_chart", Handler: charted.Command()},
 	}
 	if k.More != nil {
 		commands = append(commands, k.More(dk)...)
 	}
+	// A command's description is its catalog's "cmd.<name>" in English,
+	// as /help and the menu show it where no other language is asked.
+	texts := trading.Texts(k.Texts)
+	english := app.NewWords(locale.NewCatalog(locale.Source{Namespace: n, FS: texts}), n, app.English)
+	for i, c := range commands {
+		commands[i].Description = english.T("cmd." + c.Name)
+	}
 	return &app.Module{
 		Name:         n,
-		Texts:        trading.Texts(k.Texts),
+		Texts:        texts,
 		Commands:     commands,
 		Steps:        orders.Steps(),
 		OnChatChange: dk.OnChatChange,

@@ -73,7 +73,7 @@ func TestAMarketRefusesASourceURLThatIsNotHTTPS(t *testing.T) {
 // where it is built, not found out at the first /<market>_chart.
 func TestAKitWhoseChartPeriodIsNotOneOfItsPeriodsIsRefused(t *testing.T) {
 	for name, periods := range map[string][]trading.Period{"no periods": nil, "another period": {trading.Day, trading.Month}} {
-		k := &trading.Kit{Name: "coin", Noun: "coin", Range: trading.PriceRange{Min: decimal.NewFromInt(1), Max: decimal.NewFromInt(2)},
+		k := &trading.Kit{Name: "coin", Range: trading.PriceRange{Min: decimal.NewFromInt(1), Max: decimal.NewFromInt(2)},
 			Sources: func(trading.Sites) []trading.Source { return nil }, Periods: periods, Period: trading.Week}
 		if _, err := market.Build(k, app.Deps{}, draw.New()); err == nil {
 			t.Errorf("%s: a kit charting %s by default over %v was built", name, k.Period.Name, periods)

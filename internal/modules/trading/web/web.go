@@ -28,9 +28,6 @@ type Amount struct {
 	Text  string          `json:"text"`
 }
 
-// qty writes a quantity in lang (vi 0,5).
-func qty(lang app.Lang, q decimal.Decimal) string { return locale.Number(lang, trading.Qty(q)) }
-
 // WebPortfolio is a user's portfolio in one market, as the Mini App shows it.
 type WebPortfolio struct {
 	Market   string        `json:"market"`
@@ -140,7 +137,7 @@ func Me(ctx context.Context, d *trading.Desk, user int64, lang app.Lang) (WebPor
 	out.Found = true
 	out.Cash, out.Invested, out.Total, out.PL = amount(v.Cash), amount(v.Invested), amount(v.Total), amount(v.PL)
 	for _, l := range v.Lines {
-		out.Holdings = append(out.Holdings, WebHolding{Symbol: l.Symbol, Unit: d.UnitOf(w, l.Symbol), Qty: trading.Qty(l.Qty), QtyText: qty(w.Lang, l.Qty),
+		out.Holdings = append(out.Holdings, WebHolding{Symbol: l.Symbol, Unit: d.UnitOf(w, l.Symbol), Qty: l.Qty.String(), QtyText: trading.QtyIn(w.Lang, l.Qty),
 			Cost: amount(l.Cost), Price: amount(l.Price), Value: amount(l.Value), PL: amount(l.PL), PriceKnown: l.PriceKnown})
 	}
 	for _, pt := range pts {
@@ -151,7 +148,7 @@ func Me(ctx context.Context, d *trading.Desk, user int64, lang app.Lang) (WebPor
 		wt := WebTrade{At: t.At, When: locale.DateTime(w.Lang, t.At.In(trading.ICT)), Kind: t.Kind, Symbol: t.Symbol, Cash: amount(t.Cash)}
 		if t.Kind != "topup" {
 			price := amount(t.Price)
-			wt.Qty, wt.QtyText, wt.Price = trading.Qty(t.Qty), qty(w.Lang, t.Qty), &price
+			wt.Qty, wt.QtyText, wt.Price = t.Qty.String(), trading.QtyIn(w.Lang, t.Qty), &price
 		}
 		out.Trades = append(out.Trades, wt)
 	}

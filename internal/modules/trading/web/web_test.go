@@ -26,7 +26,7 @@ func TestBoardRouteShowsAGroupsBoardOnlyToWhoTradedThere(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	desk := &trading.Desk{Kit: &trading.Kit{Money: func(v decimal.Decimal) string { return v.String() }},
+	desk := &trading.Desk{Kit: &trading.Kit{},
 		Quotes: &trading.Quotes{Store: store, Now: func() time.Time { return time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC) }}}
 	route := web.BoardRoute(desk)
 	for _, tc := range []struct {
