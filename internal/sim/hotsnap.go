@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 
 	"github.com/miti99bot/miti99bot/internal/backup"
@@ -38,7 +39,7 @@ func (l *life) hot() bool { _, ok := l.cfg.Store.(*bolt.Provider); return ok }
 func (l *life) armHotSnapshot() {
 	h := &hotSnap{snap: snap{path: filepath.Join(l.op.Dir, fmt.Sprintf("snap-%d.tar", len(l.op.snaps)+1)), step: l.step + 1},
 		inFlight: l.hot(), done: make(chan error, 1)}
-	h.model, h.gone = l.keys.copy()
+	h.model, h.gone, h.open = l.keys.copy()
 	store, name := l.cfg.Store, l.op.serving().Name
 	h.run = func() {
 		go func() {
@@ -81,10 +82,13 @@ func (l *life) settleHotSnapshot() {
 	if err != nil {
 		l.t.Fatal(err)
 	}
-	model, gone, n, ok := instant(held, h.model, h.gone, h.journal)
+	_, _, open := l.keys.copy() // a write with no answer during the step may show too
+	maps.Copy(open, h.open)
+	h.open = open
+	model, gone, n, ok := instant(held, h.model, h.gone, h.open, h.journal)
 	l.hist.note("  the snapshot is the store after %d of the %d writes made meanwhile (found %t)", n, len(h.journal), ok)
 	if !ok {
-		l.fail("keyspace", "the snapshot taken during step %d is the store at no instant of it: %s", h.step, first(diffKeys(held, model, gone), 5))
+		l.fail("keyspace", "the snapshot taken during step %d is the store at no instant of it: %s", h.step, first(diffKeys(held, model, gone, h.open), 5))
 		return
 	}
 	h.model, h.gone = model, gone
@@ -98,16 +102,16 @@ func (l *life) settleHotSnapshot() {
 // the update's record) may have landed in either order: the later one
 // alone is tried too. It returns that model and how many writes it holds;
 // not found, the model at the end.
-func instant(held, model map[nsKey][]byte, gone map[nsKey]bool, journal []journalEntry) (map[nsKey][]byte, map[nsKey]bool, int, bool) {
+func instant(held, model map[nsKey][]byte, gone map[nsKey]bool, open map[nsKey][]alt, journal []journalEntry) (map[nsKey][]byte, map[nsKey]bool, int, bool) {
 	for i := 0; ; i++ {
-		if len(diffKeys(held, model, gone)) == 0 {
+		if len(diffKeys(held, model, gone, open)) == 0 {
 			return model, gone, i, true
 		}
 		if i == len(journal) {
 			return model, gone, i, false
 		}
 		if i+1 < len(journal) && journal[i+1].began < journal[i].done {
-			if m, g := apply(model, gone, journal[i+1]); len(diffKeys(held, m, g)) == 0 {
+			if m, g := apply(model, gone, journal[i+1]); len(diffKeys(held, m, g, open)) == 0 {
 				return m, g, i + 1, true
 			}
 		}

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"maps"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -21,9 +21,10 @@ import (
 type keyspace struct {
 	mu      sync.Mutex
 	items   map[nsKey][]byte
-	deleted map[nsKey]bool // deleted and not written since
-	hot     *hotSnap       // a snapshot journaling the writes (hotsnap.go)
-	calls   atomic.Int64   // numbers the starts and ends of the bot's writes
+	deleted map[nsKey]bool  // deleted and not written since
+	open    map[nsKey][]alt // written with no answer: the outcomes the store may show (latewrite.go)
+	hot     *hotSnap        // a snapshot journaling the writes (hotsnap.go)
+	calls   atomic.Int64    // numbers the starts and ends of the bot's writes
 }
 
 type nsKey struct{ ns, key string }
@@ -32,7 +33,7 @@ func (k nsKey) String() string { return fmt.Sprintf("%s/%q", k.ns, k.key) }
 
 // newKeyspace starts from what p already holds.
 func newKeyspace(t testing.TB, p storage.KVProvider) *keyspace {
-	ks := &keyspace{items: map[nsKey][]byte{}, deleted: map[nsKey]bool{}}
+	ks := &keyspace{items: map[nsKey][]byte{}, deleted: map[nsKey]bool{}, open: map[nsKey][]alt{}}
 	held, err := holdings(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
@@ -48,6 +49,7 @@ func (ks *keyspace) put(k nsKey, v []byte, began int64) {
 	ks.mu.Lock()
 	ks.items[k] = bytes.Clone(v)
 	delete(ks.deleted, k)
+	delete(ks.open, k)
 	ks.journal(journalEntry{k, ks.items[k], began, ks.calls.Add(1)})
 }
 
@@ -57,6 +59,7 @@ func (ks *keyspace) remove(k nsKey, began int64) {
 		ks.deleted[k] = true
 	}
 	delete(ks.items, k)
+	delete(ks.open, k)
 	ks.journal(journalEntry{k, nil, began, ks.calls.Add(1)})
 }
 
@@ -76,23 +79,8 @@ func (ks *keyspace) journal(e journalEntry) {
 	}
 }
 
-// unsure learns from the store what a write that failed did: a failed
-// call may have landed (a server that timed out after writing).
-func (ks *keyspace) unsure(ctx context.Context, s storage.KVStore, k nsKey, began int64, err error) {
-	if err == nil || errors.Is(err, storage.ErrConflict) {
-		return
-	}
-	v, gerr := s.Get(ctx, k.key)
-	switch {
-	case gerr == nil:
-		ks.put(k, v, began)
-	case errors.Is(gerr, storage.ErrNotFound):
-		ks.remove(k, began)
-	}
-}
-
 // copy is a copy of the model, to check a snapshot against.
-func (ks *keyspace) copy() (map[nsKey][]byte, map[nsKey]bool) {
+func (ks *keyspace) copy() (map[nsKey][]byte, map[nsKey]bool, map[nsKey][]alt) {
 	ks.mu.Lock()
 	defer ks.mu.Unlock()
 	items, gone := make(map[nsKey][]byte, len(ks.items)), make(map[nsKey]bool, len(ks.deleted))
@@ -102,7 +90,7 @@ func (ks *keyspace) copy() (map[nsKey][]byte, map[nsKey]bool) {
 	for k := range ks.deleted {
 		gone[k] = true
 	}
-	return items, gone
+	return items, gone, maps.Clone(ks.open)
 }
 
 // holdings is every item p holds but the migrator's checkpoints.
@@ -122,12 +110,17 @@ func holdings(ctx context.Context, p storage.KVProvider) (map[nsKey][]byte, erro
 }
 
 // diffKeys lists where held and want disagree, first ones first; gone
-// names the keys the bot deleted.
-func diffKeys(held, want map[nsKey][]byte, gone map[nsKey]bool) []string {
+// names the keys the bot deleted, open those whose last write may land
+// late (either outcome is the bot's).
+func diffKeys(held, want map[nsKey][]byte, gone map[nsKey]bool, open map[nsKey][]alt) []string {
 	var out []string
 	for k, v := range held {
 		w, ok := want[k]
+		alts, undecided := open[k]
 		switch {
+		case undecided && !shows(alts, v, true):
+			out = append(out, k.String()+": neither its last write nor the one that had no answer")
+		case undecided:
 		case !ok && gone[k]:
 			out = append(out, k.String()+": deleted by the bot, back")
 		case !ok:
@@ -137,7 +130,7 @@ func diffKeys(held, want map[nsKey][]byte, gone map[nsKey]bool) []string {
 		}
 	}
 	for k := range want {
-		if _, ok := held[k]; !ok {
+		if _, ok := held[k]; !ok && !shows(open[k], nil, false) {
 			out = append(out, k.String()+": lost")
 		}
 	}
@@ -154,7 +147,7 @@ func (l *life) checkKeyspace(event string) {
 		l.t.Fatal(err)
 	}
 	l.keys.mu.Lock()
-	bad := diffKeys(held, l.keys.items, l.keys.deleted)
+	bad := diffKeys(held, l.keys.items, l.keys.deleted, l.keys.open)
 	l.keys.mu.Unlock()
 	if len(bad) > 0 {
 		l.fail("keyspace", "after the %s, %d keys differ from the bot's own writes: %s", event, len(bad), first(bad, 5))
@@ -191,7 +184,7 @@ func (r *tracked) Put(ctx context.Context, key string, val []byte) error {
 	if err == nil {
 		r.ks.put(nsKey{r.ns, key}, val, began)
 	}
-	r.ks.unsure(ctx, r.KVStore, nsKey{r.ns, key}, began, err)
+	r.ks.unsure(ctx, r.KVStore, nsKey{r.ns, key}, began, alt{v: val}, err)
 	return err
 }
 
@@ -211,7 +204,7 @@ func (r *tracked) Delete(ctx context.Context, key string) error {
 	if err == nil {
 		r.ks.remove(nsKey{r.ns, key}, began)
 	}
-	r.ks.unsure(ctx, r.KVStore, nsKey{r.ns, key}, began, err)
+	r.ks.unsure(ctx, r.KVStore, nsKey{r.ns, key}, began, alt{absent: true}, err)
 	return err
 }
 
@@ -221,7 +214,7 @@ func (r *tracked) CompareAndSwap(ctx context.Context, key string, expected, val 
 	if err == nil {
 		r.ks.put(nsKey{r.ns, key}, val, began)
 	}
-	r.ks.unsure(ctx, r.KVStore, nsKey{r.ns, key}, began, err)
+	r.ks.unsure(ctx, r.KVStore, nsKey{r.ns, key}, began, alt{v: val}, err)
 	return err
 }
 
@@ -231,6 +224,6 @@ func (r *tracked) CompareAndDelete(ctx context.Context, key string, expected []b
 	if err == nil {
 		r.ks.remove(nsKey{r.ns, key}, began)
 	}
-	r.ks.unsure(ctx, r.KVStore, nsKey{r.ns, key}, began, err)
+	r.ks.unsure(ctx, r.KVStore, nsKey{r.ns, key}, began, alt{absent: true}, err)
 	return err
 }

@@ -27,7 +27,7 @@ func TestTheKeyspaceNamesEveryKeyUnlikeTheBotsWrites(t *testing.T) {
 	must(bot.CompareAndSwap(ctx, "cas", nil, []byte("3")))
 	must(bot.Put(ctx, "lost", []byte("4")))
 	must(bot.Put(ctx, "stale", []byte("5")))
-	if bad := diffKeys(heldBy(t, p), ks.items, ks.deleted); len(bad) > 0 {
+	if bad := diffKeys(heldBy(t, p), ks.items, ks.deleted, nil); len(bad) > 0 {
 		t.Fatalf("the bot's own writes: %q", bad)
 	}
 	// Behind the bot's back, as a copy that forgot a deletion would.
@@ -36,7 +36,7 @@ func TestTheKeyspaceNamesEveryKeyUnlikeTheBotsWrites(t *testing.T) {
 	must(other.Put(ctx, "stale", []byte("old")))
 	must(other.Delete(ctx, "lost"))
 	must(other.Put(ctx, "stranger", []byte("6")))
-	got := diffKeys(heldBy(t, p), ks.items, ks.deleted)
+	got := diffKeys(heldBy(t, p), ks.items, ks.deleted, nil)
 	want := []string{`stats/"gone": deleted by the bot, back`, `stats/"lost": lost`, `stats/"stale": not its last write`, `stats/"stranger": never written by the bot`}
 	if !slices.Equal(got, want) {
 		t.Fatalf("got %q\nwant %q", got, want)
@@ -76,7 +76,7 @@ func TestASnapshotIsTheStoreAfterSomeOfTheWrites(t *testing.T) {
 		{"a later write without an earlier one", map[nsKey][]byte{a: []byte("0"), b: []byte("2")}, 3, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, _, n, ok := instant(tc.held, before, map[nsKey]bool{}, journal); n != tc.n || ok != tc.ok {
+			if _, _, n, ok := instant(tc.held, before, map[nsKey]bool{}, nil, journal); n != tc.n || ok != tc.ok {
 				t.Fatalf("instant = %d, %t; want %d, %t", n, ok, tc.n, tc.ok)
 			}
 		})
