@@ -27,7 +27,7 @@ func TestAnAtLineIsAnInlineQueryAndItsResultsPrintNumbered(t *testing.T) {
 		var results []app.InlineResult
 		if q.Query != "nothing" {
 			results = []app.InlineResult{
-				{ID: "a", Title: "Coin " + q.Query, Description: "$1", Text: "BTC: $1\nPrice at 12:00 UTC"},
+				{ID: "a", Title: "Coin " + q.Query, Description: "$1", Text: "BTC: $1\nPrice at 19:00 ICT"},
 				{ID: "b", Title: "Other", Text: "<b>bold</b>", ParseMode: models.ParseModeHTML},
 			}
 		}
@@ -40,7 +40,7 @@ func TestAnAtLineIsAnInlineQueryAndItsResultsPrintNumbered(t *testing.T) {
 		t.Fatalf("queries %q", got)
 	}
 	for _, want := range []string{
-		"bot (inline)> 1. Coin btc — $1\nbot (inline)>    BTC: $1\nbot (inline)>    Price at 12:00 UTC\nbot (inline)> 2. Other\nbot (inline)>    bold\n",
+		"bot (inline)> 1. Coin btc — $1\nbot (inline)>    BTC: $1\nbot (inline)>    Price at 19:00 ICT\nbot (inline)> 2. Other\nbot (inline)>    bold\n",
 		"bot (inline)> no results\n",
 	} {
 		if !strings.Contains(out.String(), want) {

@@ -15,7 +15,7 @@ func TestAtBotBTCOffersTheCoinsPriceCard(t *testing.T) {
 		t.Fatalf("results %+v, want BTC's card", a.Results)
 	}
 	r := a.Results[0]
-	for _, want := range []string{"BTC: $60,000.50 (Binance)", "12:00 UTC", "/coin_chart BTC"} {
+	for _, want := range []string{"BTC: $60,000.50 (Binance)", "19:00 ICT", "/coin_chart BTC"} {
 		if !strings.Contains(r.Text, want) {
 			t.Errorf("card %q lacks %q", r.Text, want)
 		}
@@ -47,7 +47,7 @@ func TestACardShowsTheChangeSinceTheDaysFirstPrice(t *testing.T) {
 	f.mu.Unlock()
 	clk.Add(time.Hour)
 	r := b.Inline(apptest.User, "btc").Results[0]
-	if !strings.Contains(r.Text, "+5.00% (+$3,000.03) since 12:00 UTC") {
+	if !strings.Contains(r.Text, "+5.00% (+$3,000.03) since 19:00 ICT") {
 		t.Fatalf("card %q: want the change since the day's first price", r.Text)
 	}
 }

@@ -14,7 +14,7 @@ func TestAtBotGoldOffersTheSJCCard(t *testing.T) {
 		if len(a.Results) != 1 {
 			t.Fatalf("%s: results %+v, want the SJC card", q, a.Results)
 		}
-		for _, want := range []string{"Gold per luong: buy 84,500,000 VND, sell 86,500,000 VND (SJC via VNAppMob)", "Price at 12:00 UTC", "/gold_chart"} {
+		for _, want := range []string{"Gold per luong: buy 84,500,000 VND, sell 86,500,000 VND (SJC via VNAppMob)", "Price at 19:00 ICT", "/gold_chart"} {
 			if !strings.Contains(a.Results[0].Text, want) {
 				t.Errorf("%s: card %q lacks %q", q, a.Results[0].Text, want)
 			}

@@ -13,7 +13,7 @@ func TestAtBotFPTOffersTheStocksPriceCard(t *testing.T) {
 	if len(a.Results) != 1 {
 		t.Fatalf("results %+v, want FPT's card", a.Results)
 	}
-	for _, want := range []string{"FPT: 71,000 VND (KBS)", "Price at 12:00 UTC", "/stock_chart FPT"} {
+	for _, want := range []string{"FPT: 71,000 VND (KBS)", "Price at 19:00 ICT", "/stock_chart FPT"} {
 		if !strings.Contains(a.Results[0].Text, want) {
 			t.Errorf("card %q lacks %q", a.Results[0].Text, want)
 		}

@@ -225,7 +225,7 @@ func (a *Alerts) cancel(ctx context.Context, w app.Words, user, id int64) (strin
 		for _, e := range b.Ended {
 			if e.ID == id {
 				how := w.T("trading.alert.how." + strings.ReplaceAll(e.How, " ", "_"))
-				toast = w.T("trading.alert.gone_how", app.Args{"How": how, "At": locale.DateTime(w.Lang, e.At.In(ICT))})
+				toast = w.T("trading.alert.gone_how", app.Args{"How": how, "At": locale.DateTime(w.Lang, w.Local(e.At))})
 			}
 		}
 		return false, nil

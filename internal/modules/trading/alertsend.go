@@ -155,7 +155,7 @@ func (a *Alerts) undeliverable(ctx context.Context, user, id, timer int64) {
 // source and its time.
 func (a *Alerts) firedText(w app.Words, al Alert, q Quote) string {
 	args := a.args(w, al)
-	args["Price"], args["Source"], args["At"] = a.Desk.Price(w.Lang, q.Price), a.Desk.SourceName(w, q.Source), locale.DateTime(w.Lang, q.At.In(ICT))
+	args["Price"], args["Source"], args["At"] = a.Desk.Price(w.Lang, q.Price), a.Desk.SourceName(w, q.Source), locale.DateTime(w.Lang, w.Local(q.At))
 	key := "trading.alert.fired_below"
 	if al.Above {
 		key = "trading.alert.fired_above"

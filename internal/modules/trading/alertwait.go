@@ -22,7 +22,8 @@ const waitKey = "alertwait"
 // when.
 type waiting struct {
 	Why   string    `json:"reason"`
-	At    string    `json:"at,omitempty"`
+	At    string    `json:"at,omitempty"` // the price's clock time in Vietnam, as records before PriceAt say it
+	Price time.Time `json:"price_at,omitzero"`
 	Since time.Time `json:"since"`
 }
 
@@ -47,7 +48,7 @@ func (a *Alerts) usable(ctx context.Context, sym string) (Quote, waiting) {
 	now := a.now()
 	if age := now.Sub(q.At); age > AlertTolerance || age < -AlertTolerance || !q.Price.IsPositive() {
 		a.Desk.Quotes.Log.Warn("alert check: price too old to act on; the alerts wait", "market", a.Desk.Name, "symbol", sym, "at", q.At)
-		return q, waiting{Why: "too_old", At: q.At.In(ICT).Format("15:04")}
+		return q, waiting{Why: "too_old", Price: q.At}
 	}
 	return q, waiting{}
 }
@@ -60,7 +61,7 @@ func (a *Alerts) noteWaits(ctx context.Context, why map[string]waiting) {
 	next := make(map[string]waiting, len(why))
 	for sym, w := range why {
 		w.Since = a.now()
-		if o, ok := old[sym]; ok && o.Why == w.Why && o.At == w.At {
+		if o, ok := old[sym]; ok && o.Why == w.Why && o.At == w.At && o.Price.Equal(w.Price) {
 			w = o
 		}
 		next[sym] = w
@@ -99,7 +100,11 @@ func (a *Alerts) waitNote(w app.Words, waits map[string]waiting, sym string) str
 	if w.Lang == locale.Vietnamese {
 		layout = "02/01 15:04"
 	}
-	since := x.Since.In(ICT).Format(layout)
-	why := w.T("trading.alert.wait."+x.Why, app.Args{"Sym": sym, "Sources": a.Desk.Names(w, false), "StandIns": a.Desk.Names(w, true), "At": x.At})
+	since := w.Local(x.Since).Format(layout)
+	at := x.At
+	if !x.Price.IsZero() {
+		at = w.Local(x.Price).Format("15:04")
+	}
+	why := w.T("trading.alert.wait."+x.Why, app.Args{"Sym": sym, "Sources": a.Desk.Names(w, false), "StandIns": a.Desk.Names(w, true), "At": at})
 	return w.T("trading.alert.waits", app.Args{"Since": since, "Why": why})
 }

@@ -56,24 +56,23 @@ func Move(w app.Words, open, q Quote, money func(decimal.Decimal) string) string
 	}
 	pct := diff.Abs().Mul(decimal.NewFromInt(100)).Div(open.Price)
 	return w.T("trading.since", app.Args{"Pct": sign + locale.Number(w.Lang, pct.StringFixed(2)), "Diff": sign + money(diff.Abs()),
-		"At": Clock(w.Lang, open.At)})
+		"At": Clock(w, open.At)})
 }
 
-// Moment is when a price was taken as lang reads it: English as the bot
-// always wrote it (15:04 UTC, 07 Dec 2026), Vietnamese in Vietnam time
-// (08:00 07/12/2026).
-func Moment(lang app.Lang, t time.Time) string {
-	if lang == locale.Vietnamese {
-		return locale.DateTime(lang, t.In(ICT))
+// Moment is when a price was taken as w's reader reads it, on their clock
+// (Vietnam time unless they chose another): English with the clock's name
+// (15:04 ICT, 07 Dec 2026), Vietnamese as it writes dates (07/12/2026 08:00).
+func Moment(w app.Words, t time.Time) string {
+	if w.Lang == locale.Vietnamese {
+		return locale.DateTime(w.Lang, w.Local(t))
 	}
-	return t.UTC().Format("15:04 MST, 02 Jan 2006")
+	return w.Local(t).Format("15:04 MST, 02 Jan 2006")
 }
 
-// Clock is a moment's time of day as lang reads it (English in UTC,
-// Vietnamese in Vietnam time).
-func Clock(lang app.Lang, t time.Time) string {
-	if lang == locale.Vietnamese {
-		return t.In(ICT).Format("15:04")
+// Clock is a moment's time of day on w's reader's clock (named in English).
+func Clock(w app.Words, t time.Time) string {
+	if w.Lang == locale.Vietnamese {
+		return w.Local(t).Format("15:04")
 	}
-	return t.UTC().Format("15:04 MST")
+	return w.Local(t).Format("15:04 MST")
 }

@@ -185,6 +185,6 @@ func TimeLayout(lang app.Lang, layout string) string {
 	return layout
 }
 
-// ICT is the users' time zone (Vietnam, no daylight saving), fixed so the
-// binary needs no tz database: charts label their times in it.
-var ICT = time.FixedZone("ICT", 7*3600)
+// ICT is the markets' time zone: a day closes at midnight in Vietnam, and
+// the pictures of charts (shared by every reader) label their times in it.
+var ICT = locale.Vietnam

@@ -113,9 +113,9 @@ func (c *Charts) caption(w app.Words, title string, h trading.History, src tradi
 	if h.OHLC {
 		key = "trading.chart.bars"
 	}
-	at := h.Last().T.In(trading.ICT).Format("02 Jan 2006 15:04 MST")
+	at := w.Local(h.Last().T).Format("02 Jan 2006 15:04 MST")
 	if w.Lang == locale.Vietnamese {
-		at = locale.DateTime(w.Lang, h.Last().T.In(trading.ICT))
+		at = locale.DateTime(w.Lang, w.Local(h.Last().T))
 	}
 	lines := []string{title, w.T(key, app.Args{"Count": len(h.Bars), "Source": c.SourceName(w, src.Name), "At": at})}
 	if src.Note != "" {

@@ -54,7 +54,7 @@ func card(ctx context.Context, d *trading.Desk, w app.Words, read func(string) (
 	if open, ok := d.Quotes.DayOpen(ctx, sym, q); ok {
 		lines = append(lines, trading.Move(w, open, q, func(x decimal.Decimal) string { return d.Cash(w.Lang, x) }))
 	}
-	lines = append(lines, w.T("trading.price_at", app.Args{"At": trading.Moment(w.Lang, q.At)}))
+	lines = append(lines, w.T("trading.price_at", app.Args{"At": trading.Moment(w, q.At)}))
 	chart := "/" + d.Name + "_chart " + sym
 	if d.Kit.ChartHint != "" {
 		chart = w.T(d.Kit.ChartHint)

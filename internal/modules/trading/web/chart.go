@@ -66,7 +66,7 @@ func ChartRoute(d *trading.Desk, c *charts.Charts) app.WebRoute {
 			return nil, app.ErrWebNotFound
 		}
 		now := c.Now()
-		w := wordsIn(d, r.Lang)
+		w := wordsFor(d, r)
 		if wc, ok := kept.get(chartSym+" "+p.Name, now, p.Fresh); ok {
 			wc.Symbol, wc.Label, wc.Note = sym, c.SymbolLabel(w, chartSym), note(w, wc.Note)
 			return wc, nil

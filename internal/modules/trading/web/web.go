@@ -79,21 +79,23 @@ type WebTrade struct {
 // its latest trades.
 func MeRoute(d *trading.Desk) app.WebRoute {
 	return app.WebRoute{Name: app.WebMe, Handler: func(ctx context.Context, r *app.WebRequest) (any, error) {
-		return Me(ctx, d, r.UserID, r.Lang)
+		return Me(ctx, d, r.UserID, wordsFor(d, r))
 	}}
 }
 
-// wordsIn are d's words in lang, the viewer's (the Mini App's rule).
-func wordsIn(d *trading.Desk, lang app.Lang) app.Words {
-	if d.Texts == nil {
-		return app.Words{Lang: lang}
+// wordsFor are d's words for the viewer of r: their language and clock
+// (the Mini App's rule).
+func wordsFor(d *trading.Desk, r *app.WebRequest) app.Words {
+	w := app.Words{Lang: r.Lang}
+	if d.Texts != nil {
+		w = d.Texts.In(r.Lang)
 	}
-	return d.Texts.In(lang)
+	return w.InZone(r.Zone)
 }
 
-// Me is user's portfolio at d for the Mini App, its texts and figures in lang.
-func Me(ctx context.Context, d *trading.Desk, user int64, lang app.Lang) (WebPortfolio, error) {
-	w := wordsIn(d, lang)
+// Me is user's portfolio at d for the Mini App, its texts, figures and
+// times as w's reader reads them.
+func Me(ctx context.Context, d *trading.Desk, user int64, w app.Words) (WebPortfolio, error) {
 	amount := func(v decimal.Decimal) Amount { return Amount{Value: v, Text: d.Cash(w.Lang, v)} }
 	out := WebPortfolio{Market: d.Name, Holdings: []WebHolding{}, Values: []WebDayValue{}, Trades: []WebTrade{}}
 	out.Cash = amount(decimal.Zero) // the page's charts write money as this does
@@ -145,7 +147,7 @@ func Me(ctx context.Context, d *trading.Desk, user int64, lang app.Lang) (WebPor
 	}
 	trades := p.History[max(0, len(p.History)-WebTrades):]
 	for _, t := range slices.Backward(trades) {
-		wt := WebTrade{At: t.At, When: locale.DateTime(w.Lang, t.At.In(trading.ICT)), Kind: t.Kind, Symbol: t.Symbol, Cash: amount(t.Cash)}
+		wt := WebTrade{At: t.At, When: locale.DateTime(w.Lang, w.Local(t.At)), Kind: t.Kind, Symbol: t.Symbol, Cash: amount(t.Cash)}
 		if t.Kind != "topup" {
 			price := amount(t.Price)
 			wt.Qty, wt.QtyText, wt.Price = t.Qty.String(), trading.QtyIn(w.Lang, t.Qty), &price
@@ -181,7 +183,7 @@ func BoardRoute(d *trading.Desk) app.WebRoute {
 		if err != nil || chat >= 0 {
 			return nil, app.ErrWebNotFound // a group's id is negative
 		}
-		w := wordsIn(d, r.Lang)
+		w := wordsFor(d, r)
 		amount := func(v decimal.Decimal) Amount { return Amount{Value: v, Text: d.Cash(w.Lang, v)} }
 		if member, err := d.BoardMember(ctx, chat, r.UserID); err != nil {
 			return nil, err

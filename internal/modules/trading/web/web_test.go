@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 	"github.com/miti99bot/miti99bot/internal/modules/trading/charts"
@@ -132,12 +133,14 @@ func TestAPortfoliosFiguresReadInTheViewersLanguageAndItsFactsStayPlain(t *testi
 		Quotes: &trading.Quotes{Store: store, Now: func() time.Time { return at }}}
 	for _, tt := range []struct {
 		lang                  app.Lang
+		zone                  *time.Location
 		cash, qty, when, paid string
 	}{
-		{app.Vietnamese, "1.234.567\u00a0₫", "1.500", "07/12/2026 08:00", "-765.433\u00a0₫"},
-		{app.English, "1,234,567 VND", "1,500", "07 Dec 2026 08:00", "-765,433 VND"},
+		{app.Vietnamese, nil, "1.234.567\u00a0₫", "1.500", "07/12/2026 08:00", "-765.433\u00a0₫"},
+		{app.English, nil, "1,234,567 VND", "1,500", "07 Dec 2026 08:00", "-765,433 VND"},
+		{app.English, locale.LoadZone("Europe/Berlin"), "1,234,567 VND", "1,500", "07 Dec 2026 02:00", "-765,433 VND"},
 	} {
-		me, err := web.Me(t.Context(), desk, 7, tt.lang)
+		me, err := web.Me(t.Context(), desk, 7, app.Words{Lang: tt.lang}.InZone(tt.zone))
 		if err != nil {
 			t.Fatal(err)
 		}
