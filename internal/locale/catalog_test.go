@@ -29,6 +29,10 @@ func TestACatalogIsCompleteOnlyWithEveryKeyInBothLanguagesAlike(t *testing.T) {
 		{"plural in one language only", "[n]\none = \"{{.Count}} try\"\nother = \"{{.Count}} tries\"\n", "n = \"{{.Count}} lượt\"\n", "m.n: plural"},
 		{"an English plural without one", "[n]\nother = \"{{.Count}} tries\"\n", "[n]\nother = \"{{.Count}} lượt\"\n", "m.n: an English plural"},
 		{"a file that does not parse", "a = \"A\n", "a = \"A\"\n", "m: "},
+		{"a sentence left in English", "a = \"Not done: {{.Why}}\"\n", "a = \"Not done: {{.Why}}\"\n", "m.a: the same words in vi"},
+		{"a plural form left in English", "[n]\none = \"{{.Count}} try left\"\nother = \"{{.Count}} tries left\"\n", "[n]\nother = \"{{.Count}} tries left\"\n", "m.n: the same words in vi"},
+		{"a name, a word or a command alone may read alike", "a = \"Binance\"\nb = \"{{.Sym}}: /coin_chart {{.Sym}} 7d\"\nc = \"OK\"\n",
+			"a = \"Binance\"\nb = \"{{.Sym}}: /coin_chart {{.Sym}} 7d\"\nc = \"OK\"\n", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,12 +3,14 @@ package locale
 import (
 	"fmt"
 	"slices"
+	"strings"
+	"unicode"
 )
 
 // Check is what makes the catalog incomplete, one line each: a source
 // that does not parse, a key one language has and another lacks, a key
 // plural in one language and not in another, or one whose placeholders
-// differ between languages; an English plural lacks "one" or "other"; a
+// differ between languages, or a sentence the same in both (untranslated); an English plural lacks "one" or "other"; a
 // {{ }} that is not a plain {{.Name}}. nil: complete.
 func (c *Catalog) Check() []string {
 	l, err := c.load()
@@ -36,6 +38,9 @@ func (c *Catalog) Check() []string {
 			if !slices.Equal(ref.names, t.names) {
 				out = append(out, fmt.Sprintf("%s: placeholders %v in %s, %v in %s", key, ref.names, English, t.names, lang))
 			}
+			if untranslated(ref, t) {
+				out = append(out, fmt.Sprintf("%s: the same words in %s as in %s", key, lang, English))
+			}
 		}
 		if ref != nil && ref.plural && (ref.forms["one"] == "" || ref.forms["other"] == "") {
 			out = append(out, fmt.Sprintf("%s: an English plural needs \"one\" and \"other\"", key))
@@ -57,4 +62,40 @@ func unionKeys(l *loaded) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// untranslated reports whether t says a sentence in ref's very words: a
+// form of two words or more (placeholders, commands and mentions aside)
+// the same in both. A name or a single word may read alike.
+func untranslated(ref, t *text) bool {
+	for f, s := range t.forms {
+		if ref.forms[f] == s && sentence(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// sentence reports whether s has two words of two letters or more outside
+// its placeholders, commands, mentions and identifiers (chat_id).
+func sentence(s string) bool {
+	n := 0
+	var b strings.Builder
+	at := 0
+	for _, p := range scan(s) {
+		b.WriteString(s[at:p.start] + " ")
+		at = p.end
+	}
+	b.WriteString(s[at:])
+	for _, f := range strings.Fields(b.String()) {
+		if strings.HasPrefix(f, "/") || strings.HasPrefix(f, "@") || strings.Contains(f, "_") {
+			continue
+		}
+		for _, w := range strings.FieldsFunc(f, func(r rune) bool { return !unicode.IsLetter(r) }) {
+			if len([]rune(w)) >= 2 {
+				n++
+			}
+		}
+	}
+	return n >= 2
 }
