@@ -160,7 +160,7 @@ func TestTheAppReadsMigratedData(t *testing.T) {
 	if err := a.HandleUpdate(t.Context(), u); err != nil {
 		t.Fatal(err)
 	}
-	if got := srv.Messages()[0].Text; got != "Last /ping: 2026-11-29 08:30:00 UTC by user 3 in chat -100" {
+	if got := srv.Messages()[0].Text; got != "Last /ping: 29 Nov 2026 15:30 (Vietnam time) by user 3 in chat -100" {
 		t.Fatalf("/mstats over the migrated store: %q", got)
 	}
 }

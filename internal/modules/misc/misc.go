@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/miti99bot/miti99bot/internal/app"
+	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/storage"
 )
 
@@ -50,7 +51,7 @@ func New(d app.Deps) (*app.Module, error) {
 				case err != nil:
 					return err
 				}
-				_, err = r.Reply(ctx, r.T("last_ping", app.Args{"At": rec.At.Format("2006-01-02 15:04:05"), "User": strconv.FormatInt(rec.UserID, 10), "Chat": strconv.FormatInt(rec.ChatID, 10)}))
+				_, err = r.Reply(ctx, r.T("last_ping", app.Args{"At": locale.DateTime(r.Lang, r.Local(rec.At)), "Zone": r.ZoneName(), "User": strconv.FormatInt(rec.UserID, 10), "Chat": strconv.FormatInt(rec.ChatID, 10)}))
 				return err
 			}},
 			// The bot reads its own store, which botctl cannot open while

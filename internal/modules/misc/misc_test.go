@@ -20,7 +20,7 @@ func TestPingAnswersAndIsRecordedForMstats(t *testing.T) {
 	b.Expect(apptest.PrivateChat, apptest.Admin, "/mstats", "No /ping yet.")
 	b.Expect(apptest.Group, apptest.User, "/ping", "pong")
 	b.MustSay(apptest.PrivateChat, apptest.Admin, "/mstats")
-	if got := b.Last(); !strings.Contains(got, "2026-11-29 08:30:00") || !strings.Contains(got, "user 3") || !strings.Contains(got, "chat -100") {
+	if got := b.Last(); !strings.Contains(got, "29 Nov 2026 15:30 (Vietnam time)") || !strings.Contains(got, "user 3") || !strings.Contains(got, "chat -100") {
 		t.Fatalf("/mstats = %q", got)
 	}
 }
@@ -76,6 +76,6 @@ func TestAVietnameseUserReadsMiscInVietnamese(t *testing.T) {
 	}
 	b.Expect(apptest.PrivateChat, apptest.Admin, "/mstats", "Chưa có ai dùng /ping.")
 	b.Expect(apptest.PrivateChat, apptest.User, "/ping", "pong")
-	b.Expect(apptest.PrivateChat, apptest.Admin, "/mstats", "Lần /ping gần nhất: 2026-11-29 08:30:00 UTC, do người dùng 3 trong cuộc trò chuyện 3")
+	b.Expect(apptest.PrivateChat, apptest.Admin, "/mstats", "Lần /ping gần nhất: 29/11/2026 15:30 (giờ Việt Nam), do người dùng 3 trong cuộc trò chuyện 3")
 	b.Expect(apptest.PrivateChat, apptest.Owner, "/cron_status", "Môi trường chạy này không lưu trạng thái cron.")
 }
