@@ -19,9 +19,6 @@
   var $ = function (id) { return document.getElementById(id); };
   var look = window.miniAppLook, css = look.css, chartMoney = look.chartMoney;
   var texts = window.miniAppTexts || {};
-  // Vietnam keeps UTC+7 all year: the charts, which read times as UTC,
-  // are given times moved by it, and show Vietnam's clock as the trades do.
-  var VN_OFFSET = 7 * 3600;
 
   // The chart library: asked once the data has been, so on a slow link
   // the small answer does not share the line with the large library.
@@ -221,7 +218,10 @@
     });
     if (state.price) state.price.remove();
     state.price = LC.createChart($("pricechart"), chartOptions(LC, marketFormat(market), true));
-    var bars = c.bars.map(function (b) { var at = b.t + VN_OFFSET; return { time: at, open: b.o, high: b.h, low: b.l, close: b.c, value: b.c }; });
+    // The chart reads times as UTC: the bars are moved by the viewer's
+    // clock's offset (Vietnam's until they choose another with /timezone),
+    // so they show the clock the trades do.
+    var bars = c.bars.map(function (b) { var at = b.t + c.offset; return { time: at, open: b.o, high: b.h, low: b.l, close: b.c, value: b.c }; });
     state.priceSeries = c.ohlc ? state.price.addSeries(LC.CandlestickSeries, {}) : state.price.addSeries(LC.LineSeries, { lineWidth: 2 });
     state.priceSeries.setData(bars);
     state.price.timeScale().fitContent();

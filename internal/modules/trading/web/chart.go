@@ -14,15 +14,19 @@ import (
 
 // WebChart is a symbol's prices over a period for the Mini App's chart.
 type WebChart struct {
-	Symbol  string    `json:"symbol"`
-	Label   string    `json:"label"` // what the chart shows (gold: world spot)
-	Period  string    `json:"period"`
-	Periods []string  `json:"periods"`
-	OHLC    bool      `json:"ohlc"` // the bars have real opens, highs and lows
-	Bars    []WebBar  `json:"bars"`
-	Source  string    `json:"source"`
-	Note    string    `json:"note,omitempty"`
-	at      time.Time // when this process answered it (webCharts)
+	Symbol  string   `json:"symbol"`
+	Label   string   `json:"label"` // what the chart shows (gold: world spot)
+	Period  string   `json:"period"`
+	Periods []string `json:"periods"`
+	OHLC    bool     `json:"ohlc"` // the bars have real opens, highs and lows
+	Bars    []WebBar `json:"bars"`
+	Source  string   `json:"source"`
+	Note    string   `json:"note,omitempty"`
+	// Offset is the viewer's clock's offset from UTC in seconds at the
+	// last bar: the page, whose chart reads times as UTC, shows the bars
+	// moved by it.
+	Offset int       `json:"offset"`
+	at     time.Time // when this process answered it (webCharts)
 }
 
 // WebBar is one bar: its time in Unix seconds, and its prices.
@@ -68,7 +72,7 @@ func ChartRoute(d *trading.Desk, c *charts.Charts) app.WebRoute {
 		now := c.Now()
 		w := wordsFor(d, r)
 		if wc, ok := kept.get(chartSym+" "+p.Name, now, p.Fresh); ok {
-			wc.Symbol, wc.Label, wc.Note = sym, c.SymbolLabel(w, chartSym), note(w, wc.Note)
+			wc.Symbol, wc.Label, wc.Note, wc.Offset = sym, c.SymbolLabel(w, chartSym), note(w, wc.Note), offset(w, wc)
 			return wc, nil
 		}
 		h, src, err := trading.FetchHistory(ctx, c.History, chartSym, p, now, func(name string, err error) {
@@ -85,9 +89,18 @@ func ChartRoute(d *trading.Desk, c *charts.Charts) app.WebRoute {
 			wc.Bars = append(wc.Bars, WebBar{T: b.T.Unix(), O: b.O, H: b.H, L: b.L, C: b.C})
 		}
 		kept.put(chartSym+" "+p.Name, wc, now) // its note a key: each answer says it in its reader's language
-		wc.Note = note(w, wc.Note)
+		wc.Note, wc.Offset = note(w, wc.Note), offset(w, wc)
 		return wc, nil
 	}}
+}
+
+// offset is w's reader's clock's offset from UTC at wc's last bar.
+func offset(w app.Words, wc WebChart) int {
+	if len(wc.Bars) == 0 {
+		return 0
+	}
+	_, secs := w.Local(time.Unix(wc.Bars[len(wc.Bars)-1].T, 0)).Zone()
+	return secs
 }
 
 // note is a source's note (a key of the market's words) in w's language.

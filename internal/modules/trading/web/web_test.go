@@ -115,6 +115,17 @@ func TestChartRouteAnswersOnlyForWhatTheUserHoldsOrTraded(t *testing.T) {
 	if _, err := route.Handler(t.Context(), &app.WebRequest{UserID: 7, Query: url.Values{"symbol": {"BTC"}}}); err != nil || asked != 2 {
 		t.Errorf("a fresh chart is asked again: %v, %d asks", err, asked)
 	}
+	// The page moves the bars to its viewer's clock: the answer, kept or
+	// fresh, gives each viewer their own offset.
+	for _, tc := range []struct {
+		zone *time.Location
+		want int
+	}{{nil, 7 * 3600}, {locale.LoadZone("UTC-03:30"), -(3*3600 + 1800)}, {locale.LoadZone("Europe/Berlin"), 3600}} {
+		got, err := route.Handler(t.Context(), &app.WebRequest{UserID: 7, Query: url.Values{"symbol": {"BTC"}}, Zone: tc.zone})
+		if wc, _ := got.(web.WebChart); err != nil || wc.Offset != tc.want {
+			t.Errorf("in %v: offset %d, %v; want %d", tc.zone, wc.Offset, err, tc.want)
+		}
+	}
 }
 
 // The page's figures read as the viewer's language writes them; the
