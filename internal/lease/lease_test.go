@@ -155,7 +155,18 @@ func TestAHolderThatCannotRenewStopsBeforeItsLeaseLapses(t *testing.T) {
 	sw := storagetest.NewSwitch(memory.New())
 	store := sw.For("core")
 	clk := &clock{t: t0}
-	tick := func(ctx context.Context, d time.Duration) error { clk.add(d); return ctx.Err() }
+	// No time passes until the store is down: the renewals must not run
+	// ahead of the holder's first step.
+	down := make(chan struct{})
+	tick := func(ctx context.Context, d time.Duration) error {
+		select {
+		case <-down:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		clk.add(d)
+		return ctx.Err()
+	}
 	a := New(store, "poller", "a", 30*time.Second, WithClock(clk.now), WithWait(tick))
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
@@ -164,6 +175,7 @@ func TestAHolderThatCannotRenewStopsBeforeItsLeaseLapses(t *testing.T) {
 	go func() {
 		_ = a.Hold(ctx, func(held context.Context) {
 			sw.SetDown(true) // after the lease was taken, at t0
+			close(down)
 			<-held.Done()
 			cause = context.Cause(held)
 			stopped <- clk.now()
