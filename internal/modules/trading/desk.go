@@ -29,12 +29,7 @@ type Desk struct {
 }
 
 // UnitOf is how a reply in w's language names a quantity of sym.
-func (d *Desk) UnitOf(w app.Words, sym string) string {
-	if d.Unit != "" {
-		return w.T(d.Unit)
-	}
-	return sym
-}
+func (d *Desk) UnitOf(w app.Words, sym string) string { return KeyOr(w, d.Unit, sym) }
 
 // Names names, in w's language, the market's own sources ("Binance,
 // Coinbase") or those that answer another market's price in this one's

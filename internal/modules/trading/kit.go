@@ -141,6 +141,15 @@ func (k *Kit) PriceText(w app.Words, sym string, q Quote) string {
 	return text
 }
 
+// KeyOr is key's text in w's language, or, when the Kit names no key
+// (""), or: a Kit's optional words (Unit, ChartLabel, AlertLabel...).
+func KeyOr(w app.Words, key, or string) string {
+	if key == "" {
+		return or
+	}
+	return w.T(key)
+}
+
 // SourceName is how a reply in w's language names a price source: its
 // key in SourceNames, else its name.
 func (k *Kit) SourceName(w app.Words, name string) string {

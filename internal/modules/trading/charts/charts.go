@@ -39,10 +39,7 @@ type Charts struct {
 // replies: the Kit's ChartLabel, when the symbol alone would mislead
 // (gold's world spot).
 func (c *Charts) SymbolLabel(w app.Words, sym string) string {
-	if c.ChartLabel == "" {
-		return sym
-	}
-	return w.T(c.ChartLabel)
+	return trading.KeyOr(w, c.ChartLabel, sym)
 }
 
 // ChartSymbol reads a chart's symbol as the market's other commands do; a

@@ -68,7 +68,7 @@ func ChartRoute(d *trading.Desk, c *charts.Charts) app.WebRoute {
 		now := c.Now()
 		w := wordsFor(d, r)
 		if wc, ok := kept.get(chartSym+" "+p.Name, now, p.Fresh); ok {
-			wc.Symbol, wc.Label, wc.Note = sym, c.SymbolLabel(w, chartSym), note(w, wc.Note)
+			wc.Symbol, wc.Label, wc.Note = sym, c.SymbolLabel(w, chartSym), trading.KeyOr(w, wc.Note, "")
 			return wc, nil
 		}
 		h, src, err := trading.FetchHistory(ctx, c.History, chartSym, p, now, func(name string, err error) {
@@ -85,17 +85,9 @@ func ChartRoute(d *trading.Desk, c *charts.Charts) app.WebRoute {
 			wc.Bars = append(wc.Bars, WebBar{T: b.T.Unix(), O: b.O, H: b.H, L: b.L, C: b.C})
 		}
 		kept.put(chartSym+" "+p.Name, wc, now) // its note a key: each answer says it in its reader's language
-		wc.Note = note(w, wc.Note)
+		wc.Note = trading.KeyOr(w, wc.Note, "")
 		return wc, nil
 	}}
-}
-
-// note is a source's note (a key of the market's words) in w's language.
-func note(w app.Words, key string) string {
-	if key == "" {
-		return ""
-	}
-	return w.T(key)
 }
 
 // traded reports whether p holds sym or traded it.
