@@ -124,18 +124,13 @@ func (d desk) setListed(ctx context.Context, w app.Words, user int64, name strin
 	})
 	switch {
 	case errors.Is(err, errNoPortfolio):
-		return d.noPortfolio(w), nil
+		return d.NoPortfolio(w), nil
 	case err != nil:
 		return "", err
 	case listed:
 		return w.T("trading.board.joined", app.Args{"Name": d.Name, "Market": w.T("noun"), "Days": trading.ChangeDays}), nil
 	}
 	return w.T("trading.board.left", app.Args{"Market": w.T("noun")}), nil
-}
-
-// noPortfolio says how to start a portfolio, in w's language.
-func (d desk) noPortfolio(w app.Words) string {
-	return w.T("trading.no_portfolio", app.Args{"Name": d.Name, "Market": w.T("noun"), "Start": d.Start})
 }
 
 // board renders a board in order (byValue or byChange) at page, in w's
@@ -164,7 +159,7 @@ func (d desk) board(ctx context.Context, w app.Words, chat int64, private bool, 
 	}
 	if len(rows) == 0 && outsider == nil {
 		if private {
-			return d.noPortfolio(w), nil, nil
+			return d.NoPortfolio(w), nil, nil
 		}
 		return w.T("trading.board.none_here", app.Args{"Name": d.Name, "Market": w.T("noun")}), nil, nil
 	}
@@ -209,7 +204,7 @@ func (d desk) board(ctx context.Context, w app.Words, chat int64, private bool, 
 	case outsider != nil:
 		b.WriteString(w.T("trading.board.not_on", app.Args{"Name": d.Name}) + "\n")
 	case private && !listed:
-		b.WriteString(d.noPortfolio(w) + "\n")
+		b.WriteString(d.NoPortfolio(w) + "\n")
 	}
 	return strings.TrimSuffix(b.String(), "\n"), d.boardKeyboard(w, order, page, pages, private, listed), nil
 }
