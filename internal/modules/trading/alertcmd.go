@@ -128,7 +128,7 @@ func (a *Alerts) SetCommand(ctx context.Context, r *app.Request) error {
 	if !ok {
 		return err
 	}
-	al := Alert{Symbol: o.Symbol, Above: o.Above, Level: o.Level, Chat: r.ChatID, Thread: r.ThreadID, Set: a.now(), Name: SenderName(r)}
+	al := Alert{Symbol: o.Symbol, Above: o.Above, Level: o.Level, Chat: r.ChatID, Thread: r.ThreadID, Set: a.now(), Name: SenderName(r.Sender)}
 	args := a.args(r.Words, al)
 	args["Price"], args["Source"], args["Sources"], args["Name"] = a.Desk.Price(r.Lang, q.Price), a.Desk.SourceName(r.Words, q.Source), a.Desk.Names(r.Words, false), a.Desk.Name
 	if q.Own() && crossed(al, q) {

@@ -51,7 +51,7 @@ func (d desk) command(ctx context.Context, r *app.Request) error {
 	switch arg := strings.ToLower(strings.TrimSpace(r.Args)); arg {
 	case "":
 	case "join", "leave":
-		msg, err := d.setListed(ctx, r.Words, r.UserID, trading.SenderName(r), arg == "join")
+		msg, err := d.setListed(ctx, r.Words, r.UserID, trading.SenderName(r.Sender), arg == "join")
 		if err != nil {
 			return err
 		}
@@ -81,11 +81,7 @@ func Callback(dk *trading.Desk) app.Callback {
 		order, page := data.Fields[0], int64(0)
 		switch {
 		case (order == join || order == leave) && len(data.Fields) == 1 && private:
-			var name string
-			if req.Query != nil {
-				name = trading.UserName(&req.Query.From)
-			}
-			msg, err := d.setListed(ctx, req.Words, req.UserID, name, order == join)
+			msg, err := d.setListed(ctx, req.Words, req.UserID, trading.SenderName(req.Sender), order == join)
 			if err != nil {
 				return err
 			}
