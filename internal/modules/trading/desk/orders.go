@@ -55,7 +55,7 @@ func Read(ctx context.Context, r *app.Request, d *trading.Desk, verb string, a t
 		arg = f[1]
 	}
 	if o.Amount, o.All, err = parse(r.Lang, a, k.Market, arg, all, r.T("trading.all")); err != nil {
-		return o, false, trading.RefuseHint(ctx, r, err, a.Hint)
+		return o, false, trading.Refuse(ctx, r, err, a.Hint)
 	}
 	return o, true, nil
 }
@@ -144,7 +144,7 @@ func (o *Orders) trade(ctx context.Context, r *app.Request, sym string, check fu
 		return err
 	}
 	if err := check(p); err != nil {
-		return trading.Refuse(ctx, r, err)
+		return trading.Refuse(ctx, r, err, "")
 	}
 	q, ok, err := d.Quotes.PriceOrReply(ctx, r, sym)
 	if !ok {
