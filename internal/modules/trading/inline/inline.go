@@ -33,7 +33,7 @@ func Cards(d *trading.Desk) app.Inline {
 			return card(ctx, d, r.Words, read, r.Query)
 		},
 		CacheTime: d.Quotes.Fresh,
-		HelpKey:   d.Kit.InlineHelp,
+		HelpKey:   "inline.card", // each market's own
 	}
 }
 
