@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -130,12 +131,7 @@ func (a *Alerts) OnTimer(ctx context.Context, t app.Timer) error {
 
 // endedBy is the index of the end of alert id by timer, or -1.
 func (b *alertBook) endedBy(id, timer int64) int {
-	for i, e := range b.Ended {
-		if e.ID == id && e.Timer == timer {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(b.Ended, func(e Ended) bool { return e.ID == id && e.Timer == timer })
 }
 
 // undeliverable says in the record that the alert's send was refused for

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -92,15 +93,8 @@ func ChartRoute(d *trading.Desk, c *charts.Charts) app.WebRoute {
 
 // traded reports whether p holds sym or traded it.
 func traded(p *trading.Portfolio, sym string) bool {
-	if _, ok := p.Holdings[sym]; ok {
-		return true
-	}
-	for _, t := range p.History {
-		if t.Symbol == sym {
-			return true
-		}
-	}
-	return false
+	_, held := p.Holdings[sym]
+	return held || slices.ContainsFunc(p.History, func(t trading.Trade) bool { return t.Symbol == sym })
 }
 
 // webCharts is a small cache of answered charts, by when each was
