@@ -194,7 +194,8 @@ func (d desk) board(ctx context.Context, w app.Words, chat int64, private bool, 
 	if outsider != nil {
 		// Where the asker would rank, among the members and not one of
 		// them: the board's count and ranks are its members' alone.
-		b.WriteString(d.outsiderLine(w, wouldRank(rows, *outsider, sortRows), *outsider))
+		rank := ordinal(w.Lang, wouldRank(rows, *outsider, sortRows))
+		b.WriteString(w.T("trading.board.would_be", app.Args{"Rank": rank, "Figures": d.figures(w, *outsider)}) + "\n")
 	}
 	switch {
 	case outsider != nil:

@@ -69,7 +69,7 @@ func ChartRoute(d *trading.Desk, c *charts.Charts) app.WebRoute {
 		now := c.Now()
 		w := wordsFor(d, r)
 		if wc, ok := kept.get(chartSym+" "+p.Name, now, p.Fresh); ok {
-			wc.Symbol, wc.Label, wc.Note = sym, c.SymbolLabel(w, chartSym), trading.KeyOr(w, wc.Note, "")
+			wc.Symbol, wc.Label, wc.Note = sym, trading.KeyOr(w, c.ChartLabel, chartSym), trading.KeyOr(w, wc.Note, "")
 			return wc, nil
 		}
 		h, src, err := trading.FetchHistory(ctx, c.History, chartSym, p, now, func(name string, err error) {
@@ -81,7 +81,7 @@ func ChartRoute(d *trading.Desk, c *charts.Charts) app.WebRoute {
 		case err != nil:
 			return nil, err
 		}
-		wc := WebChart{Symbol: sym, Label: c.SymbolLabel(w, chartSym), Period: p.Name, Periods: trading.Names(c.Periods), OHLC: h.OHLC, Source: src.Name, Note: src.Note}
+		wc := WebChart{Symbol: sym, Label: trading.KeyOr(w, c.ChartLabel, chartSym), Period: p.Name, Periods: trading.Names(c.Periods), OHLC: h.OHLC, Source: src.Name, Note: src.Note}
 		for _, b := range h.Bars {
 			wc.Bars = append(wc.Bars, WebBar{T: b.T.Unix(), O: b.O, H: b.H, L: b.L, C: b.C})
 		}
