@@ -2,7 +2,6 @@ package trading
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
@@ -23,18 +22,6 @@ func Hint(w app.Words, hint string) string {
 		return ""
 	}
 	return " " + w.T(hint)
-}
-
-// Answer replies to a refused trade (an error a user caused, one of the
-// refusals' reasons) and returns any other error, so the runtime retries
-// a failure (the store) but not a user's mistake.
-func Answer(ctx context.Context, r *app.Request, err error) error {
-	for e := range reasons {
-		if errors.Is(err, e) {
-			return Refuse(ctx, r, err, "")
-		}
-	}
-	return err
 }
 
 // TopUp is the /<market>_topup command every market shares: parse the
