@@ -48,11 +48,12 @@ func SenderName(a app.Actor) string {
 // inChat reports whether p was changed in the group chat.
 func (p *Portfolio) inChat(chat int64) bool { return slices.Contains(p.Chats, chat) }
 
-// MoveChat is the portfolios' part of a module's OnChatChange: a group
-// that became a supergroup keeps its members (each portfolio's Chats names
-// the new id), a chat gone is forgotten. Idempotent, as the hook must be.
-func MoveChat(ctx context.Context, s storage.KVStore, ch app.ChatChange) error {
-	err := updateEach(ctx, s, portfolioPrefix, func(p *Portfolio, found bool) (bool, error) {
+// OnChatChange is the desk's Module.OnChatChange: it moves or forgets what
+// the market keys by chat, idempotent as the hook must be. A group that
+// became a supergroup keeps its board's members (each portfolio's Chats
+// names the new id) and its alerts; a chat gone is forgotten.
+func (d *Desk) OnChatChange(ctx context.Context, ch app.ChatChange) error {
+	err := updateEach(ctx, d.Quotes.Store, portfolioPrefix, func(p *Portfolio, found bool) (bool, error) {
 		if !found || !p.inChat(ch.ChatID) {
 			return false, nil
 		}
@@ -65,15 +66,8 @@ func MoveChat(ctx context.Context, s storage.KVStore, ch app.ChatChange) error {
 		return true, nil
 	})
 	if err != nil {
-		return fmt.Errorf("move chat %d: %w", ch.ChatID, err)
+		err = fmt.Errorf("move chat %d: %w", ch.ChatID, err)
 	}
-	return nil
-}
-
-// OnChatChange is the desk's Module.OnChatChange: it moves or forgets what
-// the market keys by chat (the boards' members, the alerts).
-func (d *Desk) OnChatChange(ctx context.Context, ch app.ChatChange) error {
-	err := MoveChat(ctx, d.Quotes.Store, ch)
 	if d.Alerts != nil {
 		err = errors.Join(err, d.Alerts.MoveChat(ctx, ch))
 	}
