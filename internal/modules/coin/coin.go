@@ -63,7 +63,6 @@ var kit = &trading.Kit{
 	Sell:         trading.OrderAmount{Arg: "arg.sell", Example: "0.5", Ask: "ask.sell"},
 	AlertExample: "BTC above 120000", AlertSymbol: "noun",
 	Periods: trading.AllPeriods, Period: trading.Week,
-	InlineHelp: "inline.card",
 }
 
 // symbolArg reads and checks a symbol argument.

@@ -48,7 +48,7 @@ func coinbaseHistory(c *http.Client, base string) trading.HistorySource {
 			var r struct {
 				Candles []struct{ Start, Open, High, Low, Close any } `json:"candles"`
 			}
-			if err := trading.GetJSON(ctx, c, u, "", &r); err != nil {
+			if err := trading.Do(ctx, c, trading.Call{URL: u}, &r); err != nil {
 				return trading.History{}, fmt.Errorf("coinbase candles: %w", err)
 			}
 			for i, k := range r.Candles {
@@ -76,7 +76,7 @@ func coingeckoHistory(c *http.Client, base string) trading.HistorySource {
 			Prices [][]json.Number `json:"prices"`
 		}
 		u := base + "/api/v3/coins/" + url.PathEscape(id) + "/market_chart?vs_currency=usd&days=" + geckoDays[p.Name]
-		if err := trading.GetJSON(ctx, c, u, "", &r); err != nil {
+		if err := trading.Do(ctx, c, trading.Call{URL: u}, &r); err != nil {
 			return trading.History{}, fmt.Errorf("coingecko market chart: %w", err)
 		}
 		var h trading.History

@@ -13,8 +13,6 @@ import (
 	"github.com/miti99bot/miti99bot/internal/modules/trading"
 )
 
-func positive(s string) (decimal.Decimal, error) { return trading.Positive(strings.TrimSpace(s)) }
-
 func binance(c *http.Client, base string) trading.Source {
 	return trading.Source{Name: "Binance", Price: func(ctx context.Context, sym string, _ time.Time) (decimal.Decimal, error) {
 		return trading.BinancePrice(ctx, c, base, sym+"USDT")
@@ -29,13 +27,13 @@ func coinbase(c *http.Client, base string) trading.Source {
 				Rates    map[string]string `json:"rates"`
 			} `json:"data"`
 		}
-		if err := trading.GetJSON(ctx, c, base+"/v2/exchange-rates?currency="+url.QueryEscape(sym), "", &r); err != nil {
+		if err := trading.Do(ctx, c, trading.Call{URL: base + "/v2/exchange-rates?currency=" + url.QueryEscape(sym)}, &r); err != nil {
 			return decimal.Zero, err
 		}
 		if !strings.EqualFold(r.Data.Currency, sym) {
 			return decimal.Zero, trading.ErrUnknown
 		}
-		return positive(r.Data.Rates["USD"])
+		return trading.Positive(r.Data.Rates["USD"])
 	}}
 }
 
@@ -46,10 +44,10 @@ func coingecko(c *http.Client, base string) trading.Source {
 			return decimal.Zero, err
 		}
 		var prices map[string]map[string]json.Number
-		if err := trading.GetJSON(ctx, c, base+"/api/v3/simple/price?ids="+url.QueryEscape(id)+"&vs_currencies=usd", "", &prices); err != nil {
+		if err := trading.Do(ctx, c, trading.Call{URL: base + "/api/v3/simple/price?ids=" + url.QueryEscape(id) + "&vs_currencies=usd"}, &prices); err != nil {
 			return decimal.Zero, err
 		}
-		return positive(prices[id]["usd"].String())
+		return trading.Positive(prices[id]["usd"].String())
 	}}
 }
 
@@ -63,7 +61,7 @@ func geckoID(ctx context.Context, c *http.Client, base, sym string) (string, err
 			MarketCapRank *json.Number `json:"market_cap_rank"`
 		} `json:"coins"`
 	}
-	if err := trading.GetJSON(ctx, c, base+"/api/v3/search?query="+url.QueryEscape(strings.ToLower(sym)), "", &found); err != nil {
+	if err := trading.Do(ctx, c, trading.Call{URL: base + "/api/v3/search?query=" + url.QueryEscape(strings.ToLower(sym))}, &found); err != nil {
 		return "", err
 	}
 	id, best := "", int64(1<<62)

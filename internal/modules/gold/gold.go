@@ -77,7 +77,6 @@ var kit = &trading.Kit{
 	ChartLabel:   "chart_label",
 	ChartHint:    "chart_hint",
 	Periods:      trading.AllPeriods, Period: trading.Week,
-	InlineHelp: "inline.card",
 }
 
 // inlineSymbol reads an inline query as gold: "gold" or "SJC".

@@ -23,8 +23,6 @@ var (
 	gramsPerTroyOunce = decimal.RequireFromString("31.1034768")
 )
 
-func positive(n json.Number) (decimal.Decimal, error) { return trading.Positive(n.String()) }
-
 // apiKey is VNAppMob's bearer token, cached in the store with its expiry.
 type apiKey struct {
 	Key     string    `json:"key"`
@@ -66,7 +64,7 @@ func (m *vnappmob) bearer(ctx context.Context, force bool) (string, error) {
 	var r struct {
 		Results string `json:"results"`
 	}
-	if err := trading.GetJSON(ctx, m.http, m.base+"/api/request_api_key?scope=gold", "", &r); err != nil {
+	if err := trading.Do(ctx, m.http, trading.Call{URL: m.base + "/api/request_api_key?scope=gold"}, &r); err != nil {
 		return "", fmt.Errorf("vnappmob key: %w", err)
 	}
 	if r.Results == "" {
@@ -113,7 +111,7 @@ func (m *vnappmob) sjc(ctx context.Context, _ string, _ time.Time) (trading.Quot
 				Sell json.Number `json:"sell_1l"`
 			} `json:"results"`
 		}
-		err = trading.GetJSON(ctx, m.http, m.base+"/api/v2/gold/sjc", key, &r)
+		err = trading.Do(ctx, m.http, trading.Call{URL: m.base + "/api/v2/gold/sjc", Bearer: key}, &r)
 		if errors.Is(err, trading.ErrRefused) {
 			continue // the cached key was revoked or expired early: fetch a new one once
 		}
@@ -123,8 +121,8 @@ func (m *vnappmob) sjc(ctx context.Context, _ string, _ time.Time) (trading.Quot
 		if len(r.Results) == 0 {
 			return trading.Quote{}, errors.New("vnappmob: no SJC price")
 		}
-		buy, err1 := positive(r.Results[0].Buy)
-		sell, err2 := positive(r.Results[0].Sell)
+		buy, err1 := trading.Positive(r.Results[0].Buy.String())
+		sell, err2 := trading.Positive(r.Results[0].Sell.String())
 		if err := errors.Join(err1, err2); err != nil {
 			return trading.Quote{}, err
 		}
@@ -162,10 +160,10 @@ func usdVND(ctx context.Context, c *http.Client, erAPI string) (decimal.Decimal,
 		Result string                 `json:"result"`
 		Rates  map[string]json.Number `json:"rates"`
 	}
-	if err := trading.GetJSON(ctx, c, erAPI+"/v6/latest/USD", "", &r); err != nil {
+	if err := trading.Do(ctx, c, trading.Call{URL: erAPI + "/v6/latest/USD"}, &r); err != nil {
 		return decimal.Zero, fmt.Errorf("exchange rates: %w", err)
 	}
-	vnd, err := positive(r.Rates["VND"])
+	vnd, err := trading.Positive(r.Rates["VND"].String())
 	if r.Result != "success" || err != nil {
 		return decimal.Zero, fmt.Errorf("exchange rates: unusable answer (result %q)", r.Result)
 	}

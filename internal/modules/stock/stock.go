@@ -73,8 +73,7 @@ var kit = &trading.Kit{
 	Sell:         shares("arg.sell", "100", "ask.sell"),
 	AlertExample: "FPT below 100000", AlertSymbol: "arg.ticker",
 	Periods: periods, Period: trading.Month,
-	InlineHelp: "inline.card",
-	More:       dividends,
+	More: dividends,
 }
 
 // shares is an amount of whole shares.

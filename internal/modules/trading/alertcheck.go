@@ -23,12 +23,6 @@ func (a *Alerts) Cron() app.Cron {
 	return app.Cron{Name: a.Desk.Name + "_alerts", Schedule: AlertsEvery, Handler: func(ctx context.Context, _ app.CronRun) error { return a.Check(ctx) }}
 }
 
-// held is an alert and whose it is.
-type held struct {
-	user  int64
-	alert Alert
-}
-
 // Bounds of a check's pricing: each symbol is priced on its own, this
 // many at once, each by its own deadline within the check's budget (the
 // job's minute), so that a slow source holds only its own symbol's alerts
@@ -57,8 +51,8 @@ func (a *Alerts) Check(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("%s alerts: %w", a.Desk.Name, err)
 	}
-	bySymbol := map[string][]held{}
-	var oldFired []held
+	bySymbol := map[string][]firing{}
+	var oldFired []firing
 	var errs []error
 	for _, u := range users {
 		b, err := a.loadBook(ctx, u)
@@ -68,9 +62,9 @@ func (a *Alerts) Check(ctx context.Context) error {
 		}
 		for _, al := range b.Alerts {
 			if al.OldFired != nil {
-				oldFired = append(oldFired, held{u, al})
+				oldFired = append(oldFired, firing{User: u, Alert: al})
 			} else {
-				bySymbol[al.Symbol] = append(bySymbol[al.Symbol], held{u, al})
+				bySymbol[al.Symbol] = append(bySymbol[al.Symbol], firing{User: u, Alert: al})
 			}
 		}
 	}
@@ -123,7 +117,7 @@ func (a *Alerts) Check(ctx context.Context) error {
 // checkSymbol prices sym within pricing and sets the timers of the alerts
 // its price crossed: why it waits, if it does, and cut when its price did
 // not come in time.
-func (a *Alerts) checkSymbol(ctx, pricing context.Context, sym string, hs []held) (errs []error, wait waiting, cut bool) {
+func (a *Alerts) checkSymbol(ctx, pricing context.Context, sym string, hs []firing) (errs []error, wait waiting, cut bool) {
 	q, wait := a.usable(pricing, sym)
 	if cut = wait.Why != "" && pricing.Err() != nil; cut {
 		return nil, waiting{Why: "late"}, true
@@ -132,7 +126,7 @@ func (a *Alerts) checkSymbol(ctx, pricing context.Context, sym string, hs []held
 		return nil, wait, false
 	}
 	for _, h := range hs {
-		if !crossed(h.alert, q) {
+		if !crossed(h.Alert, q) {
 			continue
 		}
 		errs = append(errs, a.fire(ctx, h, q))

@@ -19,37 +19,30 @@ const kindCancel = "x"
 
 func (a *Alerts) prefix() string { return a.Desk.Name + "a:" }
 
-// AlertOrder is a parsed "/<name>_alert" command.
-type AlertOrder struct {
-	Symbol string
-	Above  bool
-	Level  decimal.Decimal
-}
-
 // errAlertUsage marks a refusal whose text is the reply.
 var errAlertUsage = errors.New("alert usage")
 
-// ParseAlert reads the arguments of "/<name>_alert": "[SYM] above|below
-// LEVEL", the symbol checked as the desk checks it, the level a positive
+// ParseAlert reads the arguments of "/<name>_alert", "[SYM] above|below
+// LEVEL", as an Alert's Symbol, Above and Level: the symbol checked as the desk checks it, the level a positive
 // finite number within the market's PriceRange, as w's language writes it
 // (locale.ParseDecimal). Its error's text is the reply to a bad command, in
 // w's language.
-func (a *Alerts) ParseAlert(w app.Words, args string) (AlertOrder, error) {
+func (a *Alerts) ParseAlert(w app.Words, args string) (Alert, error) {
 	k := a.Desk.Kit
 	hint := ""
 	if k.Symbol != nil {
 		hint = "<" + w.T(k.AlertSymbol) + "> "
 	}
 	usage := w.T("trading.alert.usage", app.Args{"Name": k.Name, "Symbol": hint, "Example": k.AlertExample})
-	refuse := func(key string, args app.Args) (AlertOrder, error) {
+	refuse := func(key string, args app.Args) (Alert, error) {
 		if args == nil {
 			args = app.Args{}
 		}
 		args["Usage"] = usage
-		return AlertOrder{}, fmt.Errorf("%w: %s", errAlertUsage, w.T(key, args))
+		return Alert{}, fmt.Errorf("%w: %s", errAlertUsage, w.T(key, args))
 	}
 	f := strings.Fields(args)
-	var o AlertOrder
+	var o Alert
 	if k.Symbol != nil {
 		if len(f) == 0 {
 			return refuse("trading.alert.usage_only", nil)
@@ -77,7 +70,7 @@ func (a *Alerts) ParseAlert(w app.Words, args string) (AlertOrder, error) {
 	}
 	plain, err := locale.ParseDecimal(w.Lang, f[1])
 	if why, ok := w.Ambiguous(err); ok {
-		return AlertOrder{}, fmt.Errorf("%w: %s.", errAlertUsage, why)
+		return Alert{}, fmt.Errorf("%w: %s.", errAlertUsage, why)
 	}
 	level, err := decimal.NewFromString(plain)
 	rng := a.Desk.Quotes.Range // a level no price of the market can reach is refused
@@ -103,7 +96,7 @@ func (a *Alerts) ParseAlert(w app.Words, args string) (AlertOrder, error) {
 
 // SetCommand is "/<name>_alert".
 func (a *Alerts) SetCommand(ctx context.Context, r *app.Request) error {
-	o, err := a.ParseAlert(r.Words, r.Args)
+	al, err := a.ParseAlert(r.Words, r.Args)
 	if err != nil {
 		_, err := r.Reply(ctx, strings.TrimPrefix(err.Error(), errAlertUsage.Error()+": "))
 		return err
@@ -124,11 +117,11 @@ func (a *Alerts) SetCommand(ctx context.Context, r *app.Request) error {
 	// crossing to wait for. A stand-in's price (another market's, given
 	// only when the own sources just failed) is no measure of that: the
 	// alert is set, and waits for its own.
-	q, ok, err := a.Desk.Quotes.PriceOrReply(ctx, r, o.Symbol)
+	q, ok, err := a.Desk.Quotes.PriceOrReply(ctx, r, al.Symbol)
 	if !ok {
 		return err
 	}
-	al := Alert{Symbol: o.Symbol, Above: o.Above, Level: o.Level, Chat: r.ChatID, Thread: r.ThreadID, Set: a.now(), Name: SenderName(r)}
+	al.Chat, al.Thread, al.Set, al.Name = r.ChatID, r.ThreadID, a.now(), SenderName(r.Sender)
 	args := a.args(r.Words, al)
 	args["Price"], args["Source"], args["Sources"], args["Name"] = a.Desk.Price(r.Lang, q.Price), a.Desk.SourceName(r.Words, q.Source), a.Desk.Names(r.Words, false), a.Desk.Name
 	if q.Own() && crossed(al, q) {

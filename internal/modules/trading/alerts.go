@@ -136,10 +136,7 @@ func (a *Alerts) describe(w app.Words, al Alert) string { return a.args(w, al)["
 // args are an alert's words: what it watches (Label), its direction
 // (Dir), its level, and all three (Alert).
 func (a *Alerts) args(w app.Words, al Alert) app.Args {
-	label, dir := al.Symbol, "below"
-	if a.Desk.AlertLabel != "" {
-		label = w.T(a.Desk.AlertLabel)
-	}
+	label, dir := KeyOr(w, a.Desk.AlertLabel, al.Symbol), "below"
 	if al.Above {
 		dir = "above"
 	}

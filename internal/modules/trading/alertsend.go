@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,7 +22,8 @@ func alertTimerKey(user, id int64) string {
 }
 
 // firing is what an alert's timer carries: whose alert, the alert as the
-// check saw it, and the quote that crossed its level.
+// check saw it, and the quote that crossed its level (none yet while a
+// check holds it).
 type firing struct {
 	User  int64 `json:"user"`
 	Alert Alert `json:"alert"`
@@ -31,17 +33,17 @@ type firing struct {
 // fire sets the timer of h's alert, crossed at q, due at once: under a key
 // a timer holds (an earlier check set it, or it fired within fireKeep) it
 // sets nothing, so the alert fires once at the quote that first crossed.
-func (a *Alerts) fire(ctx context.Context, h held, q Quote) error {
-	al := h.alert
-	al.OldFired = nil
-	payload, err := json.Marshal(firing{User: h.user, Alert: al, Quote: q})
+func (a *Alerts) fire(ctx context.Context, h firing, q Quote) error {
+	h.Alert.OldFired, h.Quote = nil, q
+	al := h.Alert
+	payload, err := json.Marshal(h)
 	if err != nil {
-		return fmt.Errorf("fire alert %d of %d: %w", al.ID, h.user, err)
+		return fmt.Errorf("fire alert %d of %d: %w", al.ID, h.User, err)
 	}
-	_, err = a.Timers.Set(ctx, app.Timer{Key: alertTimerKey(h.user, al.ID), ChatID: al.Chat, ThreadID: al.Thread,
+	_, err = a.Timers.Set(ctx, app.Timer{Key: alertTimerKey(h.User, al.ID), ChatID: al.Chat, ThreadID: al.Thread,
 		At: a.now(), Payload: payload, Keep: fireKeep})
 	if err != nil && !errors.Is(err, app.ErrTimerExists) {
-		return fmt.Errorf("fire alert %d of %d: %w", al.ID, h.user, err)
+		return fmt.Errorf("fire alert %d of %d: %w", al.ID, h.User, err)
 	}
 	return nil
 }
@@ -49,15 +51,15 @@ func (a *Alerts) fire(ctx context.Context, h held, q Quote) error {
 // fireOld sets the timer of an alert a build before the alerts' timers
 // marked fired, at its quote; one that build sent (its send claim says
 // done) only ends.
-func (a *Alerts) fireOld(ctx context.Context, h held) error {
-	rec, err := a.store().Get(ctx, oldFireKey(h.user, h.alert.ID))
+func (a *Alerts) fireOld(ctx context.Context, h firing) error {
+	rec, err := a.store().Get(ctx, oldFireKey(h.User, h.Alert.ID))
 	switch {
 	case err == nil && oldClaimDone(rec):
 		return a.endOld(ctx, h)
 	case err != nil && !errors.Is(err, storage.ErrNotFound):
 		return err
 	}
-	return a.fire(ctx, h, *h.alert.OldFired)
+	return a.fire(ctx, h, *h.Alert.OldFired)
 }
 
 // oldClaimDone reads an older build's send claim as that build did: done,
@@ -70,9 +72,9 @@ func oldClaimDone(rec []byte) bool {
 }
 
 // endOld ends an alert the build before sent, and drops its claim.
-func (a *Alerts) endOld(ctx context.Context, h held) error {
-	err := storage.UpdateJSON(ctx, a.store(), bookKey(h.user), func(b *alertBook, _ bool) (bool, error) {
-		i := b.find(h.alert.ID)
+func (a *Alerts) endOld(ctx context.Context, h firing) error {
+	err := storage.UpdateJSON(ctx, a.store(), bookKey(h.User), func(b *alertBook, _ bool) (bool, error) {
+		i := b.find(h.Alert.ID)
 		if i < 0 {
 			return false, nil
 		}
@@ -82,7 +84,7 @@ func (a *Alerts) endOld(ctx context.Context, h held) error {
 	if err != nil {
 		return err
 	}
-	return a.store().Delete(ctx, oldFireKey(h.user, h.alert.ID))
+	return a.store().Delete(ctx, oldFireKey(h.User, h.Alert.ID))
 }
 
 // OnTimer is an alert's timer: one swap ends the alert in its user's
@@ -130,12 +132,7 @@ func (a *Alerts) OnTimer(ctx context.Context, t app.Timer) error {
 
 // endedBy is the index of the end of alert id by timer, or -1.
 func (b *alertBook) endedBy(id, timer int64) int {
-	for i, e := range b.Ended {
-		if e.ID == id && e.Timer == timer {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(b.Ended, func(e Ended) bool { return e.ID == id && e.Timer == timer })
 }
 
 // undeliverable says in the record that the alert's send was refused for

@@ -4,16 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/modules/trading/chart"
 )
-
-func sortBars(bars []chart.Bar) {
-	slices.SortStableFunc(bars, func(a, b chart.Bar) int { return a.T.Compare(b.T) })
-}
 
 // dedupe keeps the last bar of each time (a source that repeats one).
 func dedupe(sorted []chart.Bar) []chart.Bar {

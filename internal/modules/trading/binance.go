@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/shopspring/decimal"
 
@@ -28,11 +27,11 @@ func BinancePrice(ctx context.Context, c *http.Client, base, pair string) (decim
 		Symbol string `json:"symbol"`
 		Price  string `json:"price"`
 	}
-	if err := GetJSON(ctx, c, base+"/api/v3/ticker/price?symbol="+url.QueryEscape(pair), "", &r); err != nil {
+	if err := Do(ctx, c, Call{URL: base + "/api/v3/ticker/price?symbol=" + url.QueryEscape(pair)}, &r); err != nil {
 		return decimal.Zero, err
 	}
 	if r.Symbol != pair {
 		return decimal.Zero, fmt.Errorf("binance: asked for %s, answered for %q", pair, r.Symbol)
 	}
-	return Positive(strings.TrimSpace(r.Price))
+	return Positive(r.Price)
 }

@@ -3,7 +3,6 @@ package trading
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -93,8 +92,8 @@ func RowOf(ctx context.Context, s storage.KVStore, m Market, prices func(sym str
 func rowOf(ctx context.Context, s storage.KVStore, m Market, prices func(sym string) (decimal.Decimal, bool), user int64, p *Portfolio, now time.Time) (Row, error) {
 	v := p.Value(m, prices)
 	row := Row{User: user, Name: p.Name, Value: v.Total, Listed: p.Listed}
-	var pts []DayPoint
-	if err := s.GetJSON(ctx, valueKey(user), &pts); err != nil && !errors.Is(err, storage.ErrNotFound) {
+	pts, err := Points(ctx, s, user)
+	if err != nil {
 		return Row{}, fmt.Errorf("board: values of %d: %w", user, err)
 	}
 	today := now.In(ICT)

@@ -97,7 +97,12 @@ func (d *Desk) Stats(ctx context.Context, w app.Words, user int64) (text string,
 	case err != nil:
 		return "", false, err
 	case !found:
-		return w.T("trading.no_portfolio", app.Args{"Name": d.Name, "Market": w.T("noun"), "Start": d.Start}), false, nil
+		return d.NoPortfolio(w), false, nil
 	}
 	return d.report(w, p.Value(d.Market, d.Quotes.Known(ctx))), true, nil
+}
+
+// NoPortfolio says how to start a portfolio, in w's language.
+func (d *Desk) NoPortfolio(w app.Words) string {
+	return w.T("trading.no_portfolio", app.Args{"Name": d.Name, "Market": w.T("noun"), "Start": d.Start})
 }

@@ -41,9 +41,7 @@ func (qs *Quotes) DayOpen(ctx context.Context, sym string, q Quote) (Quote, bool
 }
 
 func sameDay(a, b time.Time) bool {
-	ya, ma, da := a.UTC().Date()
-	yb, mb, db := b.UTC().Date()
-	return ya == yb && ma == mb && da == db
+	return a.UTC().Format(time.DateOnly) == b.UTC().Format(time.DateOnly)
 }
 
 // Move is the change from open to q: "+5.00% (+$3,000.03) since 12:00

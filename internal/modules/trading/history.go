@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -122,14 +123,8 @@ func checkBars(bars []chart.Bar) error {
 
 // within keeps the bars from..to, sorted oldest first, one per time.
 func within(bars []chart.Bar, from, to time.Time) []chart.Bar {
-	out := make([]chart.Bar, 0, len(bars))
-	for _, b := range bars {
-		if b.T.Before(from) || b.T.After(to) {
-			continue
-		}
-		out = append(out, b)
-	}
-	sortBars(out)
+	out := slices.DeleteFunc(slices.Clone(bars), func(b chart.Bar) bool { return b.T.Before(from) || b.T.After(to) })
+	slices.SortStableFunc(out, func(a, b chart.Bar) int { return a.T.Compare(b.T) })
 	return dedupe(out)
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -28,11 +29,6 @@ type Call struct {
 	Bearer string      // sent as "Authorization: Bearer" when set
 	Header http.Header // extra headers (some sources want a browser-like agent)
 	Body   any         // JSON-encoded as the request body when set
-}
-
-// GetJSON fetches url (with a bearer token when one is given) into dst.
-func GetJSON(ctx context.Context, c *http.Client, url, bearer string, dst any) error {
-	return Do(ctx, c, Call{URL: url, Bearer: bearer}, dst)
 }
 
 // Do sends call and decodes the answer into dst, numbers as json.Number so
@@ -93,9 +89,10 @@ func Do(ctx context.Context, c *http.Client, call Call, dst any) error {
 	return nil
 }
 
-// Positive parses a price and refuses anything that is not a positive number.
+// Positive parses a price (spaces around it aside) and refuses anything
+// that is not a positive number.
 func Positive(s string) (decimal.Decimal, error) {
-	d, err := decimal.NewFromString(s)
+	d, err := decimal.NewFromString(strings.TrimSpace(s))
 	if err != nil || !d.IsPositive() {
 		return decimal.Zero, fmt.Errorf("%w: %q", ErrPriceInvalid, s)
 	}

@@ -20,8 +20,9 @@ import (
 type Kit struct {
 	Name string // the module, its commands' prefix and its jobs: "coin"
 	// Texts are the market's own locale files (its commands' descriptions
-	// "cmd.<name>" and every key its Kit names), the shared words appended
-	// (Texts).
+	// "cmd.<name>", every key its Kit names, and the /help lines of its
+	// inline price cards and own-portfolio summary, "inline.card" and
+	// "inline.summary"), the shared words appended (Texts).
 	Texts    fs.FS
 	Settings []app.Setting // every one a source's base URL, checked by CheckURL
 	// Sources are the price sources in fallback order; Histories the
@@ -70,10 +71,6 @@ type Kit struct {
 	Periods                          []Period
 	Period                           Period
 
-	// InlineHelp is the key of the price cards' line in /help; the
-	// market's catalog also has "inline.summary", the own-portfolio
-	// summary's.
-	InlineHelp string
 	// More are a market's own commands, after the kit's (each one's
 	// description is its catalog's "cmd.<name>", as the kit's are).
 	More func(d *Desk) []app.Command
@@ -139,6 +136,15 @@ func (k *Kit) PriceText(w app.Words, sym string, q Quote) string {
 		text += "\n" + q.Note
 	}
 	return text
+}
+
+// KeyOr is key's text in w's language, or, when the Kit names no key
+// (""), or: a Kit's optional words (Unit, ChartLabel, AlertLabel...).
+func KeyOr(w app.Words, key, or string) string {
+	if key == "" {
+		return or
+	}
+	return w.T(key)
 }
 
 // SourceName is how a reply in w's language names a price source: its

@@ -27,7 +27,7 @@ func BinanceKlines(ctx context.Context, c *http.Client, base, pair string, p Per
 	u := fmt.Sprintf("%s/api/v3/klines?symbol=%s&interval=%s&limit=%d&endTime=%d",
 		base, url.QueryEscape(pair), iv.interval, iv.limit, now.UnixMilli())
 	var rows [][]any
-	if err := GetJSON(ctx, c, u, "", &rows); err != nil {
+	if err := Do(ctx, c, Call{URL: u}, &rows); err != nil {
 		return History{}, fmt.Errorf("binance klines: %w", err)
 	}
 	h := History{OHLC: true}

@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"unicode/utf8"
-
-	"github.com/go-telegram/bot/models"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -24,7 +21,7 @@ const maxNameRunes = 24
 // noteMember records, in the write of a change r made, the group r came
 // from (a private chat is no group) and the user's current name.
 func (p *Portfolio) noteMember(r *app.Request) {
-	if name := SenderName(r); name != "" {
+	if name := SenderName(r.Sender); name != "" {
 		p.Name = name
 	}
 	if r.Private || r.ChatID == 0 {
@@ -37,41 +34,26 @@ func (p *Portfolio) noteMember(r *app.Request) {
 	}
 }
 
-// SenderName is the speaker's name (a group's title for its anonymous
-// admins), as UserName cuts it.
-func SenderName(r *app.Request) string {
-	return clip(r.Sender.DisplayName(), maxNameRunes)
-}
-
-// UserName is a user's first and last name, else their @username.
-func UserName(u *models.User) string {
-	if u == nil {
-		return ""
-	}
-	name := strings.TrimSpace(u.FirstName + " " + u.LastName)
-	if name == "" && u.Username != "" {
-		name = "@" + u.Username
-	}
-	return clip(name, maxNameRunes)
-}
-
-// clip cuts s to n runes, marking the cut with "…".
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
+// SenderName is how a board or an alert names an actor (a group's title
+// for its anonymous admins, a button's presser): its DisplayName, cut to
+// maxNameRunes, the cut marked with "…".
+func SenderName(a app.Actor) string {
+	s := a.DisplayName()
+	if utf8.RuneCountInString(s) <= maxNameRunes {
 		return s
 	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
+	return string([]rune(s)[:maxNameRunes-1]) + "…"
 }
 
 // inChat reports whether p was changed in the group chat.
 func (p *Portfolio) inChat(chat int64) bool { return slices.Contains(p.Chats, chat) }
 
-// MoveChat is the portfolios' part of a module's OnChatChange: a group
-// that became a supergroup keeps its members (each portfolio's Chats names
-// the new id), a chat gone is forgotten. Idempotent, as the hook must be.
-func MoveChat(ctx context.Context, s storage.KVStore, ch app.ChatChange) error {
-	err := updateEach(ctx, s, portfolioPrefix, func(p *Portfolio, found bool) (bool, error) {
+// OnChatChange is the desk's Module.OnChatChange: it moves or forgets what
+// the market keys by chat, idempotent as the hook must be. A group that
+// became a supergroup keeps its board's members (each portfolio's Chats
+// names the new id) and its alerts; a chat gone is forgotten.
+func (d *Desk) OnChatChange(ctx context.Context, ch app.ChatChange) error {
+	err := updateEach(ctx, d.Quotes.Store, portfolioPrefix, func(p *Portfolio, found bool) (bool, error) {
 		if !found || !p.inChat(ch.ChatID) {
 			return false, nil
 		}
@@ -84,15 +66,8 @@ func MoveChat(ctx context.Context, s storage.KVStore, ch app.ChatChange) error {
 		return true, nil
 	})
 	if err != nil {
-		return fmt.Errorf("move chat %d: %w", ch.ChatID, err)
+		err = fmt.Errorf("move chat %d: %w", ch.ChatID, err)
 	}
-	return nil
-}
-
-// OnChatChange is the desk's Module.OnChatChange: it moves or forgets what
-// the market keys by chat (the boards' members, the alerts).
-func (d *Desk) OnChatChange(ctx context.Context, ch app.ChatChange) error {
-	err := MoveChat(ctx, d.Quotes.Store, ch)
 	if d.Alerts != nil {
 		err = errors.Join(err, d.Alerts.MoveChat(ctx, ch))
 	}

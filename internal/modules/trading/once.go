@@ -28,8 +28,13 @@ func Apply(ctx context.Context, s storage.KVStore, r *app.Request, f func(p *Por
 	if errors.Is(err, storage.ErrBusy) {
 		err = ErrBusy
 	}
+	for e := range reasons { // a user's mistake: answered, never retried
+		if errors.Is(err, e) {
+			return Refuse(ctx, r, err, "")
+		}
+	}
 	if err != nil {
-		return Answer(ctx, r, err)
+		return err // the store's failure: the update is retried
 	}
 	_, err = r.Reply(ctx, reply)
 	return err

@@ -43,7 +43,8 @@ func Figure(lang app.Lang, plain string) string {
 	return plain
 }
 
-// reasons are the catalog's keys for the refusals' sentinels.
+// reasons are the catalog's keys for the refusals' sentinels: the
+// errors a user caused, answered and never retried (Apply).
 var reasons = map[error]string{
 	ErrAmount: "amount", ErrPrecision: "precision", ErrTooLarge: "too_large", ErrNoCash: "no_cash",
 	ErrNoHolding: "no_holding", ErrLot: "lot", ErrPriceInvalid: "price_invalid", ErrBusy: "busy",

@@ -2,23 +2,15 @@ package trading
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/miti99bot/miti99bot/internal/app"
 )
 
-// refusals are errors a user caused: answered, never retried.
-var refusals = []error{ErrAmount, ErrPrecision, ErrTooLarge, ErrNoCash, ErrNoHolding, ErrLot, ErrPriceInvalid, ErrBusy}
-
-// Refuse answers a refused command; the portfolio is unchanged.
-func Refuse(ctx context.Context, r *app.Request, err error) error {
-	return RefuseHint(ctx, r, err, "")
-}
-
-// RefuseHint is Refuse with the market's hint (a key of its catalog, ""
-// for none) after the reason: "(whole shares)".
-func RefuseHint(ctx context.Context, r *app.Request, err error, hint string) error {
+// Refuse answers a refused command, the market's hint (a key of its
+// catalog, "" for none) after the reason: "(whole shares)"; the portfolio
+// is unchanged.
+func Refuse(ctx context.Context, r *app.Request, err error, hint string) error {
 	_, err = r.Reply(ctx, r.T("trading.not_done", app.Args{"Why": Why(r.Words, err) + Hint(r.Words, hint)}))
 	return err
 }
@@ -32,23 +24,12 @@ func Hint(w app.Words, hint string) string {
 	return " " + w.T(hint)
 }
 
-// Answer replies to a refused trade and returns any other error, so the
-// runtime retries a failure (the store) but not a user's mistake.
-func Answer(ctx context.Context, r *app.Request, err error) error {
-	for _, e := range refusals {
-		if errors.Is(err, e) {
-			return Refuse(ctx, r, err)
-		}
-	}
-	return err
-}
-
 // TopUp is the /<market>_topup command every market shares: parse the
 // amount, add it under CAS, report the cash.
 func (d *Desk) TopUp(ctx context.Context, r *app.Request) error {
 	amount, err := ParseAmount(r.Lang, strings.TrimSpace(r.Args), d.Market.CashPlaces, d.Market.MaxCash)
 	if err != nil {
-		return Refuse(ctx, r, err)
+		return Refuse(ctx, r, err, "")
 	}
 	return Apply(ctx, d.Quotes.Store, r, func(p *Portfolio) (string, error) {
 		if err := p.TopUp(d.Market, amount, d.Quotes.Now()); err != nil {

@@ -1,7 +1,10 @@
 package trading
 
 import (
+	"cmp"
 	"context"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/miti99bot/miti99bot/internal/storage"
@@ -49,29 +52,16 @@ func (qs *Quotes) markUnknown(ctx context.Context, sym string) {
 		if *u == nil {
 			*u = unknownSymbols{}
 		}
-		for s, at := range *u {
-			if now.Sub(at) >= qs.UnknownFor {
-				delete(*u, s)
-			}
-		}
+		maps.DeleteFunc(*u, func(_ string, at time.Time) bool { return now.Sub(at) >= qs.UnknownFor })
 		(*u)[sym] = now
-		for len(*u) > maxUnknown {
-			delete(*u, oldest(*u))
+		// Past maxUnknown, the oldest go (of equals, the first by symbol).
+		oldestFirst := slices.SortedFunc(maps.Keys(*u), func(a, b string) int { return cmp.Or((*u)[a].Compare((*u)[b]), cmp.Compare(a, b)) })
+		for _, s := range oldestFirst[:max(0, len(oldestFirst)-maxUnknown)] {
+			delete(*u, s)
 		}
 		return true, nil
 	})
 	if err != nil {
 		qs.Log.Warn("unknown symbol not remembered", "symbol", sym, "err", err)
 	}
-}
-
-func oldest(u unknownSymbols) string {
-	var sym string
-	var first time.Time
-	for s, at := range u {
-		if sym == "" || at.Before(first) || (at.Equal(first) && s < sym) {
-			sym, first = s, at
-		}
-	}
-	return sym
 }

@@ -47,7 +47,7 @@ func (v *Values) Callback() app.Callback {
 		} else if !mine {
 			return req.Answer(ctx, req.T(notYours))
 		}
-		pts, err := v.Points(ctx, owner)
+		pts, err := Points(ctx, v.Quotes.Store, owner)
 		if err != nil {
 			return err
 		}

@@ -83,9 +83,8 @@ func (v *Values) record(ctx context.Context, run app.CronRun) error {
 
 // recordOne appends the day's point to one portfolio's series, under CAS.
 func (v *Values) recordOne(ctx context.Context, user int64, day string) error {
-	var pts []DayPoint
-	err := v.Quotes.Store.GetJSON(ctx, valueKey(user), &pts)
-	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+	pts, err := Points(ctx, v.Quotes.Store, user)
+	if err != nil {
 		return err
 	}
 	if n := len(pts); n > 0 && pts[n-1].Day >= day {
@@ -110,9 +109,9 @@ func (v *Values) recordOne(ctx context.Context, user int64, day string) error {
 }
 
 // Points is a portfolio's recorded days, oldest first.
-func (v *Values) Points(ctx context.Context, user int64) ([]DayPoint, error) {
+func Points(ctx context.Context, s storage.KVStore, user int64) ([]DayPoint, error) {
 	var pts []DayPoint
-	if err := v.Quotes.Store.GetJSON(ctx, valueKey(user), &pts); err != nil && !errors.Is(err, storage.ErrNotFound) {
+	if err := s.GetJSON(ctx, valueKey(user), &pts); err != nil && !errors.Is(err, storage.ErrNotFound) {
 		return nil, err
 	}
 	return pts, nil

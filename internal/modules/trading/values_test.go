@@ -29,7 +29,7 @@ func valuesOn(s storage.KVStore, now *time.Time, price string) *Values {
 // days is each point's day and total value, "day=total".
 func days(t *testing.T, v *Values, user int64) []string {
 	t.Helper()
-	pts, err := v.Points(context.Background(), user)
+	pts, err := Points(context.Background(), v.Quotes.Store, user)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,7 @@ func (d desk) command(ctx context.Context, r *app.Request) error {
 	switch arg := strings.ToLower(strings.TrimSpace(r.Args)); arg {
 	case "":
 	case "join", "leave":
-		msg, err := d.setListed(ctx, r.Words, r.UserID, trading.SenderName(r), arg == "join")
+		msg, err := d.setListed(ctx, r.Words, r.UserID, trading.SenderName(r.Sender), arg == "join")
 		if err != nil {
 			return err
 		}
@@ -81,11 +81,7 @@ func Callback(dk *trading.Desk) app.Callback {
 		order, page := data.Fields[0], int64(0)
 		switch {
 		case (order == join || order == leave) && len(data.Fields) == 1 && private:
-			var name string
-			if req.Query != nil {
-				name = trading.UserName(&req.Query.From)
-			}
-			msg, err := d.setListed(ctx, req.Words, req.UserID, name, order == join)
+			msg, err := d.setListed(ctx, req.Words, req.UserID, trading.SenderName(req.Sender), order == join)
 			if err != nil {
 				return err
 			}
@@ -124,18 +120,13 @@ func (d desk) setListed(ctx context.Context, w app.Words, user int64, name strin
 	})
 	switch {
 	case errors.Is(err, errNoPortfolio):
-		return d.noPortfolio(w), nil
+		return d.NoPortfolio(w), nil
 	case err != nil:
 		return "", err
 	case listed:
 		return w.T("trading.board.joined", app.Args{"Name": d.Name, "Market": w.T("noun"), "Days": trading.ChangeDays}), nil
 	}
 	return w.T("trading.board.left", app.Args{"Market": w.T("noun")}), nil
-}
-
-// noPortfolio says how to start a portfolio, in w's language.
-func (d desk) noPortfolio(w app.Words) string {
-	return w.T("trading.no_portfolio", app.Args{"Name": d.Name, "Market": w.T("noun"), "Start": d.Start})
 }
 
 // board renders a board in order (byValue or byChange) at page, in w's
@@ -164,7 +155,7 @@ func (d desk) board(ctx context.Context, w app.Words, chat int64, private bool, 
 	}
 	if len(rows) == 0 && outsider == nil {
 		if private {
-			return d.noPortfolio(w), nil, nil
+			return d.NoPortfolio(w), nil, nil
 		}
 		return w.T("trading.board.none_here", app.Args{"Name": d.Name, "Market": w.T("noun")}), nil, nil
 	}
@@ -203,13 +194,14 @@ func (d desk) board(ctx context.Context, w app.Words, chat int64, private bool, 
 	if outsider != nil {
 		// Where the asker would rank, among the members and not one of
 		// them: the board's count and ranks are its members' alone.
-		b.WriteString(d.outsiderLine(w, wouldRank(rows, *outsider, sortRows), *outsider))
+		rank := ordinal(w.Lang, wouldRank(rows, *outsider, sortRows))
+		b.WriteString(w.T("trading.board.would_be", app.Args{"Rank": rank, "Figures": d.figures(w, *outsider)}) + "\n")
 	}
 	switch {
 	case outsider != nil:
 		b.WriteString(w.T("trading.board.not_on", app.Args{"Name": d.Name}) + "\n")
 	case private && !listed:
-		b.WriteString(d.noPortfolio(w) + "\n")
+		b.WriteString(d.NoPortfolio(w) + "\n")
 	}
 	return strings.TrimSuffix(b.String(), "\n"), d.boardKeyboard(w, order, page, pages, private, listed), nil
 }

@@ -25,12 +25,6 @@ func (d desk) boardLine(w app.Words, rank int, r trading.Row, mine bool) string 
 	return fmt.Sprintf("%s%d. %s: %s\n", mark, rank, name, d.figures(w, r))
 }
 
-// outsiderLine is the line of an asker who is not on the board: where
-// they would rank, unnumbered.
-func (d desk) outsiderLine(w app.Words, rank int, r trading.Row) string {
-	return w.T("trading.board.would_be", app.Args{"Rank": ordinal(w.Lang, rank), "Figures": d.figures(w, r)}) + "\n"
-}
-
 // figures are a row's value and change in w's language: "$1,000.00 (7d
 // +$5.00, 0.5%)".
 func (d desk) figures(w app.Words, r trading.Row) string {

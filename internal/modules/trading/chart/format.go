@@ -46,22 +46,5 @@ func (f Format) String(v float64) string {
 	if f.Lang == locale.Vietnamese && f.Currency != "" {
 		return sign + locale.Money(f.Lang, f.Currency, s)
 	}
-	return sign + f.Prefix + Grouped(s) + f.Suffix
-}
-
-// Grouped puts thousands separators into an unsigned decimal number:
-// Grouped("1234567.50") = "1,234,567.50".
-func Grouped(s string) string {
-	whole, frac, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, c := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if frac != "" {
-		b.WriteString("." + frac)
-	}
-	return b.String()
+	return sign + f.Prefix + locale.Number(locale.English, s) + f.Suffix
 }

@@ -35,16 +35,6 @@ type Charts struct {
 	Keep int
 }
 
-// SymbolLabel names what a symbol's chart draws, in its title and
-// replies: the Kit's ChartLabel, when the symbol alone would mislead
-// (gold's world spot).
-func (c *Charts) SymbolLabel(w app.Words, sym string) string {
-	if c.ChartLabel == "" {
-		return sym
-	}
-	return w.T(c.ChartLabel)
-}
-
 // ChartSymbol reads a chart's symbol as the market's other commands do; a
 // market whose charts draw one symbol (Kit.ChartOnly) takes only it.
 func (c *Charts) ChartSymbol(s string) (string, bool) {
@@ -102,7 +92,7 @@ func (c *Charts) title(w app.Words, sym string, p trading.Period, h trading.Hist
 	}
 	pct := 100 * math.Abs(diff) / first
 	money := c.ChartMoney(w.Lang)
-	return w.T("trading.chart.title", app.Args{"Label": c.SymbolLabel(w, sym), "Period": p.Label(w), "Last": money.String(last),
+	return w.T("trading.chart.title", app.Args{"Label": trading.KeyOr(w, c.ChartLabel, sym), "Period": p.Label(w), "Last": money.String(last),
 		"Pct": sign + locale.Float(w.Lang, pct, 2), "Diff": sign + money.String(math.Abs(diff))})
 }
 
@@ -127,7 +117,7 @@ func (c *Charts) caption(w app.Words, title string, h trading.History, src tradi
 // why is the words for a chart that cannot be drawn (ok false: another
 // error, the caller's to return).
 func (c *Charts) why(w app.Words, err error, sym string, p trading.Period) (string, bool) {
-	args := app.Args{"Sym": c.SymbolLabel(w, sym), "Period": p.Label(w)}
+	args := app.Args{"Sym": trading.KeyOr(w, c.ChartLabel, sym), "Period": p.Label(w)}
 	switch {
 	case errors.Is(err, trading.ErrUnknownSymbol):
 		return w.T("unknown_symbol", args), true

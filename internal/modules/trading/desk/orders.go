@@ -3,7 +3,6 @@ package desk
 import (
 	"context"
 	"strings"
-	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -56,7 +55,7 @@ func Read(ctx context.Context, r *app.Request, d *trading.Desk, verb string, a t
 		arg = f[1]
 	}
 	if o.Amount, o.All, err = parse(r.Lang, a, k.Market, arg, all, r.T("trading.all")); err != nil {
-		return o, false, trading.RefuseHint(ctx, r, err, a.Hint)
+		return o, false, trading.Refuse(ctx, r, err, a.Hint)
 	}
 	return o, true, nil
 }
@@ -80,27 +79,76 @@ func (o *Orders) PriceCommand(ctx context.Context, r *app.Request) error {
 	return err
 }
 
-// buyCommand buys for an amount of cash or a quantity, as the kit says,
-// at the price a buyer pays.
+// buy buys for an amount of cash or a quantity, as the kit says, at the
+// price a buyer pays.
 func (o *Orders) buy(ctx context.Context, r *app.Request) error {
 	d, k := o.Desk, o.Desk.Kit
 	order, ok, err := Read(ctx, r, d, "buy", k.Buy, false)
 	if !ok {
 		return err
 	}
-	return d.Buy(ctx, r, order.Sym, func(p *trading.Portfolio, price decimal.Decimal, now time.Time) (decimal.Decimal, error) {
+	return o.trade(ctx, r, order.Sym, func(*trading.Portfolio) error { return nil }, func(p *trading.Portfolio, q trading.Quote) (string, error) {
+		qty, err := order.Amount, error(nil)
 		if k.Buy.Cash {
-			return p.BuyFor(k.Market, order.Sym, order.Amount, price, now)
+			qty, err = p.BuyFor(k.Market, order.Sym, order.Amount, q.Price, d.Quotes.Now())
+		} else {
+			err = p.BuyQty(k.Market, order.Sym, qty, q.Price, d.Quotes.Now())
 		}
-		return order.Amount, p.BuyQty(k.Market, order.Sym, order.Amount, price, now)
+		if err != nil {
+			return "", err
+		}
+		paid := p.History[len(p.History)-1].Cash.Neg()
+		return r.T("trading.bought", o.tradeArgs(r.Words, order.Sym, qty, q.Price, paid, p.Cash)), nil
 	})
 }
 
-// sellCommand sells a quantity, or all, at the price a seller gets.
+// sell sells a quantity, or all, at the price a seller gets; a sale the
+// portfolio cannot make is refused without asking a price source.
 func (o *Orders) sell(ctx context.Context, r *app.Request) error {
-	order, ok, err := Read(ctx, r, o.Desk, "sell", o.Desk.Kit.Sell, true)
+	d := o.Desk
+	order, ok, err := Read(ctx, r, d, "sell", d.Kit.Sell, true)
 	if !ok {
 		return err
 	}
-	return o.Desk.Sell(ctx, r, order.Sym, order.Amount, order.All)
+	check := func(p *trading.Portfolio) error { return p.CanSell(d.Market, order.Sym, order.Amount, order.All) }
+	return o.trade(ctx, r, order.Sym, check, func(p *trading.Portfolio, q trading.Quote) (string, error) {
+		sold, proceeds, err := p.Sell(d.Market, order.Sym, order.Amount, order.All, q.SellPrice(), d.Quotes.Now())
+		if err != nil {
+			return "", err
+		}
+		return r.T("trading.sold", o.tradeArgs(r.Words, order.Sym, sold, q.SellPrice(), proceeds, p.Cash)), nil
+	})
+}
+
+// tradeArgs are a trade reply's figures in w's language.
+func (o *Orders) tradeArgs(w app.Words, sym string, qty, price, cash, left decimal.Decimal) app.Args {
+	d := o.Desk
+	return app.Args{"Qty": trading.QtyIn(w.Lang, qty), "Unit": d.UnitOf(w, sym), "Price": d.Cash(w.Lang, price),
+		"Total": d.Cash(w.Lang, cash), "Cash": d.Cash(w.Lang, left)}
+}
+
+// trade is a buy or a sell. An update delivered again whose change already
+// landed gets the reply that change earned before anything else is asked:
+// a price source down on the redelivery must not tell a user whose buy
+// went through to try again, nor a sale be refused for the holding it
+// sold. Then check refuses what the portfolio cannot do, sym is priced,
+// and change runs at that quote under CAS (where the checks run again).
+func (o *Orders) trade(ctx context.Context, r *app.Request, sym string, check func(p *trading.Portfolio) error, change func(p *trading.Portfolio, q trading.Quote) (string, error)) error {
+	d := o.Desk
+	p, _, err := trading.Load(ctx, d.Quotes.Store, r.UserID)
+	if err != nil {
+		return err
+	}
+	if reply, ok := p.Replay(r.UpdateID()); ok {
+		_, err := r.Reply(ctx, reply)
+		return err
+	}
+	if err := check(p); err != nil {
+		return trading.Refuse(ctx, r, err, "")
+	}
+	q, ok, err := d.Quotes.PriceOrReply(ctx, r, sym)
+	if !ok {
+		return err
+	}
+	return trading.Apply(ctx, d.Quotes.Store, r, func(p *trading.Portfolio) (string, error) { return change(p, q) })
 }

@@ -33,7 +33,7 @@ func Cards(d *trading.Desk) app.Inline {
 			return card(ctx, d, r.Words, read, r.Query)
 		},
 		CacheTime: d.Quotes.Fresh,
-		HelpKey:   d.Kit.InlineHelp,
+		HelpKey:   "inline.card", // each market's own
 	}
 }
 
@@ -55,11 +55,7 @@ func card(ctx context.Context, d *trading.Desk, w app.Words, read func(string) (
 		lines = append(lines, trading.Move(w, open, q, func(x decimal.Decimal) string { return d.Cash(w.Lang, x) }))
 	}
 	lines = append(lines, w.T("trading.price_at", app.Args{"At": trading.Moment(w, q.At)}))
-	chart := "/" + d.Name + "_chart " + sym
-	if d.Kit.ChartHint != "" {
-		chart = w.T(d.Kit.ChartHint)
-	}
-	if chart != "" {
+	if chart := trading.KeyOr(w, d.Kit.ChartHint, "/"+d.Name+"_chart "+sym); chart != "" {
 		lines = append(lines, w.T("trading.chart_hint", app.Args{"Command": chart}))
 	}
 	first, _, _ := strings.Cut(price, "\n")

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -72,7 +73,7 @@ func ChartRoute(d *trading.Desk, c *charts.Charts) app.WebRoute {
 		now := c.Now()
 		w := wordsFor(d, r)
 		if wc, ok := kept.get(chartSym+" "+p.Name, now, p.Fresh); ok {
-			wc.Symbol, wc.Label, wc.Note, wc.Offset = sym, c.SymbolLabel(w, chartSym), note(w, wc.Note), offset(w, wc)
+			wc.Symbol, wc.Label, wc.Note, wc.Offset = sym, trading.KeyOr(w, c.ChartLabel, chartSym), trading.KeyOr(w, wc.Note, ""), offset(w, wc)
 			return wc, nil
 		}
 		h, src, err := trading.FetchHistory(ctx, c.History, chartSym, p, now, func(name string, err error) {
@@ -84,12 +85,12 @@ func ChartRoute(d *trading.Desk, c *charts.Charts) app.WebRoute {
 		case err != nil:
 			return nil, err
 		}
-		wc := WebChart{Symbol: sym, Label: c.SymbolLabel(w, chartSym), Period: p.Name, Periods: trading.Names(c.Periods), OHLC: h.OHLC, Source: src.Name, Note: src.Note}
+		wc := WebChart{Symbol: sym, Label: trading.KeyOr(w, c.ChartLabel, chartSym), Period: p.Name, Periods: trading.Names(c.Periods), OHLC: h.OHLC, Source: src.Name, Note: src.Note}
 		for _, b := range h.Bars {
 			wc.Bars = append(wc.Bars, WebBar{T: b.T.Unix(), O: b.O, H: b.H, L: b.L, C: b.C})
 		}
 		kept.put(chartSym+" "+p.Name, wc, now) // its note a key: each answer says it in its reader's language
-		wc.Note, wc.Offset = note(w, wc.Note), offset(w, wc)
+		wc.Note, wc.Offset = trading.KeyOr(w, wc.Note, ""), offset(w, wc)
 		return wc, nil
 	}}
 }
@@ -103,25 +104,10 @@ func offset(w app.Words, wc WebChart) int {
 	return secs
 }
 
-// note is a source's note (a key of the market's words) in w's language.
-func note(w app.Words, key string) string {
-	if key == "" {
-		return ""
-	}
-	return w.T(key)
-}
-
 // traded reports whether p holds sym or traded it.
 func traded(p *trading.Portfolio, sym string) bool {
-	if _, ok := p.Holdings[sym]; ok {
-		return true
-	}
-	for _, t := range p.History {
-		if t.Symbol == sym {
-			return true
-		}
-	}
-	return false
+	_, held := p.Holdings[sym]
+	return held || slices.ContainsFunc(p.History, func(t trading.Trade) bool { return t.Symbol == sym })
 }
 
 // webCharts is a small cache of answered charts, by when each was

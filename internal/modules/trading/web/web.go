@@ -123,7 +123,7 @@ func Me(ctx context.Context, d *trading.Desk, user int64, w app.Words) (WebPortf
 		known  = d.Quotes.Known(ctx)
 	)
 	if d.Values != nil {
-		wg.Go(func() { pts, ptsErr = d.Values.Points(ctx, user) })
+		wg.Go(func() { pts, ptsErr = trading.Points(ctx, d.Quotes.Store, user) })
 	}
 	for i, sym := range syms {
 		wg.Go(func() { prices[i].price, prices[i].ok = known(sym) })
