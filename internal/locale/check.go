@@ -9,9 +9,10 @@ import (
 
 // Check is what makes the catalog incomplete, one line each: a source
 // that does not parse, a key one language has and another lacks, a key
-// plural in one language and not in another, or one whose placeholders
-// differ between languages, or a sentence the same in both (untranslated); an English plural lacks "one" or "other"; a
-// {{ }} that is not a plain {{.Name}}. nil: complete.
+// plural in one language and not in another, one whose placeholders
+// differ between languages, or one saying a sentence in the same words in
+// both (untranslated); an English plural lacks "one" or "other"; a {{ }}
+// that is not a plain {{.Name}}. nil: complete.
 func (c *Catalog) Check() []string {
 	l, err := c.load()
 	var out []string
@@ -65,8 +66,8 @@ func unionKeys(l *loaded) []string {
 }
 
 // untranslated reports whether t says a sentence in ref's very words: a
-// form of two words or more (placeholders, commands and mentions aside)
-// the same in both. A name or a single word may read alike.
+// form of two words or more (see sentence) the same in both. A name or a
+// single word may read alike.
 func untranslated(ref, t *text) bool {
 	for f, s := range t.forms {
 		if ref.forms[f] == s && sentence(s) {
