@@ -114,19 +114,8 @@ func (a *App) langRecordOf(ctx context.Context, chat int64) (langRecord, error) 
 	return rec, nil
 }
 
-// setLang sets one field of a chat's language record to lang under CAS,
-// writing only when it changes.
-func (a *App) setLang(ctx context.Context, chat int64, field func(r *langRecord) *app.Lang, lang app.Lang) error {
-	return setField(ctx, a, chat, field, lang)
-}
-
-// setZone records zone as chat's clock.
-func (a *App) setZone(ctx context.Context, chat int64, zone string) error {
-	return setField(ctx, a, chat, func(r *langRecord) *string { return &r.Zone }, zone)
-}
-
-// setField sets one field of a chat's record to v under CAS, writing
-// only when it changes.
+// setField sets one field of a chat's language record (its languages,
+// its clock) to v under CAS, writing only when it changes.
 func setField[V comparable](ctx context.Context, a *App, chat int64, field func(r *langRecord) *V, v V) error {
 	var out langRecord
 	err := storage.UpdateJSON(ctx, a.core, langKey(chat), func(r *langRecord, _ bool) (bool, error) {
@@ -148,7 +137,7 @@ func setField[V comparable](ctx context.Context, a *App, chat int64, field func(
 // user's): every later update of the chat, and every timer or push to it,
 // speaks it.
 func (a *App) ChooseLang(ctx context.Context, chat int64, lang app.Lang) error {
-	return a.setLang(ctx, chat, func(r *langRecord) *app.Lang { return &r.Choice }, lang)
+	return setField(ctx, a, chat, func(r *langRecord) *app.Lang { return &r.Choice }, lang)
 }
 
 // readerOf are the engine's words for whoever reads the answer to an
@@ -252,7 +241,7 @@ func (a *App) noteClient(ctx context.Context, u *models.Update) {
 	if rec, err := a.langRecordOf(ctx, m.Chat.ID); err != nil || rec.Client == lang {
 		return
 	}
-	if err := a.setLang(ctx, m.Chat.ID, func(r *langRecord) *app.Lang { return &r.Client }, lang); err != nil {
+	if err := setField(ctx, a, m.Chat.ID, func(r *langRecord) *app.Lang { return &r.Client }, lang); err != nil {
 		a.log.Warn("could not keep the chat's client language", "chat_id", m.Chat.ID, "err", err)
 	}
 }
@@ -260,7 +249,7 @@ func (a *App) noteClient(ctx context.Context, u *models.Update) {
 // noteAddedBy keeps the language of who added the bot to a group, the
 // group's language until an admin chooses one.
 func (a *App) noteAddedBy(ctx context.Context, chat int64, lang app.Lang) error {
-	return a.setLang(ctx, chat, func(r *langRecord) *app.Lang { return &r.AddedBy }, lang)
+	return setField(ctx, a, chat, func(r *langRecord) *app.Lang { return &r.AddedBy }, lang)
 }
 
 // chatLang is the language a chat is spoken to in without an update (a

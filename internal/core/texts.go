@@ -74,5 +74,5 @@ func (t moduleTexts) ChooseZone(ctx context.Context, chat int64, zone string) er
 	if _, ok := locale.ParseZone(zone); !ok {
 		return fmt.Errorf("choose zone %q for chat %d: not a zone", zone, chat)
 	}
-	return t.a.setZone(ctx, chat, zone)
+	return setField(ctx, t.a, chat, func(r *langRecord) *string { return &r.Zone }, zone)
 }

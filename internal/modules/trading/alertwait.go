@@ -18,12 +18,11 @@ import (
 const waitKey = "alertwait"
 
 // waiting is why a symbol's alerts wait (the key of its text under
-// trading.alert.wait, and the time of day of a price too old), and since
-// when.
+// trading.alert.wait, and the time of a price too old), and since when.
+// Each check writes it anew.
 type waiting struct {
 	Why   string    `json:"reason"`
-	At    string    `json:"at,omitempty"` // the price's clock time in Vietnam, as records before PriceAt say it
-	Price time.Time `json:"price_at,omitzero"`
+	Price time.Time `json:"price_at,omitzero"` // a price too old: its time
 	Since time.Time `json:"since"`
 }
 
@@ -61,7 +60,7 @@ func (a *Alerts) noteWaits(ctx context.Context, why map[string]waiting) {
 	next := make(map[string]waiting, len(why))
 	for sym, w := range why {
 		w.Since = a.now()
-		if o, ok := old[sym]; ok && o.Why == w.Why && o.At == w.At && o.Price.Equal(w.Price) {
+		if o, ok := old[sym]; ok && o.Why == w.Why && o.Price.Equal(w.Price) {
 			w = o
 		}
 		next[sym] = w
@@ -101,10 +100,6 @@ func (a *Alerts) waitNote(w app.Words, waits map[string]waiting, sym string) str
 		layout = "02/01 15:04"
 	}
 	since := w.Local(x.Since).Format(layout)
-	at := x.At
-	if !x.Price.IsZero() {
-		at = w.Local(x.Price).Format("15:04")
-	}
-	why := w.T("trading.alert.wait."+x.Why, app.Args{"Sym": sym, "Sources": a.Desk.Names(w, false), "StandIns": a.Desk.Names(w, true), "At": at})
+	why := w.T("trading.alert.wait."+x.Why, app.Args{"Sym": sym, "Sources": a.Desk.Names(w, false), "StandIns": a.Desk.Names(w, true), "At": w.Local(x.Price).Format("15:04")})
 	return w.T("trading.alert.waits", app.Args{"Since": since, "Why": why})
 }
