@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/miti99bot/miti99bot/internal/locale"
 	"github.com/miti99bot/miti99bot/internal/telegramtest"
@@ -59,7 +58,7 @@ func (b *Bot) Walk(t testing.TB, chat, user int64, inputs, queries []string) []P
 }
 
 // ReadsNoEnglish fails on what vi, a Vietnamese reader's walk, shows in
-// English: a line of two words or more that en, the same walk in
+// English: a line (a locale.Sentence) that en, the same walk in
 // English, says in the same words (but sameInBoth's), or a whole text the
 // catalog cat knows in English only.
 func ReadsNoEnglish(t testing.TB, en, vi []Piece, cat *locale.Catalog, sameInBoth func(string) bool) {
@@ -73,7 +72,7 @@ func ReadsNoEnglish(t testing.TB, en, vi []Piece, cat *locale.Catalog, sameInBot
 	}
 	for _, p := range vi {
 		switch {
-		case said[p.Text] && words(p.Text) >= 2 && (sameInBoth == nil || !sameInBoth(p.Text)):
+		case said[p.Text] && locale.Sentence(p.Text) && (sameInBoth == nil || !sameInBoth(p.Text)):
 			t.Errorf("%s: reads as in English: %q", p.Where, p.Text)
 		case p.Whole && slices.Equal(cat.Speaks(p.Text), []locale.Lang{locale.English}):
 			t.Errorf("%s: the catalog's English: %q", p.Where, p.Text)
@@ -158,23 +157,6 @@ func readCalls(calls []telegramtest.Call) []Piece {
 		}
 	}
 	return out
-}
-
-// words counts s's words of two letters or more outside commands and
-// mentions: a line of one word ("pong", "util") tells no language.
-func words(s string) int {
-	n := 0
-	for _, f := range strings.Fields(s) {
-		if strings.HasPrefix(f, "/") || strings.HasPrefix(f, "@") {
-			continue
-		}
-		for _, w := range strings.FieldsFunc(f, func(r rune) bool { return !unicode.IsLetter(r) }) {
-			if len([]rune(w)) >= 2 {
-				n++
-			}
-		}
-	}
-	return n
 }
 
 // WalkInBoth walks two fresh bots from newBot, one reader speaking

@@ -66,20 +66,20 @@ func unionKeys(l *loaded) []string {
 }
 
 // untranslated reports whether t says a sentence in ref's very words: a
-// form of two words or more (see sentence) the same in both. A name or a
-// single word may read alike.
+// form that is a Sentence, the same in both.
 func untranslated(ref, t *text) bool {
 	for f, s := range t.forms {
-		if ref.forms[f] == s && sentence(s) {
+		if ref.forms[f] == s && Sentence(s) {
 			return true
 		}
 	}
 	return false
 }
 
-// sentence reports whether s has two words of two letters or more outside
-// its placeholders, commands, mentions and identifiers (chat_id).
-func sentence(s string) bool {
+// Sentence reports whether s says something in a language: two words of
+// two letters or more outside its placeholders, commands, mentions and
+// identifiers (chat_id). A name or a single word may read alike in both.
+func Sentence(s string) bool {
 	n := 0
 	var b strings.Builder
 	at := 0
