@@ -66,7 +66,9 @@ func webhook(ctx context.Context, t *testing.T, rie *runtimetest.RIE, u *models.
 }
 
 var (
-	timestamp = regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?`)
+	// timestamp is a time as stored (RFC 3339) or as a reply shows it
+	// (locale.DateTime: 07 Dec 2026 20:17, 07/12/2026 20:17).
+	timestamp = regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?|\d{2}( [A-Z][a-z]{2} |/\d{2}/)\d{4} \d{2}:\d{2}`)
 	// seen is the updates a state remembers applying (the stats tally's), by update_id.
 	seen = regexp.MustCompile(`"applied":\[[^\]]*\]`)
 )
